@@ -1,0 +1,75 @@
+/// Figures of one load, gathered from its events: when the milestones came, requests and bytes by
+/// kind, and the errors.
+public struct LoadSummary: Sendable, Equatable {
+    /// Requests and bytes of one resource kind.
+    public struct Traffic: Sendable, Equatable {
+        /// Completed or cancelled requests.
+        public var requests = 0
+        /// Bytes received.
+        public var bytes = 0
+        /// Requests that failed.
+        public var failures = 0
+        /// Requests cancelled before they completed.
+        public var cancelled = 0
+    }
+
+    /// When style-loaded first fired.
+    public var styleLoaded: SimTime?
+    /// When map-loaded first fired.
+    public var mapLoaded: SimTime?
+    /// When map-idle first fired.
+    public var mapIdle: SimTime?
+    /// Traffic by resource kind, in the order kinds were first seen.
+    public var traffic: [(kind: Resource.Kind, traffic: Traffic)] = []
+    /// Every map-loading-error, in order.
+    public var errors: [MapLoadingError] = []
+    /// Every style-image-missing id, in order.
+    public var missingImages: [String] = []
+    /// The number of events seen.
+    public var eventCount = 0
+    /// The number of frames rendered.
+    public var frames = 0
+
+    /// An empty summary.
+    public init() {}
+
+    /// Adds one event.
+    public mutating func record(_ event: MapEvent) {
+        eventCount += 1
+        switch event.payload {
+        case .styleLoaded: styleLoaded = styleLoaded ?? event.end
+        case .mapLoaded: mapLoaded = mapLoaded ?? event.end
+        case .mapIdle: mapIdle = mapIdle ?? event.end
+        case .mapLoadingError(let error): errors.append(error)
+        case .styleImageMissing(let id): missingImages.append(id)
+        case .renderFrameFinished: frames += 1
+        case .resourceRequest(let request):
+            let index = traffic.firstIndex { $0.kind == request.request.kind } ?? {
+                traffic.append((request.request.kind, Traffic()))
+                return traffic.count - 1
+            }()
+            traffic[index].traffic.requests += 1
+            traffic[index].traffic.bytes += request.response?.size ?? 0
+            if request.response?.error != nil { traffic[index].traffic.failures += 1 }
+            if request.cancelled { traffic[index].traffic.cancelled += 1 }
+        default: break
+        }
+    }
+
+    /// All requests of every kind together.
+    public var total: Traffic {
+        traffic.reduce(into: Traffic()) { sum, entry in
+            sum.requests += entry.traffic.requests
+            sum.bytes += entry.traffic.bytes
+            sum.failures += entry.traffic.failures
+            sum.cancelled += entry.traffic.cancelled
+        }
+    }
+
+    public static func == (lhs: LoadSummary, rhs: LoadSummary) -> Bool {
+        lhs.styleLoaded == rhs.styleLoaded && lhs.mapLoaded == rhs.mapLoaded && lhs.mapIdle == rhs.mapIdle
+            && lhs.errors == rhs.errors && lhs.missingImages == rhs.missingImages && lhs.eventCount == rhs.eventCount
+            && lhs.frames == rhs.frames && lhs.traffic.map(\.kind) == rhs.traffic.map(\.kind)
+            && lhs.traffic.map(\.traffic) == rhs.traffic.map(\.traffic)
+    }
+}

@@ -1,0 +1,45 @@
+/// Where the map looks: centre, zoom, bearing (degrees clockwise from north) and pitch (degrees from
+/// looking straight down).
+public struct Camera: Sendable, Hashable {
+    /// The geographic centre of the view.
+    public var center: LngLat
+    /// The zoom level; the world is 512·2^zoom pixels wide.
+    public var zoom: Double
+    /// Degrees clockwise from north of the view's up direction.
+    public var bearing: Double
+    /// Degrees of tilt away from looking straight down, 0...maximumPitch.
+    public var pitch: Double
+
+    /// The largest pitch the simulated map accepts, as in MapLibre Native.
+    public static let maximumPitch = 60.0
+    /// The largest zoom the simulated map accepts.
+    public static let maximumZoom = 25.5
+
+    /// A camera; zoom is clamped to 0...25.5 and pitch to 0...60, bearing is normalized to -180..<180.
+    public init(center: LngLat, zoom: Double, bearing: Double = 0, pitch: Double = 0) {
+        self.center = center
+        self.zoom = min(max(zoom, 0), Self.maximumZoom)
+        var b = bearing.truncatingRemainder(dividingBy: 360)
+        if b >= 180 { b -= 360 }
+        if b < -180 { b += 360 }
+        self.bearing = b
+        self.pitch = min(max(pitch, 0), Self.maximumPitch)
+    }
+}
+
+/// The size of the view in logical pixels and its pixel ratio (2 on a "retina" screen).
+public struct Viewport: Sendable, Hashable {
+    /// Width in logical pixels.
+    public var width: Int
+    /// Height in logical pixels.
+    public var height: Int
+    /// Device pixels per logical pixel.
+    public var pixelRatio: Double
+
+    /// A view of `width`×`height` logical pixels.
+    public init(width: Int, height: Int, pixelRatio: Double = 1) {
+        self.width = max(width, 1)
+        self.height = max(height, 1)
+        self.pixelRatio = pixelRatio > 0 ? pixelRatio : 1
+    }
+}

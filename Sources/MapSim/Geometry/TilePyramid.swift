@@ -1,0 +1,50 @@
+import Foundation
+
+/// How a source is tiled: its type, tile size, zoom range and bounds. Answers which tiles a view needs.
+public struct TilePyramid: Sendable, Hashable {
+    /// How the covering zoom is derived from the camera zoom.
+    public enum ZoomRounding: Sendable, Hashable {
+        /// Vector and GeoJSON sources: the zoom is floored.
+        case floor
+        /// Raster and raster-dem sources: the zoom is rounded.
+        case round
+    }
+
+    /// Floor for vector and GeoJSON tiles, round for raster.
+    public var rounding: ZoomRounding
+    /// The tile size in logical pixels (512 or 256 usually).
+    public var tileSize: Int
+    /// The lowest zoom with tiles; below it nothing is shown.
+    public var minZoom: Int
+    /// The highest zoom with tiles; above it these tiles are overzoomed.
+    public var maxZoom: Int
+    /// Tiles outside these bounds are never requested.
+    public var bounds: LngLatBounds
+
+    /// A pyramid with these properties.
+    public init(rounding: ZoomRounding, tileSize: Int = 512, minZoom: Int = 0, maxZoom: Int = 22, bounds: LngLatBounds = .world) {
+        self.rounding = rounding
+        self.tileSize = tileSize > 0 ? tileSize : 512
+        self.minZoom = max(minZoom, 0)
+        self.maxZoom = min(max(maxZoom, self.minZoom), 30)
+        self.bounds = bounds
+    }
+
+    /// The zoom whose tiles cover the view at `cameraZoom`: `zoom + log2(512 / tileSize)`, floored or rounded.
+    public func coveringZoom(forCameraZoom cameraZoom: Double) -> Int {
+        let exact = cameraZoom + log2(512 / Double(tileSize))
+        let rounded = rounding == .floor ? floor(exact) : exact.rounded()
+        return max(Int(rounded), 0)
+    }
+
+    /// The tiles the view needs, nearest to the centre first: none below minZoom, maxZoom tiles
+    /// overzoomed above it, nothing outside the bounds.
+    public func visibleTiles(camera: Camera, viewport: Viewport) -> [OverscaledTileID] {
+        let overscaledZ = coveringZoom(forCameraZoom: camera.zoom)
+        guard overscaledZ >= minZoom else { return [] }
+        let dataZ = min(overscaledZ, maxZoom)
+        return TileCover.tiles(covering: ViewportQuad(camera: camera, viewport: viewport), atZoom: dataZ)
+            .filter { bounds.intersects($0.canonical) }
+            .map { OverscaledTileID(overscaledZ: overscaledZ, wrap: $0.wrap, canonical: $0.canonical) }
+    }
+}

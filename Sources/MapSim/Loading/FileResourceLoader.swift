@@ -1,0 +1,87 @@
+import Foundation
+
+/// Answers `file://` and `asset://` URLs from the file system.
+///
+/// `asset://PATH` is read below the asset root; a path that leaves it — by `..` or through a symbolic
+/// link — is refused. A missing file or a directory is `not-found`; a file that cannot be read is `other`.
+public struct FileResourceLoader: ResourceLoader {
+    /// The directory `asset://` URLs are rooted at.
+    public var assetRoot: String
+
+    /// A loader with `asset://` rooted at `assetRoot`.
+    public init(assetRoot: String) {
+        self.assetRoot = assetRoot
+    }
+
+    public func dataSource(for url: String) -> DataSource {
+        URLResolver.scheme(of: url) == "asset" ? .asset : .fileSystem
+    }
+
+    public func handles(_ url: String) -> Bool {
+        let scheme = URLResolver.scheme(of: url)
+        return scheme == "file" || scheme == "asset"
+    }
+
+    public func load(_ resource: Resource) async -> Response {
+        switch Self.path(of: resource.url, assetRoot: assetRoot) {
+        case .failure(let failure):
+            return Response(source: .localFile, error: failure)
+        case .success(let path):
+            return Self.read(path, url: resource.url)
+        }
+    }
+
+    /// The file path a `file://` or `asset://` URL names, checked against the asset root.
+    public static func path(of url: String, assetRoot: String) -> Result<String, Response.Failure> {
+        let scheme = URLResolver.scheme(of: url)
+        var rest = String(url.dropFirst((scheme?.count ?? 0) + 1))
+        if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = String(rest[..<end]) }
+        guard let decoded = rest.removingPercentEncoding else {
+            return .failure(.init(reason: .other, message: "invalid percent-encoding in \(url)"))
+        }
+        switch scheme {
+        case "file":
+            var path = decoded
+            if path.hasPrefix("//") {
+                path = String(path.dropFirst(2))
+                // file://host/path: only an empty host or localhost is local.
+                let slash = path.firstIndex(of: "/") ?? path.endIndex
+                let host = path[..<slash]
+                guard host.isEmpty || host == "localhost" else {
+                    return .failure(.init(reason: .other, message: "file URL with a remote host: \(url)"))
+                }
+                path = String(path[slash...])
+            }
+            return .success(path)
+        case "asset":
+            let relative = decoded.hasPrefix("//") ? String(decoded.dropFirst(2)) : decoded
+            let root = URL(fileURLWithPath: assetRoot).standardizedFileURL.resolvingSymlinksInPath().path
+            let candidate = URL(fileURLWithPath: root).appendingPathComponent(relative).standardizedFileURL
+            let resolved = candidate.resolvingSymlinksInPath().path
+            guard isInside(candidate.path, root: root), isInside(resolved, root: root) else {
+                return .failure(.init(reason: .other, message: "\(url) leaves the asset root \(root)"))
+            }
+            return .success(resolved)
+        default:
+            return .failure(.init(reason: .other, message: "not a file or asset URL: \(url)"))
+        }
+    }
+
+    private static func isInside(_ path: String, root: String) -> Bool {
+        path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+    }
+
+    private static func read(_ path: String, url: String) -> Response {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return .failure(.notFound, "no file at \(path)", source: .localFile)
+        }
+        guard !isDirectory.boolValue else {
+            return .failure(.notFound, "\(path) is a directory, not a file", source: .localFile)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(.other, "cannot read \(path)", source: .localFile)
+        }
+        return .success([UInt8](data), source: .localFile)
+    }
+}

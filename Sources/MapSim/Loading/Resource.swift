@@ -1,0 +1,101 @@
+/// A request for one resource, as MapLibre's storage layer models it.
+public struct Resource: Sendable, Equatable {
+    /// What the resource is, for priorities, caching and events.
+    public enum Kind: String, Sendable, CaseIterable {
+        case unknown, style, source, tile, glyphs
+        case spriteImage = "sprite-image"
+        case spriteJSON = "sprite-json"
+        case image
+    }
+
+    /// The order in which waiting requests are served.
+    public enum Priority: String, Sendable {
+        case regular, low
+    }
+
+    /// Where a request may be answered from.
+    public struct LoadingMethod: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// From the cache.
+        public static let cache = LoadingMethod(rawValue: 1)
+        /// From the network.
+        public static let network = LoadingMethod(rawValue: 2)
+        /// Cache first, then network.
+        public static let all: LoadingMethod = [.cache, .network]
+
+        /// The names as the resource-request event lists them: `["cache", "network"]`.
+        public var names: [String] {
+            (contains(.cache) ? ["cache"] : []) + (contains(.network) ? ["network"] : [])
+        }
+    }
+
+    /// How long a cached copy should be kept.
+    public enum StoragePolicy: String, Sendable {
+        case permanent, volatile
+    }
+
+    /// The tile a tile request is for.
+    public struct TileData: Sendable, Equatable {
+        /// The URL template the URL was made from.
+        public var urlTemplate: String
+        /// The pixel ratio it was made for.
+        public var pixelRatio: Double
+        /// The tile.
+        public var id: CanonicalTileID
+
+        /// Tile data for a request.
+        public init(urlTemplate: String, pixelRatio: Double, id: CanonicalTileID) {
+            self.urlTemplate = urlTemplate
+            self.pixelRatio = pixelRatio
+            self.id = id
+        }
+    }
+
+    /// What a cached copy said, sent along for revalidation.
+    public struct Prior: Sendable, Equatable {
+        /// The `Last-Modified` of the copy.
+        public var modified: HTTPDate?
+        /// When the copy expires.
+        public var expires: HTTPDate?
+        /// The `ETag` of the copy.
+        public var etag: String?
+        /// The data of the copy.
+        public var data: [UInt8]?
+
+        /// A prior copy.
+        public init(modified: HTTPDate? = nil, expires: HTTPDate? = nil, etag: String? = nil, data: [UInt8]? = nil) {
+            self.modified = modified
+            self.expires = expires
+            self.etag = etag
+            self.data = data
+        }
+    }
+
+    /// The URL to load.
+    public var url: String
+    /// What it is.
+    public var kind: Kind
+    /// Regular, or low for background refreshes.
+    public var priority: Priority
+    /// Cache, network or both.
+    public var loadingMethod: LoadingMethod
+    /// How long the cache should keep it.
+    public var storagePolicy: StoragePolicy
+    /// The tile, for tile requests.
+    public var tileData: TileData?
+    /// A cached copy to revalidate.
+    public var prior: Prior?
+
+    /// A request for `url`.
+    public init(url: String, kind: Kind, priority: Priority = .regular, loadingMethod: LoadingMethod = .all,
+                storagePolicy: StoragePolicy = .permanent, tileData: TileData? = nil, prior: Prior? = nil) {
+        self.url = url
+        self.kind = kind
+        self.priority = priority
+        self.loadingMethod = loadingMethod
+        self.storagePolicy = storagePolicy
+        self.tileData = tileData
+        self.prior = prior
+    }
+}

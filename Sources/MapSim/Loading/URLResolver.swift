@@ -1,0 +1,68 @@
+/// Resolves relative URL references against a base URL (RFC 3986, section 5.2), on strings, so that
+/// templates with `{z}` or `{fontstack}` stay intact.
+public enum URLResolver {
+    /// The scheme of `url` (lowercased), or nil for a relative reference.
+    public static func scheme(of url: String) -> String? {
+        guard let colon = url.firstIndex(of: ":") else { return nil }
+        let candidate = url[..<colon]
+        guard let first = candidate.first, first.isLetter,
+              candidate.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else { return nil }
+        return candidate.lowercased()
+    }
+
+    /// `reference` resolved against `base`; an absolute reference is returned as it is.
+    public static func resolve(_ reference: String, against base: String?) -> String {
+        guard scheme(of: reference) == nil, let base, let baseScheme = scheme(of: base) else { return reference }
+        let afterScheme = base.dropFirst(baseScheme.count + 1)
+        var authority = ""
+        var basePath = Substring(afterScheme)
+        if afterScheme.hasPrefix("//") {
+            let rest = afterScheme.dropFirst(2)
+            let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+            authority = "//" + rest[..<end]
+            basePath = rest[end...]
+        }
+        if let end = basePath.firstIndex(where: { $0 == "?" || $0 == "#" }) { basePath = basePath[..<end] }
+        let prefix = baseScheme + ":" + authority
+        if reference.hasPrefix("//") { return baseScheme + ":" + reference }
+        if reference.isEmpty { return base }
+        if reference.hasPrefix("?") || reference.hasPrefix("#") { return prefix + basePath + reference }
+
+        let (referencePath, suffix) = splitQuery(reference)
+        let mergedPath: String
+        if referencePath.hasPrefix("/") {
+            mergedPath = referencePath
+        } else if let slash = basePath.lastIndex(of: "/") {
+            mergedPath = basePath[...slash] + referencePath
+        } else {
+            mergedPath = (authority.isEmpty ? "" : "/") + referencePath
+        }
+        return prefix + removeDotSegments(mergedPath) + suffix
+    }
+
+    private static func splitQuery(_ reference: String) -> (path: String, suffix: String) {
+        guard let index = reference.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return (reference, "") }
+        return (String(reference[..<index]), String(reference[index...]))
+    }
+
+    /// The path with `.` and `..` segments removed; `..` never climbs above the root.
+    public static func removeDotSegments(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var output: [Substring] = []
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        for (index, segment) in segments.enumerated() {
+            let isLast = index == segments.count - 1
+            switch segment {
+            case ".":
+                if isLast { output.append("") }
+            case "..":
+                if output.count > (absolute ? 1 : 0) { output.removeLast() }
+                if isLast { output.append("") }
+            default:
+                output.append(segment)
+            }
+        }
+        let joined = output.joined(separator: "/")
+        return absolute && !joined.hasPrefix("/") ? "/" + joined : joined
+    }
+}

@@ -1,0 +1,112 @@
+/// What a map knows of one source while it loads: its metadata and its tiles.
+struct SourceState: Sendable {
+    enum Metadata: Sendable, Equatable {
+        /// Waiting for the TileJSON, GeoJSON or image request.
+        case pending(RequestID)
+        /// Loaded; tiled sources know their pyramid and URL template.
+        case loaded
+        /// The metadata request failed; the source stays unloaded.
+        case failed
+    }
+
+    var spec: StyleSource
+    var metadata: Metadata
+    var pyramid: TilePyramid?
+    var template: TileURLTemplate?
+    /// Features of a GeoJSON source, shared by all its tiles.
+    var geoJSONContent: TileContent?
+    /// Every tile loaded or loading, by canonical id.
+    var tiles: [CanonicalTileID: TileState] = [:]
+    /// The tiles the view needs now, nearest first.
+    var visible: [CanonicalTileID] = []
+
+    init(spec: StyleSource, metadata: Metadata) {
+        self.spec = spec
+        self.metadata = metadata
+    }
+
+    /// Whether every tile the view needs is complete (loaded or failed).
+    var isViewComplete: Bool {
+        visible.allSatisfy { tiles[$0]?.isComplete ?? false }
+    }
+}
+
+/// What a tile's data holds that loading and rendering care about.
+struct TileContent: Sendable, Equatable {
+    /// Names of the source layers with at least one feature; nil means "every layer" (raster, GeoJSON).
+    var layersWithFeatures: Set<String>?
+    /// The property lists of the features of each source layer, for text.
+    var featureProperties: [String: [[(key: String, value: JSONValue)]]]
+
+    static func == (lhs: TileContent, rhs: TileContent) -> Bool {
+        lhs.layersWithFeatures == rhs.layersWithFeatures && lhs.featureProperties.keys.sorted() == rhs.featureProperties.keys.sorted()
+    }
+
+    static let opaque = TileContent(layersWithFeatures: nil, featureProperties: [:])
+
+    func hasFeatures(in sourceLayer: String?) -> Bool {
+        guard let layersWithFeatures else { return true }
+        guard let sourceLayer else { return !layersWithFeatures.isEmpty }
+        return layersWithFeatures.contains(sourceLayer)
+    }
+
+    func properties(in sourceLayer: String?) -> [[(key: String, value: JSONValue)]] {
+        featureProperties[sourceLayer ?? ""] ?? featureProperties[""] ?? []
+    }
+}
+
+/// One tile of a source.
+struct TileState: Sendable {
+    enum Status: Sendable, Equatable {
+        case loading(RequestID)
+        /// The data is here; glyphs are not yet asked for.
+        case parsing
+        case waitingForGlyphs(Set<GlyphRangeKey>)
+        case loaded
+        case failed
+    }
+
+    var status: Status
+    var content: TileContent?
+    /// Whether a frame has drawn it (its fade-in has started).
+    var rendered = false
+
+    var isComplete: Bool {
+        status == .loaded || status == .failed
+    }
+}
+
+extension SourceState {
+    /// Takes the metadata of a tiled source; tile URLs are resolved against `base` (the TileJSON's URL,
+    /// or the style's for inline tiles).
+    mutating func apply(_ tileJSON: TileJSON, resolvedAgainst base: String?, mapbox: MapboxURL) {
+        let rounding: TilePyramid.ZoomRounding = spec.kind == .vector ? .floor : .round
+        pyramid = TilePyramid(rounding: rounding, tileSize: spec.tileSize ?? 512, minZoom: tileJSON.minZoom,
+                              maxZoom: tileJSON.maxZoom, bounds: tileJSON.bounds)
+        if let first = tileJSON.tiles.first {
+            template = TileURLTemplate(URLResolver.resolve(mapbox.tile(first), against: base), scheme: tileJSON.scheme)
+        }
+        metadata = .loaded
+    }
+
+    /// Takes the data of a GeoJSON source: every tile holds all of its features.
+    mutating func applyGeoJSON(_ document: JSONValue) {
+        pyramid = TilePyramid(rounding: .floor, tileSize: 512, minZoom: spec.minZoom ?? 0, maxZoom: spec.maxZoom ?? 18)
+        let features = GeoJSONFeatures.properties(of: document)
+        geoJSONContent = TileContent(layersWithFeatures: features.isEmpty ? [] : nil, featureProperties: ["": features])
+        metadata = .loaded
+    }
+}
+
+extension TileContent {
+    /// The content of a decoded vector tile.
+    init(_ tile: VectorTile) {
+        var layers = Set<String>()
+        var properties: [String: [[(key: String, value: JSONValue)]]] = [:]
+        for layer in tile.layers where !layer.features.isEmpty {
+            layers.insert(layer.name)
+            properties[layer.name, default: []] += layer.features.map(\.properties)
+        }
+        self.init(layersWithFeatures: layers, featureProperties: properties)
+    }
+}

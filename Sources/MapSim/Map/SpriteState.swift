@@ -1,0 +1,21 @@
+/// The loading state of a style's sprite sheets: both parts of every sheet must settle.
+struct SpriteState: Sendable {
+    struct Sheet: Sendable {
+        var source: SpriteSource
+        var json: [UInt8]?
+        var png: [UInt8]?
+        var pendingParts = 2
+        var failure: String?
+    }
+
+    var sheets: [Sheet]
+    /// The names of every image in the sprite, prefixed `id:` for sheets other than `default`.
+    var imageNames: Set<String> = []
+
+    init(sources: [SpriteSource]) {
+        sheets = sources.map { Sheet(source: $0) }
+    }
+
+    /// Whether every part of every sheet arrived or failed (a style without a sprite is settled).
+    var isSettled: Bool { sheets.allSatisfy { $0.pendingParts == 0 } }
+}

@@ -1,0 +1,72 @@
+/// A parsed Mapbox/MapLibre style (spec v8): what the load pipeline needs to load and render it.
+public struct Style: Sendable, Equatable {
+    /// The style's `name`.
+    public var name: String?
+    /// The default camera of the style, where it gives one.
+    public var center: LngLat?
+    /// The default zoom.
+    public var zoom: Double?
+    /// The default bearing.
+    public var bearing: Double?
+    /// The default pitch.
+    public var pitch: Double?
+    /// The sources in document order.
+    public var sources: [StyleSource]
+    /// The sprite sheets: one `default` entry for a single sprite URL, or the `{id, url}` entries.
+    public var sprites: [SpriteSource]
+    /// The glyph URL template with `{fontstack}` and `{range}`.
+    public var glyphs: String?
+    /// The layers, bottom to top.
+    public var layers: [StyleLayer]
+    /// The style's default transition for paint property changes.
+    public var transition: StyleTransition
+
+    /// A style with these parts.
+    public init(name: String? = nil, center: LngLat? = nil, zoom: Double? = nil, bearing: Double? = nil, pitch: Double? = nil,
+                sources: [StyleSource] = [], sprites: [SpriteSource] = [], glyphs: String? = nil,
+                layers: [StyleLayer] = [], transition: StyleTransition = StyleTransition()) {
+        self.name = name
+        self.center = center
+        self.zoom = zoom
+        self.bearing = bearing
+        self.pitch = pitch
+        self.sources = sources
+        self.sprites = sprites
+        self.glyphs = glyphs
+        self.layers = layers
+        self.transition = transition
+    }
+
+    /// The source with this id.
+    public func source(id: String) -> StyleSource? {
+        sources.first { $0.id == id }
+    }
+}
+
+/// One sprite sheet of a style: its id (`default` for a plain sprite URL) and base URL.
+public struct SpriteSource: Sendable, Equatable {
+    /// The sprite's id; image names of sprites other than `default` are prefixed `id:`.
+    public var id: String
+    /// The base URL, without `@2x` or the `.json`/`.png` extension.
+    public var url: String
+
+    /// A sprite sheet.
+    public init(id: String, url: String) {
+        self.id = id
+        self.url = url
+    }
+}
+
+/// The style's `transition`: how long paint property changes animate, in milliseconds.
+public struct StyleTransition: Sendable, Equatable {
+    /// Duration in milliseconds (default 300).
+    public var duration: Int64
+    /// Delay before the transition starts, in milliseconds (default 0).
+    public var delay: Int64
+
+    /// A transition of `duration` ms after `delay` ms.
+    public init(duration: Int64 = 300, delay: Int64 = 0) {
+        self.duration = duration
+        self.delay = delay
+    }
+}

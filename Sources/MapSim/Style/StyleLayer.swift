@@ -1,0 +1,64 @@
+/// A layer of a style, with what loading and rendering need to know about it.
+public struct StyleLayer: Sendable, Equatable {
+    /// The layer types of the style spec.
+    public enum Kind: String, Sendable, CaseIterable {
+        case background, fill, line, symbol, circle, heatmap
+        case fillExtrusion = "fill-extrusion"
+        case raster, hillshade, sky
+        case colorRelief = "color-relief"
+    }
+
+    /// The layer's id, unique in the style.
+    public var id: String
+    /// The layer's type.
+    public var kind: Kind
+    /// The id of the source it draws (none for background and sky).
+    public var source: String?
+    /// The layer of the vector tile it draws.
+    public var sourceLayer: String?
+    /// The zoom from which the layer is shown.
+    public var minZoom: Double?
+    /// The zoom from which the layer is hidden.
+    public var maxZoom: Double?
+    /// Whether the layer is shown (`layout.visibility`).
+    public var isVisible: Bool
+    /// The constant `icon-image` of a symbol layer.
+    public var iconImage: String?
+    /// The constant `text-field` of a symbol layer; `{name}` tokens are taken from feature properties.
+    public var textField: String?
+    /// Whether the layer has a `text-field` that is an expression (its text is not known in advance).
+    public var hasExpressionTextField: Bool
+    /// The font stack of a symbol layer's text.
+    public var textFont: [String]
+    /// The `raster-fade-duration` of a raster layer, in milliseconds.
+    public var rasterFadeDuration: Int64
+
+    /// The default font stack of the style spec.
+    public static let defaultTextFont = ["Open Sans Regular", "Arial Unicode MS Regular"]
+
+    /// A layer of `kind`.
+    public init(id: String, kind: Kind, source: String? = nil, sourceLayer: String? = nil, minZoom: Double? = nil, maxZoom: Double? = nil,
+                isVisible: Bool = true, iconImage: String? = nil, textField: String? = nil, hasExpressionTextField: Bool = false,
+                textFont: [String] = StyleLayer.defaultTextFont, rasterFadeDuration: Int64 = 300) {
+        self.id = id
+        self.kind = kind
+        self.source = source
+        self.sourceLayer = sourceLayer
+        self.minZoom = minZoom
+        self.maxZoom = maxZoom
+        self.isVisible = isVisible
+        self.iconImage = iconImage
+        self.textField = textField
+        self.hasExpressionTextField = hasExpressionTextField
+        self.textFont = textFont
+        self.rasterFadeDuration = rasterFadeDuration
+    }
+
+    /// Whether the layer is drawn at camera zoom `zoom`: visible, at or above minzoom and below maxzoom.
+    public func isShown(atZoom zoom: Double) -> Bool {
+        isVisible && zoom >= (minZoom ?? 0) && zoom < (maxZoom ?? .infinity)
+    }
+
+    /// Whether the layer draws text.
+    public var hasText: Bool { textField != nil || hasExpressionTextField }
+}

@@ -1,0 +1,41 @@
+/// A point or span of simulated time: an integer count of microseconds since the start of the run.
+///
+/// Integer microseconds keep every computation exact, so the same run gives the same times everywhere.
+public struct SimTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Microseconds since the start of the run (or the length of a span).
+    public var microseconds: Int64
+
+    /// A time of `microseconds` µs.
+    public init(microseconds: Int64) {
+        self.microseconds = microseconds
+    }
+
+    /// The start of the run.
+    public static let zero = SimTime(microseconds: 0)
+
+    /// A span of `value` milliseconds.
+    public static func milliseconds(_ value: Int64) -> SimTime { SimTime(microseconds: value * 1_000) }
+
+    /// A span of `value` seconds.
+    public static func seconds(_ value: Int64) -> SimTime { SimTime(microseconds: value * 1_000_000) }
+
+    /// A span of `value` seconds, rounded to the nearest microsecond.
+    public static func seconds(_ value: Double) -> SimTime {
+        SimTime(microseconds: Int64((value * 1_000_000).rounded()))
+    }
+
+    /// The time in seconds, for display.
+    public var seconds: Double { Double(microseconds) / 1_000_000 }
+
+    public static func < (lhs: SimTime, rhs: SimTime) -> Bool { lhs.microseconds < rhs.microseconds }
+    public static func + (lhs: SimTime, rhs: SimTime) -> SimTime { SimTime(microseconds: lhs.microseconds + rhs.microseconds) }
+    public static func - (lhs: SimTime, rhs: SimTime) -> SimTime { SimTime(microseconds: lhs.microseconds - rhs.microseconds) }
+
+    /// The time as milliseconds with three decimals, e.g. `316.667 ms`.
+    public var description: String {
+        let sign = microseconds < 0 ? "-" : ""
+        let magnitude = microseconds.magnitude
+        let fraction = String(magnitude % 1_000)
+        return "\(sign)\(magnitude / 1_000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) ms"
+    }
+}

@@ -1,0 +1,90 @@
+import MapSim
+
+/// Formats events and load summaries as readable lines for a terminal.
+struct EventPrinter: Sendable {
+    var terminal: Terminal
+
+    /// One line: the virtual time, the event type and its payload in short form.
+    func line(for event: MapEvent) -> String {
+        let time = pad(event.end.description, to: 12)
+        let name = pad(event.type.rawValue, to: 26)
+        return "\(terminal.paint(time, .dim)) \(paintName(name, event.payload)) \(details(event))"
+    }
+
+    private func paintName(_ name: String, _ payload: MapEventPayload) -> String {
+        switch payload {
+        case .mapLoadingError: terminal.paint(name, .red)
+        case .styleImageMissing: terminal.paint(name, .yellow)
+        case .styleLoaded, .mapLoaded, .mapIdle: terminal.paint(name, .green)
+        case .resourceRequest: terminal.paint(name, .cyan)
+        default: name
+        }
+    }
+
+    private func details(_ event: MapEvent) -> String {
+        switch event.payload {
+        case .resourceRequest(let request):
+            var text = "\(request.request.kind.rawValue) \(request.request.url)"
+            if request.cancelled {
+                text += " cancelled"
+            } else if let response = request.response {
+                if let error = response.error {
+                    text += " " + terminal.paint("\(error.reason.rawValue): \(error.message)", .red)
+                } else if response.noContent {
+                    text += " no content"
+                } else {
+                    text += " \(ByteCount.format(response.size))"
+                }
+                if event.end > event.begin { text += " in \((event.end - event.begin).description)" }
+            }
+            return text
+        case .mapLoadingError(let error):
+            return "\(error.type.rawValue): \(error.message)"
+        default:
+            return event.payload.data.members.map { "\($0.key)=\($0.value.stringValue ?? JSONWriter.string($0.value))" }.joined(separator: " ")
+        }
+    }
+
+    /// The closing summary: milestones, traffic by kind, errors.
+    func summary(_ summary: LoadSummary, outcome: Map.RunOutcome) -> [String] {
+        var lines = [""]
+        for (name, time) in [("style-loaded", summary.styleLoaded), ("map-loaded", summary.mapLoaded), ("map-idle", summary.mapIdle)] {
+            lines.append("\(pad(name, to: 14)) \(time.map { "at " + $0.description } ?? terminal.paint("not reached", .yellow))")
+        }
+        let total = summary.total
+        lines.append("\(pad("requests", to: 14)) \(total.requests) (\(ByteCount.format(total.bytes)))"
+            + (total.failures > 0 ? ", \(total.failures) failed" : "") + (total.cancelled > 0 ? ", \(total.cancelled) cancelled" : ""))
+        for (kind, traffic) in summary.traffic {
+            lines.append("  \(pad(kind.rawValue, to: 12)) \(pad(String(traffic.requests), to: 4)) \(ByteCount.format(traffic.bytes))"
+                + (traffic.failures > 0 ? " (\(traffic.failures) failed)" : ""))
+        }
+        lines.append("\(pad("frames", to: 14)) \(summary.frames)")
+        lines.append("\(pad("events", to: 14)) \(summary.eventCount)")
+        if summary.errors.isEmpty && summary.missingImages.isEmpty {
+            lines.append("\(pad("errors", to: 14)) none")
+        } else {
+            lines.append("\(pad("errors", to: 14)) \(summary.errors.count + summary.missingImages.count)")
+            for error in summary.errors { lines.append("  " + terminal.paint("\(error.type.rawValue): \(error.message)", .red)) }
+            for image in summary.missingImages { lines.append("  " + terminal.paint("style-image-missing: \(image)", .yellow)) }
+        }
+        return lines
+    }
+
+    private func pad(_ text: String, to width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}
+
+/// Byte counts for people: `512 B`, `2.4 KB`, `1.3 MB`.
+enum ByteCount {
+    static func format(_ bytes: Int) -> String {
+        if bytes < 1_000 { return "\(bytes) B" }
+        if bytes < 1_000_000 { return oneDecimal(Double(bytes) / 1_000) + " KB" }
+        return oneDecimal(Double(bytes) / 1_000_000) + " MB"
+    }
+
+    private static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}

@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import MapSim
+import Synchronization
+
+/// `mapsim load STYLE`: load a style as a map would, print each event and a summary.
+struct LoadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "load",
+        abstract: "Load a style as a Mapbox/MapLibre map would, and report every event.",
+        discussion: """
+        STYLE is a file path, or a file://, asset:// or mapbox:// URL. Relative URLs in the style \
+        (sprite, glyphs, sources, tiles) resolve against the style's own URL; asset:// URLs resolve \
+        under --asset-root (default: the style's folder) and may not leave it.
+
+        Time is virtual: loading is as fast as the machine allows, and two runs of the same load \
+        give byte-identical events. The camera defaults to the style's own center, zoom, bearing \
+        and pitch; any flag given overrides that field only.
+
+        Output: one line per event with its virtual time, then a summary (milestone times, \
+        requests and bytes by kind, errors). --events writes every event as a JSON line:
+          {"type": "<event>", "begin": <µs>, "end": <µs>, "data": {<Mapbox payload>}}
+
+        Exit status: 0 when the --until state is reached; 1 when the style fails to load or \
+        parse; 2 when the timeout passes first (for example when a source's TileJSON fails, \
+        which keeps the map from ever being loaded); 64 for bad arguments; 74 when --events \
+        cannot be written.
+
+        Examples:
+          mapsim load styles/sample/style.json
+          mapsim load styles/sample/style.json --center -122.42,37.78 --zoom 11 --pitch 45
+          mapsim load styles/sample/style.json --until map-loaded --events load.jsonl --quiet
+        """
+    )
+
+    @Argument(help: "The style: a file path, or a file://, asset:// or mapbox:// URL.")
+    var style: String
+
+    @Option(help: ArgumentHelp("The centre of the view (default: the style's).", valueName: "LON,LAT"))
+    var center: LngLatArgument?
+
+    @Option(help: "The camera zoom, 0–25.5 (default: the style's).")
+    var zoom: Double?
+
+    @Option(help: "Degrees clockwise from north (default: the style's).")
+    var bearing: Double?
+
+    @Option(help: "Degrees of tilt, 0–60 (default: the style's).")
+    var pitch: Double?
+
+    @Option(help: ArgumentHelp("The view size in logical pixels.", valueName: "WxH"))
+    var size: SizeArgument = SizeArgument(width: 512, height: 512)
+
+    @Option(help: "Device pixels per logical pixel; above 1 loads @2x sprites and {ratio} tiles.")
+    var pixelRatio: Double = 1
+
+    @Option(help: "The state to run until: style-loaded, map-loaded or map-idle.")
+    var until: Map.State = .mapIdle
+
+    @Option(help: "Give up after this many seconds of virtual time.")
+    var timeout: Double = 60
+
+    @Option(help: ArgumentHelp("Write every event to FILE as JSON lines.", valueName: "FILE"))
+    var events: String?
+
+    @Option(help: ArgumentHelp("The folder asset:// URLs resolve under (default: the style's folder).", valueName: "DIR"))
+    var assetRoot: String?
+
+    @Option(help: "The access token added to mapbox:// URLs.")
+    var accessToken: String?
+
+    @Option(help: "The API that mapbox:// URLs point to.")
+    var mapboxAPIURL: String = "https://api.mapbox.com"
+
+    @Flag(name: .shortAndLong, help: "Print only the summary, not each event.")
+    var quiet = false
+
+    func validate() throws {
+        try CameraArguments.validate(zoom: zoom, pitch: pitch)
+        guard pixelRatio > 0, pixelRatio <= 8 else { throw ValidationError("--pixel-ratio must be above 0 and at most 8") }
+        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
+    }
+
+    func run() async throws {
+        let styleURL = StyleLocation.url(for: style)
+        let root = assetRoot ?? StyleLocation.folder(of: styleURL) ?? FileManager.default.currentDirectoryPath
+        let map = Map(loader: FileResourceLoader(assetRoot: root),
+                      viewport: Viewport(width: size.width, height: size.height, pixelRatio: pixelRatio),
+                      options: Map.Options(mapbox: MapboxURL(baseURL: mapboxAPIURL, accessToken: accessToken)))
+        await map.setCamera(CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch))
+
+        let writer: EventLineWriter?
+        do {
+            writer = try events.map { try EventLineWriter(path: $0) }
+        } catch {
+            printError("mapsim: cannot write events to \(events ?? ""): \(error.localizedDescription)")
+            throw ExitCode(74)
+        }
+        let printer = EventPrinter(terminal: .standardOutput())
+        let summary = Mutex(LoadSummary())
+        let quiet = self.quiet
+        let subscription = map.subscribeAll { event in
+            summary.withLock { $0.record(event) }
+            writer?.write(event)
+            if !quiet { print(printer.line(for: event)) }
+        }
+
+        await map.setStyleURI(styleURL)
+        let outcome = await map.run(until: until, timeout: .seconds(timeout))
+        subscription.cancel()
+        do {
+            try writer?.close()
+        } catch {
+            printError("mapsim: \(error.localizedDescription)")
+            throw ExitCode(74)
+        }
+        let figures = summary.withLock { $0 }
+        for line in printer.summary(figures, outcome: outcome) { print(line) }
+
+        switch outcome {
+        case .reached:
+            return
+        case .styleFailed(let message):
+            printError("mapsim: the style failed to load: \(message)")
+            throw ExitCode(1)
+        case .timedOut(_, let nothingPending):
+            var reason = "mapsim: \(until.rawValue) not reached within \(JSONWriter.formatNumber(timeout)) s of virtual time"
+            if nothingPending { reason += ": nothing left to load" }
+            if let first = figures.errors.first {
+                reason += " (\(figures.errors.count) error\(figures.errors.count == 1 ? "" : "s"); first: \(first.type.rawValue): \(first.message))"
+            }
+            printError(reason)
+            throw ExitCode(2)
+        }
+    }
+}
+
+/// Turns what the user typed into the style URL.
+enum StyleLocation {
+    /// A URL as it is; a path as an absolute, percent-encoded `file://` URL.
+    static func url(for argument: String) -> String {
+        if let scheme = URLResolver.scheme(of: argument), scheme.count > 1 { return argument }
+        let absolute = URL(fileURLWithPath: argument, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        return absolute.standardizedFileURL.absoluteString
+    }
+
+    /// The folder of a `file://` style URL.
+    static func folder(of url: String) -> String? {
+        guard URLResolver.scheme(of: url) == "file", let parsed = URL(string: url) else { return nil }
+        return parsed.deletingLastPathComponent().path
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import MapSim
+
+/// The `mapsim` command: a headless simulator of a Mapbox/MapLibre map's loading pipeline.
+@main
+struct MapSimCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mapsim",
+        abstract: "Simulate how a Mapbox/MapLibre map loads a style, headless and deterministic.",
+        discussion: """
+        mapsim runs the load sequence of a vector map — style, sprite, source TileJSON, tiles, \
+        render frames, map-loaded, map-idle — on a virtual clock, and reports each step as a \
+        Mapbox map event (style-data-loaded, source-data-loaded, resource-request, ...).
+
+        Examples:
+          mapsim load styles/sample/style.json
+          mapsim load styles/sample/style.json --zoom 11 --size 1920x1080 --events run.jsonl
+          mapsim tiles --center -122.5,37.8 --zoom 10 --size 512x512
+        """,
+        version: MapSimVersion.current,
+        subcommands: [LoadCommand.self, TilesCommand.self]
+    )
+}
+
+/// The version of mapsim, as `--version` prints it.
+enum MapSimVersion {
+    static let current = "0.1.0"
+}

@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// What the standard output is: a terminal gets colours, anything else plain text.
+struct Terminal: Sendable {
+    var usesColor: Bool
+
+    /// Colours when standard output is a terminal, `NO_COLOR` is unset and `TERM` is not `dumb`.
+    static func standardOutput() -> Terminal {
+        let environment = ProcessInfo.processInfo.environment
+        let colour = isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        return Terminal(usesColor: colour)
+    }
+
+    enum Style: String {
+        case red = "31", green = "32", yellow = "33", cyan = "36", dim = "2", bold = "1"
+    }
+
+    func paint(_ text: String, _ style: Style) -> String {
+        usesColor ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+    }
+}
+
+/// Writes a line to standard error, after whatever standard output has buffered.
+func printError(_ line: String) {
+    fflush(stdout)
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import MapSim
+
+/// `mapsim tiles`: the tiles a view needs, nearest to the centre first.
+struct TilesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tiles",
+        abstract: "Print the tiles that cover a view, as z/x/y, nearest to the centre first.",
+        discussion: """
+        The covering zoom is zoom + log2(512 / tile size), floored for vector sources and rounded \
+        for raster ones, as in MapLibre. The view may be rotated (--bearing) and tilted (--pitch); \
+        tiles of world copies across the antimeridian are printed with their canonical x.
+
+        Example:
+          mapsim tiles --center -122.5,37.8 --zoom 10 --size 512x512
+        """
+    )
+
+    enum SourceType: String, ExpressibleByArgument, CaseIterable {
+        case vector, raster
+    }
+
+    @Option(help: ArgumentHelp("The centre of the view.", valueName: "LON,LAT"))
+    var center: LngLatArgument
+
+    @Option(help: "The camera zoom (0–25.5).")
+    var zoom: Double
+
+    @Option(help: ArgumentHelp("The view size in logical pixels.", valueName: "WxH"))
+    var size: SizeArgument = SizeArgument(width: 512, height: 512)
+
+    @Option(help: "Degrees clockwise from north.")
+    var bearing: Double = 0
+
+    @Option(help: "Degrees of tilt (0–60).")
+    var pitch: Double = 0
+
+    @Option(help: "The source's tile size in pixels.")
+    var tileSize: Int = 512
+
+    @Option(help: "vector floors the covering zoom, raster rounds it.")
+    var sourceType: SourceType = .vector
+
+    @Option(help: "The source's lowest zoom.")
+    var minZoom: Int = 0
+
+    @Option(help: "The source's highest zoom; deeper views reuse these tiles.")
+    var maxZoom: Int = 22
+
+    func validate() throws {
+        try CameraArguments.validate(zoom: zoom, pitch: pitch)
+        guard tileSize > 0, tileSize <= 8192 else { throw ValidationError("--tile-size must be between 1 and 8192") }
+        guard (0...30).contains(minZoom), (0...30).contains(maxZoom), minZoom <= maxZoom else {
+            throw ValidationError("--min-zoom and --max-zoom must be in 0...30 with min ≤ max")
+        }
+    }
+
+    func run() throws {
+        let viewport = Viewport(width: size.width, height: size.height)
+        let camera = Camera(center: center.value, zoom: zoom, bearing: bearing, pitch: pitch).constrained(to: viewport)
+        let pyramid = TilePyramid(rounding: sourceType == .vector ? .floor : .round, tileSize: tileSize, minZoom: minZoom, maxZoom: maxZoom)
+        var printed = Set<CanonicalTileID>()
+        var output = ""
+        for tile in pyramid.visibleTiles(camera: camera, viewport: viewport) where printed.insert(tile.canonical).inserted {
+            output += "\(tile.canonical)\n"
+        }
+        print(output, terminator: "")
+    }
+}
