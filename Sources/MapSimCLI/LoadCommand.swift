@@ -36,7 +36,7 @@ struct LoadCommand: AsyncParsableCommand {
     @Argument(help: "The style: a file path, or a file://, asset:// or mapbox:// URL.")
     var style: String
 
-    @Option(help: ArgumentHelp("The centre of the view (default: the style's).", valueName: "LON,LAT"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The centre of the view (default: the style's).", valueName: "LON,LAT"))
     var center: LngLatArgument?
 
     @Option(help: "The camera zoom, 0–25.5 (default: the style's).")

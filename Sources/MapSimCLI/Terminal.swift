@@ -27,6 +27,6 @@ struct Terminal: Sendable {
 
 /// Writes a line to standard error, after whatever standard output has buffered.
 func printError(_ line: String) {
-    fflush(stdout)
+    fflush(nil)
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }

@@ -20,7 +20,7 @@ struct TilesCommand: ParsableCommand {
         case vector, raster
     }
 
-    @Option(help: ArgumentHelp("The centre of the view.", valueName: "LON,LAT"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The centre of the view.", valueName: "LON,LAT"))
     var center: LngLatArgument
 
     @Option(help: "The camera zoom (0–25.5).")

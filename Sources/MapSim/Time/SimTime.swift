@@ -16,9 +16,6 @@ public struct SimTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// A span of `value` milliseconds.
     public static func milliseconds(_ value: Int64) -> SimTime { SimTime(microseconds: value * 1_000) }
 
-    /// A span of `value` seconds.
-    public static func seconds(_ value: Int64) -> SimTime { SimTime(microseconds: value * 1_000_000) }
-
     /// A span of `value` seconds, rounded to the nearest microsecond.
     public static func seconds(_ value: Double) -> SimTime {
         SimTime(microseconds: Int64((value * 1_000_000).rounded()))

@@ -1,0 +1,20 @@
+import MapSim
+
+/// Delivers every response a fixed time after its request, optionally longer for some URLs: enough
+/// to have requests in flight when a test moves the camera.
+public struct FixedLatency: DeliveryTiming {
+    /// The delay of every response.
+    public var latency: SimTime
+    /// Extra delay for URLs containing a key.
+    public var extra: [(contains: String, delay: SimTime)]
+
+    /// Responses arrive `latency` after their request.
+    public init(_ latency: SimTime, extra: [(contains: String, delay: SimTime)] = []) {
+        self.latency = latency
+        self.extra = extra
+    }
+
+    public func delay(for resource: Resource, response: Response) -> SimTime {
+        extra.first { resource.url.contains($0.contains) }.map { latency + $0.delay } ?? latency
+    }
+}

@@ -1,0 +1,90 @@
+import Synchronization
+import Testing
+import MapSimTesting
+@testable import MapSim
+
+@Suite("MapEvent.JSON")
+struct MapEventJSONTests {
+    private func line(_ payload: MapEventPayload, begin: Int64 = 5, end: Int64 = 9) -> String {
+        MapEvent(begin: SimTime(microseconds: begin), end: SimTime(microseconds: end), payload: payload).jsonLine
+    }
+
+    @Test func usesTheMapboxNamesAndKeys() {
+        let tile = CanonicalTileID(z: 1, x: 0, y: 1)
+        #expect(line(.mapLoaded) == #"{"type":"map-loaded","begin":5,"end":9,"data":{}}"#)
+        #expect(line(.mapLoadingError(MapLoadingError(type: .tile, message: "m", sourceID: "s", tileID: tile)))
+            == #"{"type":"map-loading-error","begin":5,"end":9,"data":{"type":"tile","message":"m","source-id":"s","tile-id":{"z":1,"x":0,"y":1}}}"#)
+        #expect(line(.sourceDataLoaded(SourceDataLoaded(id: "s", type: .tile, loaded: true, tileID: tile)))
+            == #"{"type":"source-data-loaded","begin":5,"end":9,"data":{"id":"s","type":"tile","loaded":true,"tile-id":{"z":1,"x":0,"y":1}}}"#)
+        #expect(line(.renderFrameFinished(RenderFrameFinished(renderMode: .full, needsRepaint: false, placementChanged: true)))
+            == #"{"type":"render-frame-finished","begin":5,"end":9,"data":{"render-mode":"full","needs-repaint":false,"placement-changed":true}}"#)
+        #expect(line(.styleDataLoaded(StyleDataLoaded(type: .sources))).contains(#""data":{"type":"sources"}"#))
+        #expect(line(.sourceAdded(id: "x")).contains(#""type":"source-added""#) && line(.sourceAdded(id: "x")).contains(#""data":{"id":"x"}"#))
+        #expect(line(.styleImageMissing(id: "i")).contains(#""type":"style-image-missing","begin":5,"end":9,"data":{"id":"i"}"#))
+    }
+
+    @Test func resourceRequestCarriesRequestResponseAndCancellation() {
+        var response = Response.failure(.notFound, "gone", source: .network)
+        response.expires = HTTPDate(secondsSince1970: 0)
+        response.etag = "\"e\""
+        let request = Resource(url: "https://h/t.pbf", kind: .tile, priority: .low)
+        #expect(line(.resourceRequest(ResourceRequest(dataSource: .network, request: request, response: response, cancelled: false)))
+            == #"{"type":"resource-request","begin":5,"end":9,"data":{"data-source":"network","request":{"url":"https://h/t.pbf","kind":"tile","priority":"low","loading-method":["cache","network"]},"response":{"no-content":false,"not-modified":false,"must-revalidate":false,"source":"network","size":0,"expires":"Thu, 01 Jan 1970 00:00:00 GMT","etag":"\"e\"","error":{"reason":"not-found","message":"gone"}},"cancelled":false}}"#)
+        #expect(line(.resourceRequest(ResourceRequest(dataSource: .fileSystem, request: request, response: nil, cancelled: true)))
+            .hasSuffix(#""loading-method":["cache","network"]},"cancelled":true}}"#))
+    }
+
+    @Test func everyEventTypeHasItsName() {
+        #expect(MapEventType.allCases.count == 14)
+        #expect(Set(MapEventType.allCases.map(\.rawValue)).count == 14)
+    }
+}
+
+@Suite("EventDispatcher")
+struct EventDispatcherTests {
+    private let event = MapEvent(begin: .zero, end: .zero, payload: .sourceAdded(id: "a"))
+
+    @Test func deliversInSubscriptionOrderUntilCancelled() {
+        let dispatcher = EventDispatcher()
+        let log = LockedLog()
+        let first = dispatcher.subscribe { _ in log.append("first") }
+        let second = dispatcher.subscribe(MapEvents.sourceAdded) { log.append("second:\($0.payload)") }
+        let third = dispatcher.subscribe(MapEvents.mapIdle) { _ in log.append("never") }
+        dispatcher.dispatch(event)
+        first.cancel()
+        dispatcher.dispatch(event)
+        #expect(log.entries == ["first", "second:a", "second:a"])
+        _ = (second, third)
+    }
+
+    @Test func releasingTheCancelableEndsTheSubscription() {
+        let dispatcher = EventDispatcher()
+        let log = LockedLog()
+        do {
+            let subscription = dispatcher.subscribe { _ in log.append("x") }
+            dispatcher.dispatch(event)
+            _ = subscription
+        }
+        dispatcher.dispatch(event)
+        #expect(log.entries == ["x"])
+    }
+
+    @Test func streamsEventsAndFinishes() async {
+        let dispatcher = EventDispatcher()
+        let stream = dispatcher.stream()
+        dispatcher.dispatch(event)
+        dispatcher.dispatch(MapEvent(begin: .zero, end: .zero, payload: .mapIdle))
+        dispatcher.finish()
+        var types: [MapEventType] = []
+        for await received in stream { types.append(received.type) }
+        #expect(types == [.sourceAdded, .mapIdle])
+    }
+}
+
+/// A thread-safe list of strings for observer tests.
+final class LockedLog: Sendable {
+    private let storage = Mutex<[String]>([])
+
+    func append(_ entry: String) { storage.withLock { $0.append(entry) } }
+    var entries: [String] { storage.withLock { $0 } }
+}

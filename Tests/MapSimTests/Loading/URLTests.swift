@@ -1,0 +1,53 @@
+import Testing
+@testable import MapSim
+
+@Suite("URLs")
+struct URLTests {
+    private let tile = CanonicalTileID(z: 3, x: 5, y: 2)
+
+    @Test func fillsEveryTileToken() {
+        #expect(TileURLTemplate("t/{z}/{x}/{y}{ratio}.pbf").url(for: tile) == "t/3/5/2.pbf")
+        #expect(TileURLTemplate("t/{z}/{x}/{y}{ratio}.png").url(for: tile, pixelRatio: 2) == "t/3/5/2@2x.png")
+        #expect(TileURLTemplate("t/{z}/{x}/{y}", scheme: .tms).url(for: tile) == "t/3/5/5")
+        #expect(TileURLTemplate("q/{quadkey}").url(for: tile) == "q/121")
+        #expect(TileURLTemplate("{prefix}/{z}").url(for: CanonicalTileID(z: 5, x: 27, y: 18)) == "b2/5")
+        #expect(TileURLTemplate("w?bbox={bbox-epsg-3857}&{unknown}").url(for: CanonicalTileID(z: 1, x: 0, y: 0))
+            == "w?bbox=-20037508.34,0,0,20037508.34&{unknown}")
+    }
+
+    @Test func spriteURLsKeepTheQuery() {
+        #expect(SpriteURL.url(base: "https://h/s/sprite", part: .json, pixelRatio: 1) == "https://h/s/sprite.json")
+        #expect(SpriteURL.url(base: "https://h/s/sprite?key=1", part: .png, pixelRatio: 2) == "https://h/s/sprite@2x.png?key=1")
+    }
+
+    @Test func glyphURLsEncodeTheFontStack() {
+        #expect(GlyphURL.url(template: "g/{fontstack}/{range}.pbf", fontStack: ["Open Sans Regular", "Arial Unicode MS Regular"], rangeStart: 300)
+            == "g/Open%20Sans%20Regular,Arial%20Unicode%20MS%20Regular/256-511.pbf")
+    }
+
+    @Test func normalizesMapboxURLs() {
+        let mapbox = MapboxURL(baseURL: "https://api.example.com/", accessToken: "pk.abc")
+        #expect(mapbox.style("mapbox://styles/user/style1") == "https://api.example.com/styles/v1/user/style1?access_token=pk.abc")
+        #expect(mapbox.source("mapbox://mapbox.mapbox-streets-v8,mapbox.terrain-v2")
+            == "https://api.example.com/v4/mapbox.mapbox-streets-v8,mapbox.terrain-v2.json?secure&access_token=pk.abc")
+        #expect(mapbox.sprite("mapbox://sprites/user/style1") == "https://api.example.com/styles/v1/user/style1/sprite?access_token=pk.abc")
+        #expect(mapbox.glyphs("mapbox://fonts/user/{fontstack}/{range}.pbf") == "https://api.example.com/fonts/v1/user/{fontstack}/{range}.pbf?access_token=pk.abc")
+        #expect(mapbox.tile("mapbox://tiles/a.b/{z}/{x}/{y}.mvt?style=x") == "https://api.example.com/v4/a.b/{z}/{x}/{y}.mvt?style=x&access_token=pk.abc")
+        #expect(mapbox.style("https://other/style.json") == "https://other/style.json")
+        #expect(MapboxURL().style("mapbox://styles/u/s") == "https://api.mapbox.com/styles/v1/u/s")
+    }
+
+    @Test(arguments: [
+        ("sprite", "file:///a/b/style.json", "file:///a/b/sprite"),
+        ("../tiles/{z}/{x}/{y}.pbf", "file:///a/b/style.json", "file:///a/tiles/{z}/{x}/{y}.pbf"),
+        ("/abs.json", "https://h.com/a/b/style.json?k=1", "https://h.com/abs.json"),
+        ("//cdn.com/x", "https://h.com/a", "https://cdn.com/x"),
+        ("t.json?v=2", "https://h.com/a/s.json?k=1", "https://h.com/a/t.json?v=2"),
+        ("https://x.org/y", "file:///a/s.json", "https://x.org/y"),
+        ("../../../../x", "file:///a/s.json", "file:///x"),
+        ("x", nil, "x"),
+    ] as [(String, String?, String)])
+    func resolvesRelativeReferences(reference: String, base: String?, expected: String) {
+        #expect(URLResolver.resolve(reference, against: base) == expected)
+    }
+}
