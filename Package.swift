@@ -23,7 +23,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "MapSimTests", dependencies: ["MapSim", "MapSimTesting"]),
-        .testTarget(name: "MapSimCLITests", dependencies: ["MapSimCLI", "MapSim"]),
+        .testTarget(name: "MapSimCLITests", dependencies: ["MapSimCLI", "MapSim", "MapSimTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

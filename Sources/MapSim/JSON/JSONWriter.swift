@@ -44,6 +44,11 @@ public enum JSONWriter {
     /// Appends `s` as a quoted, escaped JSON string.
     public static func writeString(_ s: String, to output: inout String) {
         output += "\""
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            output += s
+            output += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

@@ -1,0 +1,69 @@
+import Benchmark
+import MapSim
+import MapSimTesting
+import Synchronization
+
+/// Loads the sample style to map-idle at 1920×1080 from real files, with three observers on the
+/// event stream (a counter, a typed subscription and a JSON-line encoder), as `mapsim load --events` does.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput, .peakMemoryResident, .mallocCountTotal],
+                                           maxDuration: .seconds(10), maxIterations: 500)
+
+    Benchmark("Load sample style to map-idle at 1920x1080") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let events = await loadSampleToIdle()
+            blackHole(events)
+        }
+    }
+
+    Benchmark("Dispatch 100k events to three observers, no encoding") { benchmark in
+        let dispatcher = EventDispatcher()
+        let counter = Mutex(0)
+        let a = dispatcher.subscribe { _ in counter.withLock { $0 += 1 } }
+        let b = dispatcher.subscribe(MapEvents.renderFrameFinished) { blackHole($0.payload.needsRepaint) }
+        let c = dispatcher.subscribe(MapEvents.mapIdle) { blackHole($0) }
+        let frame = MapEvent(begin: .zero, end: .zero, payload: .renderFrameFinished(RenderFrameFinished(renderMode: .full, needsRepaint: true, placementChanged: false)))
+        benchmark.startMeasurement()
+        for _ in 0..<100_000 { dispatcher.dispatch(frame) }
+        benchmark.stopMeasurement()
+        blackHole((a, b, c))
+    }
+
+    Benchmark("Encode 100k events as JSON lines") { benchmark in
+        let frame = MapEvent(begin: .zero, end: .zero, payload: .renderFrameFinished(RenderFrameFinished(renderMode: .full, needsRepaint: true, placementChanged: false)))
+        var bytes = 0
+        benchmark.startMeasurement()
+        for _ in 0..<100_000 { bytes += frame.jsonLine.utf8.count }
+        benchmark.stopMeasurement()
+        blackHole(bytes)
+    }
+
+    Benchmark("Dispatch 100k events to three observers, one encoding JSON lines") { benchmark in
+        let dispatcher = EventDispatcher()
+        let counter = Mutex(0)
+        let bytes = Mutex(0)
+        let a = dispatcher.subscribe { _ in counter.withLock { $0 += 1 } }
+        let b = dispatcher.subscribe(MapEvents.renderFrameFinished) { blackHole($0.payload.needsRepaint) }
+        let c = dispatcher.subscribe { event in bytes.withLock { $0 += event.jsonLine.utf8.count } }
+        let frame = MapEvent(begin: .zero, end: .zero, payload: .renderFrameFinished(RenderFrameFinished(renderMode: .full, needsRepaint: true, placementChanged: false)))
+        benchmark.startMeasurement()
+        for _ in 0..<100_000 { dispatcher.dispatch(frame) }
+        benchmark.stopMeasurement()
+        blackHole((a, b, c))
+    }
+}
+
+/// One full load; returns the number of events dispatched.
+func loadSampleToIdle() async -> Int {
+    let map = Map(loader: FileResourceLoader(assetRoot: SampleStyle.folder), viewport: Viewport(width: 1920, height: 1080))
+    let count = Mutex(0)
+    let bytes = Mutex(0)
+    let counter = map.subscribeAll { _ in count.withLock { $0 += 1 } }
+    let typed = map.subscribe(MapEvents.sourceDataLoaded) { blackHole($0.payload.id) }
+    let encoder = map.subscribeAll { event in bytes.withLock { $0 += event.jsonLine.utf8.count } }
+    await map.setStyleURI(SampleStyle.url)
+    let outcome = await map.run(until: .mapIdle, timeout: .seconds(30))
+    precondition(outcome == .reached(SimTime(microseconds: 333_333)), "unexpected outcome \(outcome)")
+    blackHole((counter, typed, encoder))
+    return count.withLock { $0 }
+}

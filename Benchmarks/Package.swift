@@ -1,0 +1,26 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks for mapsim, kept out of the main package so that `swift build` and `swift test` do not
+// build the benchmark framework. Run from this folder: `swift package benchmark`.
+let package = Package(
+    name: "mapsim-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "mapsim", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "MapLoad",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "MapSim", package: "mapsim"),
+                .product(name: "MapSimTesting", package: "mapsim"),
+            ],
+            path: "Benchmarks/MapLoad",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

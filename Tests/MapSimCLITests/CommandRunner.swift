@@ -1,0 +1,41 @@
+import Foundation
+import MapSimTesting
+
+/// Runs the built `mapsim` executable and captures what it prints.
+struct CommandRunner {
+    struct Result {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// The `mapsim` binary beside the test bundle, as `swift build` and `swift test` leave it.
+    static let executable: URL = {
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var folder = testBinary.deletingLastPathComponent()
+        while !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("mapsim").path), folder.path != "/" {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("mapsim")
+    }()
+
+    static func run(_ arguments: [String], in directory: String = SampleStyle.stylesFolder + "/..") throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = nil
+        process.environment = environment
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+                      standardError: String(decoding: errorData, as: UTF8.self))
+    }
+}
