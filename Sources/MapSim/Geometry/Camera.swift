@@ -15,15 +15,17 @@ public struct Camera: Sendable, Hashable {
     /// The largest zoom the simulated map accepts.
     public static let maximumZoom = 25.5
 
-    /// A camera; zoom is clamped to 0...25.5 and pitch to 0...60, bearing is normalized to -180..<180.
+    /// A camera; zoom is clamped to 0...25.5 and pitch to 0...60, bearing is normalized to -180..<180,
+    /// latitude clamped to -90...90; values that are not finite count as 0.
     public init(center: LngLat, zoom: Double, bearing: Double = 0, pitch: Double = 0) {
-        self.center = center
-        self.zoom = min(max(zoom, 0), Self.maximumZoom)
-        var b = bearing.truncatingRemainder(dividingBy: 360)
+        func finite(_ value: Double) -> Double { value.isFinite ? value : 0 }
+        self.center = LngLat(longitude: finite(center.longitude), latitude: min(max(finite(center.latitude), -90), 90))
+        self.zoom = min(max(finite(zoom), 0), Self.maximumZoom)
+        var b = finite(bearing).truncatingRemainder(dividingBy: 360)
         if b >= 180 { b -= 360 }
         if b < -180 { b += 360 }
         self.bearing = b
-        self.pitch = min(max(pitch, 0), Self.maximumPitch)
+        self.pitch = min(max(finite(pitch), 0), Self.maximumPitch)
     }
 }
 

@@ -210,6 +210,10 @@ public struct JSONParser {
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         guard let value = Double(text) else { throw error("invalid number \(text)") }
+        guard value.isFinite else {
+            position = start
+            throw error("number \(text) is too large")
+        }
         return value
     }
 
