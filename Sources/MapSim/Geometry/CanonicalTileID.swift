@@ -16,13 +16,6 @@ public struct CanonicalTileID: Sendable, Hashable, Comparable, CustomStringConve
         self.y = y
     }
 
-    /// The tile containing this one at the lower zoom `z` (itself when `z` is its own zoom).
-    public func ancestor(atZoom z: Int) -> CanonicalTileID {
-        precondition(z <= self.z)
-        let shift = self.z - z
-        return CanonicalTileID(z: z, x: x >> shift, y: y >> shift)
-    }
-
     /// The row in the TMS scheme (row 0 at the bottom).
     public var tmsY: Int { (1 << z) - 1 - y }
 
@@ -50,11 +43,6 @@ public struct OverscaledTileID: Sendable, Hashable, CustomStringConvertible {
         self.overscaledZ = overscaledZ
         self.wrap = wrap
         self.canonical = canonical
-    }
-
-    /// The unwrapped tile this covers on screen.
-    public var unwrapped: UnwrappedTileID {
-        UnwrappedTileID(wrap: wrap, canonical: canonical)
     }
 
     /// `overscaledZ/wrap/z/x/y` when overscaled or wrapped, otherwise `z/x/y`.

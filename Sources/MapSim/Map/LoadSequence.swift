@@ -72,9 +72,6 @@ struct LoadSequence: Sendable {
     /// The camera as the map applies it to this view.
     var effectiveCamera: Camera { camera.constrained(to: viewport) }
 
-    /// The ids of requests not yet answered.
-    var pendingRequests: [RequestID] { requests.keys.sorted() }
-
     // MARK: - API calls
 
     mutating func setStyleURL(_ url: String) {

@@ -8,6 +8,15 @@ struct JSONField {
         self.path = path
     }
 
+    /// The root of a JSON document; a syntax error is reported as "`what` is not valid JSON: ...".
+    static func document(_ bytes: [UInt8], what: String) throws(StyleError) -> JSONField {
+        do {
+            return JSONField(try JSONParser.parse(bytes))
+        } catch {
+            throw StyleError(path: "", message: "\(what) is not valid JSON: \(error)")
+        }
+    }
+
     func failure(_ message: String) -> StyleError {
         StyleError(path: path, message: message)
     }

@@ -2,13 +2,7 @@ extension Style {
     /// Parses a style document. Errors name the JSON path of the problem; a document that is not
     /// JSON gives its line and column.
     public static func parse(_ bytes: [UInt8]) throws(StyleError) -> Style {
-        let document: JSONValue
-        do {
-            document = try JSONParser.parse(bytes)
-        } catch {
-            throw StyleError(path: "", message: "not valid JSON: \(error)")
-        }
-        return try parse(document)
+        try parse(JSONField.document(bytes, what: "the style").value)
     }
 
     /// Parses a style from its JSON text.

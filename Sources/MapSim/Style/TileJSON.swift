@@ -26,13 +26,7 @@ public struct TileJSON: Sendable, Equatable {
 
     /// Parses a TileJSON document; errors name the JSON path of the problem.
     public static func parse(_ bytes: [UInt8]) throws(StyleError) -> TileJSON {
-        let document: JSONValue
-        do {
-            document = try JSONParser.parse(bytes)
-        } catch {
-            throw StyleError(path: "", message: "TileJSON is not valid JSON: \(error)")
-        }
-        let root = JSONField(document)
+        let root = try JSONField.document(bytes, what: "TileJSON")
         _ = try root.object()
         guard let tilesField = root.member("tiles") else { throw root.failure("TileJSON has no \"tiles\"") }
         let tiles = try tilesField.strings()

@@ -22,14 +22,8 @@ public struct Scheduler<Action>: Sendable where Action: Sendable {
     /// An empty scheduler at time zero.
     public init() {}
 
-    /// The number of actions waiting.
-    public var count: Int { heap.count }
-
     /// Whether no action is waiting.
     public var isEmpty: Bool { heap.isEmpty }
-
-    /// The time of the earliest waiting action.
-    public var nextTime: SimTime? { heap.first?.time }
 
     /// Schedules `action` at `time`; a time in the past runs at `now`.
     public mutating func schedule(_ action: Action, at time: SimTime) {

@@ -66,7 +66,7 @@ struct StyleParsingTests {
          "layers[0]: layer \"a\" must specify a \"source-layer\" of vector source \"v\""),
         (#"{"version": 8, "sources": {}, "layers": [{"id": "a", "type": "background", "minzoom": 30}]}"#, "layers[0].minzoom: 30 is outside 0...24"),
         (#"{"version": 8, "sources": {}, "layers": [], "sprite": [{"id": "x"}]}"#, "sprite[0]: missing required property \"url\""),
-        ("{\"version\": 8,\n \"sources\": {}\n \"layers\": []}", "not valid JSON: line 3, column 2: expected ',' or '}' in an object"),
+        ("{\"version\": 8,\n \"sources\": {}\n \"layers\": []}", "the style is not valid JSON: line 3, column 2: expected ',' or '}' in an object"),
     ])
     func namesWhatIsWrongAndWhere(json: String, message: String) {
         #expect(throws: StyleError.self) { try Style.parse(json) }
