@@ -6,23 +6,41 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "MapSim", targets: ["MapSim"]),
+        .library(name: "MapSimHTTP", targets: ["MapSimHTTP"]),
+        .library(name: "MapSimCache", targets: ["MapSimCache"]),
         .library(name: "MapSimTesting", targets: ["MapSimTesting"]),
         .executable(name: "mapsim", targets: ["MapSimCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .target(name: "MapSim"),
-        .target(name: "MapSimTesting", dependencies: ["MapSim"]),
+        .target(
+            name: "MapSimHTTP",
+            dependencies: ["MapSim", .product(name: "AsyncHTTPClient", package: "async-http-client")]
+        ),
+        .target(
+            name: "MapSimCache",
+            dependencies: ["MapSim", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "MapSimTesting",
+            dependencies: ["MapSim", .product(name: "Hummingbird", package: "hummingbird")]
+        ),
         .executableTarget(
             name: "MapSimCLI",
             dependencies: [
-                "MapSim",
+                "MapSim", "MapSimHTTP", "MapSimCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "MapSimTests", dependencies: ["MapSim", "MapSimTesting"]),
+        .testTarget(name: "MapSimHTTPTests", dependencies: ["MapSimHTTP", "MapSim", "MapSimTesting"]),
+        .testTarget(name: "MapSimCacheTests", dependencies: ["MapSimCache", "MapSim", "MapSimTesting"]),
         .testTarget(name: "MapSimCLITests", dependencies: ["MapSimCLI", "MapSim", "MapSimTesting"]),
     ],
     swiftLanguageModes: [.v6]

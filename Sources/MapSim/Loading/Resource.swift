@@ -86,6 +86,9 @@ public struct Resource: Sendable, Equatable {
     public var tileData: TileData?
     /// A cached copy to revalidate.
     public var prior: Prior?
+    /// The wall-clock time the request was sent, on the map's clock (virtual or real); a simulated
+    /// server dates its answer with it.
+    public var issued: HTTPDate?
 
     /// A request for `url`.
     public init(url: String, kind: Kind, priority: Priority = .regular, loadingMethod: LoadingMethod = .all,

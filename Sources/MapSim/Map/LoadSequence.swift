@@ -135,19 +135,26 @@ struct LoadSequence: Sendable {
 
     // MARK: - Responses
 
-    mutating func receive(_ response: Response, for id: RequestID) {
-        guard let purpose = requests.removeValue(forKey: id) else { return }
+    /// A response for request `id`. When `final` is false more responses may follow for the same
+    /// request: a cached copy before its revalidation, or an error before a retry.
+    mutating func receive(_ response: Response, for id: RequestID, final: Bool = true) {
+        guard let purpose = requests[id] else { return }
+        if final { requests[id] = nil }
+        // A revalidation that confirmed what was delivered changes nothing.
+        if response.notModified && response.data == nil && !response.noContent { return }
         switch purpose {
-        case .style: receiveStyle(response)
-        case .spriteJSON(let sheet): receiveSprite(response, sheet: sheet, isImage: false)
-        case .spriteImage(let sheet): receiveSprite(response, sheet: sheet, isImage: true)
+        case .style: receiveStyle(response, id: id)
+        case .spriteJSON(let sheet): receiveSprite(response, sheet: sheet, isImage: false, id: id)
+        case .spriteImage(let sheet): receiveSprite(response, sheet: sheet, isImage: true, id: id)
         case .metadata(let source): receiveMetadata(response, source: source)
         case .tile(let source, let tile): receiveTile(response, source: source, tile: tile)
-        case .glyphs(let key): receiveGlyphs(response, key: key)
+        case .glyphs(let key): receiveGlyphs(response, key: key, id: id)
         }
     }
 
-    private mutating func receiveStyle(_ response: Response) {
+    private mutating func receiveStyle(_ response: Response, id: RequestID) {
+        guard phase == .loadingStyle(id) else { return }
+        if response.error != nil { cancel(id) }
         if let error = response.error {
             fail("failed to load the style \(styleURL ?? ""): \(error.message)")
         } else if let data = response.data {
@@ -194,15 +201,18 @@ struct LoadSequence: Sendable {
         checkStyleLoaded()
     }
 
-    private mutating func receiveSprite(_ response: Response, sheet index: Int, isImage: Bool) {
-        guard sprite.sheets.indices.contains(index) else { return }
-        let part = isImage ? "image" : "JSON"
+    private mutating func receiveSprite(_ response: Response, sheet index: Int, isImage: Bool, id: RequestID) {
+        let part = isImage ? sprite.sheets[safe: index]?.png : sprite.sheets[safe: index]?.json
+        guard sprite.sheets.indices.contains(index), part == nil, sprite.sheets[index].pendingParts > 0 else { return }
+        // A sprite error is settled at once (not fatal, no retries).
+        if response.error != nil { cancel(id) }
+        let partName = isImage ? "image" : "JSON"
         if let error = response.error {
-            sprite.sheets[index].failure = sprite.sheets[index].failure ?? "failed to load the sprite \(part) \(responseURL(sprite: index, isImage: isImage)): \(error.message)"
+            sprite.sheets[index].failure = sprite.sheets[index].failure ?? "failed to load the sprite \(partName) \(responseURL(sprite: index, isImage: isImage)): \(error.message)"
         } else if let data = response.data {
             if isImage { sprite.sheets[index].png = data } else { sprite.sheets[index].json = data }
         } else {
-            sprite.sheets[index].failure = sprite.sheets[index].failure ?? "the sprite \(part) \(responseURL(sprite: index, isImage: isImage)) has no content"
+            sprite.sheets[index].failure = sprite.sheets[index].failure ?? "the sprite \(partName) \(responseURL(sprite: index, isImage: isImage)) has no content"
         }
         sprite.sheets[index].pendingParts -= 1
         if sprite.sheets[index].pendingParts == 0 { finishSheet(index) }
@@ -270,7 +280,7 @@ struct LoadSequence: Sendable {
     }
 
     private mutating func receiveMetadata(_ response: Response, source id: String) {
-        guard let index = sources.firstIndex(where: { $0.spec.id == id }) else { return }
+        guard let index = sources.firstIndex(where: { $0.spec.id == id }), sources[index].metadata != .loaded else { return }
         let spec = sources[index].spec
         let url = spec.kind == .image || spec.kind == .geojson ? resolve(spec.url ?? "") : resolve(options.mapbox.source(spec.url ?? ""))
         var failure: String?
@@ -365,7 +375,9 @@ struct LoadSequence: Sendable {
     }
 
     private mutating func receiveTile(_ response: Response, source id: String, tile: CanonicalTileID) {
-        guard let index = sources.firstIndex(where: { $0.spec.id == id }), sources[index].tiles[tile] != nil else { return }
+        guard let index = sources.firstIndex(where: { $0.spec.id == id }), let state = sources[index].tiles[tile] else { return }
+        // A failed refresh keeps the data already shown.
+        if response.error != nil && state.status == .loaded { return }
         let kind = sources[index].spec.kind
         if response.noContent || response.notModified && response.data == nil {
             sources[index].tiles[tile]?.content = TileContent(layersWithFeatures: [], featureProperties: [:])
@@ -453,7 +465,9 @@ struct LoadSequence: Sendable {
         return keys.sorted()
     }
 
-    private mutating func receiveGlyphs(_ response: Response, key: GlyphRangeKey) {
+    private mutating func receiveGlyphs(_ response: Response, key: GlyphRangeKey, id: RequestID) {
+        guard glyphs[key] == .some(nil) else { return }
+        if response.error != nil { cancel(id) }
         var loaded = true
         let url = glyphURL(for: key) ?? ""
         if let error = response.error {
@@ -585,5 +599,11 @@ extension TileState {
     var requestOrder: Int {
         if case .loading(let id) = status { return id.value }
         return Int.max
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? {
+        indices.contains(index) ? self[index] : nil
     }
 }

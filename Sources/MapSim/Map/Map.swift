@@ -35,47 +35,70 @@ public actor Map {
         public var mapbox: MapboxURL
         /// The fade-in of newly placed symbols (300 ms in the SDKs).
         public var symbolFadeDuration: SimTime
+        /// The most network requests in flight at once (20 in the SDKs).
+        public var maximumConcurrentRequests: Int
+        /// The wall-clock time at virtual time zero, for expiry, Retry-After and cache dates.
+        public var wallClockStart: HTTPDate
 
         /// Options with the SDK defaults.
-        public init(mapbox: MapboxURL = MapboxURL(), symbolFadeDuration: SimTime = .milliseconds(300)) {
+        public init(mapbox: MapboxURL = MapboxURL(), symbolFadeDuration: SimTime = .milliseconds(300),
+                    maximumConcurrentRequests: Int = 20, wallClockStart: HTTPDate = HTTPDate(secondsSince1970: 1_767_225_600)) {
             self.mapbox = mapbox
             self.symbolFadeDuration = symbolFadeDuration
+            self.maximumConcurrentRequests = maximumConcurrentRequests
+            self.wallClockStart = wallClockStart
         }
     }
 
     private enum TimedAction: Sendable {
-        case deliver(RequestID, Response)
+        case answer(AttemptID, Response)
+        case timer(RequestID)
         case frame
     }
 
     private struct InFlight {
+        var request: RequestID
+        var backend: RequestPipeline.Backend
         var resource: Resource
         var start: SimTime
         var task: Task<Response, Never>
-        var deliveryScheduled = false
+        var answerScheduled = false
     }
 
     private var sequence: LoadSequence
+    private var pipeline: RequestPipeline
     private var render = RenderModel()
     private var scheduler = Scheduler<TimedAction>()
-    private var inFlight: [RequestID: InFlight] = [:]
+    private var inFlight: [AttemptID: InFlight] = [:]
+    private var requested: [RequestID: (resource: Resource, start: SimTime)] = [:]
     private var inFrame = false
-    private let loader: any ResourceLoader
+    /// The attempt whose answer is being processed, and when it started (a resource-request begins then).
+    private var answering: (attempt: AttemptID, start: SimTime)?
+    private let backends: ResourceBackends
     private var timing: any DeliveryTiming
     private let dispatcher = EventDispatcher()
 
-    /// A map that loads through `loader`, looking at `camera` through `viewport`.
-    public init(loader: any ResourceLoader, camera: Camera = Camera(center: LngLat(longitude: 0, latitude: 0), zoom: 0),
+    /// A map that loads through `backends`, looking at `camera` through `viewport`.
+    public init(backends: ResourceBackends, camera: Camera = Camera(center: LngLat(longitude: 0, latitude: 0), zoom: 0),
                 viewport: Viewport = Viewport(width: 512, height: 512), options: Options = Options(),
                 timing: any DeliveryTiming = ImmediateDelivery()) {
-        self.loader = loader
+        self.backends = backends
         self.timing = timing
+        pipeline = RequestPipeline(configuration: .init(maximumConcurrentRequests: options.maximumConcurrentRequests,
+                                                        usesCache: backends.cache != nil, wallClockStart: options.wallClockStart))
         sequence = LoadSequence(camera: camera, viewport: viewport,
                                 options: LoadSequence.Options(mapbox: options.mapbox, symbolFadeDuration: options.symbolFadeDuration))
     }
 
+    /// A map that loads every URL through one `loader` (files and network alike), without a cache.
+    public init(loader: any ResourceLoader, camera: Camera = Camera(center: LngLat(longitude: 0, latitude: 0), zoom: 0),
+                viewport: Viewport = Viewport(width: 512, height: 512), options: Options = Options(),
+                timing: any DeliveryTiming = ImmediateDelivery()) {
+        self.init(backends: ResourceBackends(file: loader, network: loader), camera: camera, viewport: viewport, options: options, timing: timing)
+    }
+
     deinit {
-        for request in inFlight.values { request.task.cancel() }
+        for attempt in inFlight.values { attempt.task.cancel() }
         dispatcher.finish()
     }
 
@@ -168,6 +191,16 @@ public actor Map {
         perform(sequence.takeActions())
     }
 
+    /// Goes offline (network requests fail at once with `in-offline-mode` and wait) or back online
+    /// (requests whose last failure was a connection or offline failure restart).
+    public func setOffline(_ offline: Bool) {
+        pipeline.setOffline(offline, at: scheduler.now)
+        performPipeline()
+    }
+
+    /// Whether the map is offline.
+    public var isOffline: Bool { pipeline.isOffline }
+
     // MARK: - Running
 
     /// Runs until `state` holds, the style fails, or `timeout` of virtual time passes.
@@ -193,33 +226,35 @@ public actor Map {
 
     /// Schedules the delivery of every finished load, then runs the earliest due action.
     private func step(notAfter limit: SimTime) async -> Bool {
-        await scheduleDeliveries()
+        await scheduleAnswers()
         guard let (_, action) = scheduler.popNext(notAfter: limit) else { return false }
         switch action {
-        case .deliver(let id, let response): deliver(response, for: id)
-        case .frame: renderFrame()
+        case .answer(let attempt, let response):
+            guard let load = inFlight.removeValue(forKey: attempt) else { break }
+            answering = (attempt, load.start)
+            pipeline.answer(response, for: load.request, attempt: attempt, from: load.backend, at: scheduler.now)
+            performPipeline()
+            answering = nil
+        case .timer(let id):
+            pipeline.timerFired(for: id, at: scheduler.now)
+            performPipeline()
+        case .frame:
+            renderFrame()
         }
         return true
     }
 
-    /// Waits for every started load, in request order, and schedules its delivery time.
-    private func scheduleDeliveries() async {
-        for id in inFlight.keys.sorted() where inFlight[id]?.deliveryScheduled == false {
-            guard let task = inFlight[id]?.task else { continue }
+    /// Waits for every started load, in attempt order, and schedules its answer at the time the
+    /// delivery model gives — never at the time the real load took.
+    private func scheduleAnswers() async {
+        for attempt in inFlight.keys.sorted() where inFlight[attempt]?.answerScheduled == false {
+            guard let task = inFlight[attempt]?.task else { continue }
             let response = await task.value
-            guard let request = inFlight[id], !request.deliveryScheduled else { continue }
-            inFlight[id]?.deliveryScheduled = true
-            let delay = timing.delay(for: request.resource, response: response)
-            scheduler.schedule(.deliver(id, response), at: max(request.start + delay, scheduler.now))
+            guard let load = inFlight[attempt], !load.answerScheduled else { continue }
+            inFlight[attempt]?.answerScheduled = true
+            let delay = load.backend == .cache ? .zero : timing.delay(for: load.resource, response: response)
+            scheduler.schedule(.answer(attempt, response), at: max(load.start + delay, scheduler.now))
         }
-    }
-
-    private func deliver(_ response: Response, for id: RequestID) {
-        guard let request = inFlight.removeValue(forKey: id) else { return }
-        emit(.resourceRequest(ResourceRequest(dataSource: dataSource(for: request.resource.url), request: request.resource,
-                                              response: response, cancelled: false)), begin: request.start)
-        sequence.receive(response, for: id)
-        perform(sequence.takeActions())
     }
 
     private func renderFrame() {
@@ -238,17 +273,20 @@ public actor Map {
         if let next = outcome.nextFrame { scheduler.schedule(.frame, at: next) }
     }
 
+    /// Executes what the load sequence asked for.
     private func perform(_ actions: [LoadAction]) {
         for action in actions {
             switch action {
             case .startRequest(let id, let resource):
-                start(resource, id: id)
+                requested[id] = (resource, scheduler.now)
+                pipeline.request(id, resource, at: scheduler.now)
+                performPipeline()
             case .cancelRequest(let id):
-                guard let request = inFlight.removeValue(forKey: id) else { continue }
-                request.task.cancel()
-                scheduler.removeAll { if case .deliver(id, _) = $0 { true } else { false } }
-                emit(.resourceRequest(ResourceRequest(dataSource: dataSource(for: request.resource.url), request: request.resource,
-                                                      response: nil, cancelled: true)), begin: request.start)
+                guard let request = requested.removeValue(forKey: id) else { continue }
+                pipeline.cancel(id)
+                performPipeline()
+                emit(.resourceRequest(ResourceRequest(dataSource: .resourceLoader, request: request.resource, response: nil, cancelled: true)),
+                     begin: request.start)
             case .emit(let payload):
                 emit(payload)
             case .invalidate:
@@ -259,21 +297,63 @@ public actor Map {
         }
     }
 
-    private func start(_ resource: Resource, id: RequestID) {
-        let loader = self.loader
-        let task: Task<Response, Never>
-        if loader.handles(resource.url) {
-            task = Task { await loader.load(resource) }
-        } else {
-            let scheme = URLResolver.scheme(of: resource.url).map { "\($0):// URLs" } ?? "relative URLs without a base URL"
-            let response = Response.failure(.other, "mapsim cannot load \(resource.url): no backend for \(scheme)", source: .network)
-            task = Task { response }
+    /// Executes what the loading pipeline asked for.
+    private func performPipeline() {
+        for action in pipeline.takeActions() {
+            switch action {
+            case .load(let id, let attempt, let backend, let resource):
+                start(resource, backend: backend, request: id, attempt: attempt)
+            case .cancelLoad(let attempt):
+                guard let load = inFlight.removeValue(forKey: attempt) else { continue }
+                load.task.cancel()
+                scheduler.removeAll { if case .answer(attempt, _) = $0 { true } else { false } }
+            case .store(let resource, let response):
+                backends.cache?.store(resource, response)
+            case .refreshCache(let resource, let response):
+                backends.cache?.refresh(resource, response)
+            case .scheduleTimer(let id, let time):
+                scheduler.schedule(.timer(id), at: time)
+            case .deliver(let id, let response, let backend, let attempt, let final):
+                guard let request = requested[id] else { continue }
+                if final { requested[id] = nil }
+                let begin = answering.flatMap { $0.attempt == attempt ? $0.start : nil } ?? scheduler.now
+                emit(.resourceRequest(ResourceRequest(dataSource: dataSource(backend, url: request.resource.url),
+                                                      request: request.resource, response: response, cancelled: false)), begin: begin)
+                sequence.receive(response, for: id, final: final)
+                perform(sequence.takeActions())
+            }
         }
-        inFlight[id] = InFlight(resource: resource, start: scheduler.now, task: task)
     }
 
-    private func dataSource(for url: String) -> DataSource {
-        loader.handles(url) ? loader.dataSource(for: url) : .resourceLoader
+    private func start(_ resource: Resource, backend: RequestPipeline.Backend, request: RequestID, attempt: AttemptID) {
+        let task: Task<Response, Never>
+        switch backend {
+        case .file:
+            let loader = backends.file
+            task = Task { await loader.load(resource) }
+        case .cache:
+            guard let cache = backends.cache else { return }
+            task = Task { await cache.load(resource) }
+        case .network:
+            if let network = backends.network, network.handles(resource.url) {
+                var sent = resource
+                sent.issued = pipeline.wallClock(at: scheduler.now)
+                task = Task { await network.load(sent) }
+            } else {
+                let scheme = URLResolver.scheme(of: resource.url).map { "\($0):// URLs" } ?? "relative URLs without a base URL"
+                let response = Response.failure(.other, "mapsim cannot load \(resource.url): no backend for \(scheme)", source: .network)
+                task = Task { response }
+            }
+        }
+        inFlight[attempt] = InFlight(request: request, backend: backend, resource: resource, start: scheduler.now, task: task)
+    }
+
+    private func dataSource(_ backend: RequestPipeline.Backend, url: String) -> DataSource {
+        switch backend {
+        case .file: backends.file.dataSource(for: url)
+        case .cache: .database
+        case .network: .network
+        }
     }
 
     private func emit(_ payload: MapEventPayload, begin: SimTime? = nil) {

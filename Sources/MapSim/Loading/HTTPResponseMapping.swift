@@ -1,0 +1,74 @@
+import Foundation
+
+/// Maps an HTTP status, headers and body to a `Response`, with the rules of MapLibre's online file
+/// source (DESIGN.md, "Resources and loading", point 4). Shared by the real and the simulated network.
+public enum HTTPResponseMapping {
+    /// The `Response` for an HTTP answer to `resource`. Header names are matched case-insensitively;
+    /// `now` is the wall-clock time the answer arrived, for `Retry-After` given in seconds.
+    public static func response(status: Int, headers: [(name: String, value: String)], body: [UInt8],
+                                for resource: Resource, now: HTTPDate) -> Response {
+        func header(_ name: String) -> String? {
+            headers.last { $0.name.lowercased() == name }?.value
+        }
+        var response = Response(source: .network)
+        response.etag = header("etag")
+        response.modified = header("last-modified").flatMap(HTTPDate.init(rfc1123:))
+        let cacheControl = CacheControl(header("cache-control") ?? "")
+        response.mustRevalidate = cacheControl.mustRevalidate
+        if let maxAge = cacheControl.maxAge {
+            response.expires = HTTPDate(secondsSince1970: now.secondsSince1970 + maxAge)
+        } else if let expires = header("expires") {
+            response.expires = HTTPDate(rfc1123: expires) ?? HTTPDate(secondsSince1970: 0)
+        }
+        let url = resource.url
+        switch status {
+        case 200, 206:
+            response.data = body
+        case 204:
+            response.noContent = true
+        case 304:
+            response.notModified = true
+        case 404 where resource.kind == .tile:
+            response.noContent = true
+        case 404:
+            response.error = .init(reason: .notFound, message: "HTTP 404 Not Found: \(url)")
+        case 429:
+            response.error = .init(reason: .rateLimit, message: "HTTP 429 Too Many Requests: \(url)",
+                                   retryAfter: retryAfter(header("retry-after"), reset: header("x-rate-limit-reset"), now: now))
+        case 500...599:
+            response.error = .init(reason: .server, message: "HTTP \(status) server error: \(url)")
+        default:
+            response.error = .init(reason: .other, message: "HTTP \(status): \(url)")
+        }
+        return response
+    }
+
+    /// `Retry-After` as seconds or an HTTP date, else `x-rate-limit-reset` as epoch seconds.
+    static func retryAfter(_ value: String?, reset: String?, now: HTTPDate) -> HTTPDate? {
+        if let value = value?.trimmingCharacters(in: .whitespaces) {
+            if let seconds = Int64(value) { return HTTPDate(secondsSince1970: now.secondsSince1970 + max(seconds, 0)) }
+            if let date = HTTPDate(rfc1123: value) { return date }
+        }
+        return reset.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.map(HTTPDate.init(secondsSince1970:))
+    }
+}
+
+/// The directives of a `Cache-Control` header that MapLibre reads: `max-age` and `must-revalidate`.
+struct CacheControl {
+    var maxAge: Int64?
+    var mustRevalidate = false
+
+    init(_ header: String) {
+        for directive in header.split(separator: ",") {
+            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            switch parts.first {
+            case "max-age":
+                maxAge = parts.count == 2 ? Int64(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) : nil
+            case "must-revalidate":
+                mustRevalidate = true
+            default:
+                break
+            }
+        }
+    }
+}

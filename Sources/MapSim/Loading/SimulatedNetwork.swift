@@ -1,0 +1,174 @@
+import Foundation
+import Synchronization
+
+/// A network that serves `http(s)` URLs from local folders, answering like an HTTP server would —
+/// `ETag`s, conditional requests, 404s — and misbehaving on purpose where a fault rule says so.
+///
+/// How long answers take is the business of its `NetworkProfile`, not of this loader. Fault rules are
+/// counted per URL, so "the first two requests of tiles.json fail" holds whatever order concurrent
+/// requests run in.
+public struct SimulatedNetwork: ResourceLoader {
+    /// A URL prefix served from a folder: `https://tiles.example.com/` → `./mirror`.
+    public struct Mirror: Sendable, Equatable {
+        /// The URL prefix.
+        public var prefix: String
+        /// The folder its paths are read from.
+        public var directory: String
+
+        /// A mirror of `prefix` in `directory`.
+        public init(prefix: String, directory: String) {
+            self.prefix = prefix
+            self.directory = directory
+        }
+    }
+
+    /// The folders that serve URL prefixes, tried in order.
+    public var mirrors: [Mirror]
+    /// The fault rules, tried in order; the first that matches and has uses left applies.
+    public var faults: [FaultRule]
+    /// `Cache-Control` sent with every successful answer, if any.
+    public var cacheControl: String?
+    private let uses = FaultUses()
+
+    /// A network serving `mirrors`, with `faults`.
+    public init(mirrors: [Mirror], faults: [FaultRule] = [], cacheControl: String? = nil) {
+        self.mirrors = mirrors
+        self.faults = faults
+        self.cacheControl = cacheControl
+    }
+
+    public func handles(_ url: String) -> Bool {
+        let scheme = URLResolver.scheme(of: url)
+        return scheme == "http" || scheme == "https"
+    }
+
+    public func dataSource(for url: String) -> DataSource { .network }
+
+    public func load(_ resource: Resource) async -> Response {
+        let now = resource.issued ?? HTTPDate(secondsSince1970: 0)
+        let fault = faults.enumerated().first { index, rule in
+            rule.pattern.matches(resource.url) && uses.take(rule: index, url: resource.url, limit: rule.times)
+        }?.element
+        switch fault?.effect {
+        case .status(let status, let headers):
+            return HTTPResponseMapping.response(status: status, headers: headers, body: [], for: resource, now: now)
+        case .dropConnection:
+            return .failure(.connection, "connection reset by peer: \(resource.url)", source: .network)
+        case .truncateBody, .delay, nil:
+            break
+        }
+        guard let path = localPath(for: resource.url) else {
+            return .failure(.connection, "could not resolve host of \(resource.url) (no mirror serves it)", source: .network)
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let contents = FileManager.default.contents(atPath: path) else {
+            return HTTPResponseMapping.response(status: 404, headers: [], body: [], for: resource, now: now)
+        }
+        var body = [UInt8](contents)
+        let etag = "\"\(String(Self.fingerprint(body), radix: 16))\""
+        var headers: [(name: String, value: String)] = [("ETag", etag)]
+        if let cacheControl { headers.append(("Cache-Control", cacheControl)) }
+        if resource.prior?.etag == etag {
+            return HTTPResponseMapping.response(status: 304, headers: headers, body: [], for: resource, now: now)
+        }
+        if case .truncateBody = fault?.effect { body = Array(body.prefix(body.count / 2)) }
+        return HTTPResponseMapping.response(status: 200, headers: headers, body: body, for: resource, now: now)
+    }
+
+    /// The file a URL maps to; nil when no mirror serves it or the path would leave the mirror.
+    func localPath(for url: String) -> String? {
+        guard let mirror = mirrors.first(where: { url.hasPrefix($0.prefix) }) else { return nil }
+        var rest = String(url.dropFirst(mirror.prefix.count))
+        if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = String(rest[..<end]) }
+        guard let decoded = rest.removingPercentEncoding else { return nil }
+        let root = URL(fileURLWithPath: mirror.directory).standardizedFileURL.path
+        let path = URL(fileURLWithPath: root).appendingPathComponent(decoded).standardizedFileURL.path
+        return path == root || path.hasPrefix(root + "/") ? path : nil
+    }
+
+    /// FNV-1a: a stable content fingerprint for ETags.
+    static func fingerprint(_ bytes: [UInt8]) -> UInt64 {
+        bytes.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
+    }
+}
+
+/// How many times each fault rule has applied to each URL.
+final class FaultUses: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+
+    /// Counts one use of `rule` for `url` if it has uses left.
+    func take(rule: Int, url: String, limit: Int?) -> Bool {
+        counts.withLock { counts in
+            let key = "\(rule) \(url)"
+            let used = counts[key, default: 0]
+            if let limit, used >= limit { return false }
+            counts[key] = used + 1
+            return true
+        }
+    }
+}
+
+/// A way for the simulated network to misbehave for the URLs matching a pattern.
+public struct FaultRule: Sendable, Equatable {
+    /// What happens.
+    public enum Effect: Sendable, Equatable {
+        /// Answer with this HTTP status and headers (and no body).
+        case status(Int, headers: [(name: String, value: String)] = [])
+        /// Drop the connection: a `connection` error.
+        case dropConnection
+        /// Send only the first half of the body.
+        case truncateBody
+        /// Answer normally, this much later.
+        case delay(SimTime)
+
+        public static func == (lhs: Effect, rhs: Effect) -> Bool {
+            switch (lhs, rhs) {
+            case let (.status(a, x), .status(b, y)): a == b && x.map(\.name) == y.map(\.name) && x.map(\.value) == y.map(\.value)
+            case (.dropConnection, .dropConnection), (.truncateBody, .truncateBody): true
+            case let (.delay(a), .delay(b)): a == b
+            default: false
+            }
+        }
+    }
+
+    /// The URLs it applies to.
+    public var pattern: URLPattern
+    /// What happens.
+    public var effect: Effect
+    /// How many requests of each URL it applies to; nil for all of them.
+    public var times: Int?
+
+    /// A rule.
+    public init(pattern: URLPattern, effect: Effect, times: Int? = nil) {
+        self.pattern = pattern
+        self.effect = effect
+        self.times = times
+    }
+}
+
+/// A URL pattern where `*` stands for any run of characters, e.g. `*/tiles/10/*`.
+public struct URLPattern: Sendable, Equatable, CustomStringConvertible {
+    /// The pattern text.
+    public var text: String
+
+    /// A pattern.
+    public init(_ text: String) {
+        self.text = text
+    }
+
+    /// Whether the whole of `url` matches.
+    public func matches(_ url: String) -> Bool {
+        let parts = text.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count > 1 else { return url == text }
+        guard url.hasPrefix(parts[0]) else { return false }
+        var rest = Substring(url.dropFirst(parts[0].count))
+        for part in parts.dropFirst().dropLast() where !part.isEmpty {
+            guard let range = rest.range(of: part) else { return false }
+            rest = rest[range.upperBound...]
+        }
+        return rest.hasSuffix(parts.last!)
+    }
+
+    public var description: String { text }
+}

@@ -1,0 +1,41 @@
+import Testing
+@testable import MapSim
+
+@Suite("HTTPResponseMapping")
+struct HTTPResponseMappingTests {
+    private let now = HTTPDate(secondsSince1970: 1_000_000)
+
+    private func map(_ status: Int, kind: Resource.Kind = .style, _ headers: [(String, String)] = [], body: [UInt8] = [1]) -> Response {
+        HTTPResponseMapping.response(status: status, headers: headers.map { (name: $0.0, value: $0.1) }, body: body,
+                                     for: Resource(url: "https://h/x", kind: kind), now: now)
+    }
+
+    @Test func mapsEveryStatusRow() {
+        #expect(map(200).data == [1] && map(206).data == [1] && map(200).error == nil)
+        #expect(map(204).noContent)
+        #expect(map(304).notModified && map(304).data == nil)
+        #expect(map(404, kind: .tile).noContent && map(404, kind: .tile).error == nil)
+        #expect(map(404).error?.reason == .notFound)
+        #expect(map(429).error?.reason == .rateLimit)
+        #expect(map(500).error?.reason == .server && map(503).error?.reason == .server)
+        #expect(map(403).error?.reason == .other && map(418).error?.reason == .other)
+        #expect(map(502).error?.message == "HTTP 502 server error: https://h/x")
+    }
+
+    @Test func readsCacheHeaders() {
+        let response = map(200, [("Cache-Control", "public, max-age=60, must-revalidate"), ("ETag", "\"v1\""), ("Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT")])
+        #expect(response.expires == HTTPDate(secondsSince1970: 1_000_060))
+        #expect(response.mustRevalidate && response.etag == "\"v1\"")
+        #expect(response.modified == HTTPDate(secondsSince1970: 784_111_777))
+        #expect(map(200, [("expires", "Sun, 06 Nov 1994 08:49:37 GMT")]).expires == HTTPDate(secondsSince1970: 784_111_777))
+        #expect(map(200, [("Expires", "0")]).expires == HTTPDate(secondsSince1970: 0))
+        #expect(map(200, [("Cache-Control", "max-age=5"), ("Expires", "Sun, 06 Nov 1994 08:49:37 GMT")]).expires == HTTPDate(secondsSince1970: 1_000_005))
+    }
+
+    @Test func readsRetryAfterInEveryForm() {
+        #expect(map(429, [("Retry-After", "30")]).error?.retryAfter == HTTPDate(secondsSince1970: 1_000_030))
+        #expect(map(429, [("Retry-After", "Sun, 06 Nov 1994 08:49:37 GMT")]).error?.retryAfter == HTTPDate(secondsSince1970: 784_111_777))
+        #expect(map(429, [("x-rate-limit-reset", "1000500")]).error?.retryAfter == HTTPDate(secondsSince1970: 1_000_500))
+        #expect(map(429).error?.retryAfter == nil)
+    }
+}
