@@ -1,0 +1,344 @@
+import Foundation
+import GRDB
+import MapSim
+
+/// The cache backend: every resource and tile the network returned, in one SQLite file, as
+/// MapLibre's offline database keeps them.
+///
+/// Resources are keyed by URL and tiles by (URL template, pixel ratio, z, x, y). Past the size limit
+/// (50 MiB by default) the least recently used entries are evicted in batches; entries of offline
+/// regions are never evicted. Errors are never stored; a 304 refreshes only expiry and access time.
+/// A file that is not a readable mapsim cache is set aside (renamed, never deleted) and a new cache
+/// is created, with a warning. Several maps — in one process or several — can share one file.
+public final class SQLiteCache: ResourceCache {
+    /// Cache settings.
+    public struct Options: Sendable {
+        /// Evict past this many bytes of data pages (50 MiB in the SDKs).
+        public var maximumSize: Int
+        /// Open without writing: lookups only, nothing stored or refreshed.
+        public var readOnly: Bool
+        /// How many entries are evicted at a time.
+        public var evictionBatch: Int
+
+        /// The SDK defaults.
+        public init(maximumSize: Int = 50 * 1024 * 1024, readOnly: Bool = false, evictionBatch: Int = 50) {
+            self.maximumSize = maximumSize
+            self.readOnly = readOnly
+            self.evictionBatch = max(1, evictionBatch)
+        }
+    }
+
+    /// The cache file.
+    public let path: String
+    /// The settings.
+    public let options: Options
+    /// What happened while opening, e.g. a corrupt file set aside.
+    public let warnings: [String]
+    let database: DatabaseQueue
+
+    /// Opens (or creates) the cache at `path`.
+    public init(path: String, options: Options = Options()) throws(CacheError) {
+        self.path = path
+        self.options = options
+        var warnings: [String] = []
+        do {
+            database = try Self.open(path: path, options: options)
+        } catch let error as CacheError {
+            throw error
+        } catch {
+            guard !options.readOnly else { throw CacheError("cannot open the cache \(path) read-only: \(error)") }
+            let aside = Self.setAside(path)
+            warnings.append("\(path) is not a readable mapsim cache (\(Self.describe(error))); moved it to \(aside) and started a new cache")
+            do {
+                database = try Self.open(path: path, options: options)
+            } catch {
+                throw CacheError("cannot create the cache \(path): \(Self.describe(error))")
+            }
+        }
+        self.warnings = warnings
+    }
+
+    private static func open(path: String, options: Options) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        configuration.readonly = options.readOnly
+        if options.readOnly {
+            guard FileManager.default.fileExists(atPath: path) else { throw CacheError("there is no cache at \(path)") }
+        } else {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            configuration.journalMode = .wal
+        }
+        let database = try DatabaseQueue(path: path, configuration: configuration)
+        let check: (Database) throws -> Void = { db in
+            let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            if try CacheSchema.isForeign(db, version: version) {
+                throw NotACache(reason: "it holds tables of another program or of a newer mapsim (schema \(version))")
+            }
+            guard !options.readOnly else { return }
+            if version == 0 {
+                try CacheSchema.create(db)
+            } else if version < CacheSchema.currentVersion {
+                try CacheSchema.migrate(db, from: version)
+            }
+        }
+        if options.readOnly {
+            try database.read(check)
+        } else {
+            try database.write(check)
+        }
+        return database
+    }
+
+    /// Renames the file (and its WAL companions) out of the way; returns the new name.
+    private static func setAside(_ path: String) -> String {
+        var candidate = path + ".corrupt"
+        var n = 1
+        while FileManager.default.fileExists(atPath: candidate) {
+            n += 1
+            candidate = path + ".corrupt-\(n)"
+        }
+        try? FileManager.default.moveItem(atPath: path, toPath: candidate)
+        for suffix in ["-wal", "-shm"] {
+            try? FileManager.default.moveItem(atPath: path + suffix, toPath: candidate + suffix)
+        }
+        return candidate
+    }
+
+    /// A readable database that is not a mapsim cache.
+    private struct NotACache: Error {
+        var reason: String
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? NotACache { return error.reason }
+        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        return "\(error)"
+    }
+
+    // MARK: - ResourceCache
+
+    public func load(_ resource: Resource) async -> Response {
+        do {
+            let row = try (options.readOnly ? database.read { try self.lookUp(resource, $0, touch: false) } : database.write { try self.lookUp(resource, $0, touch: true) })
+            guard let row else { return .failure(.notFound, "\(resource.url) is not in the cache", source: .cache) }
+            var response = Response(source: .cache)
+            response.data = (row["data"] as Data?).map { [UInt8]($0) }
+            response.noContent = row["no_content"] as Bool
+            response.mustRevalidate = row["must_revalidate"] as Bool
+            response.expires = (row["expires"] as Int64?).map(HTTPDate.init(secondsSince1970:))
+            response.modified = (row["modified"] as Int64?).map(HTTPDate.init(secondsSince1970:))
+            response.etag = row["etag"]
+            return response
+        } catch {
+            return .failure(.other, "the cache \(path) could not be read: \(Self.describe(error))", source: .cache)
+        }
+    }
+
+    private func lookUp(_ resource: Resource, _ db: Database, touch: Bool) throws -> Row? {
+        let (table, condition, arguments) = Self.key(for: resource)
+        guard let row = try Row.fetchOne(db, sql: "SELECT data, no_content, must_revalidate, expires, modified, etag FROM \(table) WHERE \(condition)", arguments: arguments) else {
+            return nil
+        }
+        if touch {
+            try db.execute(sql: "UPDATE \(table) SET accessed = \(Self.nextAccess) WHERE \(condition)", arguments: arguments)
+        }
+        return row
+    }
+
+    public func store(_ resource: Resource, _ response: Response) {
+        guard !options.readOnly, response.error == nil, !response.notModified, response.data != nil || response.noContent else { return }
+        try? database.write { db in
+            let values: StatementArguments = [response.expires?.secondsSince1970, response.modified?.secondsSince1970, response.etag,
+                                              response.mustRevalidate, response.data.map { Data($0) }, response.noContent]
+            if let tile = resource.tileData {
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO tiles (url_template, pixel_ratio, z, x, y, expires, modified, etag, must_revalidate, data, no_content, accessed)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(Self.nextAccess))
+                    """, arguments: [tile.urlTemplate, tile.pixelRatio, tile.id.z, tile.id.x, tile.id.y] + values)
+            } else {
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO resources (url, kind, expires, modified, etag, must_revalidate, data, no_content, accessed)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, \(Self.nextAccess))
+                    """, arguments: [resource.url, resource.kind.rawValue] + values)
+            }
+            try evictIfNeeded(db)
+        }
+    }
+
+    public func refresh(_ resource: Resource, _ response: Response) {
+        guard !options.readOnly else { return }
+        let (table, condition, arguments) = Self.key(for: resource)
+        try? database.write { db in
+            try db.execute(sql: "UPDATE \(table) SET expires = ?, accessed = \(Self.nextAccess) WHERE \(condition)",
+                           arguments: [response.expires?.secondsSince1970] + arguments)
+        }
+    }
+
+    // MARK: - Management
+
+    /// Marks every entry outside offline regions as expired and to be revalidated.
+    public func invalidate() throws(CacheError) {
+        try write { db in
+            for table in ["resources", "tiles"] {
+                try db.execute(sql: "UPDATE \(table) SET expires = 0, must_revalidate = 1 WHERE NOT \(Self.pinned(table))")
+            }
+        }
+    }
+
+    /// Removes every entry outside offline regions.
+    public func clear() throws(CacheError) {
+        try write { db in
+            for table in ["resources", "tiles"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE NOT \(Self.pinned(table))")
+            }
+        }
+        do {
+            try database.vacuum()
+        } catch {
+            throw CacheError("cannot compact the cache \(path): \(Self.describe(error))")
+        }
+    }
+
+    /// Counts of what the cache holds.
+    public func statistics() throws(CacheError) -> CacheStatistics {
+        do {
+            return try database.read { db in
+                func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
+                return CacheStatistics(
+                    resources: try count("SELECT COUNT(*) FROM resources"),
+                    tiles: try count("SELECT COUNT(*) FROM tiles"),
+                    dataBytes: try count("SELECT COALESCE(SUM(LENGTH(data)), 0) FROM resources") + count("SELECT COALESCE(SUM(LENGTH(data)), 0) FROM tiles"),
+                    databaseBytes: try Self.usedBytes(db),
+                    regions: try count("SELECT COUNT(*) FROM regions"),
+                    pinnedEntries: try count("SELECT COUNT(*) FROM resources WHERE \(Self.pinned("resources"))")
+                        + count("SELECT COUNT(*) FROM tiles WHERE \(Self.pinned("tiles"))"))
+            }
+        } catch {
+            throw CacheError("cannot read the cache \(path): \(Self.describe(error))")
+        }
+    }
+
+    // MARK: - Internals
+
+    func write(_ body: (Database) throws -> Void) throws(CacheError) {
+        guard !options.readOnly else { throw CacheError("the cache \(path) is open read-only") }
+        do {
+            try database.write(body)
+        } catch {
+            throw CacheError("cannot write the cache \(path): \(Self.describe(error))")
+        }
+    }
+
+    /// The next access stamp: one more than the latest, so eviction order is the order of use.
+    static let nextAccess = "(SELECT MAX(COALESCE((SELECT MAX(accessed) FROM resources), 0), COALESCE((SELECT MAX(accessed) FROM tiles), 0)) + 1)"
+
+    static func pinned(_ table: String) -> String {
+        table == "resources"
+            ? "EXISTS (SELECT 1 FROM region_resources r WHERE r.url = resources.url)"
+            : "EXISTS (SELECT 1 FROM region_tiles r WHERE r.url_template = tiles.url_template AND r.pixel_ratio = tiles.pixel_ratio AND r.z = tiles.z AND r.x = tiles.x AND r.y = tiles.y)"
+    }
+
+    static func key(for resource: Resource) -> (table: String, condition: String, arguments: StatementArguments) {
+        if let tile = resource.tileData {
+            return ("tiles", "url_template = ? AND pixel_ratio = ? AND z = ? AND x = ? AND y = ?",
+                    [tile.urlTemplate, tile.pixelRatio, tile.id.z, tile.id.x, tile.id.y])
+        }
+        return ("resources", "url = ?", [resource.url])
+    }
+
+    static func usedBytes(_ db: Database) throws -> Int {
+        let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+        let free = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+        let size = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+        return (pages - free) * size
+    }
+
+    private func evictIfNeeded(_ db: Database) throws {
+        while try Self.usedBytes(db) > options.maximumSize {
+            let victims = try Row.fetchAll(db, sql: """
+                SELECT 'resources' AS tbl, rowid AS id, accessed FROM resources WHERE NOT \(Self.pinned("resources"))
+                UNION ALL
+                SELECT 'tiles' AS tbl, rowid AS id, accessed FROM tiles WHERE NOT \(Self.pinned("tiles"))
+                ORDER BY accessed LIMIT ?
+                """, arguments: [options.evictionBatch])
+            guard !victims.isEmpty else { return }
+            for victim in victims {
+                let table: String = victim["tbl"]
+                try db.execute(sql: "DELETE FROM \(table) WHERE rowid = ?", arguments: [victim["id"] as Int64])
+            }
+        }
+    }
+}
+
+/// What a cache holds.
+public struct CacheStatistics: Sendable, Equatable {
+    /// Non-tile resources (styles, sprites, glyphs, TileJSON, images).
+    public var resources: Int
+    /// Tiles.
+    public var tiles: Int
+    /// Bytes of stored data.
+    public var dataBytes: Int
+    /// Bytes of the database pages in use.
+    public var databaseBytes: Int
+    /// Offline regions.
+    public var regions: Int
+    /// Entries that belong to offline regions and are never evicted.
+    public var pinnedEntries: Int
+}
+
+/// A cache that cannot be opened, read or written, with the file and the reason.
+public struct CacheError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong.
+    public var message: String
+
+    /// An error saying `message`.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+extension SQLiteCache {
+    /// Creates an offline region with this definition (JSON); returns its id.
+    public func createRegion(definition: String) throws(CacheError) -> Int64 {
+        var id: Int64 = 0
+        try write { db in
+            try db.execute(sql: "INSERT INTO regions (definition) VALUES (?)", arguments: [definition])
+            id = db.lastInsertedRowID
+        }
+        return id
+    }
+
+    /// Makes `resource` part of region `region`: it will never be evicted while the region exists.
+    public func pin(_ resource: Resource, to region: Int64) throws(CacheError) {
+        try write { db in
+            if let tile = resource.tileData {
+                try db.execute(sql: "INSERT OR IGNORE INTO region_tiles (region_id, url_template, pixel_ratio, z, x, y) VALUES (?, ?, ?, ?, ?, ?)",
+                               arguments: [region, tile.urlTemplate, tile.pixelRatio, tile.id.z, tile.id.x, tile.id.y])
+            } else {
+                try db.execute(sql: "INSERT OR IGNORE INTO region_resources (region_id, url) VALUES (?, ?)", arguments: [region, resource.url])
+            }
+        }
+    }
+
+    /// Deletes region `region`; its entries become ordinary cache entries that may be evicted.
+    public func deleteRegion(_ region: Int64) throws(CacheError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM region_resources WHERE region_id = ?", arguments: [region])
+            try db.execute(sql: "DELETE FROM region_tiles WHERE region_id = ?", arguments: [region])
+            try db.execute(sql: "DELETE FROM regions WHERE id = ?", arguments: [region])
+        }
+    }
+
+    /// The offline regions: id and definition.
+    public func regions() throws(CacheError) -> [(id: Int64, definition: String)] {
+        do {
+            return try database.read { db in
+                try Row.fetchAll(db, sql: "SELECT id, definition FROM regions ORDER BY id").map { ($0["id"], $0["definition"]) }
+            }
+        } catch {
+            throw CacheError("cannot read the regions of \(path): \(Self.describe(error))")
+        }
+    }
+}
