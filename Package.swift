@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(name: "MapSim"),
@@ -29,7 +30,11 @@ let package = Package(
         ),
         .target(
             name: "MapSimTesting",
-            dependencies: ["MapSim", .product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: [
+                "MapSim",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         .executableTarget(
             name: "MapSimCLI",

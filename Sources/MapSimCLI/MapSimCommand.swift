@@ -17,12 +17,7 @@ struct MapSimCommand: AsyncParsableCommand {
           mapsim load styles/sample/style.json --zoom 11 --size 1920x1080 --events run.jsonl
           mapsim tiles --center -122.5,37.8 --zoom 10 --size 512x512
         """,
-        version: MapSimVersion.current,
+        version: MapSimInfo.version,
         subcommands: [LoadCommand.self, TilesCommand.self]
     )
-}
-
-/// The version of mapsim, as `--version` prints it.
-enum MapSimVersion {
-    static let current = "0.1.0"
 }

@@ -1,0 +1,113 @@
+import AsyncHTTPClient
+import Foundation
+import MapSim
+import NIOCore
+import NIOHTTP1
+
+/// The network backend: loads `http(s)` URLs with one shared AsyncHTTPClient.
+///
+/// Requests are conditional when a cached copy is being revalidated (`If-None-Match` preferred,
+/// else `If-Modified-Since`), say `User-Agent: mapsim/<version>` and accept gzip. Answers are mapped
+/// by `HTTPResponseMapping`; DNS, connect, timeout and reset failures are `connection` errors, and a
+/// body over the size limit is an `other` error. Call `shutdown()` when done.
+public final class HTTPResourceLoader: ResourceLoader {
+    /// Network settings.
+    public struct Options: Sendable {
+        /// How long connecting may take.
+        public var connectTimeout: Duration
+        /// How long the server may stay silent while answering.
+        public var readTimeout: Duration
+        /// The largest body accepted, in bytes.
+        public var maximumResponseSize: Int
+        /// The `User-Agent` header.
+        public var userAgent: String
+
+        /// Defaults: 10 s to connect, 30 s of silence, 50 MiB per body.
+        public init(connectTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(30),
+                    maximumResponseSize: Int = 50 * 1024 * 1024, userAgent: String = "mapsim/\(MapSimInfo.version)") {
+            self.connectTimeout = connectTimeout
+            self.readTimeout = readTimeout
+            self.maximumResponseSize = maximumResponseSize
+            self.userAgent = userAgent
+        }
+    }
+
+    /// The settings.
+    public let options: Options
+    private let client: HTTPClient
+
+    /// A loader with its own client; call `shutdown()` before releasing it.
+    public init(options: Options = Options()) {
+        self.options = options
+        var configuration = HTTPClient.Configuration(
+            timeout: .init(connect: .init(options.connectTimeout), read: .init(options.readTimeout)),
+            decompression: .enabled(limit: .size(options.maximumResponseSize)))
+        configuration.httpVersion = .automatic
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// Closes every connection; the loader answers nothing afterwards.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    public func handles(_ url: String) -> Bool {
+        let scheme = URLResolver.scheme(of: url)
+        return scheme == "http" || scheme == "https"
+    }
+
+    public func dataSource(for url: String) -> DataSource { .network }
+
+    public func load(_ resource: Resource) async -> Response {
+        var request = HTTPClientRequest(url: resource.url)
+        request.headers.add(name: "User-Agent", value: options.userAgent)
+        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        if let etag = resource.prior?.etag {
+            request.headers.add(name: "If-None-Match", value: etag)
+        } else if let modified = resource.prior?.modified {
+            request.headers.add(name: "If-Modified-Since", value: modified.description)
+        }
+        do {
+            let response = try await client.execute(request, timeout: .init(options.readTimeout + options.connectTimeout))
+            let body = try await response.body.collect(upTo: options.maximumResponseSize)
+            return HTTPResponseMapping.response(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
+                                                body: Array(body.readableBytesView), for: resource, now: .now)
+        } catch {
+            return Self.failure(error, url: resource.url, limit: options.maximumResponseSize)
+        }
+    }
+
+    /// A failed exchange as a `Response` with the right reason.
+    static func failure(_ error: any Error, url: String, limit: Int) -> Response {
+        if error is NIOTooManyBytesError || String(describing: error).contains("DecompressionError") {
+            return .failure(.other, "the response of \(url) is larger than the limit of \(limit) bytes", source: .network)
+        }
+        if let clientError = error as? HTTPClientError {
+            switch clientError {
+            case .connectTimeout: return .failure(.connection, "connecting to \(url) timed out", source: .network)
+            case .readTimeout, .deadlineExceeded: return .failure(.connection, "\(url) timed out", source: .network)
+            case .remoteConnectionClosed: return .failure(.connection, "the server closed the connection of \(url)", source: .network)
+            case .cancelled: return .failure(.other, "\(url) was cancelled", source: .network)
+            case .invalidURL, .emptyHost, .emptyScheme: return .failure(.other, "invalid URL \(url)", source: .network)
+            default: return .failure(.other, "\(url): \(clientError)", source: .network)
+            }
+        }
+        if error is CancellationError { return .failure(.other, "\(url) was cancelled", source: .network) }
+        // Name resolution, refused or reset connections: NIO's connection and socket errors.
+        return .failure(.connection, "cannot connect to \(url): \(error)", source: .network)
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
+
+extension HTTPDate {
+    /// The current wall-clock time.
+    static var now: HTTPDate {
+        HTTPDate(secondsSince1970: Int64(Date().timeIntervalSince1970))
+    }
+}

@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A TCP server on 127.0.0.1 that accepts connections and closes them without answering: a
+/// dropped connection, for tests.
+public final class DroppingServer: @unchecked Sendable {
+    /// The port it listens on.
+    public let port: Int
+    private let socketDescriptor: Int32
+    private let thread: Thread
+
+    /// Starts listening on an ephemeral port.
+    public init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(descriptor, 16) == 0 else {
+            close(descriptor)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        socketDescriptor = descriptor
+        thread = Thread {
+            while true {
+                let client = accept(descriptor, nil, nil)
+                if client < 0 { return }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                _ = read(client, &buffer, buffer.count)
+                close(client)
+            }
+        }
+        thread.start()
+    }
+
+    /// Stops listening.
+    public func stop() {
+        shutdown(socketDescriptor, Int32(SHUT_RDWR))
+        close(socketDescriptor)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import MapSimTesting
+@testable import MapSim
+@testable import MapSimHTTP
+
+/// The network backend against a real HTTP server on 127.0.0.1.
+@Suite("HTTPResourceLoader")
+struct HTTPResourceLoaderTests {
+    private func withServer(_ options: HTTPResourceLoader.Options = .init(),
+                            _ body: (FixtureServer, HTTPResourceLoader) async throws -> Void) async throws {
+        let server = try await FixtureServer.start(serving: SampleStyle.folder)
+        let loader = HTTPResourceLoader(options: options)
+        do {
+            try await body(server, loader)
+        } catch {
+            Issue.record(error)
+        }
+        try await loader.shutdown()
+        await server.stop()
+    }
+
+    @Test func loadsFilesAndSendsItsHeaders() async throws {
+        try await withServer { server, loader in
+            let response = await loader.load(Resource(url: server.baseURL + "/style.json", kind: .style))
+            #expect(response.error == nil && response.source == .network)
+            #expect(response.data == [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleStyle.folder + "/style.json"))))
+            #expect(response.etag != nil && response.modified == HTTPDate(rfc1123: "Thu, 01 Jan 2026 00:00:00 GMT"))
+            let headers = try #require(server.received.first?.headers)
+            #expect(headers["user-agent"] == "mapsim/\(MapSimInfo.version)")
+            #expect(headers["accept-encoding"]?.contains("gzip") == true)
+            #expect(headers["if-none-match"] == nil && headers["if-modified-since"] == nil)
+        }
+    }
+
+    @Test func revalidatesWithTheETagFirstElseTheDate() async throws {
+        try await withServer { server, loader in
+            let url = server.baseURL + "/tiles.json"
+            let first = await loader.load(Resource(url: url, kind: .source))
+            let revalidated = await loader.load(Resource(url: url, kind: .source, prior: .init(modified: first.modified, etag: first.etag)))
+            #expect(revalidated.notModified && revalidated.data == nil)
+            _ = await loader.load(Resource(url: url, kind: .source, prior: .init(modified: HTTPDate(secondsSince1970: 784_111_777))))
+            let sent = server.received.map(\.headers)
+            #expect(sent[1]["if-none-match"] == first.etag && sent[1]["if-modified-since"] == nil)
+            #expect(sent[2]["if-modified-since"] == "Sun, 06 Nov 1994 08:49:37 GMT" && sent[2]["if-none-match"] == nil)
+        }
+    }
+
+    @Test func mapsEveryStatusTheServerSends() async throws {
+        try await withServer { server, loader in
+            let cases: [(Int, Resource.Kind, (Response) -> Bool)] = [
+                (204, .style, { $0.noContent }),
+                (404, .tile, { $0.noContent && $0.error == nil }),
+                (404, .style, { $0.error?.reason == .notFound }),
+                (429, .tile, { $0.error?.reason == .rateLimit && $0.error?.retryAfter != nil }),
+                (500, .source, { $0.error?.reason == .server }),
+                (503, .glyphs, { $0.error?.reason == .server }),
+                (418, .style, { $0.error?.reason == .other }),
+            ]
+            for (status, kind, check) in cases {
+                server.reply("/x\(status)\(kind.rawValue)", with: .status(status, headers: [("Retry-After", "7")]))
+                let response = await loader.load(Resource(url: server.baseURL + "/x\(status)\(kind.rawValue)", kind: kind))
+                #expect(check(response), "HTTP \(status) for a \(kind.rawValue): \(response)")
+            }
+            server.reply("/cached.json", with: .headers([("Cache-Control", "max-age=120, must-revalidate")]))
+            server.reply("/cached.json", with: .status(200, headers: [("Cache-Control", "max-age=120, must-revalidate")], body: [1]))
+            let cached = await loader.load(Resource(url: server.baseURL + "/cached.json", kind: .style))
+            #expect(cached.mustRevalidate && cached.expires != nil)
+        }
+    }
+
+    @Test func decompressesGzip() async throws {
+        try await withServer { server, loader in
+            let gzipped: [UInt8] = [31,139,8,0,0,0,0,0,2,3,171,86,74,175,202,44,40,72,77,81,178,82,40,41,42,77,173,5,0,1,198,234,21,17,0,0,0]
+            server.reply("/gz.json", with: .status(200, headers: [("Content-Encoding", "gzip")], body: gzipped))
+            let response = await loader.load(Resource(url: server.baseURL + "/gz.json", kind: .style))
+            #expect(response.data == Array(#"{"gzipped": true}"#.utf8))
+        }
+    }
+
+    @Test func aSilentServerTimesOutAsAConnectionError() async throws {
+        try await withServer(.init(readTimeout: .milliseconds(200))) { server, loader in
+            server.reply("/slow.json", with: .delay(.seconds(2)))
+            let response = await loader.load(Resource(url: server.baseURL + "/slow.json", kind: .style))
+            #expect(response.error?.reason == .connection)
+            #expect(response.error?.message.contains("timed out") == true)
+        }
+    }
+
+    @Test func bodiesOverTheLimitAreRefused() async throws {
+        try await withServer(.init(maximumResponseSize: 1_000)) { server, loader in
+            let response = await loader.load(Resource(url: server.baseURL + "/style.json", kind: .style))
+            #expect(response.error?.reason == .other)
+            #expect(response.error?.message.contains("larger than the limit of 1000 bytes") == true)
+        }
+    }
+
+    @Test func refusedAndDroppedConnectionsAreConnectionErrors() async throws {
+        // AsyncHTTPClient retries refused connections until the connect timeout: keep it short.
+        let loader = HTTPResourceLoader(options: .init(connectTimeout: .milliseconds(300)))
+        let dropping = try DroppingServer()
+        let dropped = await loader.load(Resource(url: "http://127.0.0.1:\(dropping.port)/style.json", kind: .style))
+        #expect(dropped.error?.reason == .connection, "\(dropped)")
+        dropping.stop()
+        let refused = await loader.load(Resource(url: "http://127.0.0.1:\(dropping.port)/style.json", kind: .style))
+        #expect(refused.error?.reason == .connection, "\(refused)")
+        try await loader.shutdown()
+    }
+}
