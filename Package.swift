@@ -45,7 +45,7 @@ let package = Package(
         ),
         .testTarget(name: "MapSimTests", dependencies: ["MapSim", "MapSimTesting"]),
         .testTarget(name: "MapSimHTTPTests", dependencies: ["MapSimHTTP", "MapSim", "MapSimTesting"]),
-        .testTarget(name: "MapSimCacheTests", dependencies: ["MapSimCache", "MapSim", "MapSimTesting"]),
+        .testTarget(name: "MapSimCacheTests", dependencies: ["MapSimCache", "MapSimHTTP", "MapSim", "MapSimTesting"]),
         .testTarget(name: "MapSimCLITests", dependencies: ["MapSimCLI", "MapSim", "MapSimTesting"]),
     ],
     swiftLanguageModes: [.v6]

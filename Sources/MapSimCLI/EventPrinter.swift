@@ -58,6 +58,10 @@ struct EventPrinter: Sendable {
             lines.append("  \(pad(kind.rawValue, to: 12)) \(pad(String(traffic.requests), to: 4)) \(ByteCount.format(traffic.bytes))"
                 + (traffic.failures > 0 ? " (\(traffic.failures) failed)" : ""))
         }
+        if !summary.responsesBySource.isEmpty {
+            let sources = summary.responsesBySource.map { "\($0.source.rawValue) \($0.count)" }.joined(separator: ", ")
+            lines.append("\(pad("answered by", to: 14)) \(sources)" + (summary.notModified > 0 ? " (\(summary.notModified) revalidated, not modified)" : ""))
+        }
         lines.append("\(pad("frames", to: 14)) \(summary.frames)")
         lines.append("\(pad("events", to: 14)) \(summary.eventCount)")
         if summary.errors.isEmpty && summary.missingImages.isEmpty {

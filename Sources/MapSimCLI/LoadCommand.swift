@@ -9,9 +9,14 @@ struct LoadCommand: AsyncParsableCommand {
         commandName: "load",
         abstract: "Load a style as a Mapbox/MapLibre map would, and report every event.",
         discussion: """
-        STYLE is a file path, or a file://, asset:// or mapbox:// URL. Relative URLs in the style \
-        (sprite, glyphs, sources, tiles) resolve against the style's own URL; asset:// URLs resolve \
-        under --asset-root (default: the style's folder) and may not leave it.
+        STYLE is a file path, or a file://, asset://, http(s):// or mapbox:// URL. Relative URLs in \
+        the style (sprite, glyphs, sources, tiles) resolve against the style's own URL; asset:// \
+        URLs resolve under --asset-root (default: the style's folder) and may not leave it.
+
+        Remote resources go through a cache that survives between runs (--cache, --no-cache): a \
+        cached copy is used at once and revalidated with the server, as the SDKs do. http(s) URLs \
+        use the real network unless --network PROFILE simulates one, serving --mirror folders. \
+        --offline sends nothing to the network: the map loads what the cache has and still goes idle.
 
         Time is virtual: loading is as fast as the machine allows, and two runs of the same load \
         give byte-identical events. The camera defaults to the style's own center, zoom, bearing \
@@ -30,6 +35,9 @@ struct LoadCommand: AsyncParsableCommand {
           mapsim load styles/sample/style.json
           mapsim load styles/sample/style.json --center -122.42,37.78 --zoom 11 --pitch 45
           mapsim load styles/sample/style.json --until map-loaded --events load.jsonl --quiet
+          mapsim load http://127.0.0.1:8080/style.json
+          mapsim load https://maps.test/style.json --network 3g --mirror https://maps.test/=styles/sample
+          mapsim load https://maps.test/style.json --offline
         """
     )
 
@@ -63,8 +71,8 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write every event to FILE as JSON lines.", valueName: "FILE"))
     var events: String?
 
-    @Option(help: ArgumentHelp("The folder asset:// URLs resolve under (default: the style's folder).", valueName: "DIR"))
-    var assetRoot: String?
+    @OptionGroup(title: "Loading")
+    var loading: LoadingOptions
 
     @Option(help: "The access token added to mapbox:// URLs.")
     var accessToken: String?
@@ -83,16 +91,21 @@ struct LoadCommand: AsyncParsableCommand {
 
     func run() async throws {
         let styleURL = StyleLocation.url(for: style)
-        let root = assetRoot ?? StyleLocation.folder(of: styleURL) ?? FileManager.default.currentDirectoryPath
-        let map = Map(loader: FileResourceLoader(assetRoot: root),
+        let setup = loading.makeLoading(styleURL: styleURL)
+        for warning in setup.warnings { printError("mapsim: warning: \(warning)") }
+        let map = Map(backends: setup.backends,
                       viewport: Viewport(width: size.width, height: size.height, pixelRatio: pixelRatio),
-                      options: Map.Options(mapbox: MapboxURL(baseURL: mapboxAPIURL, accessToken: accessToken)))
+                      options: Map.Options(mapbox: MapboxURL(baseURL: mapboxAPIURL, accessToken: accessToken),
+                                           maximumConcurrentRequests: loading.maxRequests),
+                      timing: setup.timing)
         await map.setCamera(CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch))
+        if setup.startsOffline { await map.setOffline(true) }
 
         let writer: EventLineWriter?
         do {
             writer = try events.map { try EventLineWriter(path: $0) }
         } catch {
+            await setup.shutdown()
             printError("mapsim: cannot write events to \(events ?? ""): \(error.localizedDescription)")
             throw ExitCode(74)
         }
@@ -108,6 +121,7 @@ struct LoadCommand: AsyncParsableCommand {
         await map.setStyleURI(styleURL)
         let outcome = await map.run(until: until, timeout: .seconds(timeout))
         subscription.cancel()
+        await setup.shutdown()
         do {
             try writer?.close()
         } catch {

@@ -14,7 +14,7 @@ public struct FixedLatency: DeliveryTiming {
         self.extra = extra
     }
 
-    public func delay(for resource: Resource, response: Response) -> SimTime {
+    public func delay(for resource: Resource, response: Response, measured: SimTime) -> SimTime {
         extra.first { resource.url.contains($0.contains) }.map { latency + $0.delay } ?? latency
     }
 }

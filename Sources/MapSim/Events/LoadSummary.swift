@@ -21,6 +21,10 @@ public struct LoadSummary: Sendable, Equatable {
     public var mapIdle: SimTime?
     /// Traffic by resource kind, in the order kinds were first seen.
     public var traffic: [(kind: Resource.Kind, traffic: Traffic)] = []
+    /// Responses by the backend that gave them (`data-source`), in the order first seen.
+    public var responsesBySource: [(source: DataSource, count: Int)] = []
+    /// Network responses that confirmed a cached copy (HTTP 304).
+    public var notModified = 0
     /// Every map-loading-error, in order.
     public var errors: [MapLoadingError] = []
     /// Every style-image-missing id, in order.
@@ -52,6 +56,14 @@ public struct LoadSummary: Sendable, Equatable {
             traffic[index].traffic.bytes += request.response?.size ?? 0
             if request.response?.error != nil { traffic[index].traffic.failures += 1 }
             if request.cancelled { traffic[index].traffic.cancelled += 1 }
+            if request.response != nil {
+                if let position = responsesBySource.firstIndex(where: { $0.source == request.dataSource }) {
+                    responsesBySource[position].count += 1
+                } else {
+                    responsesBySource.append((request.dataSource, 1))
+                }
+            }
+            if request.response?.notModified == true { notModified += 1 }
         default: break
         }
     }
@@ -70,6 +82,8 @@ public struct LoadSummary: Sendable, Equatable {
         lhs.styleLoaded == rhs.styleLoaded && lhs.mapLoaded == rhs.mapLoaded && lhs.mapIdle == rhs.mapIdle
             && lhs.errors == rhs.errors && lhs.missingImages == rhs.missingImages && lhs.eventCount == rhs.eventCount
             && lhs.frames == rhs.frames && lhs.traffic.map(\.kind) == rhs.traffic.map(\.kind)
+            && lhs.responsesBySource.map(\.source) == rhs.responsesBySource.map(\.source)
+            && lhs.responsesBySource.map(\.count) == rhs.responsesBySource.map(\.count) && lhs.notModified == rhs.notModified
             && lhs.traffic.map(\.traffic) == rhs.traffic.map(\.traffic)
     }
 }

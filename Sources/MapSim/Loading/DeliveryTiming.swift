@@ -1,8 +1,21 @@
-/// Decides, in virtual time, how long after its start a response is delivered — from the request and
-/// the response alone, never from how long the real load took, so runs are reproducible.
+/// Decides, in virtual time, how long after its start a response is delivered. Models for simulated
+/// runs decide from the request and the response alone, never from how long the real load took, so
+/// runs are reproducible; `MeasuredDelivery` (for the real network) uses the real duration instead.
 public protocol DeliveryTiming: Sendable {
-    /// The virtual time between starting `resource` and delivering `response`.
-    mutating func delay(for resource: Resource, response: Response) -> SimTime
+    /// The virtual time between starting `resource` and delivering `response`; `measured` is how
+    /// long the real load took.
+    mutating func delay(for resource: Resource, response: Response, measured: SimTime) -> SimTime
+}
+
+/// Delivers each network response after the real time its load took (local files at once): traces of
+/// real network runs show real latencies. Waits such as retry back-offs still pass in virtual time, so a run never sleeps.
+public struct MeasuredDelivery: DeliveryTiming {
+    /// Measured delivery.
+    public init() {}
+
+    public func delay(for resource: Resource, response: Response, measured: SimTime) -> SimTime {
+        response.source == .network ? measured : .zero
+    }
 }
 
 /// Delivers every response at the instant it was requested: local files with no I/O cost modelled.
@@ -10,5 +23,5 @@ public struct ImmediateDelivery: DeliveryTiming {
     /// Immediate delivery.
     public init() {}
 
-    public func delay(for resource: Resource, response: Response) -> SimTime { .zero }
+    public func delay(for resource: Resource, response: Response, measured: SimTime) -> SimTime { .zero }
 }

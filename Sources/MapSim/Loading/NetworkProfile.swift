@@ -25,7 +25,7 @@ public struct NetworkProfile: DeliveryTiming {
         random = SplitMix64(seed: seed)
     }
 
-    public mutating func delay(for resource: Resource, response: Response) -> SimTime {
+    public mutating func delay(for resource: Resource, response: Response, measured: SimTime) -> SimTime {
         guard response.source == .network else { return .zero }
         let jitterMicroseconds = jitter.microseconds > 0 ? Int64(random.next() % UInt64(jitter.microseconds + 1)) : 0
         let transfer = Int64(response.size) * 1_000_000 / bytesPerSecond

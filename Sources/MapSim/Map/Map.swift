@@ -61,7 +61,7 @@ public actor Map {
         var backend: RequestPipeline.Backend
         var resource: Resource
         var start: SimTime
-        var task: Task<Response, Never>
+        var task: Task<(Response, Duration), Never>
         var answerScheduled = false
     }
 
@@ -72,8 +72,9 @@ public actor Map {
     private var inFlight: [AttemptID: InFlight] = [:]
     private var requested: [RequestID: (resource: Resource, start: SimTime)] = [:]
     private var inFrame = false
-    /// The attempt whose answer is being processed, and when it started (a resource-request begins then).
-    private var answering: (attempt: AttemptID, start: SimTime)?
+    /// The attempt whose answer is being processed: when it started (a resource-request begins then)
+    /// and the request as it was sent (revalidations go at low priority with prior data).
+    private var answering: (attempt: AttemptID, start: SimTime, resource: Resource)?
     private let backends: ResourceBackends
     private var timing: any DeliveryTiming
     private let dispatcher = EventDispatcher()
@@ -194,8 +195,13 @@ public actor Map {
     /// Goes offline (network requests fail at once with `in-offline-mode` and wait) or back online
     /// (requests whose last failure was a connection or offline failure restart).
     public func setOffline(_ offline: Bool) {
+        guard offline != pipeline.isOffline else { return }
         pipeline.setOffline(offline, at: scheduler.now)
         performPipeline()
+        // Reconnecting restarts requests: the map is busy again until they settle.
+        if !offline, let time = render.invalidate(at: scheduler.now) {
+            scheduler.schedule(.frame, at: time)
+        }
     }
 
     /// Whether the map is offline.
@@ -231,7 +237,7 @@ public actor Map {
         switch action {
         case .answer(let attempt, let response):
             guard let load = inFlight.removeValue(forKey: attempt) else { break }
-            answering = (attempt, load.start)
+            answering = (attempt, load.start, load.resource)
             pipeline.answer(response, for: load.request, attempt: attempt, from: load.backend, at: scheduler.now)
             performPipeline()
             answering = nil
@@ -249,10 +255,11 @@ public actor Map {
     private func scheduleAnswers() async {
         for attempt in inFlight.keys.sorted() where inFlight[attempt]?.answerScheduled == false {
             guard let task = inFlight[attempt]?.task else { continue }
-            let response = await task.value
+            let (response, elapsed) = await task.value
             guard let load = inFlight[attempt], !load.answerScheduled else { continue }
             inFlight[attempt]?.answerScheduled = true
-            let delay = load.backend == .cache ? .zero : timing.delay(for: load.resource, response: response)
+            let measured = SimTime(microseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)
+            let delay = load.backend == .cache ? .zero : timing.delay(for: load.resource, response: response, measured: measured)
             scheduler.schedule(.answer(attempt, response), at: max(load.start + delay, scheduler.now))
         }
     }
@@ -316,9 +323,11 @@ public actor Map {
             case .deliver(let id, let response, let backend, let attempt, let final):
                 guard let request = requested[id] else { continue }
                 if final { requested[id] = nil }
-                let begin = answering.flatMap { $0.attempt == attempt ? $0.start : nil } ?? scheduler.now
+                let current = answering.flatMap { $0.attempt == attempt ? $0 : nil }
+                var sent = current?.resource ?? request.resource
+                sent.issued = nil
                 emit(.resourceRequest(ResourceRequest(dataSource: dataSource(backend, url: request.resource.url),
-                                                      request: request.resource, response: response, cancelled: false)), begin: begin)
+                                                      request: sent, response: response, cancelled: false)), begin: current?.start ?? scheduler.now)
                 sequence.receive(response, for: id, final: final)
                 perform(sequence.takeActions())
             }
@@ -326,24 +335,30 @@ public actor Map {
     }
 
     private func start(_ resource: Resource, backend: RequestPipeline.Backend, request: RequestID, attempt: AttemptID) {
-        let task: Task<Response, Never>
+        let load: @Sendable () async -> Response
         switch backend {
         case .file:
             let loader = backends.file
-            task = Task { await loader.load(resource) }
+            load = { await loader.load(resource) }
         case .cache:
             guard let cache = backends.cache else { return }
-            task = Task { await cache.load(resource) }
+            load = { await cache.load(resource) }
         case .network:
             if let network = backends.network, network.handles(resource.url) {
                 var sent = resource
                 sent.issued = pipeline.wallClock(at: scheduler.now)
-                task = Task { await network.load(sent) }
+                load = { [sent] in await network.load(sent) }
             } else {
                 let scheme = URLResolver.scheme(of: resource.url).map { "\($0):// URLs" } ?? "relative URLs without a base URL"
                 let response = Response.failure(.other, "mapsim cannot load \(resource.url): no backend for \(scheme)", source: .network)
-                task = Task { response }
+                load = { response }
             }
+        }
+        let task = Task {
+            let clock = ContinuousClock()
+            let started = clock.now
+            let response = await load()
+            return (response, clock.now - started)
         }
         inFlight[attempt] = InFlight(request: request, backend: backend, resource: resource, start: scheduler.now, task: task)
     }

@@ -56,12 +56,12 @@ struct SimulatedNetworkTests {
         var again = NetworkProfile.named("3g", seed: 1)!
         let response = Response.success([UInt8](repeating: 0, count: 200_000), source: .network)
         let resource = Resource(url: "https://h/t", kind: .tile)
-        let delays = (0..<20).map { _ in threeG.delay(for: resource, response: response) }
-        #expect(delays == (0..<20).map { _ in again.delay(for: resource, response: response) })
+        let delays = (0..<20).map { _ in threeG.delay(for: resource, response: response, measured: .zero) }
+        #expect(delays == (0..<20).map { _ in again.delay(for: resource, response: response, measured: .zero) })
         #expect(delays.allSatisfy { $0 >= .milliseconds(1_300) && $0 <= .milliseconds(1_330) })
         #expect(Set(delays).count > 1)
         var lan = NetworkProfile.named("lan")!
-        #expect(lan.delay(for: resource, response: .success([], source: .localFile)) == .zero)
+        #expect(lan.delay(for: resource, response: .success([], source: .localFile), measured: .seconds(1)) == .zero)
         #expect(NetworkProfile.names.allSatisfy { NetworkProfile.named($0) != nil } && NetworkProfile.named("5g") == nil)
     }
 }

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import MapSimTesting
+@testable import MapSim
+@testable import MapSimCache
+@testable import MapSimHTTP
+
+/// The whole stack: a map loading the sample style from a real HTTP server through a real SQLite
+/// cache, then offline, then back online.
+@Suite("OfflineLoad", .serialized)
+struct OfflineLoadTests {
+    private struct Run {
+        var recorder: EventRecorder
+        var outcome: Map.RunOutcome
+        var map: Map
+    }
+
+    private func load(_ url: String, cache: SQLiteCache, network: HTTPResourceLoader, offline: Bool = false) async -> Run {
+        let map = Map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), cache: cache, network: network))
+        let recorder = EventRecorder(map)
+        if offline { await map.setOffline(true) }
+        await map.setStyleURI(url)
+        let outcome = await map.run(until: .mapIdle, timeout: .seconds(30))
+        return Run(recorder: recorder, outcome: outcome, map: map)
+    }
+
+    private func requests(_ run: Run) -> [ResourceRequest] {
+        run.recorder.events.compactMap { if case .resourceRequest(let r) = $0.payload { r } else { nil } }
+    }
+
+    @Test func aWarmCacheLoadsOfflineWithoutTouchingTheServer() async throws {
+        let server = try await FixtureServer.start(serving: SampleStyle.folder)
+        let network = HTTPResourceLoader()
+        let fixture = try FixtureDirectory()
+        let cache = try SQLiteCache(path: fixture.path + "/cache.db")
+        let url = server.baseURL + "/style.json"
+
+        let cold = await load(url, cache: cache, network: network)
+        #expect(cold.outcome == .reached(SimTime(microseconds: 333_333)))
+        #expect(requests(cold).allSatisfy { $0.dataSource == .network && $0.response?.error == nil })
+        #expect(server.requestCount == 10)
+
+        let warm = await load(url, cache: cache, network: network)
+        guard case .reached = warm.outcome else { Issue.record("warm run: \(warm.outcome)"); return }
+        let warmRequests = requests(warm)
+        #expect(warmRequests.filter { $0.dataSource == .database }.count == 10)
+        #expect(warmRequests.filter { $0.dataSource == .network }.allSatisfy { $0.response?.notModified == true && $0.request.priority == .low })
+        #expect(server.received.suffix(10).allSatisfy { $0.headers["if-none-match"] != nil })
+        #expect(server.requestCount == 20)
+
+        let offline = await load(url, cache: cache, network: network, offline: true)
+        #expect(offline.outcome == .reached(SimTime(microseconds: 333_333)))
+        #expect(server.requestCount == 20, "nothing went to the server")
+        #expect(offline.recorder.events(of: .mapLoadingError).isEmpty)
+        try await network.shutdown()
+        await server.stop()
+    }
+
+    @Test func aPartialCacheReportsMissingTilesGoesIdleAndLoadsThemBackOnline() async throws {
+        let server = try await FixtureServer.start(serving: SampleStyle.folder)
+        let network = HTTPResourceLoader()
+        let fixture = try FixtureDirectory()
+        let cache = try SQLiteCache(path: fixture.path + "/cache.db")
+        let url = server.baseURL + "/style.json"
+        _ = await load(url, cache: cache, network: network)
+        try await cache.database.write { try $0.execute(sql: "DELETE FROM tiles WHERE x = 164") }
+
+        let offline = await load(url, cache: cache, network: network, offline: true)
+        #expect(offline.outcome == .reached(SimTime(microseconds: 333_333)), "offline, the map still goes idle")
+        let missing = offline.recorder.payloads.compactMap { if case .mapLoadingError(let e) = $0 { e } else { nil } }
+        #expect(missing.map(\.type) == [.tile, .tile])
+        #expect(missing.compactMap(\.tileID?.x) == [164, 164])
+        let offlineErrors = requests(offline).compactMap(\.response?.error?.reason)
+        #expect(offlineErrors == [.inOfflineMode, .inOfflineMode])
+        let before = server.requestCount
+
+        await offline.map.setOffline(false)
+        _ = await offline.map.run(until: .mapIdle, timeout: .seconds(30))
+        let reloaded = offline.recorder.payloads.compactMap { if case .sourceDataLoaded(let d) = $0, d.type == .tile { d.tileID?.x } else { nil } }
+        #expect(reloaded.filter { $0 == 164 }.count == 2, "the missing tiles load once back online")
+        // Every request that failed offline restarts: 8 revalidations of cached copies, 2 missing tiles.
+        let restarted = server.received.dropFirst(before)
+        #expect(restarted.count == 10)
+        #expect(restarted.filter { $0.headers["if-none-match"] == nil }.map(\.path).sorted() == ["/tiles/10/164/395.pbf", "/tiles/10/164/396.pbf"])
+        try await network.shutdown()
+        await server.stop()
+    }
+
+    @Test func aTileJSONServerErrorIsRetriedAndTheMapRecovers() async throws {
+        let server = try await FixtureServer.start(serving: SampleStyle.folder)
+        server.reply("/tiles.json", with: .status(500), times: 2)
+        let network = HTTPResourceLoader()
+        let run = await {
+            let map = Map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), network: network))
+            let recorder = EventRecorder(map)
+            await map.setStyleURI(server.baseURL + "/style.json")
+            return Run(recorder: recorder, outcome: await map.run(until: .mapIdle, timeout: .seconds(30)), map: map)
+        }()
+        let errors = run.recorder.events(of: .mapLoadingError)
+        #expect(errors.count == 2)
+        #expect(errors.map(\.end) == [.zero, .seconds(1)], "retried after 1 s, then 1 s again")
+        let metadata = try #require(run.recorder.events.first { if case .sourceDataLoaded(let d) = $0.payload { d.type == .metadata } else { false } })
+        #expect(metadata.end == .seconds(2))
+        guard case .reached(let idle) = run.outcome else { Issue.record("not idle: \(run.outcome)"); return }
+        #expect(idle > .seconds(2))
+        #expect(server.received.filter { $0.path == "/tiles.json" }.count == 3)
+        try await network.shutdown()
+        await server.stop()
+    }
+}
