@@ -58,11 +58,11 @@ struct LoadingOptions: ParsableArguments {
         if let network, let profile = NetworkProfile.named(network, seed: seed) {
             let simulated = SimulatedNetwork(mirrors: mirror.map(\.value))
             return Loading(backends: ResourceBackends(file: file, cache: sqlite, network: simulated), timing: profile,
-                           startsOffline: offline || network == "offline", http: nil, warnings: warnings)
+                           startsOffline: offline || network == "offline", cache: sqlite, http: nil, warnings: warnings)
         }
         let http = HTTPResourceLoader()
         return Loading(backends: ResourceBackends(file: file, cache: sqlite, network: http), timing: MeasuredDelivery(),
-                       startsOffline: offline, http: http, warnings: warnings)
+                       startsOffline: offline, cache: sqlite, http: http, warnings: warnings)
     }
 }
 
@@ -71,6 +71,8 @@ struct Loading {
     var backends: ResourceBackends
     var timing: any DeliveryTiming
     var startsOffline: Bool
+    /// The cache, when one could be opened.
+    var cache: SQLiteCache?
     /// The real network client, to shut down when done.
     var http: HTTPResourceLoader?
     var warnings: [String]
