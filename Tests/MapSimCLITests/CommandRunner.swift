@@ -19,6 +19,8 @@ struct CommandRunner {
         return folder.appendingPathComponent("mapsim")
     }()
 
+    private static let scratchCacheHome = FileManager.default.temporaryDirectory.appendingPathComponent("mapsim-cli-tests-cache").path
+
     static func run(_ arguments: [String], in directory: String = SampleStyle.stylesFolder + "/..") throws -> Result {
         let process = Process()
         process.executableURL = executable
@@ -26,6 +28,8 @@ struct CommandRunner {
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = nil
+        // Never touch the user's own cache.
+        environment["XDG_CACHE_HOME"] = scratchCacheHome
         process.environment = environment
         let output = Pipe()
         let error = Pipe()
