@@ -9,6 +9,7 @@ let package = Package(
     dependencies: [
         .package(name: "mapsim", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .executableTarget(
@@ -19,6 +20,19 @@ let package = Package(
                 .product(name: "MapSimTesting", package: "mapsim"),
             ],
             path: "Benchmarks/MapLoad",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "Loading",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "MapSim", package: "mapsim"),
+                .product(name: "MapSimCache", package: "mapsim"),
+                .product(name: "MapSimHTTP", package: "mapsim"),
+                .product(name: "MapSimTesting", package: "mapsim"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/Loading",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],

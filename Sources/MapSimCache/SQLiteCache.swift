@@ -136,11 +136,10 @@ public final class SQLiteCache: ResourceCache {
 
     private func lookUp(_ resource: Resource, _ db: Database, touch: Bool) throws -> Row? {
         let (table, condition, arguments) = Self.key(for: resource)
-        guard let row = try Row.fetchOne(db, sql: "SELECT data, no_content, must_revalidate, expires, modified, etag FROM \(table) WHERE \(condition)", arguments: arguments) else {
-            return nil
-        }
+        let select = try db.cachedStatement(sql: "SELECT data, no_content, must_revalidate, expires, modified, etag FROM \(table) WHERE \(condition)")
+        guard let row = try Row.fetchOne(select, arguments: arguments) else { return nil }
         if touch {
-            try db.execute(sql: "UPDATE \(table) SET accessed = \(Self.nextAccess) WHERE \(condition)", arguments: arguments)
+            try db.cachedStatement(sql: "UPDATE \(table) SET accessed = \(Self.nextAccess) WHERE \(condition)").execute(arguments: arguments)
         }
         return row
     }
@@ -151,15 +150,15 @@ public final class SQLiteCache: ResourceCache {
             let values: StatementArguments = [response.expires?.secondsSince1970, response.modified?.secondsSince1970, response.etag,
                                               response.mustRevalidate, response.data.map { Data($0) }, response.noContent]
             if let tile = resource.tileData {
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT OR REPLACE INTO tiles (url_template, pixel_ratio, z, x, y, expires, modified, etag, must_revalidate, data, no_content, accessed)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(Self.nextAccess))
-                    """, arguments: [tile.urlTemplate, tile.pixelRatio, tile.id.z, tile.id.x, tile.id.y] + values)
+                    """).execute(arguments: [tile.urlTemplate, tile.pixelRatio, tile.id.z, tile.id.x, tile.id.y] + values)
             } else {
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT OR REPLACE INTO resources (url, kind, expires, modified, etag, must_revalidate, data, no_content, accessed)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, \(Self.nextAccess))
-                    """, arguments: [resource.url, resource.kind.rawValue] + values)
+                    """).execute(arguments: [resource.url, resource.kind.rawValue] + values)
             }
             try evictIfNeeded(db)
         }
@@ -247,9 +246,9 @@ public final class SQLiteCache: ResourceCache {
     }
 
     static func usedBytes(_ db: Database) throws -> Int {
-        let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
-        let free = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
-        let size = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+        let pages = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA page_count")) ?? 0
+        let free = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA freelist_count")) ?? 0
+        let size = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA page_size")) ?? 4096
         return (pages - free) * size
     }
 
