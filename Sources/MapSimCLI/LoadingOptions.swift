@@ -22,6 +22,9 @@ struct LoadingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --network: serve URLs starting with URLPREFIX from DIR (repeatable).", valueName: "URLPREFIX=DIR"))
     var mirror: [MirrorArgument] = []
 
+    @Option(help: ArgumentHelp("With --network: no network from START to END seconds of virtual time (repeatable).", valueName: "START-END"))
+    var offlineWindow: [WindowArgument] = []
+
     @Option(help: "The seed of the simulated network's jitter.")
     var seed: UInt64 = 0
 
@@ -36,6 +39,7 @@ struct LoadingOptions: ParsableArguments {
             throw ValidationError("unknown --network profile \"\(network)\"; use one of \(NetworkProfile.names.joined(separator: ", "))")
         }
         if !mirror.isEmpty && network == nil { throw ValidationError("--mirror needs --network PROFILE (it feeds the simulated network)") }
+        if !offlineWindow.isEmpty && network == nil { throw ValidationError("--offline-window needs --network PROFILE") }
         if noCache && cache != nil { throw ValidationError("--cache and --no-cache contradict each other") }
         guard (1...1000).contains(maxRequests) else { throw ValidationError("--max-requests must be between 1 and 1000") }
     }
@@ -55,7 +59,8 @@ struct LoadingOptions: ParsableArguments {
             }
         }
         let file = FileResourceLoader(assetRoot: root)
-        if let network, let profile = NetworkProfile.named(network, seed: seed) {
+        if let network, var profile = NetworkProfile.named(network, seed: seed) {
+            profile.offlineWindows = offlineWindow.map(\.value)
             let simulated = SimulatedNetwork(mirrors: mirror.map(\.value))
             return Loading(backends: ResourceBackends(file: file, cache: sqlite, network: simulated), timing: profile,
                            startsOffline: offline || network == "offline", cache: sqlite, http: nil, warnings: warnings)
@@ -92,6 +97,17 @@ struct MirrorArgument: ExpressibleByArgument {
         let directory = String(argument[equals.upperBound...])
         guard URLResolver.scheme(of: prefix) != nil, !directory.isEmpty else { return nil }
         value = SimulatedNetwork.Mirror(prefix: prefix, directory: URL(fileURLWithPath: directory).standardizedFileURL.path)
+    }
+}
+
+/// `START-END` in seconds of virtual time on the command line.
+struct WindowArgument: ExpressibleByArgument {
+    var value: Range<SimTime>
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "-").compactMap { Double($0) }
+        guard parts.count == 2, parts[0] >= 0, parts[0] < parts[1] else { return nil }
+        value = SimTime.seconds(parts[0])..<SimTime.seconds(parts[1])
     }
 }
 

@@ -5,6 +5,15 @@ public protocol DeliveryTiming: Sendable {
     /// The virtual time between starting `resource` and delivering `response`; `measured` is how
     /// long the real load took.
     mutating func delay(for resource: Resource, response: Response, measured: SimTime) -> SimTime
+
+    /// Spans of virtual time during which the network is gone: the map goes offline at each start
+    /// and back online at each end.
+    var offlineWindows: [Range<SimTime>] { get }
+}
+
+extension DeliveryTiming {
+    /// No offline windows.
+    public var offlineWindows: [Range<SimTime>] { [] }
 }
 
 /// Delivers each network response after the real time its load took (local files at once): traces of

@@ -54,6 +54,7 @@ public actor Map {
         case answer(AttemptID, Response)
         case timer(RequestID)
         case frame
+        case connectivity(offline: Bool)
     }
 
     private struct InFlight {
@@ -89,6 +90,14 @@ public actor Map {
                                                         usesCache: backends.cache != nil, wallClockStart: options.wallClockStart))
         sequence = LoadSequence(camera: camera, viewport: viewport,
                                 options: LoadSequence.Options(mapbox: options.mapbox, symbolFadeDuration: options.symbolFadeDuration))
+        for window in timing.offlineWindows where !window.isEmpty {
+            if window.lowerBound <= .zero {
+                pipeline.setOffline(true, at: .zero)
+            } else {
+                scheduler.schedule(.connectivity(offline: true), at: window.lowerBound)
+            }
+            scheduler.schedule(.connectivity(offline: false), at: window.upperBound)
+        }
     }
 
     /// A map that loads every URL through one `loader` (files and network alike), without a cache.
@@ -246,6 +255,8 @@ public actor Map {
             performPipeline()
         case .frame:
             renderFrame()
+        case .connectivity(let offline):
+            setOffline(offline)
         }
         return true
     }

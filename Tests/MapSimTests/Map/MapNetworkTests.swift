@@ -1,0 +1,73 @@
+import Testing
+import MapSimTesting
+@testable import MapSim
+
+/// The map over the simulated network: the concurrency cap, offline windows, profiles.
+@Suite("Map.Network")
+struct MapNetworkTests {
+    private let network = SimulatedNetwork(mirrors: [.init(prefix: "https://maps.test/", directory: SampleStyle.folder)])
+
+    private func load(timing: some DeliveryTiming, maximumConcurrentRequests: Int = 20, viewport: Viewport = Viewport(width: 512, height: 512))
+        async -> (EventRecorder, Map.RunOutcome) {
+        let map = Map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), network: network), viewport: viewport,
+                      options: .init(maximumConcurrentRequests: maximumConcurrentRequests), timing: timing)
+        let recorder = EventRecorder(map)
+        await map.setStyleURI("https://maps.test/style.json")
+        return (recorder, await map.run(until: .mapIdle, timeout: .seconds(60)))
+    }
+
+    /// The most requests whose [begin, end) intervals overlap at any instant.
+    private func peakConcurrency(_ recorder: EventRecorder) -> Int {
+        let requests = recorder.events(of: .resourceRequest)
+        var edges = requests.flatMap { [($0.begin, 1), ($0.end, -1)] }
+        edges.sort { ($0.0, $0.1) < ($1.0, $1.1) }
+        var current = 0
+        var peak = 0
+        for (_, change) in edges {
+            current += change
+            peak = max(peak, current)
+        }
+        return peak
+    }
+
+    @Test func neverHasMoreRequestsInFlightThanTheCap() async {
+        let (capped, outcome) = await load(timing: FixedLatency(.milliseconds(50)), maximumConcurrentRequests: 2)
+        guard case .reached = outcome else { Issue.record("not idle: \(outcome)"); return }
+        #expect(peakConcurrency(capped) == 2)
+        let (free, _) = await load(timing: FixedLatency(.milliseconds(50)))
+        #expect(peakConcurrency(free) == 4, "four tiles at once without a cap")
+    }
+
+    @Test func anOfflineWindowDelaysTheLoadUntilTheNetworkReturns() async throws {
+        var profile = NetworkProfile.named("lan")!
+        profile.offlineWindows = [SimTime.zero..<SimTime.seconds(5)]
+        let (_, outcome) = await load(timing: profile)
+        // The style request fails offline (fatal), exactly as a map started without a network.
+        guard case .styleFailed(let message) = outcome else { Issue.record("expected a style failure: \(outcome)"); return }
+        #expect(message.contains("offline"))
+        // Offline from 10 ms: the tiles fail, the map still goes idle; when the window ends they load.
+        var late = NetworkProfile.named("lan")!
+        late.offlineWindows = [SimTime.milliseconds(10)..<SimTime.seconds(5)]
+        let map = Map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), network: network), timing: late)
+        let lateRecorder = EventRecorder(map)
+        await map.setStyleURI("https://maps.test/style.json")
+        guard case .reached(let firstIdle) = await map.run(until: .mapIdle, timeout: .seconds(60)) else { Issue.record("not idle"); return }
+        #expect(firstIdle < .seconds(1))
+        #expect(lateRecorder.events(of: .mapLoadingError).count == 4, "four tiles failed offline")
+        await map.advance(by: .seconds(5))
+        guard case .reached(let secondIdle) = await map.run(until: .mapIdle, timeout: .seconds(60)) else { Issue.record("not idle again"); return }
+        #expect(secondIdle > .seconds(5))
+        let loadedTiles = lateRecorder.events.filter { if case .sourceDataLoaded(let d) = $0.payload { d.type == .tile && $0.end >= .seconds(5) } else { false } }
+        #expect(loadedTiles.count == 4, "the tiles load once the network is back")
+    }
+
+    @Test func slowerProfilesTakeLonger() async {
+        var times: [SimTime] = []
+        for name in ["lan", "wifi", "4g", "3g"] {
+            let (_, outcome) = await load(timing: NetworkProfile.named(name)!)
+            guard case .reached(let time) = outcome else { Issue.record("\(name): \(outcome)"); return }
+            times.append(time)
+        }
+        #expect(times == times.sorted() && Set(times).count == 4)
+    }
+}
