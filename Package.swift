@@ -17,9 +17,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        .target(name: "MapSim"),
+        .target(name: "MapSim", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(
             name: "MapSimHTTP",
             dependencies: ["MapSim", .product(name: "AsyncHTTPClient", package: "async-http-client")]

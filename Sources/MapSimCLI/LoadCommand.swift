@@ -71,6 +71,12 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write every event to FILE as JSON lines.", valueName: "FILE"))
     var events: String?
 
+    @Option(help: ArgumentHelp("Record a trace: YAML for .yaml/.yml (golden-trace form), else JSON lines with a header.", valueName: "FILE"))
+    var trace: String?
+
+    @Option(help: ArgumentHelp("Also redact this query parameter in every output (repeatable; access_token, key, token and others always are).", valueName: "NAME"))
+    var redact: [String] = []
+
     @OptionGroup(title: "Loading")
     var loading: LoadingOptions
 
@@ -101,9 +107,13 @@ struct LoadCommand: AsyncParsableCommand {
         await map.setCamera(CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch))
         if setup.startsOffline { await map.setOffline(true) }
 
+        let header = Trace.Header(scenario: URLRedactor(parameters: URLRedactor.defaultParameters + redact).redact(styleURL), seed: loading.seed)
+        let streamsTrace = trace.map { !($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) } ?? false
         let writer: EventLineWriter?
+        let traceWriter: EventLineWriter?
         do {
             writer = try events.map { try EventLineWriter(path: $0) }
+            traceWriter = try streamsTrace ? trace.map { try EventLineWriter(path: $0, header: header.json) } : nil
         } catch {
             await setup.shutdown()
             printError("mapsim: cannot write events to \(events ?? ""): \(error.localizedDescription)")
@@ -111,10 +121,16 @@ struct LoadCommand: AsyncParsableCommand {
         }
         let printer = EventPrinter(terminal: .standardOutput())
         let summary = Mutex(LoadSummary())
+        let recorded = Mutex<[MapEvent]>([])
+        let keepsTrace = trace != nil && !streamsTrace
         let quiet = self.quiet
-        let subscription = map.subscribeAll { event in
+        let redactor = URLRedactor(parameters: URLRedactor.defaultParameters + redact)
+        let subscription = map.subscribeAll { raw in
+            let event = redactor.redact(raw)
             summary.withLock { $0.record(event) }
             writer?.write(event)
+            traceWriter?.write(event)
+            if keepsTrace { recorded.withLock { $0.append(event) } }
             if !quiet { print(printer.line(for: event)) }
         }
 
@@ -124,6 +140,10 @@ struct LoadCommand: AsyncParsableCommand {
         await setup.shutdown()
         do {
             try writer?.close()
+            try traceWriter?.close()
+            if keepsTrace, let trace {
+                try Trace(header: header, events: recorded.withLock { $0 }).yaml.write(toFile: trace, atomically: true, encoding: .utf8)
+            }
         } catch {
             printError("mapsim: \(error.localizedDescription)")
             throw ExitCode(74)

@@ -14,13 +14,16 @@ public final class EventLineWriter: Sendable {
     private let path: String
     private static let flushThreshold = 64 * 1024
 
-    /// Creates (or truncates) the file at `path`.
-    public init(path: String) throws {
+    /// Creates (or truncates) the file at `path`; `header`, if given, is its first line.
+    public init(path: String, header: JSONObject? = nil) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path, NSLocalizedDescriptionKey: "cannot create \(path)"])
         }
         self.path = path
         state = Mutex(State(handle: try FileHandle(forWritingTo: URL(fileURLWithPath: path))))
+        if let header {
+            state.withLock { $0.buffer = Array((JSONWriter.string(.object(header)) + "\n").utf8) }
+        }
     }
 
     /// Appends one event.

@@ -2,12 +2,7 @@ extension MapEvent {
     /// The event as one JSON line: `{"type": ..., "begin": µs, "end": µs, "data": {...}}`, keys in
     /// this fixed order and the payload with the Mapbox keys, so the same run writes the same bytes.
     public var jsonLine: String {
-        JSONWriter.string(.object(JSONObject([
-            ("type", .string(type.rawValue)),
-            ("begin", .number(Double(begin.microseconds))),
-            ("end", .number(Double(end.microseconds))),
-            ("data", .object(payload.data)),
-        ])))
+        JSONWriter.string(.object(jsonObject))
     }
 }
 
