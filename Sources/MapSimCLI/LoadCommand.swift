@@ -83,7 +83,7 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "The access token added to mapbox:// URLs.")
     var accessToken: String?
 
-    @Option(help: "The API that mapbox:// URLs point to.")
+    @Option(name: .customLong("mapbox-api-url"), help: "The API that mapbox:// URLs point to.")
     var mapboxAPIURL: String = "https://api.mapbox.com"
 
     @Flag(name: .shortAndLong, help: "Print only the summary, not each event.")
