@@ -48,6 +48,7 @@ let package = Package(
         .testTarget(name: "MapSimHTTPTests", dependencies: ["MapSimHTTP", "MapSim", "MapSimTesting"]),
         .testTarget(name: "MapSimCacheTests", dependencies: ["MapSimCache", "MapSimHTTP", "MapSim", "MapSimTesting"]),
         .testTarget(name: "MapSimCLITests", dependencies: ["MapSimCLI", "MapSim", "MapSimTesting"]),
+        .testTarget(name: "RegressionTests", dependencies: ["MapSim", "MapSimCache", "MapSimTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

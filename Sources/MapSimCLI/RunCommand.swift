@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import MapSim
+import MapSimCache
+
+/// `mapsim run SCENARIO...`: run scenarios and compare their traces with the golden ones.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run scenarios and compare each trace with its golden trace.",
+        discussion: """
+        Each SCENARIO (NAME.scenario.yaml) runs on the simulated network and the virtual clock, \
+        from a fresh cache, and its trace is compared with NAME.trace.yaml beside it: a difference \
+        prints which event and field differ and fails. --record writes the golden traces instead; \
+        a missing golden trace is an error, never recorded silently. The format is in \
+        traces/README.md.
+
+        Exit status: 0 when every scenario passed; 1 when any differs from its golden trace, \
+        misses an expectation or has no golden trace; 2 when a scenario cannot be read.
+
+        Examples:
+          mapsim run traces/*.scenario.yaml
+          mapsim run traces/cold-load.scenario.yaml --record
+          mapsim run traces/*.scenario.yaml --shard 2/4 --junit shard2.xml
+        """
+    )
+
+    @Argument(help: "Scenario files (*.scenario.yaml).")
+    var scenarios: [String]
+
+    @Flag(help: "Write the golden traces instead of comparing with them.")
+    var record = false
+
+    @Option(help: ArgumentHelp("Write a JUnit XML report to FILE.", valueName: "FILE"))
+    var junit: String?
+
+    @Option(help: ArgumentHelp("Run only share I of N (1-based), chosen by sorted file name, for CI matrices.", valueName: "I/N"))
+    var shard: ShardArgument?
+
+    @Flag(help: "Let events of the same time window reorder when comparing.")
+    var relaxed = false
+
+    func run() async throws {
+        let chosen = shard?.select(scenarios) ?? scenarios.sorted()
+        var outcomes: [(name: String, failure: String?, seconds: Double)] = []
+        var unreadable = false
+        for path in chosen {
+            let clock = ContinuousClock()
+            let started = clock.now
+            let scenario: Scenario
+            do {
+                scenario = try Scenario.read(file: path)
+            } catch {
+                printError("mapsim: \(error)")
+                outcomes.append((path, "unreadable: \(error)", 0))
+                unreadable = true
+                continue
+            }
+            let failure = await runOne(scenario, path: path)
+            let elapsed = clock.now - started
+            outcomes.append((scenario.name, failure, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+        }
+        let failed = outcomes.filter { $0.failure != nil }.count
+        print("scenarios: \(outcomes.count - failed) passed, \(failed) failed")
+        if let junit { try writeJUnit(outcomes, to: junit) }
+        if unreadable { throw ExitCode(2) }
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// Runs one scenario; returns why it failed, or nil.
+    private func runOne(_ scenario: Scenario, path: String) async -> String? {
+        let golden = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("\(scenario.name).trace.yaml").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapsim-run-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let runner = ScenarioRunner { try SQLiteCache(path: folder + "/cache.db") }
+        let result: ScenarioResult
+        do {
+            result = try await runner.run(scenario)
+        } catch {
+            print("FAIL \(scenario.name): \(error)")
+            return "\(error)"
+        }
+        var problems = result.failures
+        if record {
+            do {
+                try result.trace.yaml.write(toFile: golden, atomically: true, encoding: .utf8)
+            } catch {
+                problems.append("cannot write \(golden): \(error.localizedDescription)")
+            }
+        } else if !FileManager.default.fileExists(atPath: golden) {
+            problems.append("no golden trace \(golden); record it with: mapsim run --record \(path)")
+        } else {
+            do {
+                let diff = TraceDiff(expected: try Trace.read(file: golden), actual: result.trace, relaxed: relaxed)
+                if !diff.isEmpty {
+                    problems.append("the trace differs from \(golden) (\(diff.differences.count) differences):\n" + diff.lines().map { "    " + $0 }.joined(separator: "\n"))
+                }
+            } catch {
+                problems.append("\(error)")
+            }
+        }
+        if problems.isEmpty {
+            print("\(record ? "RECORDED" : "PASS") \(scenario.name) (\(result.trace.events.count) events)")
+            return nil
+        }
+        print("FAIL \(scenario.name)")
+        for problem in problems { print("  " + problem) }
+        return problems.joined(separator: "\n")
+    }
+
+    private func writeJUnit(_ outcomes: [(name: String, failure: String?, seconds: Double)], to path: String) throws {
+        func escape(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        }
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuite name=\"mapsim scenarios\" tests=\"\(outcomes.count)\" failures=\"\(outcomes.filter { $0.failure != nil }.count)\">\n"
+        for outcome in outcomes {
+            xml += "  <testcase classname=\"mapsim.scenarios\" name=\"\(escape(outcome.name))\" time=\"\(String(format: "%.3f", outcome.seconds))\""
+            if let failure = outcome.failure {
+                xml += ">\n    <failure message=\"\(escape(failure.split(separator: "\n").first.map(String.init) ?? ""))\">\(escape(failure))</failure>\n  </testcase>\n"
+            } else {
+                xml += "/>\n"
+            }
+        }
+        xml += "</testsuite>\n"
+        do {
+            try xml.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            printError("mapsim: cannot write \(path): \(error.localizedDescription)")
+            throw ExitCode(74)
+        }
+    }
+}
+
+/// `I/N` on the command line.
+struct ShardArgument: ExpressibleByArgument {
+    var index: Int
+    var count: Int
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "/").compactMap { Int($0) }
+        guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else { return nil }
+        index = parts[0]
+        count = parts[1]
+    }
+
+    /// The paths of this share: every N-th of the sorted paths, from the I-th.
+    func select(_ paths: [String]) -> [String] {
+        paths.sorted().enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
+    }
+}

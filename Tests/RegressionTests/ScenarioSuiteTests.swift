@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import MapSimTesting
+@testable import MapSim
+@testable import MapSimCache
+
+/// The regression suite: every scenario in traces/ runs and must reproduce its golden trace byte
+/// for byte, and meet its expectations.
+@Suite("Scenarios")
+struct ScenarioSuiteTests {
+    static let tracesFolder = URL(fileURLWithPath: SampleStyle.stylesFolder).deletingLastPathComponent().appendingPathComponent("traces").path
+
+    static let scenarioFiles: [String] = {
+        ((try? FileManager.default.contentsOfDirectory(atPath: tracesFolder)) ?? [])
+            .filter { $0.hasSuffix(".scenario.yaml") }.sorted().map { tracesFolder + "/" + $0 }
+    }()
+
+    @Test func theSuiteHasTheScenariosOfTheIssue() {
+        #expect(Self.scenarioFiles.count >= 12)
+    }
+
+    @Test(arguments: scenarioFiles)
+    func reproducesItsGoldenTrace(path: String) async throws {
+        let scenario = try Scenario.read(file: path)
+        let folder = try FixtureDirectory()
+        let result = try await ScenarioRunner { try SQLiteCache(path: folder.path + "/cache.db") }.run(scenario)
+        #expect(result.failures.isEmpty, "\(result.failures)")
+        let golden = try String(contentsOfFile: Self.tracesFolder + "/\(scenario.name).trace.yaml", encoding: .utf8)
+        let diff = TraceDiff(expected: try Trace.read(yaml: golden), actual: result.trace)
+        #expect(diff.isEmpty, "\(diff.lines().joined(separator: "\n"))")
+        #expect(result.trace.yaml == golden, "recording again would change \(scenario.name).trace.yaml")
+    }
+
+    @Test func aBehaviourChangeShowsAsAReadableDiff() throws {
+        let golden = try Trace.read(file: Self.tracesFolder + "/sprite-404.trace.yaml")
+        var changed = golden
+        // As if sprite errors were fatal: everything after the sprite error is gone.
+        let spriteError = try #require(golden.events.firstIndex { if case .mapLoadingError(let e) = $0.payload { e.type == .sprite } else { false } })
+        changed.events = Array(golden.events[...spriteError])
+        let lines = TraceDiff(expected: golden, actual: changed).lines(limit: 3)
+        #expect(lines.first?.hasPrefix("event \(spriteError + 2): missing ") == true)
+        #expect(lines.count == 4 && lines.last?.hasPrefix("... and") == true)
+    }
+}
+
+@Suite("Scenario.Parsing")
+struct ScenarioParsingTests {
+    @Test func readsEveryField() throws {
+        let scenario = try Scenario.parse("""
+        description: all of it
+        style: https://maps.test/style.json
+        mirror: {"https://maps.test/": data}
+        network:
+          profile: 3g
+          seed: 9
+          cache-control: max-age=60
+          offline: [[100, 200]]
+          faults:
+            - {url: "*/a", status: 503, times: 2, headers: {Retry-After: "1"}}
+            - {url: "*/b", drop: true}
+            - {url: "*/c", truncate: true}
+            - {url: "*/d", delay: 250}
+        viewport: {width: 800, height: 600, pixel-ratio: 2}
+        camera: {center: [1, 2], zoom: 3, bearing: 4, pitch: 5}
+        cache: {warm: {camera: {zoom: 2}}}
+        steps: [load, {wait: {until: map-loaded, timeout: 5000}}, {advance: 10}, {camera: {zoom: 4}}, offline, online, {wait: map-idle}]
+        expect: [{happens: map-idle}, {never: map-loading-error}, {within: {event: map-loaded, ms: 900}}, {no-network-after-step: 2}]
+        """, name: "x", folder: "/base")
+        #expect(scenario.mirrors == [.init(prefix: "https://maps.test/", directory: "/base/data")])
+        #expect(scenario.profile == "3g" && scenario.seed == 9 && scenario.cacheControl == "max-age=60")
+        #expect(scenario.offlineWindows == [SimTime.milliseconds(100)..<SimTime.milliseconds(200)])
+        #expect(scenario.faults.map(\.effect) == [.status(503, headers: [("Retry-After", "1")]), .dropConnection, .truncateBody, .delay(.milliseconds(250))])
+        #expect(scenario.viewport == Viewport(width: 800, height: 600, pixelRatio: 2))
+        #expect(scenario.camera == CameraOptions(center: LngLat(longitude: 1, latitude: 2), zoom: 3, bearing: 4, pitch: 5))
+        #expect(scenario.cache == .warm(CameraOptions(zoom: 2)))
+        #expect(scenario.steps == [.load, .wait(.mapLoaded, timeout: .seconds(5)), .advance(.milliseconds(10)), .camera(CameraOptions(zoom: 4)),
+                                   .offline, .online, .wait(.mapIdle, timeout: .seconds(60))])
+        #expect(scenario.expectations == [.happens(.mapIdle), .never(.mapLoadingError), .within(.mapLoaded, .milliseconds(900)), .noNetworkAfterStep(2)])
+    }
+
+    @Test(arguments: [
+        ("steps: [load]", "scenario: missing required key \"style\""),
+        ("style: x\nsteps: [jump]", "scenario: steps[0]: unknown step \"jump\""),
+        ("style: x\nsteps: [load]\nexpect: [{happens: map-exploded}]", "scenario: expect[0].happens: unknown event type \"map-exploded\""),
+        ("style: x\nsteps: [load]\nnetwork: {profile: 5g}", "scenario: network.profile: unknown profile \"5g\""),
+        ("style: x\nsteps: [load]\ncolour: red", "scenario: colour: unknown scenario key \"colour\""),
+        ("style: x\nsteps: [load]\nnetwork: {faults: [{url: a}]}", "scenario: network.faults[0]: a fault needs one of status, drop, truncate or delay"),
+    ])
+    func namesWhatIsWrong(yaml: String, message: String) {
+        #expect(throws: TraceError(message)) { try Scenario.parse(yaml, name: "x", folder: "/") }
+    }
+
+    @Test func expectationsCatchWhatDidNotHappen() {
+        let events = [MapEvent(begin: .zero, end: .seconds(3), payload: .mapLoaded),
+                      MapEvent(begin: .zero, end: .seconds(4), payload: .resourceRequest(ResourceRequest(
+                          dataSource: .network, request: Resource(url: "https://h/x", kind: .tile), response: .success([], source: .network), cancelled: false)))]
+        let failures = ScenarioRunner.check([.happens(.mapIdle), .never(.mapLoaded), .within(.mapLoaded, .seconds(2)), .noNetworkAfterStep(1)],
+                                            events: events, stepStarts: [0])
+        #expect(failures.count == 4)
+        #expect(failures[2] == "map-loaded came at 3000.000 ms, over the budget of 2000.000 ms")
+    }
+}
