@@ -72,7 +72,7 @@ struct RunCommand: AsyncParsableCommand {
         let golden = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("\(scenario.name).trace.yaml").path
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapsim-run-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let runner = ScenarioRunner { try SQLiteCache(path: folder + "/cache.db") }
+        let runner = ScenarioRunner(downloadRegion: RegionDownloader.forScenario) { try SQLiteCache(path: folder + "/cache.db") }
         let result: ScenarioResult
         do {
             result = try await runner.run(scenario)

@@ -23,7 +23,7 @@ struct ScenarioSuiteTests {
     func reproducesItsGoldenTrace(path: String) async throws {
         let scenario = try Scenario.read(file: path)
         let folder = try FixtureDirectory()
-        let result = try await ScenarioRunner { try SQLiteCache(path: folder.path + "/cache.db") }.run(scenario)
+        let result = try await ScenarioRunner(downloadRegion: RegionDownloader.forScenario) { try SQLiteCache(path: folder.path + "/cache.db") }.run(scenario)
         #expect(result.failures.isEmpty, "\(result.failures)")
         let golden = try String(contentsOfFile: Self.tracesFolder + "/\(scenario.name).trace.yaml", encoding: .utf8)
         let diff = TraceDiff(expected: try Trace.read(yaml: golden), actual: result.trace)

@@ -16,6 +16,23 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Recording to JSON lines streams: memory must stay flat whatever the trace length.
+    for count in [100_000, 1_000_000] {
+        Benchmark("Record \(count / 1000)k events to JSON lines", configuration: .init(metrics: [.wallClock, .peakMemoryResident], maxIterations: 3)) { benchmark in
+            let folder = try FixtureDirectory()
+            let writer = try EventLineWriter(path: folder.path + "/trace.jsonl", header: Trace.Header(scenario: "benchmark").json)
+            let request = MapEvent(begin: SimTime(microseconds: 1_000), end: SimTime(microseconds: 21_000), payload: .resourceRequest(ResourceRequest(
+                dataSource: .network, request: Resource(url: "https://maps.test/tiles/10/163/395.pbf", kind: .tile),
+                response: .success([UInt8](repeating: 0, count: 996), source: .network), cancelled: false)))
+            let frame = MapEvent(begin: SimTime(microseconds: 16_666), end: SimTime(microseconds: 16_666),
+                                 payload: .renderFrameFinished(RenderFrameFinished(renderMode: .full, needsRepaint: true, placementChanged: false)))
+            benchmark.startMeasurement()
+            for n in 0..<count { writer.write(n % 4 == 0 ? request : frame) }
+            try writer.close()
+            benchmark.stopMeasurement()
+        }
+    }
+
     Benchmark("Dispatch 100k events to three observers, no encoding") { benchmark in
         let dispatcher = EventDispatcher()
         let counter = Mutex(0)

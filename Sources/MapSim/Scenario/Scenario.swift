@@ -38,8 +38,20 @@ public struct Scenario: Sendable, Equatable {
         case empty
         /// Filled by one unrecorded load of the style, at this camera (default: the scenario's).
         case warm(CameraOptions?)
+        /// An offline region of the style downloaded beforehand.
+        case region(Region)
         /// No cache at all.
         case none
+    }
+
+    /// An area and zoom range to download before the run.
+    public struct Region: Sendable, Equatable {
+        /// The area.
+        public var bounds: LngLatBounds
+        /// The lowest zoom.
+        public var minZoom: Int
+        /// The highest zoom.
+        public var maxZoom: Int
     }
 
     /// The scenario's name (its file name without `.scenario.yaml`).
@@ -150,10 +162,15 @@ private struct ScenarioParser {
                 case "empty": scenario.cache = .empty
                 case "warm": scenario.cache = .warm(nil)
                 case "none": scenario.cache = .none
-                default: throw cache.failure("expected empty, warm, none or {warm: {camera}}")
+                default: throw cache.failure("expected empty, warm, none, {warm: {camera}} or {region: {...}}")
                 }
+            } else if let region = cache.member("region") {
+                guard let bounds = region.member("bounds"), let low = region.member("min-zoom"), let high = region.member("max-zoom") else {
+                    throw region.failure("expected {bounds: [w, s, e, n], min-zoom, max-zoom}")
+                }
+                scenario.cache = .region(Scenario.Region(bounds: try bounds.bounds(), minZoom: try low.integer(in: 0...22), maxZoom: try high.integer(in: 0...22)))
             } else {
-                guard let warm = cache.member("warm") else { throw cache.failure("expected empty, warm, none or {warm: {camera}}") }
+                guard let warm = cache.member("warm") else { throw cache.failure("expected empty, warm, none, {warm: {camera}} or {region: {...}}") }
                 scenario.cache = .warm(try warm.member("camera").map { field throws(StyleError) in try self.camera(field) })
             }
         }

@@ -18,10 +18,15 @@ public struct ScenarioRunner: Sendable {
     public var makeCache: @Sendable () throws -> (any ResourceCache)?
     /// What to remove from traces.
     public var redactor: URLRedactor
+    /// Downloads an offline region of a style into a cache, for scenarios that start from one.
+    public var downloadRegion: (@Sendable (_ style: String, _ region: Scenario.Region, _ network: any ResourceLoader, _ cache: any ResourceCache) async throws -> Void)?
 
     /// A runner.
-    public init(redactor: URLRedactor = URLRedactor(), makeCache: @escaping @Sendable () throws -> (any ResourceCache)?) {
+    public init(redactor: URLRedactor = URLRedactor(),
+                downloadRegion: (@Sendable (String, Scenario.Region, any ResourceLoader, any ResourceCache) async throws -> Void)? = nil,
+                makeCache: @escaping @Sendable () throws -> (any ResourceCache)?) {
         self.redactor = redactor
+        self.downloadRegion = downloadRegion
         self.makeCache = makeCache
     }
 
@@ -36,6 +41,10 @@ public struct ScenarioRunner: Sendable {
             await warmMap.setCamera(camera ?? scenario.camera)
             await warmMap.setStyleURI(scenario.style)
             _ = await warmMap.run(until: .mapIdle, timeout: .seconds(60))
+        }
+        if case .region(let region) = scenario.cache {
+            guard let downloadRegion, let cache else { throw TraceError("\(scenario.name): this runner cannot download offline regions") }
+            try await downloadRegion(scenario.style, region, SimulatedNetwork(mirrors: scenario.mirrors, cacheControl: scenario.cacheControl), cache)
         }
         let network = SimulatedNetwork(mirrors: scenario.mirrors, faults: scenario.faults, cacheControl: scenario.cacheControl)
         var profile = NetworkProfile.named(scenario.profile, seed: scenario.seed)!
