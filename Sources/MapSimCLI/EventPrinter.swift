@@ -46,7 +46,7 @@ struct EventPrinter: Sendable {
     }
 
     /// The closing summary: milestones, traffic by kind, errors.
-    func summary(_ summary: LoadSummary, outcome: Map.RunOutcome) -> [String] {
+    func summary(_ summary: LoadSummary) -> [String] {
         var lines = [""]
         for (name, time) in [("style-loaded", summary.styleLoaded), ("map-loaded", summary.mapLoaded), ("map-idle", summary.mapIdle)] {
             lines.append("\(pad(name, to: 14)) \(time.map { "at " + $0.description } ?? terminal.paint("not reached", .yellow))")

@@ -149,7 +149,7 @@ struct LoadCommand: AsyncParsableCommand {
             throw ExitCode(74)
         }
         let figures = summary.withLock { $0 }
-        for line in printer.summary(figures, outcome: outcome) { print(line) }
+        for line in printer.summary(figures) { print(line) }
 
         switch outcome {
         case .reached:

@@ -25,7 +25,7 @@ public actor Map {
         case reached(SimTime)
         /// The style could not be loaded or parsed; the message says why.
         case styleFailed(String)
-        /// The timeout passed first; `idle` tells whether the map had nothing left to do.
+        /// The timeout passed first; `nothingPending` tells whether the map had nothing left to do.
         case timedOut(at: SimTime, nothingPending: Bool)
     }
 
