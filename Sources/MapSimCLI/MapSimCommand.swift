@@ -18,6 +18,6 @@ struct MapSimCommand: AsyncParsableCommand {
           mapsim tiles --center -122.5,37.8 --zoom 10 --size 512x512
         """,
         version: MapSimInfo.version,
-        subcommands: [LoadCommand.self, TilesCommand.self, CacheCommand.self, RunCommand.self, DiffCommand.self, ExportCommand.self]
+        subcommands: [LoadCommand.self, TilesCommand.self, CacheCommand.self, RunCommand.self, DiffCommand.self, ExportCommand.self, ValidateCommand.self]
     )
 }

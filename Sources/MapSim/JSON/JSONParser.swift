@@ -3,6 +3,11 @@ public struct JSONParser {
     private let bytes: [UInt8]
     private var position = 0
     private var depth = 0
+    /// The current line, counted as white space is skipped (strings hold no raw newlines).
+    private var line = 1
+    /// When recording: the line where each value starts, by JSON path (`layers[0].paint`).
+    private var lines: [String: Int]?
+    private var path = ""
     private static let maximumDepth = 512
 
     /// Parses one JSON document; anything but white space after it is an error.
@@ -17,6 +22,20 @@ public struct JSONParser {
         return value
     }
 
+    /// Parses one JSON document and the line where each of its values starts, by JSON path
+    /// (`""` for the document, `layers[0].paint.fill-color` for a member).
+    public static func parseRecordingLines(_ bytes: [UInt8]) throws(JSONSyntaxError) -> (value: JSONValue, lines: [String: Int]) {
+        var parser = JSONParser(bytes: bytes)
+        parser.lines = [:]
+        parser.skipWhitespace()
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        if parser.position < bytes.count {
+            throw parser.error("unexpected content after the JSON value")
+        }
+        return (value, parser.lines ?? [:])
+    }
+
     /// Parses one JSON document from a string.
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parse(Array(text.utf8))
@@ -28,6 +47,7 @@ public struct JSONParser {
 
     private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
         guard position < bytes.count else { throw error("unexpected end of input, expected a value") }
+        lines?[path] = line
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -58,7 +78,14 @@ public struct JSONParser {
             guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after the key \"\(key)\"") }
             position += 1
             skipWhitespace()
-            object[key] = try parseValue()
+            if lines != nil {
+                let parent = path
+                path = parent.isEmpty ? key : parent + "." + key
+                object[key] = try parseValue()
+                path = parent
+            } else {
+                object[key] = try parseValue()
+            }
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 position += 1
@@ -85,7 +112,14 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
-            elements.append(try parseValue())
+            if lines != nil {
+                let parent = path
+                path = parent + "[\(elements.count)]"
+                elements.append(try parseValue())
+                path = parent
+            } else {
+                elements.append(try parseValue())
+            }
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 position += 1
@@ -228,7 +262,10 @@ public struct JSONParser {
     private mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
-            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            case 0x0A:
+                line += 1
+                position += 1
+            case 0x20, 0x0D, 0x09: position += 1
             default: return
             }
         }

@@ -1,0 +1,72 @@
+import Testing
+@testable import MapSim
+
+@Suite("StyleValidator")
+struct StyleValidatorTests {
+    private func check(_ json: String) -> [String] {
+        StyleValidator.validate(Array(json.utf8)).map { "\($0.line.map(String.init) ?? "-"): \($0.message)" }
+    }
+
+    @Test func recordsTheLineOfEveryValue() throws {
+        let (value, lines) = try JSONParser.parseRecordingLines(Array("{\n  \"a\": [1,\n    {\"b\": null}],\n  \"c\": \"x\"\n}".utf8))
+        #expect(value["c"] == .string("x"))
+        #expect(lines[""] == 1 && lines["a"] == 2 && lines["a[0]"] == 2 && lines["a[1]"] == 3 && lines["a[1].b"] == 3 && lines["c"] == 4)
+    }
+
+    @Test func aValidStyleHasNoDiagnostics() {
+        #expect(check("""
+        {"version": 8, "name": "x", "extra-root-key": 1, "glyphs": "g/{fontstack}/{range}.pbf",
+         "sources": {"v": {"type": "vector", "url": "https://h/v.json"}},
+         "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "rgba(10, 20, 30, 0.5)"}},
+                    {"id": "f", "type": "fill", "source": "v", "source-layer": "l", "paint": {"fill-color": "lightsteelblue", "fill-opacity": 0.5}}]}
+        """).isEmpty)
+    }
+
+    @Test func reportsRootProblemsWithTheirLines() {
+        #expect(check("{\n\"version\": 7,\n\"center\": [1, 2, 3],\n\"pitch\": \"steep\",\n\"glyphs\": \"g.pbf\",\n\"layers\": []\n}") == [
+            "1: missing required property \"sources\"",
+            "2: version: expected one of [8], 7 found",
+            "3: center: array length 2 expected, length 3 found",
+            "4: pitch: number expected, string found",
+            "5: glyphs: \"glyphs\" url must include a \"{fontstack}\" token",
+            "5: glyphs: \"glyphs\" url must include a \"{range}\" token",
+        ])
+    }
+
+    @Test func checksSourcesAndLayers() {
+        let diagnostics = check("""
+        {"version": 8,
+         "sources": {"r": {"type": "raster", "tiles": ["t"]}, "bad": {"type": "invalid"}, "v": {"type": "vector", "url": "u"}},
+         "layers": [
+          {"id": "a", "type": "fill", "source": "r"},
+          {"id": "a", "type": "line", "source": "missing"},
+          {"id": "c", "type": "line", "source": "v"},
+          {"type": "circle", "source": "v", "source-layer": "l", "paint": {"circle-radius": -1, "circle-color": "nope", "circle-bogus": 1}}
+         ]}
+        """)
+        #expect(diagnostics == [
+            "2: sources.bad.type: expected one of [vector, raster, raster-dem, geojson, video, image], \"invalid\" found",
+            "4: layers[0]: layer \"a\" requires a vector source",
+            "5: layers[1]: duplicate layer id \"a\", previously used at line 4",
+            "5: layers[1]: source \"missing\" not found",
+            "6: layers[2]: layer \"c\" must specify a \"source-layer\"",
+            "7: layers[3].paint.circle-radius: -1 is less than the minimum value 0",
+            "7: layers[3].paint.circle-color: color expected, \"nope\" found",
+            "7: layers[3].paint.circle-bogus: unknown property \"circle-bogus\"",
+            "7: layers[3]: missing required property \"id\"",
+        ])
+    }
+
+    @Test func reportsSyntaxErrorsWithTheirLine() {
+        #expect(check("{\n  \"version\": 8,\n  \"sources\": {}\n  \"layers\": []\n}") == ["4: expected ',' or '}' in an object"])
+    }
+
+    @Test func recognizesCSSColors() {
+        for color in ["#fff", "#ffff", "#a0b1c2", "#a0b1c2ff", "rgb(0, 128, 255)", "rgba(0,0,0,0.5)", "hsl(120, 50%, 50%)", "hsla(0, 0%, 0%, 1)", "Red", "transparent"] {
+            #expect(CSSColor.isColor(color), "\(color)")
+        }
+        for bad in ["", "#ff", "#gggggg", "rgb(300, 0, 0)", "rgba(0,0,0,2)", "hsl(1, 200%, 5%)", "valueOf", "__proto__", "not a color"] {
+            #expect(!CSSColor.isColor(bad), "\(bad)")
+        }
+    }
+}
