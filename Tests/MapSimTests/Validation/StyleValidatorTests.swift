@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import MapSim
 
@@ -68,5 +69,42 @@ struct StyleValidatorTests {
         for bad in ["", "#ff", "#gggggg", "rgb(300, 0, 0)", "rgba(0,0,0,2)", "hsl(1, 200%, 5%)", "valueOf", "__proto__", "not a color"] {
             #expect(!CSSColor.isColor(bad), "\(bad)")
         }
+    }
+}
+
+/// The validator never crashes or hangs: thousands of seeded mutations of a real style.
+@Suite("StyleValidator.Robustness")
+struct StyleValidatorRobustnessTests {
+    @Test func mutatedAndRandomStylesGiveDiagnosticsOrPass() throws {
+        let sample = Array(try SampleStyleText.json().utf8)
+        var random = SplitMix64(seed: 99)
+        let tokens = ["null", "[]", "{}", "-1", "1e308", "\"#zz\"", "[\"get\"]", "true", "{\"stops\": []}", "\"\\u0000\""]
+        var invalid = 0
+        for round in 0..<3_000 {
+            var bytes = sample
+            switch random.next() % 3 {
+            case 0:
+                for _ in 0...(random.next() % 5) { bytes[Int(random.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: random.next()) }
+            case 1:
+                let token = Array(tokens[Int(random.next() % UInt64(tokens.count))].utf8)
+                let at = Int(random.next() % UInt64(bytes.count))
+                bytes.replaceSubrange(at..<min(bytes.count, at + token.count), with: token)
+            default:
+                let alphabet = Array("{}[]\",:0123456789abc truefalsenull".utf8)
+                bytes = (0..<Int(random.next() % 200)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
+            }
+            let diagnostics = StyleValidator.validate(bytes)
+            if !diagnostics.isEmpty { invalid += 1 }
+            #expect(diagnostics.allSatisfy { !$0.message.isEmpty }, "round \(round)")
+        }
+        #expect(invalid > 1_000)
+    }
+}
+
+/// The sample style's text, for validator tests.
+enum SampleStyleText {
+    static func json() throws -> String {
+        try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("styles/sample/style.json").path, encoding: .utf8)
     }
 }
