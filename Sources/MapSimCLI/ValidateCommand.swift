@@ -3,7 +3,7 @@ import Foundation
 import MapSim
 
 /// `mapsim validate FILE...`: check styles against the style spec, as gl-style-validate does.
-struct ValidateCommand: ParsableCommand {
+struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check styles against the style spec v8, with gl-style-validate's messages.",
@@ -13,6 +13,11 @@ struct ValidateCommand: ParsableCommand {
 
         In progress: root properties, sources, layers and plain property values are checked; \
         expressions, filters and legacy functions are not checked yet.
+
+        --deep then loads each style through the pipeline, with the same options as mapsim load \
+        (cache, network, offline), at the style's own camera, and reports every sprite, glyph \
+        range, TileJSON or tile that does not resolve, with its URL, and every symbol layer whose \
+        icon-image the sprite lacks.
 
         Exit status: 0 when every style is valid, 1 when one is not, 2 when a file cannot be read.
         """
@@ -24,7 +29,13 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Print the problems as JSON.")
     var json = false
 
-    func run() throws {
+    @Flag(help: "Also load the style and report what does not resolve.")
+    var deep = false
+
+    @OptionGroup(title: "Loading (with --deep)")
+    var loading: LoadingOptions
+
+    func run() async throws {
         var invalid = false
         var unreadable = false
         for file in files {
@@ -34,13 +45,16 @@ struct ValidateCommand: ParsableCommand {
                 unreadable = true
                 continue
             }
-            let diagnostics = StyleValidator.validate([UInt8](data))
+            var diagnostics = StyleValidator.validate([UInt8](data))
+            if deep && file != "-" && (try? JSONParser.parse([UInt8](data))) != nil {
+                diagnostics += await DeepValidation.run(styleURL: StyleLocation.url(for: file), bytes: [UInt8](data), loading: loading)
+            }
             invalid = invalid || !diagnostics.isEmpty
             if json {
                 print(JSONWriter.string(.array(diagnostics.map(\.json))))
             } else {
                 for diagnostic in diagnostics {
-                    print("\(file):\(diagnostic.line.map(String.init) ?? ""): \(diagnostic.message)")
+                    print("\(file):\(diagnostic.line.map { "\($0):" } ?? "") \(diagnostic.message)")
                 }
             }
         }

@@ -69,6 +69,9 @@ struct LoadSequence: Sendable {
         return actions
     }
 
+    /// The names of the images the loaded sprite sheets hold.
+    var spriteImageNames: Set<String> { sprite.imageNames }
+
     /// The camera as the map applies it to this view.
     var effectiveCamera: Camera { camera.constrained(to: viewport) }
 

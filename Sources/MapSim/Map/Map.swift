@@ -144,6 +144,10 @@ public actor Map {
     /// The parsed style, once loaded.
     public var style: Style? { sequence.style }
 
+    /// The names of the images in the style's sprite sheets, once they are loaded (`id:` prefixed for
+    /// sheets other than `default`).
+    public var spriteImageNames: Set<String> { sequence.spriteImageNames }
+
     /// Whether `state` holds now.
     public func isInState(_ state: State) -> Bool {
         switch state {

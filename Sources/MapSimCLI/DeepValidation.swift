@@ -1,0 +1,36 @@
+import Foundation
+import MapSim
+import Synchronization
+
+/// `mapsim validate --deep`: load the style and report what does not resolve.
+enum DeepValidation {
+    /// Diagnostics for every resource that failed to load and every symbol layer whose constant
+    /// `icon-image` the sprite lacks.
+    static func run(styleURL: String, bytes: [UInt8], loading: LoadingOptions) async -> [StyleDiagnostic] {
+        let setup = loading.makeLoading(styleURL: styleURL)
+        for warning in setup.warnings { printError("mapsim: warning: \(warning)") }
+        let map = Map(backends: setup.backends, timing: setup.timing)
+        if setup.startsOffline { await map.setOffline(true) }
+        let errors = Mutex<[MapLoadingError]>([])
+        let subscription = map.subscribe(MapEvents.mapLoadingError) { event in errors.withLock { $0.append(event.payload) } }
+        await map.setStyleURI(styleURL)
+        _ = await map.run(until: .mapIdle, timeout: .seconds(60))
+        subscription.cancel()
+        let sprite = await map.spriteImageNames
+        let style = await map.style
+        await setup.shutdown()
+
+        let redactor = URLRedactor()
+        var diagnostics = errors.withLock { $0 }.map { error in
+            StyleDiagnostic(message: redactor.redact("\(error.type.rawValue): \(error.message)"), line: nil)
+        }
+        guard let style, !style.sprites.isEmpty || style.layers.contains(where: { $0.iconImage != nil }) else { return diagnostics }
+        let lines = (try? JSONParser.parseRecordingLines(bytes).lines) ?? [:]
+        for (index, layer) in style.layers.enumerated() {
+            guard let icon = layer.iconImage, !sprite.contains(icon) else { continue }
+            let path = "layers[\(index)].layout.icon-image"
+            diagnostics.append(StyleDiagnostic(message: "\(path): image \"\(icon)\" is not in the sprite", line: lines[path]))
+        }
+        return diagnostics
+    }
+}

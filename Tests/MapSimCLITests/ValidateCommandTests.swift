@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+import MapSimTesting
+@testable import MapSim
+
+@Suite("mapsim validate")
+struct ValidateCommandTests {
+    @Test func validStylesPrintNothingAndExitZero() throws {
+        let result = try CommandRunner.run(["validate", "styles/sample/style.json", "styles/failing/missing-icon.json"])
+        #expect(result.status == 0 && result.standardOutput.isEmpty)
+    }
+
+    @Test func reportsEachFileUnderItsNameAndAsJSON() throws {
+        let fixture = try FixtureDirectory()
+        let bad = try fixture.write("bad.json", "{\n  \"version\": 8,\n  \"pitch\": \"steep\",\n  \"sources\": {},\n  \"layers\": []\n}\n")
+        let text = try CommandRunner.run(["validate", bad, "styles/sample/style.json"])
+        #expect(text.status == 1)
+        #expect(text.standardOutput == "\(bad):3: pitch: number expected, string found\n")
+        let json = try CommandRunner.run(["validate", "--json", bad])
+        #expect(json.standardOutput == "[{\"message\":\"pitch: number expected, string found\",\"line\":3}]\n")
+        let unreadable = try CommandRunner.run(["validate", fixture.path + "/none.json"])
+        #expect(unreadable.status == 2 && unreadable.standardError.contains("cannot read"))
+    }
+
+    @Test func deepValidationReportsWhatDoesNotResolve() throws {
+        let icon = try CommandRunner.run(["validate", "--deep", "--no-cache", "styles/failing/missing-icon.json"])
+        #expect(icon.status == 1)
+        #expect(icon.standardOutput == "styles/failing/missing-icon.json:96: layers[6].layout.icon-image: image \"no-such-icon\" is not in the sprite\n")
+        let tileJSON = try CommandRunner.run(["validate", "--deep", "--no-cache", "styles/failing/broken-tilejson.json"])
+        #expect(tileJSON.status == 1 && tileJSON.standardOutput.contains("styles/failing/broken-tilejson.json: source: source \"city\": invalid TileJSON at file://"))
+        let sample = try CommandRunner.run(["validate", "--deep", "--no-cache", "styles/sample/style.json"])
+        #expect(sample.status == 0 && sample.standardOutput.isEmpty)
+    }
+}
