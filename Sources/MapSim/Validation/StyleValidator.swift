@@ -1,7 +1,7 @@
 /// Checks a style against the style spec v8 reference, with the messages, lines and order of
 /// `gl-style-validate`: root properties, sources, layers (ids, refs, sources and source layers) and
-/// the types, enums, ranges, colors and arrays of every property. Expressions, filters and legacy
-/// functions are not checked yet.
+/// the types, enums, ranges, colors and arrays of every property, and legacy functions. Expressions
+/// and filters are not checked yet.
 public struct StyleValidator {
     private let reference: JSONObject
     private var lines: [String: Int] = [:]
@@ -29,7 +29,7 @@ public struct StyleValidator {
 
     // MARK: - Reporting
 
-    private mutating func report(_ path: String, _ message: String, value: JSONValue?, lineOf linePath: String? = nil) {
+    mutating func report(_ path: String, _ message: String, value: JSONValue?, lineOf linePath: String? = nil) {
         let line: Int? = value == .null ? nil : lines[linePath ?? path]
         diagnostics.append(StyleDiagnostic(message: path.isEmpty ? message : "\(path): \(message)", line: line))
     }
@@ -48,7 +48,7 @@ public struct StyleValidator {
 
     private func section(_ name: String) -> JSONObject? { reference[name]?.objectValue }
 
-    private func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     // MARK: - Root
 
@@ -284,13 +284,22 @@ public struct StyleValidator {
     /// array or a legacy function object on a property that accepts them.
     private func isDeferred(_ value: JSONValue, spec: JSONObject) -> Bool {
         guard spec["expression"] != nil || spec["property-type"] != nil else { return false }
-        if case .object = value { return true }
-        if case .array(let elements) = value, case .string(let head)? = elements.first,
-           reference["expression_name"]?["values"]?[head] != nil { return true }
+        if case .array(let elements) = value, case .string(let head)? = elements.first, isExpressionOperator(head) { return true }
         return false
     }
 
-    private mutating func validateValue(_ value: JSONValue, path: String, spec: JSONObject) {
+    /// The `function` section of the reference.
+    var functionSection: JSONObject { section("function") ?? JSONObject() }
+
+    /// Whether `name` is an expression operator of the spec.
+    func isExpressionOperator(_ name: String) -> Bool {
+        reference["expression_name"]?["values"]?[name] != nil
+    }
+
+    mutating func validateValue(_ value: JSONValue, path: String, spec: JSONObject) {
+        if case .object(let object) = value, spec["expression"] != nil || spec["property-type"] != nil || spec["function"] != nil {
+            return validateFunction(object, path: path, whole: value, propertySpec: spec)
+        }
         if isDeferred(value, spec: spec) { return }
         guard let type = spec["type"]?.stringValue else { return }
         switch type {

@@ -58,6 +58,29 @@ struct StyleValidatorTests {
         ])
     }
 
+    @Test func checksLegacyFunctions() {
+        let diagnostics = check("""
+        {"version": 8, "sources": {"v": {"type": "vector", "url": "u"}},
+         "layers": [{"id": "a", "type": "line", "source": "v", "source-layer": "l", "paint": {
+           "line-width": {"base": "x", "stops": [[10, 1], [5, 2], ["z", 3], [1]]},
+           "line-color": {"type": "categorical", "stops": [[1.5, "red"], [2, "nope"]]},
+           "line-opacity": {"type": "identity"},
+           "line-blur": {"stops": [[1, ["get", "b"]]]}
+         }}]}
+        """)
+        #expect(diagnostics == [
+            "3: layers[0].paint.line-width.base: number expected, string found",
+            "3: layers[0].paint.line-width.stops[1][0]: stop domain values must appear in ascending order",
+            "3: layers[0].paint.line-width.stops[2][0]: string stop domain type must match previous stop domain type number",
+            "3: layers[0].paint.line-width.stops[3]: array length 2 expected, length 1 found",
+            "4: layers[0].paint.line-color: \"property\" property is required",
+            "4: layers[0].paint.line-color.stops[0][0]: integer expected, found 1.5",
+            "4: layers[0].paint.line-color.stops[1][1]: color expected, \"nope\" found",
+            "5: layers[0].paint.line-opacity: missing required property \"property\"",
+            "6: layers[0].paint.line-blur.stops[0][1]: expressions are not allowed in function stops.",
+        ])
+    }
+
     @Test func reportsSyntaxErrorsWithTheirLine() {
         #expect(check("{\n  \"version\": 8,\n  \"sources\": {}\n  \"layers\": []\n}") == ["4: expected ',' or '}' in an object"])
     }
