@@ -11,8 +11,8 @@ struct ValidateCommand: AsyncParsableCommand {
         Prints FILE:LINE: message for each problem and nothing for a valid style; --json prints \
         [{"message": ..., "line": ...}] as gl-style-validate --json does. "-" reads standard input.
 
-        In progress: root properties, sources, layers, property values and legacy functions are \
-        checked; expressions and filters are not checked yet.
+        In progress: root properties, sources, layers, property values, legacy functions and \
+        legacy filters are checked; expressions are not checked yet.
 
         --deep then loads each style through the pipeline, with the same options as mapsim load \
         (cache, network, offline), at the style's own camera, and reports every sprite, glyph \

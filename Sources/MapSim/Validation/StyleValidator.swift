@@ -1,7 +1,7 @@
 /// Checks a style against the style spec v8 reference, with the messages, lines and order of
 /// `gl-style-validate`: root properties, sources, layers (ids, refs, sources and source layers) and
-/// the types, enums, ranges, colors and arrays of every property, and legacy functions. Expressions
-/// and filters are not checked yet.
+/// the types, enums, ranges, colors and arrays of every property, legacy functions and legacy
+/// filters. Expressions are not checked yet.
 public struct StyleValidator {
     private let reference: JSONObject
     private var lines: [String: Int] = [:]
@@ -205,7 +205,9 @@ public struct StyleValidator {
             switch key {
             case "layout", "paint":
                 validateProperties(value, path: child, section: type.map { "\(key)_\($0)" })
-            case "filter", "ref", "metadata":
+            case "filter":
+                validateFilter(value, path: child)
+            case "ref", "metadata":
                 continue
             default:
                 // Unknown layer keys are allowed, as in gl-style-validate.

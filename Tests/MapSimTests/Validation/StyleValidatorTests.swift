@@ -81,6 +81,24 @@ struct StyleValidatorTests {
         ])
     }
 
+    @Test func checksLegacyFilters() {
+        let diagnostics = check("""
+        {"version": 8, "sources": {"v": {"type": "vector", "url": "u"}}, "layers": [
+          {"id": "a", "type": "fill", "source": "v", "source-layer": "l", "filter": ["all", ["==", 1, "x"], ["in", "$type", "Circle"], ["has"]]},
+          {"id": "b", "type": "fill", "source": "v", "source-layer": "l", "filter": [">", "$type", "Point"]},
+          {"id": "c", "type": "fill", "source": "v", "source-layer": "l", "filter": ["==", ["get", "x"], 1]}
+        ]}
+        """)
+        #expect(diagnostics == [
+            "2: layers[0].filter[1][1]: string expected, number found",
+            "2: layers[0].filter[2][2]: expected one of [Point, LineString, Polygon], \"Circle\" found",
+            "2: layers[0].filter[3]: filter array for \"has\" operator must have 2 elements",
+            "3: layers[1].filter: \"$type\" cannot be use with operator \">\"",
+        ])
+        #expect(StyleValidator.isExpressionFilter(.array([.string("=="), .array([.string("get"), .string("x")]), .number(1)])))
+        #expect(!StyleValidator.isExpressionFilter(.array([.string("=="), .string("x"), .number(1)])))
+    }
+
     @Test func reportsSyntaxErrorsWithTheirLine() {
         #expect(check("{\n  \"version\": 8,\n  \"sources\": {}\n  \"layers\": []\n}") == ["4: expected ',' or '}' in an object"])
     }
