@@ -107,7 +107,8 @@ struct LoadCommand: AsyncParsableCommand {
         await map.setCamera(CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch))
         if setup.startsOffline { await map.setOffline(true) }
 
-        let header = Trace.Header(scenario: URLRedactor(parameters: URLRedactor.defaultParameters + redact).redact(styleURL), seed: loading.seed)
+        let redactor = URLRedactor(parameters: URLRedactor.defaultParameters + redact)
+        let header = Trace.Header(scenario: redactor.redact(styleURL), seed: loading.seed)
         let streamsTrace = trace.map { !($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) } ?? false
         let writer: EventLineWriter?
         let traceWriter: EventLineWriter?
@@ -124,7 +125,6 @@ struct LoadCommand: AsyncParsableCommand {
         let recorded = Mutex<[MapEvent]>([])
         let keepsTrace = trace != nil && !streamsTrace
         let quiet = self.quiet
-        let redactor = URLRedactor(parameters: URLRedactor.defaultParameters + redact)
         let subscription = map.subscribeAll { raw in
             let event = redactor.redact(raw)
             summary.withLock { $0.record(event) }

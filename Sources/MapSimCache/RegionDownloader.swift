@@ -194,8 +194,7 @@ public struct RegionDownloader: Sendable {
 
     /// One resource: from the cache if there, else from the network (stored); pinned to the region.
     private func fetch(_ resource: Resource, region: Int64) async -> (Response, Int) {
-        let scheme = URLResolver.scheme(of: resource.url)
-        if scheme == "file" || scheme == "asset" {
+        if URLResolver.isLocalFile(resource.url) {
             let response = await file.load(resource)
             return (response, response.size)
         }

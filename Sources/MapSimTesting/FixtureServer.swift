@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import MapSim
 import NIOCore
 import Synchronization
 
@@ -114,7 +115,7 @@ public final class FixtureServer: Sendable {
             return response(404, headers: [], body: Array("not found".utf8))
         }
         let bytes = [UInt8](data)
-        let etag = "\"\(String(bytes.reduce(UInt64(0xCBF2_9CE4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }, radix: 16))\""
+        let etag = SimulatedNetwork.etag(for: bytes)
         let fileHeaders = [("ETag", etag), ("Last-Modified", "Thu, 01 Jan 2026 00:00:00 GMT")] + extra
         if headers["if-none-match"] == etag {
             return response(304, headers: fileHeaders, body: [])

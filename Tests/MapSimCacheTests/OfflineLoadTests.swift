@@ -15,7 +15,7 @@ struct OfflineLoadTests {
         var map: Map
     }
 
-    private func load(_ url: String, cache: SQLiteCache, network: HTTPResourceLoader, offline: Bool = false) async -> Run {
+    private func load(_ url: String, cache: SQLiteCache?, network: HTTPResourceLoader, offline: Bool = false) async -> Run {
         let map = Map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), cache: cache, network: network))
         let recorder = EventRecorder(map)
         if offline { await map.setOffline(true) }
@@ -90,12 +90,7 @@ struct OfflineLoadTests {
         let server = try await FixtureServer.start(serving: SampleStyle.folder)
         server.reply("/tiles.json", with: .status(500), times: 2)
         let network = HTTPResourceLoader()
-        let run = await {
-            let map = Map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), network: network))
-            let recorder = EventRecorder(map)
-            await map.setStyleURI(server.baseURL + "/style.json")
-            return Run(recorder: recorder, outcome: await map.run(until: .mapIdle, timeout: .seconds(30)), map: map)
-        }()
+        let run = await load(server.baseURL + "/style.json", cache: nil, network: network)
         let errors = run.recorder.events(of: .mapLoadingError)
         #expect(errors.count == 2)
         #expect(errors.map(\.end) == [.zero, .seconds(1)], "retried after 1 s, then 1 s again")

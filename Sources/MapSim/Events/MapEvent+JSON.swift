@@ -4,6 +4,16 @@ extension MapEvent {
     public var jsonLine: String {
         JSONWriter.string(.object(jsonObject))
     }
+
+    /// The event as the JSON object of its JSON line.
+    public var jsonObject: JSONObject {
+        JSONObject([
+            ("type", .string(type.rawValue)),
+            ("begin", .number(Double(begin.microseconds))),
+            ("end", .number(Double(end.microseconds))),
+            ("data", .object(payload.data)),
+        ])
+    }
 }
 
 extension MapEventPayload {

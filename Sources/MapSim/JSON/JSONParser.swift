@@ -13,13 +13,7 @@ public struct JSONParser {
     /// Parses one JSON document; anything but white space after it is an error.
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
-        parser.skipWhitespace()
-        let value = try parser.parseValue()
-        parser.skipWhitespace()
-        if parser.position < bytes.count {
-            throw parser.error("unexpected content after the JSON value")
-        }
-        return value
+        return try parser.parseDocument()
     }
 
     /// Parses one JSON document and the line where each of its values starts, by JSON path
@@ -27,12 +21,7 @@ public struct JSONParser {
     public static func parseRecordingLines(_ bytes: [UInt8]) throws(JSONSyntaxError) -> (value: JSONValue, lines: [String: Int]) {
         var parser = JSONParser(bytes: bytes)
         parser.lines = [:]
-        parser.skipWhitespace()
-        let value = try parser.parseValue()
-        parser.skipWhitespace()
-        if parser.position < bytes.count {
-            throw parser.error("unexpected content after the JSON value")
-        }
+        let value = try parser.parseDocument()
         return (value, parser.lines ?? [:])
     }
 
@@ -43,6 +32,15 @@ public struct JSONParser {
 
     private init(bytes: [UInt8]) {
         self.bytes = bytes
+    }
+
+    /// One value, with only white space around it.
+    private mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        if position < bytes.count { throw error("unexpected content after the JSON value") }
+        return value
     }
 
     private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {

@@ -18,8 +18,7 @@ public struct FileResourceLoader: ResourceLoader {
     }
 
     public func handles(_ url: String) -> Bool {
-        let scheme = URLResolver.scheme(of: url)
-        return scheme == "file" || scheme == "asset"
+        URLResolver.isLocalFile(url)
     }
 
     public func load(_ resource: Resource) async -> Response {

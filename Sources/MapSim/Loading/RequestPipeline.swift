@@ -103,15 +103,12 @@ public struct RequestPipeline: Sendable {
 
     /// A new request.
     public mutating func request(_ id: RequestID, _ resource: Resource, at now: SimTime) {
-        let scheme = URLResolver.scheme(of: resource.url)
-        if scheme == "file" || scheme == "asset" {
-            entries[id] = Entry(resource: resource, phase: .idle)
+        entries[id] = Entry(resource: resource, phase: .idle)
+        if URLResolver.isLocalFile(resource.url) {
             startAttempt(id, backend: .file)
         } else if configuration.usesCache && resource.loadingMethod.contains(.cache) {
-            entries[id] = Entry(resource: resource, phase: .idle)
             startAttempt(id, backend: .cache)
         } else {
-            entries[id] = Entry(resource: resource, phase: .idle)
             requestNetwork(id, at: now)
         }
     }

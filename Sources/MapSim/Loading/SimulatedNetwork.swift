@@ -66,7 +66,7 @@ public struct SimulatedNetwork: ResourceLoader {
             return HTTPResponseMapping.response(status: 404, headers: [], body: [], for: resource, now: now)
         }
         var body = [UInt8](contents)
-        let etag = "\"\(String(Self.fingerprint(body), radix: 16))\""
+        let etag = Self.etag(for: body)
         var headers: [(name: String, value: String)] = [("ETag", etag)]
         if let cacheControl { headers.append(("Cache-Control", cacheControl)) }
         if resource.prior?.etag == etag {
@@ -87,9 +87,10 @@ public struct SimulatedNetwork: ResourceLoader {
         return path == root || path.hasPrefix(root + "/") ? path : nil
     }
 
-    /// FNV-1a: a stable content fingerprint for ETags.
-    static func fingerprint(_ bytes: [UInt8]) -> UInt64 {
-        bytes.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
+    /// A strong ETag for content: its FNV-1a fingerprint, quoted. Stable across runs and machines.
+    public static func etag(for bytes: [UInt8]) -> String {
+        let fingerprint = bytes.reduce(UInt64(0xCBF2_9CE4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
+        return "\"\(String(fingerprint, radix: 16))\""
     }
 }
 

@@ -10,6 +10,12 @@ public enum URLResolver {
         return candidate.lowercased()
     }
 
+    /// Whether `url` names a local file: `file://` or `asset://`, which only the file backend answers.
+    public static func isLocalFile(_ url: String) -> Bool {
+        let scheme = scheme(of: url)
+        return scheme == "file" || scheme == "asset"
+    }
+
     /// `reference` resolved against `base`; an absolute reference is returned as it is.
     public static func resolve(_ reference: String, against base: String?) -> String {
         guard scheme(of: reference) == nil, let base, let baseScheme = scheme(of: base) else { return reference }

@@ -77,18 +77,6 @@ extension Trace {
     }
 }
 
-extension MapEvent {
-    /// The event as the JSON object of its JSON line.
-    public var jsonObject: JSONObject {
-        JSONObject([
-            ("type", .string(type.rawValue)),
-            ("begin", .number(Double(begin.microseconds))),
-            ("end", .number(Double(end.microseconds))),
-            ("data", .object(payload.data)),
-        ])
-    }
-}
-
 extension JSONValue {
     /// The value of a composed YAML node, with mapping order kept.
     init(yaml node: Node) {

@@ -48,6 +48,11 @@ public struct StyleValidator {
 
     private func section(_ name: String) -> JSONObject? { reference[name]?.objectValue }
 
+    /// The source types, in the spec's order: the `type` values of the sections `source` lists.
+    private var sourceTypes: [String] {
+        (reference["source"]?.arrayValue ?? []).compactMap(\.stringValue).flatMap { section($0)?["type"]?["values"]?.objectValue?.keys ?? [] }
+    }
+
     func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     // MARK: - Root
@@ -135,7 +140,7 @@ public struct StyleValidator {
                                                    line: nil, identifier: "source.canvas"))
                 continue
             }
-            let types = section("source_vector").flatMap { _ in ["vector", "raster", "raster-dem", "geojson", "video", "image"] } ?? []
+            let types = sourceTypes
             guard case .string(let name) = type, types.contains(name) else {
                 report(join(path, "type"), "expected one of [\(types.joined(separator: ", "))], \(shown(type)) found", value: type)
                 continue
