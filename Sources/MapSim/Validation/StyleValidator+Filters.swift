@@ -1,8 +1,8 @@
 /// Legacy (pre-expression) filters: `["==", "class", "park"]`, `["in", "$type", "Point"]`, `["all", ...]`,
-/// checked as gl-style-validate checks them. Expression filters are left for the expression checker.
+/// checked as gl-style-validate checks them, and expression filters, checked as expressions.
 extension StyleValidator {
     mutating func validateFilter(_ value: JSONValue, path: String) {
-        if Self.isExpressionFilter(value) { return }
+        if Self.isExpressionFilter(value) { return validateExpression(value, path: path, spec: nil, context: .filter) }
         validateLegacyFilter(value, path: path)
     }
 

@@ -109,7 +109,7 @@ extension StyleValidator {
         } else {
             validateStopDomainValue(pair[0], path: keyPath, stop: stop, context: &context)
         }
-        if case .array(let elements) = pair[1], case .string(let head)? = elements.first, isExpressionOperator(head) {
+        if Self.isExpression(pair[1]) {
             return report("\(path)[1]", "expressions are not allowed in function stops.", value: pair[1])
         }
         validateValue(pair[1], path: "\(path)[1]", spec: context.propertySpec)

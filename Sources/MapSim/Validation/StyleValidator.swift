@@ -1,11 +1,11 @@
 /// Checks a style against the style spec v8 reference, with the messages, lines and order of
 /// `gl-style-validate`: root properties, sources, layers (ids, refs, sources and source layers) and
 /// the types, enums, ranges, colors and arrays of every property, legacy functions and legacy
-/// filters. Expressions are not checked yet.
+/// filters, and expressions (see `StyleValidator+Expressions`).
 public struct StyleValidator {
     private let reference: JSONObject
-    private var lines: [String: Int] = [:]
-    private var diagnostics: [StyleDiagnostic] = []
+    var lines: [String: Int] = [:]
+    var diagnostics: [StyleDiagnostic] = []
 
     /// The parsed reference, shared by every validation.
     private static let parsedReference: JSONObject = (try? JSONParser.parse(StyleSpecReference.json).objectValue) ?? JSONObject()
@@ -146,6 +146,7 @@ public struct StyleValidator {
                 continue
             }
             validateObject(object, path: path, spec: section("source_" + name.replacingOccurrences(of: "-", with: "_")) ?? JSONObject(), whole: source)
+            if name == "geojson" { validateClusterProperties(object, path: path) }
         }
     }
 
@@ -255,10 +256,18 @@ public struct StyleValidator {
         }
         // A layer of unknown type has its type reported; its properties are not checked.
         guard let spec = name.flatMap({ section($0) }) else { return }
+        let isLayout = path.hasSuffix(".layout")
         for (key, member) in object.members {
             let child = join(path, key)
             if let entry = spec[key]?.objectValue {
-                validateValue(member, path: child, spec: entry)
+                if case .string(let text) = member, let token = Self.interpolationToken(text), Self.supportsDataExpressions(entry), entry["tokens"] == nil {
+                    report(child, "\"\(key)\" does not support interpolation syntax\nUse an identity property function instead: `{ \"type\": \"identity\", \"property\": \(JSONWriter.string(.string(token))) }`.", value: member)
+                    continue
+                }
+                if key == "text-font", name == "layout_symbol", member["type"] == .string("identity") {
+                    report(child, "\"text-font\" does not support identity functions", value: member)
+                }
+                validateValue(member, path: child, spec: entry, context: .property(layout: isLayout, key: key))
             } else if key.hasSuffix("-transition"), spec[String(key.dropLast("-transition".count))]?["transition"] == .bool(true) {
                 validateObject(member.objectValue ?? JSONObject(), path: child, spec: section("transition") ?? JSONObject(), whole: member)
             } else {
@@ -287,29 +296,34 @@ public struct StyleValidator {
         }
     }
 
-    /// Whether `value` is something this validator leaves for the expression checker: an expression
-    /// array or a legacy function object on a property that accepts them.
-    private func isDeferred(_ value: JSONValue, spec: JSONObject) -> Bool {
-        guard spec["expression"] != nil || spec["property-type"] != nil else { return false }
-        if case .array(let elements) = value, case .string(let head)? = elements.first, isExpressionOperator(head) { return true }
-        return false
+    /// The `NAME` of a string that is exactly `{NAME}`, the legacy token syntax.
+    private static func interpolationToken(_ text: String) -> String? {
+        guard text.count > 2, text.first == "{", text.last == "}" else { return nil }
+        let inner = text.dropFirst().dropLast()
+        return inner.contains("}") ? nil : String(inner)
+    }
+
+    /// Whether a property accepts data (feature) expressions.
+    static func supportsDataExpressions(_ spec: JSONObject) -> Bool {
+        let type = spec["property-type"]?.stringValue
+        return type == "data-driven" || type == "cross-faded-data-driven"
     }
 
     /// The `function` section of the reference.
     var functionSection: JSONObject { section("function") ?? JSONObject() }
 
-    /// Whether `name` is an expression operator of the spec.
-    func isExpressionOperator(_ name: String) -> Bool {
-        reference["expression_name"]?["values"]?[name] != nil
-    }
 
-    mutating func validateValue(_ value: JSONValue, path: String, spec: JSONObject) {
+    mutating func validateValue(_ value: JSONValue, path: String, spec: JSONObject, context: ExpressionContext = .plain) {
         if case .object(let object) = value, spec["expression"] != nil || spec["property-type"] != nil || spec["function"] != nil {
             return validateFunction(object, path: path, whole: value, propertySpec: spec)
         }
-        if isDeferred(value, spec: spec) { return }
+        if spec["expression"] != nil, Self.isExpression(value) {
+            return validateExpression(value, path: path, spec: spec, context: context)
+        }
         guard let type = spec["type"]?.stringValue else { return }
         switch type {
+        case "filter":
+            validateFilter(value, path: path)
         case "number":
             guard case .number(let n) = value else { return report(path, "number expected, \(typeName(value)) found", value: value) }
             if let minimum = spec["minimum"]?.numberValue, n < minimum {

@@ -1,0 +1,160 @@
+/// One node of a parsed, type-checked style expression.
+///
+/// The node keeps what validation asks of it: its type, its children in the reference's order,
+/// and enough of its form to tell whether it depends on the feature, the zoom or feature state,
+/// whether its outputs are literals, and to evaluate it when it is constant.
+final class ParsedExpression: Sendable {
+    /// What kind of node this is, with the parts specific to it.
+    enum Form: Sendable {
+        case literal(ExpressionValue)
+        /// An operator of the compound table (`get`, `+`, `concat`, ...), by name.
+        case compound(String)
+        case assertion
+        case coercion
+        case `let`
+        /// A variable, with the expression bound to it (not a child).
+        case variable(ParsedExpression)
+        /// `step`: children are the input then the outputs.
+        case step(labels: [Double])
+        /// `interpolate*`: children are the input then the outputs.
+        case interpolate(labels: [Double])
+        /// `match`: children are the input, the outputs, then the fallback.
+        case match(labels: [[ExpressionValue]])
+        case `case`
+        case coalesce
+        case comparison(String, collator: Bool)
+        case collator
+        case format
+        case image
+        case `in`
+        case indexOf
+        case slice
+        case at
+        case length
+        case numberFormat
+        case within
+        case distance
+        case globalState
+    }
+
+    let form: Form
+    let type: ExpressionType
+    let children: [ParsedExpression]
+
+    init(_ form: Form, type: ExpressionType, children: [ParsedExpression] = []) {
+        self.form = form
+        self.type = type
+        self.children = children
+    }
+
+    /// The compound operator's name, or nil.
+    var compoundName: String? {
+        if case .compound(let name) = form { return name }
+        return nil
+    }
+
+    var isLiteral: Bool {
+        if case .literal = form { return true }
+        return false
+    }
+
+    /// Whether the value does not depend on the feature (its properties, id, geometry or state).
+    var isFeatureConstant: Bool {
+        switch form {
+        case .compound(let name):
+            if (name == "get" || name == "has") && children.count == 1 { return false }
+            if ["feature-state", "properties", "geometry-type", "id"].contains(name) || name.hasPrefix("filter-") { return false }
+        case .within, .distance:
+            return false
+        default:
+            break
+        }
+        return children.allSatisfy(\.isFeatureConstant)
+    }
+
+    /// Whether no compound operator named in `names` appears in the expression.
+    func isGlobalPropertyConstant(_ names: [String]) -> Bool {
+        if let name = compoundName, names.contains(name) { return false }
+        return children.allSatisfy { $0.isGlobalPropertyConstant(names) }
+    }
+
+    /// Whether the value does not depend on feature state.
+    var isStateConstant: Bool {
+        if compoundName == "feature-state" { return false }
+        return children.allSatisfy(\.isStateConstant)
+    }
+
+    /// Whether every value the expression can produce is written as a literal in it.
+    var isOutputDefined: Bool {
+        switch form {
+        case .literal, .comparison, .in: return true
+        case .assertion, .coercion, .coalesce: return children.allSatisfy(\.isOutputDefined)
+        case .let: return children.last?.isOutputDefined ?? false
+        case .step, .interpolate, .match: return children.dropFirst().allSatisfy(\.isOutputDefined)
+        case .case: return children.enumerated().allSatisfy { index, child in index % 2 == 1 || index == children.count - 1 ? child.isOutputDefined : true }
+        default: return false
+        }
+    }
+
+    /// Whether the reference would evaluate the expression at parse time and keep its value.
+    var isConstant: Bool {
+        switch form {
+        case .variable(let bound): return bound.isConstant
+        case .collator, .within, .distance, .globalState: return false
+        case .compound("error"): return false
+        default: break
+        }
+        let childrenConstant: Bool
+        switch form {
+        case .assertion, .coercion: childrenConstant = children.allSatisfy(\.isConstant)
+        default: childrenConstant = children.allSatisfy(\.isLiteral)
+        }
+        return childrenConstant && isFeatureConstant
+            && isGlobalPropertyConstant(["zoom", "heatmap-density", "elevation", "line-progress", "accumulated", "is-supported-script"])
+    }
+
+    /// The zoom curve the expression is built around: a `step` or `interpolate` on `["zoom"]` at the
+    /// top, or inside `let` and `coalesce`.
+    enum ZoomCurve {
+        case none
+        case curve(ParsedExpression)
+        case misplaced(String)
+    }
+
+    var zoomCurve: ZoomCurve {
+        var result: ZoomCurve = .none
+        switch form {
+        case .let:
+            result = children.last?.zoomCurve ?? .none
+        case .coalesce:
+            for child in children {
+                result = child.zoomCurve
+                if case .none = result { continue }
+                break
+            }
+        case .step, .interpolate:
+            if children.first?.compoundName == "zoom" { result = .curve(self) }
+        default:
+            break
+        }
+        if case .misplaced = result { return result }
+        for child in children {
+            switch child.zoomCurve {
+            case .misplaced(let message):
+                result = .misplaced(message)
+            case .curve(let curve):
+                switch result {
+                case .none:
+                    result = .misplaced("\"zoom\" expression may only be used as input to a top-level \"step\" or \"interpolate\" expression.")
+                case .curve(let found) where found === curve:
+                    break
+                default:
+                    result = .misplaced("Only one zoom-based \"step\" or \"interpolate\" subexpression may be used in an expression.")
+                }
+            case .none:
+                break
+            }
+        }
+        return result
+    }
+}
