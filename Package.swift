@@ -44,7 +44,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "MapSimTests", dependencies: ["MapSim", "MapSimTesting"]),
+        .testTarget(name: "MapSimTests", dependencies: ["MapSim", "MapSimTesting"], exclude: ["Validation/Fixtures"]),
         .testTarget(name: "MapSimHTTPTests", dependencies: ["MapSimHTTP", "MapSim", "MapSimTesting"]),
         .testTarget(name: "MapSimCacheTests", dependencies: ["MapSimCache", "MapSimHTTP", "MapSim", "MapSimTesting"]),
         .testTarget(name: "MapSimCLITests", dependencies: ["MapSimCLI", "MapSim", "MapSimTesting"]),

@@ -112,7 +112,7 @@ extension ExpressionParser {
     }
 
     func parseIndexOf(_ args: [JSONValue]) -> ParsedExpression? {
-        guard args.count == 3 || args.count == 4 else { return error("Expected 3 or 4 arguments, but found \(args.count - 1) instead.") }
+        guard args.count == 3 || args.count == 4 else { return error("Expected 2 or 3 arguments, but found \(args.count - 1) instead.") }
         let needle = parse(args[1], at: 1, expected: .value)
         let haystack = parse(args[2], at: 2, expected: .value)
         guard let needle, let haystack else { return nil }

@@ -21,7 +21,9 @@ public struct StyleValidator {
         do {
             (document, validator.lines) = try JSONParser.parseRecordingLines(bytes)
         } catch {
-            return [StyleDiagnostic(message: error.message, line: error.line)]
+            // Reported as gl-style-validate's JSON reader reports it, when that reader would refuse the text too.
+            let syntaxError = JSONLintSyntaxError.describe(bytes) ?? (error.message, error.line)
+            return [StyleDiagnostic(message: syntaxError.message, line: syntaxError.line)]
         }
         validator.validateRoot(document)
         return validator.diagnostics

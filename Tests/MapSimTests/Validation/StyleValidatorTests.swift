@@ -99,8 +99,74 @@ struct StyleValidatorTests {
         #expect(!StyleValidator.isExpressionFilter(.array([.string("=="), .string("x"), .number(1)])))
     }
 
-    @Test func reportsSyntaxErrorsWithTheirLine() {
-        #expect(check("{\n  \"version\": 8,\n  \"sources\": {}\n  \"layers\": []\n}") == ["4: expected ',' or '}' in an object"])
+    @Test func reportsSyntaxErrorsAsTheReferenceReaderDoes() {
+        // The line is that of the last token read; the window shows 20 characters either side.
+        #expect(check("{\n  \"version\": 8,\n  \"sources\": {}\n  \"layers\": []\n}") == [
+            "3: Parse error on line 3:\n...,  \"sources\": {}  \"layers\": []}\n---------------------^\nExpecting 'EOF', '}', ',', ']', got 'STRING'",
+        ])
+        #expect(check("{\"a\": 1,}") == ["1: Parse error on line 1:\n{\"a\": 1,}\n--------^\nExpecting 'STRING', got '}'"])
+        #expect(check("{\"a\" 1}") == ["1: Parse error on line 1:\n{\"a\" 1}\n-----^\nExpecting 'EOF', '}', ':', ',', ']', got 'NUMBER'"])
+        #expect(check("[1 }").first?.hasSuffix("Expecting ',', ']', got '}'") == true)
+        #expect(check("{\"a\": 01}").first?.hasSuffix("got 'INVALID'") == true)
+        #expect(check("").first == "1: Parse error on line 1:\n\n^\nExpecting 'STRING', 'NUMBER', 'NULL', 'TRUE', 'FALSE', '{', '[', got 'EOF'")
+        #expect(JSONLintSyntaxError.describe(Array("{\"a\": [1, 2.5e-3, true, null, \"\\u00e9\"]}".utf8)) == nil)
+    }
+
+    /// A style with one fill layer (line 3) whose paint and filter are given, and a clustered source.
+    private func fill(paint: String = "{}", filter: String? = nil, layout: String = "{}") -> [String] {
+        check("""
+        {"version": 8, "sources": {"v": {"type": "vector", "url": "u"}},
+         "layers": [
+          {"id": "f", "type": "fill", "source": "v", "source-layer": "l", \(filter.map { "\"filter\": \($0), " } ?? "")"layout": \(layout), "paint": \(paint)}
+         ]}
+        """)
+    }
+
+    @Test func typeChecksExpressionsInProperties() {
+        #expect(fill(paint: #"{"fill-color": ["interpolate", ["linear"], ["zoom"], 5, "red", 10, ["get", "c"]], "fill-opacity": ["get", "o"]}"#).isEmpty)
+        #expect(fill(paint: #"{"fill-color": ["+", 1, 2]}"#) == ["3: layers[0].paint.fill-color: Expected color but found number instead."])
+        #expect(fill(paint: #"{"fill-color": ["case", ["get", "a"], "red", 5]}"#) == ["3: layers[0].paint.fill-color[3]: Expected color but found number instead."])
+        #expect(fill(paint: #"{"fill-opacity": ["*", ["zoom"], 2]}"#)
+            == ["3: layers[0].paint.fill-opacity: \"zoom\" expression may only be used as input to a top-level \"step\" or \"interpolate\" expression."])
+        #expect(fill(paint: #"{"fill-antialias": ["get", "a"]}"#) == ["3: layers[0].paint.fill-antialias: data expressions not supported"])
+        #expect(fill(paint: #"{"fill-color": ["to-color", "reddish"]}"#) == ["3: layers[0].paint.fill-color: Could not parse color from value 'reddish'"])
+        #expect(fill(paint: #"{"fill-opacity": ["at", 3, ["literal", [1, 2]]]}"#) == ["3: layers[0].paint.fill-opacity: Array index out of bounds: 3 > 1."])
+        #expect(fill(paint: #"{"fill-color": ["rgb", 300, 0, 0]}"#)
+            == ["3: layers[0].paint.fill-color: Invalid rgba value [300, 0, 0]: 'r', 'g', and 'b' must be between 0 and 255."])
+        #expect(fill(paint: #"{"fill-opacity": ["-", "a", "b", "c"]}"#)
+            == ["3: layers[0].paint.fill-opacity: Expected arguments of type (number, number) | (number), but found (string, string, string) instead."])
+        #expect(fill(paint: #"{"fill-opacity": ["let", "x", 1, ["var", "y"]]}"#)
+            == ["3: layers[0].paint.fill-opacity[3][1]: Unknown variable \"y\". Make sure \"y\" has been bound in an enclosing \"let\" expression before using it."])
+        #expect(fill(layout: #"{"fill-sort-key": ["feature-state", "k"]}"#)
+            == ["3: layers[0].layout.fill-sort-key: \"feature-state\" data expressions are not supported with layout properties."])
+    }
+
+    @Test func checksExpressionFilters() {
+        #expect(fill(filter: #"["all", ["==", ["get", "class"], "park"], [">", ["zoom"], 5]]"#).isEmpty)
+        #expect(fill(filter: #"["==", ["get", "a"], 1, 2, 3]"#) == ["3: layers[0].filter: Expected two or three arguments."])
+        #expect(fill(filter: #"["==", ["get", "a"], ["to-rgba", "red"]]"#)
+            == ["3: layers[0].filter[2]: \"==\" comparisons are not supported for type 'array<number, 4>'."])
+        #expect(fill(filter: #"["==", ["feature-state", "a"], 1]"#) == ["3: layers[0].filter: \"feature-state\" data expressions are not supported with filters."])
+    }
+
+    @Test func checksLegacyTokensTextFontAndClusterProperties() {
+        #expect(fill(paint: #"{"fill-opacity": "{opacity}"}"#) == [
+            "3: layers[0].paint.fill-opacity: \"fill-opacity\" does not support interpolation syntax\nUse an identity property function instead: `{ \"type\": \"identity\", \"property\": \"opacity\" }`.",
+        ])
+        let symbol = check("""
+        {"version": 8, "glyphs": "g/{fontstack}/{range}", "sources": {"v": {"type": "vector", "url": "u"}},
+         "layers": [{"id": "s", "type": "symbol", "source": "v", "source-layer": "l",
+                     "layout": {"text-field": "x", "text-font": ["get", "font"]}},
+                    {"id": "t", "type": "symbol", "source": "v", "source-layer": "l",
+                     "layout": {"text-field": "x", "text-font": ["step", ["zoom"], ["literal", ["A"]], 5, ["literal", ["B"]]]}}]}
+        """)
+        #expect(symbol == ["3: layers[0].layout.text-font: Invalid data expression for \"text-font\". Output values must be contained as literals within the expression."])
+        let cluster = check("""
+        {"version": 8, "sources": {"g": {"type": "geojson", "data": "d.geojson", "cluster": true,
+          "clusterProperties": {"sum": ["+", ["get", "n"]], "bad": ["max", ["zoom"]]}}},
+         "layers": []}
+        """)
+        #expect(cluster == ["2: sources.g.bad.map: \"zoom\" and \"feature-state\" expressions are not supported with cluster properties."])
     }
 
     @Test func recognizesCSSColors() {
@@ -139,6 +205,39 @@ struct StyleValidatorRobustnessTests {
             #expect(diagnostics.allSatisfy { !$0.message.isEmpty }, "round \(round)")
         }
         #expect(invalid > 1_000)
+    }
+
+    /// Random expression trees of every operator, with random arguments, on properties of every type.
+    @Test func randomExpressionsGiveDiagnosticsOrPass() {
+        let operators = ["let", "var", "literal", "array", "at", "in", "index-of", "slice", "case", "match", "coalesce", "step",
+                         "interpolate", "interpolate-hcl", "typeof", "string", "number", "boolean", "object", "collator", "format",
+                         "image", "number-format", "to-string", "to-number", "to-boolean", "to-rgba", "to-color", "rgb", "rgba",
+                         "get", "has", "length", "properties", "feature-state", "geometry-type", "id", "zoom", "+", "*", "-", "/",
+                         "%", "^", "sqrt", "min", "max", "round", "==", "!=", ">", "<", "all", "any", "!", "within", "distance",
+                         "concat", "split", "join", "global-state", "upcase", "error", "filter-==", "filter-in-small"]
+        let leaves = ["0", "1", "-2.5", "300", "\"red\"", "\"x\"", "\"\"", "true", "null", "[]", "{}", "[\"linear\"]",
+                      "{\"type\": \"Polygon\"}", "[\"exponential\", 2]", "{\"font-scale\": 1}"]
+        var random = SplitMix64(seed: 7)
+        func expression(_ depth: Int) -> String {
+            if depth == 0 || random.next() % 4 == 0 { return leaves[Int(random.next() % UInt64(leaves.count))] }
+            let op = operators[Int(random.next() % UInt64(operators.count))]
+            let arguments = (0..<Int(random.next() % 6)).map { _ in expression(depth - 1) }
+            return "[\"\(op)\"\(arguments.map { ", " + $0 }.joined())]"
+        }
+        var reported = 0
+        for _ in 0..<3_000 {
+            let style = """
+            {"version": 8, "glyphs": "g/{fontstack}/{range}", "sources": {"v": {"type": "vector", "url": "u"},
+              "g": {"type": "geojson", "data": "d", "cluster": true, "clusterProperties": {"p": [\(expression(2)), \(expression(3))]}}},
+             "layers": [{"id": "s", "type": "symbol", "source": "v", "source-layer": "l", "filter": \(expression(4)),
+               "layout": {"text-field": \(expression(4)), "text-font": \(expression(3)), "icon-image": \(expression(3))},
+               "paint": {"text-color": \(expression(4)), "text-opacity": \(expression(4)), "text-translate": \(expression(3))}}]}
+            """
+            let diagnostics = StyleValidator.validate(Array(style.utf8))
+            #expect(diagnostics.allSatisfy { !$0.message.isEmpty && $0.message.hasPrefix("layers[0]") || $0.message.hasPrefix("sources.g.p") })
+            reported += diagnostics.isEmpty ? 0 : 1
+        }
+        #expect(reported > 2_000)
     }
 }
 
