@@ -35,6 +35,15 @@ let package = Package(
             path: "Benchmarks/Loading",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "Validation",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "MapSim", package: "mapsim"),
+            ],
+            path: "Benchmarks/Validation",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -25,11 +25,11 @@ enum DeepValidation {
             StyleDiagnostic(message: redactor.redact("\(error.type.rawValue): \(error.message)"), line: nil)
         }
         guard let style, !style.sprites.isEmpty || style.layers.contains(where: { $0.iconImage != nil }) else { return diagnostics }
-        let lines = (try? JSONParser.parseRecordingLines(bytes).lines) ?? [:]
+        let lines = (try? JSONParser.parseRecordingLines(bytes).lines) ?? JSONLineIndex()
         for (index, layer) in style.layers.enumerated() {
             guard let icon = layer.iconImage, !sprite.contains(icon) else { continue }
             let path = "layers[\(index)].layout.icon-image"
-            diagnostics.append(StyleDiagnostic(message: "\(path): image \"\(icon)\" is not in the sprite", line: lines[path]))
+            diagnostics.append(StyleDiagnostic(message: "\(path): image \"\(icon)\" is not in the sprite", line: lines.line(path)))
         }
         return diagnostics
     }

@@ -6,8 +6,9 @@ public struct JSONParser {
     /// The current line, counted as white space is skipped (strings hold no raw newlines).
     private var line = 1
     /// When recording: the line where each value starts, by JSON path (`layers[0].paint`).
-    private var lines: [String: Int]?
-    private var path = ""
+    private var lines: JSONLineIndex?
+    /// When recording: the hash of the current value's JSON path.
+    private var path = JSONLineIndex.PathHash()
     private static let maximumDepth = 512
 
     /// Parses one JSON document; anything but white space after it is an error.
@@ -18,11 +19,11 @@ public struct JSONParser {
 
     /// Parses one JSON document and the line where each of its values starts, by JSON path
     /// (`""` for the document, `layers[0].paint.fill-color` for a member).
-    public static func parseRecordingLines(_ bytes: [UInt8]) throws(JSONSyntaxError) -> (value: JSONValue, lines: [String: Int]) {
+    public static func parseRecordingLines(_ bytes: [UInt8]) throws(JSONSyntaxError) -> (value: JSONValue, lines: JSONLineIndex) {
         var parser = JSONParser(bytes: bytes)
-        parser.lines = [:]
+        parser.lines = JSONLineIndex()
         let value = try parser.parseDocument()
-        return (value, parser.lines ?? [:])
+        return (value, parser.lines ?? JSONLineIndex())
     }
 
     /// Parses one JSON document from a string.
@@ -45,7 +46,7 @@ public struct JSONParser {
 
     private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
         guard position < bytes.count else { throw error("unexpected end of input, expected a value") }
-        lines?[path] = line
+        lines?.record(line, at: path)
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -78,7 +79,7 @@ public struct JSONParser {
             skipWhitespace()
             if lines != nil {
                 let parent = path
-                path = parent.isEmpty ? key : parent + "." + key
+                path = parent.member(key)
                 object[key] = try parseValue()
                 path = parent
             } else {
@@ -112,7 +113,7 @@ public struct JSONParser {
             skipWhitespace()
             if lines != nil {
                 let parent = path
-                path = parent + "[\(elements.count)]"
+                path = parent.element(elements.count)
                 elements.append(try parseValue())
                 path = parent
             } else {

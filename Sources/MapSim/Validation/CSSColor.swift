@@ -5,7 +5,7 @@ import Foundation
 enum CSSColor {
     /// Whether `text` is a color.
     static func isColor(_ text: String) -> Bool {
-        let lowered = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let lowered = normalized(text)
         if names.contains(lowered) { return true }
         if lowered.hasPrefix("#") {
             let digits = lowered.dropFirst()
@@ -25,6 +25,16 @@ enum CSSColor {
                 && parts[1...2].allSatisfy { $0.hasSuffix("%") && Double($0.dropLast()).map { (0...100).contains($0) } ?? false }
         }
         return false
+    }
+
+    /// The text without surrounding spaces and tabs, in lower case (ASCII letters only, as CSS names are).
+    private static func normalized(_ text: String) -> String {
+        let bytes = text.utf8
+        guard let first = bytes.firstIndex(where: { $0 != 0x20 && !(0x09...0x0D).contains($0) }),
+              let last = bytes.lastIndex(where: { $0 != 0x20 && !(0x09...0x0D).contains($0) }) else { return "" }
+        let trimmed = bytes[first...last]
+        if !trimmed.contains(where: { (0x41...0x5A).contains($0) }) { return String(Substring(trimmed)) }
+        return String(decoding: trimmed.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 
     private static func value(_ text: String, percentOf scale: Double) -> Double? {

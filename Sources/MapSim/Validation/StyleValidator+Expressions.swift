@@ -20,9 +20,11 @@ extension StyleValidator {
     }
 
     /// Checks the expression `value` at `path`; its diagnostics carry the line of the whole expression.
-    mutating func validateExpression(_ value: JSONValue?, path: String, spec: JSONObject?, context: ExpressionContext) {
-        let line: Int? = value.flatMap { $0 == .null ? nil : lines[path] }
+    mutating func validateExpression(_ value: JSONValue?, path: String, spec: JSONObject?, context: ExpressionContext,
+                                     lineOf linePath: String? = nil, hasLine: Bool = true) {
+        let lines = self.lines
         func add(_ key: String, _ message: String) {
+            let line = value.flatMap { $0 == .null || !hasLine ? nil : lines.line(linePath ?? path) }
             diagnostics.append(StyleDiagnostic(message: "\(path)\(key): \(message)", line: line))
         }
         guard let value else { return add("", "'undefined' value invalid. Use null instead.") }
@@ -63,18 +65,19 @@ extension StyleValidator {
         for (name, definition) in properties.members {
             guard case .array(let parts) = definition else { continue }
             let propertyPath = "\(path).\(name)"
-            let mapPath = "\(propertyPath).map"
-            lines[mapPath] = lines["\(path).clusterProperties.\(name)[1]"]
-            validateExpression(parts.count > 1 ? parts[1] : nil, path: mapPath, spec: nil, context: .clusterMap)
-            let reducePath = "\(propertyPath).reduce"
+            let definitionPath = "\(path).clusterProperties.\(name)"
+            validateExpression(parts.count > 1 ? parts[1] : nil, path: "\(propertyPath).map", spec: nil, context: .clusterMap, lineOf: "\(definitionPath)[1]")
+            // A named operator is expanded into a reduce expression, which has no line of its own.
             let reduce: JSONValue
+            var isExpanded = false
             if let op = parts.first, case .string = op {
                 reduce = .array([op, .array([.string("accumulated")]), .array([.string("get"), .string(name)])])
+                isExpanded = true
             } else {
                 reduce = parts.first ?? .null
-                lines[reducePath] = lines["\(path).clusterProperties.\(name)[0]"]
             }
-            validateExpression(parts.isEmpty ? nil : reduce, path: reducePath, spec: nil, context: .clusterReduce)
+            validateExpression(parts.isEmpty ? nil : reduce, path: "\(propertyPath).reduce", spec: nil, context: .clusterReduce,
+                               lineOf: "\(definitionPath)[0]", hasLine: !isExpanded)
         }
     }
 }

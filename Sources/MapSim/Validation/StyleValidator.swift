@@ -4,7 +4,7 @@
 /// filters, and expressions (see `StyleValidator+Expressions`).
 public struct StyleValidator {
     private let reference: JSONObject
-    var lines: [String: Int] = [:]
+    var lines = DocumentLines(bytes: [])
     var diagnostics: [StyleDiagnostic] = []
 
     /// The parsed reference, shared by every validation.
@@ -19,7 +19,8 @@ public struct StyleValidator {
         var validator = StyleValidator()
         let document: JSONValue
         do {
-            (document, validator.lines) = try JSONParser.parseRecordingLines(bytes)
+            document = try JSONParser.parse(bytes)
+            validator.lines = DocumentLines(bytes: bytes)
         } catch {
             // Reported as gl-style-validate's JSON reader reports it, when that reader would refuse the text too.
             let syntaxError = JSONLintSyntaxError.describe(bytes) ?? (error.message, error.line)
@@ -32,7 +33,7 @@ public struct StyleValidator {
     // MARK: - Reporting
 
     mutating func report(_ path: String, _ message: String, value: JSONValue?, lineOf linePath: String? = nil) {
-        let line: Int? = value == .null ? nil : lines[linePath ?? path]
+        let line: Int? = value == .null ? nil : lines.line(linePath ?? path)
         diagnostics.append(StyleDiagnostic(message: path.isEmpty ? message : "\(path): \(message)", line: line))
     }
 
@@ -105,7 +106,7 @@ public struct StyleValidator {
                     diagnostics[index].message.removeFirst(name.count + 1)
                 }
             } else {
-                diagnostics.append(StyleDiagnostic(message: "\(key): unknown property \"\(key)\"", line: member == .null ? nil : lines[path]))
+                diagnostics.append(StyleDiagnostic(message: "\(key): unknown property \"\(key)\"", line: member == .null ? nil : lines.line(path)))
             }
         }
     }
@@ -159,6 +160,7 @@ public struct StyleValidator {
             report("layers", "array expected, \(typeName(value)) found", value: value)
             return
         }
+        // The index of the first layer with each id; its line is looked up only for a duplicate.
         var seen: [String: Int] = [:]
         for (index, layer) in layers.enumerated() {
             let path = "layers[\(index)]"
@@ -168,9 +170,10 @@ public struct StyleValidator {
             }
             if let id = object["id"]?.stringValue {
                 if let previous = seen[id] {
-                    report(path, "duplicate layer id \"\(id)\", previously used at line \(previous)", value: layer, lineOf: join(path, "id"))
+                    let previousLine = lines.line("layers[\(previous)].id") ?? 0
+                    report(path, "duplicate layer id \"\(id)\", previously used at line \(previousLine)", value: layer, lineOf: join(path, "id"))
                 } else {
-                    seen[id] = lines[join(path, "id")] ?? 0
+                    seen[id] = index
                 }
             }
             validateLayer(object, path: path, whole: layer, layers: layers, sources: sources)
@@ -390,5 +393,22 @@ public struct StyleValidator {
         for (index, element) in elements.enumerated() {
             validateValue(element, path: "\(path)[\(index)]", spec: elementSpec)
         }
+    }
+}
+
+/// The line of every value of a document, by JSON path, worked out only when a diagnostic first
+/// needs one: a valid style never pays for it.
+final class DocumentLines {
+    private let bytes: [UInt8]
+    private var table: JSONLineIndex?
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// The 1-based line of the value at `path` (`layers[0].paint.fill-color`), if there is one.
+    func line(_ path: String) -> Int? {
+        if table == nil { table = (try? JSONParser.parseRecordingLines(bytes).lines) ?? JSONLineIndex() }
+        return table?.line(path)
     }
 }

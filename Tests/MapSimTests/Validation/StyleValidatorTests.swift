@@ -11,7 +11,8 @@ struct StyleValidatorTests {
     @Test func recordsTheLineOfEveryValue() throws {
         let (value, lines) = try JSONParser.parseRecordingLines(Array("{\n  \"a\": [1,\n    {\"b\": null}],\n  \"c\": \"x\"\n}".utf8))
         #expect(value["c"] == .string("x"))
-        #expect(lines[""] == 1 && lines["a"] == 2 && lines["a[0]"] == 2 && lines["a[1]"] == 3 && lines["a[1].b"] == 3 && lines["c"] == 4)
+        #expect(lines.line("") == 1 && lines.line("a") == 2 && lines.line("a[0]") == 2 && lines.line("a[1]") == 3 && lines.line("a[1].b") == 3 && lines.line("c") == 4)
+        #expect(lines.line("a[2]") == nil && lines.line("b") == nil && lines.line("a.b") == nil)
     }
 
     @Test func aValidStyleHasNoDiagnostics() {
