@@ -11,8 +11,10 @@ struct ValidateCommand: AsyncParsableCommand {
         Prints FILE:LINE: message for each problem and nothing for a valid style; --json prints \
         [{"message": ..., "line": ...}] as gl-style-validate --json does. "-" reads standard input.
 
-        In progress: root properties, sources, layers, property values, legacy functions and \
-        legacy filters are checked; expressions are not checked yet.
+        Checked: root properties, sources, layers, every property's type, enum, range and \
+        color, legacy functions and filters, and expressions, type-checked as the reference \
+        does (operators, argument types, where zoom and feature data may appear). A JSON \
+        syntax error is reported as gl-style-validate's reader reports it.
 
         --deep then loads each style through the pipeline, with the same options as mapsim load \
         (cache, network, offline), at the style's own camera, and reports every sprite, glyph \
