@@ -351,17 +351,3 @@ enum ExpressionEvaluator {
         }
     }
 }
-
-extension ExpressionValue {
-    /// The number, or nil when the value is not a number.
-    var numberValue: Double? {
-        if case .number(let n) = self { return n }
-        return nil
-    }
-
-    /// The string, or nil when the value is not a string.
-    var stringValue: String? {
-        if case .string(let s) = self { return s }
-        return nil
-    }
-}

@@ -236,20 +236,30 @@ extension ExpressionParser {
         guard (args.count - 1) % 2 == 0 else { return error("Expected an even number of arguments.") }
         guard let input = parse(args[1], at: 1, expected: .number) else { return nil }
         var output = expectedType.flatMap { $0 == .value ? nil : $0 }
+        guard let (labels, outputs) = parseStops("step", args, from: 1, output: &output) else { return nil }
+        return ParsedExpression(.step(labels: labels), type: output ?? .value, children: [input] + outputs)
+    }
+
+    /// The input/output pairs of a `step` or `interpolate` from `start`; a step's first label is
+    /// implicit (minus infinity). The first output fixes the output type when none is expected.
+    private func parseStops(_ name: String, _ args: [JSONValue], from start: Int, output: inout ExpressionType?)
+        -> (labels: [Double], outputs: [ParsedExpression])? {
         var labels: [Double] = []
         var outputs: [ParsedExpression] = []
-        var index = 1
+        var index = start
         while index < args.count {
             let label: Double
-            if index == 1 {
+            if name == "step" && index == start {
                 label = -.infinity
             } else if case .number(let n) = args[index] {
                 label = n
             } else {
-                return error("Input/output pairs for \"step\" expressions must be defined using literal numeric values (not computed expressions) for the input values.", at: index)
+                error("Input/output pairs for \"\(name)\" expressions must be defined using literal numeric values (not computed expressions) for the input values.", at: index)
+                return nil
             }
             if let last = labels.last, last >= label {
-                return error("Input/output pairs for \"step\" expressions must be arranged with input values in strictly ascending order.", at: index)
+                error("Input/output pairs for \"\(name)\" expressions must be arranged with input values in strictly ascending order.", at: index)
+                return nil
             }
             guard let parsed = parse(args[index + 1], at: index + 1, expected: output) else { return nil }
             output = output ?? parsed.type
@@ -257,7 +267,7 @@ extension ExpressionParser {
             outputs.append(parsed)
             index += 2
         }
-        return ParsedExpression(.step(labels: labels), type: output ?? .value, children: [input] + outputs)
+        return (labels, outputs)
     }
 
     func parseInterpolate(_ op: String, _ args: [JSONValue]) -> ParsedExpression? {
@@ -288,22 +298,7 @@ extension ExpressionParser {
         } else if let expectedType, expectedType != .value {
             output = expectedType
         }
-        var labels: [Double] = []
-        var outputs: [ParsedExpression] = []
-        var index = 3
-        while index < args.count {
-            guard case .number(let label) = args[index] else {
-                return error("Input/output pairs for \"interpolate\" expressions must be defined using literal numeric values (not computed expressions) for the input values.", at: index)
-            }
-            if let last = labels.last, last >= label {
-                return error("Input/output pairs for \"interpolate\" expressions must be arranged with input values in strictly ascending order.", at: index)
-            }
-            guard let parsed = parse(args[index + 1], at: index + 1, expected: output) else { return nil }
-            output = output ?? parsed.type
-            labels.append(label)
-            outputs.append(parsed)
-            index += 2
-        }
+        guard let (labels, outputs) = parseStops("interpolate", args, from: 3, output: &output) else { return nil }
         let type = output ?? .value
         let interpolatable: Bool
         switch type {

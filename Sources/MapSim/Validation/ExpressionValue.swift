@@ -97,3 +97,17 @@ enum ExpressionValue: Equatable, Sendable {
         return JSONWriter.formatNumber(n)
     }
 }
+
+extension ExpressionValue {
+    /// The number, or nil when the value is not a number.
+    var numberValue: Double? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+
+    /// The string, or nil when the value is not a string.
+    var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+}
