@@ -19,9 +19,14 @@ public struct JSONLineIndex: Sendable {
 
         /// The path of the member `key` of this path's object.
         func member(_ key: String) -> PathHash {
+            member(utf8: key.utf8)
+        }
+
+        /// The path of the member whose key is the UTF-8 text `key`.
+        func member(utf8 key: some Sequence<UInt8>) -> PathHash {
             var hash = self
             if !isEmpty { hash.feed(CollectionOfOne(UInt8(ascii: "."))) }
-            hash.feed(key.utf8)
+            hash.feed(key)
             hash.isEmpty = false
             return hash
         }
@@ -50,6 +55,98 @@ public struct JSONLineIndex: Sendable {
 
     /// An empty index.
     public init() {}
+
+    /// The index of a document already known to be valid JSON, read without building its values:
+    /// much cheaper than parsing it again when only lines are wanted.
+    public init(scanning bytes: [UInt8]) {
+        var scanner = Scanner(bytes: bytes)
+        scanner.value(at: PathHash())
+        table = scanner.table
+    }
+
+    /// Walks a valid document, noting the line where each value starts, as `JSONParser` counts lines.
+    private struct Scanner {
+        let bytes: [UInt8]
+        var position = 0
+        var line = 1
+        var table: [UInt64: Int32] = [:]
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        mutating func value(at path: PathHash) {
+            skipWhitespace()
+            guard position < bytes.count else { return }
+            table[path.value] = Int32(clamping: line)
+            switch bytes[position] {
+            case UInt8(ascii: "{"):
+                position += 1
+                while true {
+                    skipWhitespace()
+                    guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { break }
+                    let keyStart = position
+                    skipString()
+                    let raw = bytes[keyStart + 1..<position - 1]
+                    let key = raw.contains(UInt8(ascii: "\\"))
+                        ? path.member((try? JSONParser.parse(Array(bytes[keyStart..<position])))?.stringValue ?? "")
+                        : path.member(utf8: raw)
+                    skipWhitespace()
+                    position += 1  // ':'
+                    value(at: key)
+                    skipWhitespace()
+                    guard position < bytes.count, bytes[position] == UInt8(ascii: ",") else { break }
+                    position += 1
+                }
+                position += 1  // '}'
+            case UInt8(ascii: "["):
+                position += 1
+                skipWhitespace()
+                if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+                    position += 1
+                    return
+                }
+                var count = 0
+                while true {
+                    value(at: path.element(count))
+                    count += 1
+                    skipWhitespace()
+                    guard position < bytes.count, bytes[position] == UInt8(ascii: ",") else { break }
+                    position += 1
+                }
+                position += 1  // ']'
+            case UInt8(ascii: "\""):
+                skipString()
+            default:
+                // A number or a literal: up to the next delimiter.
+                while position < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) {
+                    position += 1
+                }
+            }
+        }
+
+        /// Moves past the string that starts at the current position.
+        private mutating func skipString() {
+            position += 1
+            while position < bytes.count {
+                switch bytes[position] {
+                case UInt8(ascii: "\""): position += 1; return
+                case UInt8(ascii: "\\"): position += 2
+                default: position += 1
+                }
+            }
+        }
+
+        private mutating func skipWhitespace() {
+            while position < bytes.count {
+                switch bytes[position] {
+                case 0x0A: line += 1; position += 1
+                case 0x20, 0x0D, 0x09: position += 1
+                default: return
+                }
+            }
+        }
+    }
 
     mutating func record(_ line: Int, at path: PathHash) {
         table[path.value] = Int32(clamping: line)

@@ -396,8 +396,8 @@ public struct StyleValidator {
     }
 }
 
-/// The line of every value of a document, by JSON path, worked out only when a diagnostic first
-/// needs one: a valid style never pays for it.
+/// The line of every value of a valid JSON document, by JSON path, worked out only when a
+/// diagnostic first needs one: a valid style never pays for it.
 final class DocumentLines {
     private let bytes: [UInt8]
     private var table: JSONLineIndex?
@@ -408,7 +408,7 @@ final class DocumentLines {
 
     /// The 1-based line of the value at `path` (`layers[0].paint.fill-color`), if there is one.
     func line(_ path: String) -> Int? {
-        if table == nil { table = (try? JSONParser.parseRecordingLines(bytes).lines) ?? JSONLineIndex() }
+        if table == nil { table = JSONLineIndex(scanning: bytes) }
         return table?.line(path)
     }
 }
