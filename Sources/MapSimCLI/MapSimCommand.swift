@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MapSim
 
 /// The `mapsim` command: a headless simulator of a Mapbox/MapLibre map's loading pipeline.
@@ -23,4 +24,12 @@ struct MapSimCommand: AsyncParsableCommand {
         version: MapSimInfo.version,
         subcommands: [LoadCommand.self, TilesCommand.self, CacheCommand.self, RunCommand.self, DiffCommand.self, ExportCommand.self, ValidateCommand.self]
     )
+
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let request = ValidateCommand.PlainRequest(arguments) {
+            Foundation.exit(ValidateCommand.validate(request.files, json: request.json))
+        }
+        await Self.main(nil)
+    }
 }

@@ -38,6 +38,11 @@ struct ValidateCommand: AsyncParsableCommand {
     var loading: LoadingOptions
 
     func run() async throws {
+        if !deep {
+            let status = Self.validate(files, json: json)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         var invalid = false
         var unreadable = false
         for file in files {
@@ -48,19 +53,57 @@ struct ValidateCommand: AsyncParsableCommand {
                 continue
             }
             var diagnostics = StyleValidator.validate([UInt8](data))
-            if deep && file != "-" && (try? JSONParser.parse([UInt8](data))) != nil {
+            if (try? JSONParser.parse([UInt8](data))) != nil && file != "-" {
                 diagnostics += await DeepValidation.run(styleURL: StyleLocation.url(for: file), bytes: [UInt8](data), loading: loading)
             }
             invalid = invalid || !diagnostics.isEmpty
-            if json {
-                print(JSONWriter.string(.array(diagnostics.map(\.json))))
-            } else {
-                for diagnostic in diagnostics {
-                    print("\(file):\(diagnostic.line.map { "\($0):" } ?? "") \(diagnostic.message)")
-                }
-            }
+            Self.printDiagnostics(diagnostics, file: file, json: json)
         }
         if unreadable { throw ExitCode(2) }
         if invalid { throw ExitCode(1) }
+    }
+
+    /// A plain `mapsim validate [--json] FILE...`, recognized before the argument parser runs so
+    /// that the most common validation starts as light as the reference tool.
+    struct PlainRequest {
+        let files: [String]
+        let json: Bool
+
+        init?(_ arguments: [String]) {
+            guard arguments.first == "validate" else { return nil }
+            let rest = arguments.dropFirst()
+            let files = rest.filter { $0 != "--json" }
+            guard !files.isEmpty, files.allSatisfy({ $0 == "-" || !$0.hasPrefix("-") }) else { return nil }
+            self.files = files
+            json = rest.contains("--json")
+        }
+    }
+
+    /// Validates `files` without loading them; the exit status: 0 valid, 1 invalid, 2 unreadable.
+    static func validate(_ files: [String], json: Bool) -> Int32 {
+        var invalid = false
+        var unreadable = false
+        for file in files {
+            let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: file)
+            guard let data else {
+                printError("mapsim: cannot read \(file)")
+                unreadable = true
+                continue
+            }
+            let diagnostics = StyleValidator.validate([UInt8](data))
+            invalid = invalid || !diagnostics.isEmpty
+            printDiagnostics(diagnostics, file: file, json: json)
+        }
+        return unreadable ? 2 : invalid ? 1 : 0
+    }
+
+    private static func printDiagnostics(_ diagnostics: [StyleDiagnostic], file: String, json: Bool) {
+        if json {
+            print(StyleDiagnostic.jsonText(diagnostics))
+        } else {
+            for diagnostic in diagnostics {
+                print("\(file):\(diagnostic.line.map { "\($0):" } ?? "") \(diagnostic.message)")
+            }
+        }
     }
 }

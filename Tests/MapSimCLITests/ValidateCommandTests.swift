@@ -16,8 +16,15 @@ struct ValidateCommandTests {
         let text = try CommandRunner.run(["validate", bad, "styles/sample/style.json"])
         #expect(text.status == 1)
         #expect(text.standardOutput == "\(bad):3: pitch: number expected, string found\n")
+        // As gl-style-validate writes it: JSON.stringify(errors, null, 2).
         let json = try CommandRunner.run(["validate", "--json", bad])
-        #expect(json.standardOutput == "[{\"message\":\"pitch: number expected, string found\",\"line\":3}]\n")
+        #expect(json.standardOutput == "[\n  {\n    \"message\": \"pitch: number expected, string found\",\n    \"line\": 3\n  }\n]\n")
+        // A plain call is answered before the argument parser runs; with any other option it goes
+        // through the parser, and the output is the same.
+        let parsed = try CommandRunner.run(["validate", "--json", bad, "--no-cache"])
+        #expect(parsed.standardOutput == json.standardOutput && parsed.status == json.status)
+        let plainText = try CommandRunner.run(["validate", bad, "styles/sample/style.json", "--seed", "1"])
+        #expect(plainText.standardOutput == text.standardOutput && plainText.status == text.status)
         let unreadable = try CommandRunner.run(["validate", fixture.path + "/none.json"])
         #expect(unreadable.status == 2 && unreadable.standardError.contains("cannot read"))
     }

@@ -24,4 +24,17 @@ public struct StyleDiagnostic: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// Diagnostics as gl-style-validate --json writes them (JavaScript's `JSON.stringify(errors,
+    /// null, 2)`): one member per line, indented by two spaces; `[]` when there are none.
+    public static func jsonText(_ diagnostics: [StyleDiagnostic]) -> String {
+        guard !diagnostics.isEmpty else { return "[]" }
+        let objects = diagnostics.map { diagnostic in
+            var members = ["    \"message\": \(JSONWriter.string(.string(diagnostic.message)))"]
+            if let identifier = diagnostic.identifier { members.append("    \"identifier\": \(JSONWriter.string(.string(identifier)))") }
+            if let line = diagnostic.line { members.append("    \"line\": \(line)") }
+            return "  {\n" + members.joined(separator: ",\n") + "\n  }"
+        }
+        return "[\n" + objects.joined(separator: ",\n") + "\n]"
+    }
 }
