@@ -25,7 +25,7 @@ enum DeepValidation {
             StyleDiagnostic(message: redactor.redact("\(error.type.rawValue): \(error.message)"), line: nil)
         }
         guard let style, !style.sprites.isEmpty || style.layers.contains(where: { $0.iconImage != nil }) else { return diagnostics }
-        let lines = (try? JSONParser.parseRecordingLines(bytes).lines) ?? JSONLineIndex()
+        let lines = JSONLineIndex(scanning: bytes)
         for (index, layer) in style.layers.enumerated() {
             guard let icon = layer.iconImage, !sprite.contains(icon) else { continue }
             let path = "layers[\(index)].layout.icon-image"

@@ -28,7 +28,7 @@ struct MapSimCommand: AsyncParsableCommand {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let request = ValidateCommand.PlainRequest(arguments) {
-            Foundation.exit(ValidateCommand.validate(request.files, json: request.json))
+            Foundation.exit(await ValidateCommand.validate(request.files, json: request.json))
         }
         await Self.main(nil)
     }

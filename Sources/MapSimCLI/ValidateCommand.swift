@@ -38,29 +38,8 @@ struct ValidateCommand: AsyncParsableCommand {
     var loading: LoadingOptions
 
     func run() async throws {
-        if !deep {
-            let status = Self.validate(files, json: json)
-            if status != 0 { throw ExitCode(status) }
-            return
-        }
-        var invalid = false
-        var unreadable = false
-        for file in files {
-            let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: file)
-            guard let data else {
-                printError("mapsim: cannot read \(file)")
-                unreadable = true
-                continue
-            }
-            var diagnostics = StyleValidator.validate([UInt8](data))
-            if (try? JSONParser.parse([UInt8](data))) != nil && file != "-" {
-                diagnostics += await DeepValidation.run(styleURL: StyleLocation.url(for: file), bytes: [UInt8](data), loading: loading)
-            }
-            invalid = invalid || !diagnostics.isEmpty
-            Self.printDiagnostics(diagnostics, file: file, json: json)
-        }
-        if unreadable { throw ExitCode(2) }
-        if invalid { throw ExitCode(1) }
+        let status = await Self.validate(files, json: json, deepLoading: deep ? loading : nil)
+        if status != 0 { throw ExitCode(status) }
     }
 
     /// A plain `mapsim validate [--json] FILE...`, recognized before the argument parser runs so
@@ -79,8 +58,9 @@ struct ValidateCommand: AsyncParsableCommand {
         }
     }
 
-    /// Validates `files` without loading them; the exit status: 0 valid, 1 invalid, 2 unreadable.
-    static func validate(_ files: [String], json: Bool) -> Int32 {
+    /// Validates `files`, and loads each one that is JSON when `deepLoading` is given; the exit
+    /// status: 0 valid, 1 invalid, 2 unreadable.
+    static func validate(_ files: [String], json: Bool, deepLoading: LoadingOptions? = nil) async -> Int32 {
         var invalid = false
         var unreadable = false
         for file in files {
@@ -90,7 +70,11 @@ struct ValidateCommand: AsyncParsableCommand {
                 unreadable = true
                 continue
             }
-            let diagnostics = StyleValidator.validate([UInt8](data))
+            let bytes = [UInt8](data)
+            var diagnostics = StyleValidator.validate(bytes)
+            if let deepLoading, file != "-", (try? JSONParser.parse(bytes)) != nil {
+                diagnostics += await DeepValidation.run(styleURL: StyleLocation.url(for: file), bytes: bytes, loading: deepLoading)
+            }
             invalid = invalid || !diagnostics.isEmpty
             printDiagnostics(diagnostics, file: file, json: json)
         }

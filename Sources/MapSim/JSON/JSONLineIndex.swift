@@ -5,7 +5,7 @@
 /// the lines of a large document costs no string per value.
 public struct JSONLineIndex: Sendable {
     /// The FNV-1a hash of a path's text, extended one member or element at a time.
-    struct PathHash: Hashable, Sendable {
+    struct PathHash: Sendable {
         private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
         private var isEmpty = true
 
@@ -46,9 +46,6 @@ public struct JSONLineIndex: Sendable {
                 value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
             }
         }
-
-        static func == (lhs: PathHash, rhs: PathHash) -> Bool { lhs.value == rhs.value }
-        func hash(into hasher: inout Hasher) { hasher.combine(value) }
     }
 
     private var table: [UInt64: Int32] = [:]
@@ -146,10 +143,6 @@ public struct JSONLineIndex: Sendable {
                 }
             }
         }
-    }
-
-    mutating func record(_ line: Int, at path: PathHash) {
-        table[path.value] = Int32(clamping: line)
     }
 
     /// The 1-based line where the value at `path` starts, if the document has such a value.

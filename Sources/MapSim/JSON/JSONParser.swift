@@ -3,12 +3,6 @@ public struct JSONParser {
     private let bytes: [UInt8]
     private var position = 0
     private var depth = 0
-    /// The current line, counted as white space is skipped (strings hold no raw newlines).
-    private var line = 1
-    /// When recording: the line where each value starts, by JSON path (`layers[0].paint`).
-    private var lines: JSONLineIndex?
-    /// When recording: the hash of the current value's JSON path.
-    private var path = JSONLineIndex.PathHash()
     private static let maximumDepth = 512
 
     /// Parses one JSON document; anything but white space after it is an error.
@@ -20,10 +14,8 @@ public struct JSONParser {
     /// Parses one JSON document and the line where each of its values starts, by JSON path
     /// (`""` for the document, `layers[0].paint.fill-color` for a member).
     public static func parseRecordingLines(_ bytes: [UInt8]) throws(JSONSyntaxError) -> (value: JSONValue, lines: JSONLineIndex) {
-        var parser = JSONParser(bytes: bytes)
-        parser.lines = JSONLineIndex()
-        let value = try parser.parseDocument()
-        return (value, parser.lines ?? JSONLineIndex())
+        let value = try parse(bytes)
+        return (value, JSONLineIndex(scanning: bytes))
     }
 
     /// Parses one JSON document from a string.
@@ -46,7 +38,6 @@ public struct JSONParser {
 
     private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
         guard position < bytes.count else { throw error("unexpected end of input, expected a value") }
-        lines?.record(line, at: path)
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -77,14 +68,7 @@ public struct JSONParser {
             guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after the key \"\(key)\"") }
             position += 1
             skipWhitespace()
-            if lines != nil {
-                let parent = path
-                path = parent.member(key)
-                object[key] = try parseValue()
-                path = parent
-            } else {
-                object[key] = try parseValue()
-            }
+            object[key] = try parseValue()
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 position += 1
@@ -111,14 +95,7 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
-            if lines != nil {
-                let parent = path
-                path = parent.element(elements.count)
-                elements.append(try parseValue())
-                path = parent
-            } else {
-                elements.append(try parseValue())
-            }
+            elements.append(try parseValue())
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 position += 1
@@ -261,10 +238,7 @@ public struct JSONParser {
     private mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
-            case 0x0A:
-                line += 1
-                position += 1
-            case 0x20, 0x0D, 0x09: position += 1
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
             default: return
             }
         }

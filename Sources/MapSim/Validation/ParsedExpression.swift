@@ -37,14 +37,48 @@ final class ParsedExpression: Sendable {
         case globalState
     }
 
+    /// What an expression reads besides its literals: the feature, and the global inputs the
+    /// rules of the reference single out.
+    struct Inputs: OptionSet, Sendable {
+        let rawValue: UInt8
+        static let feature = Inputs(rawValue: 1 << 0)
+        static let featureState = Inputs(rawValue: 1 << 1)
+        static let zoom = Inputs(rawValue: 1 << 2)
+        /// `heatmap-density`, `elevation`, `line-progress`, `accumulated` and `is-supported-script`:
+        /// inputs that only stop constant folding.
+        static let otherGlobals = Inputs(rawValue: 1 << 3)
+    }
+
     let form: Form
     let type: ExpressionType
     let children: [ParsedExpression]
+    /// What this expression and its children read, worked out once when the node is built.
+    let inputs: Inputs
 
     init(_ form: Form, type: ExpressionType, children: [ParsedExpression] = []) {
         self.form = form
         self.type = type
         self.children = children
+        inputs = children.reduce(Self.ownInputs(form, argumentCount: children.count)) { $0.union($1.inputs) }
+    }
+
+    /// What the node itself reads, apart from its children.
+    private static func ownInputs(_ form: Form, argumentCount: Int) -> Inputs {
+        switch form {
+        case .within, .distance:
+            return .feature
+        case .compound(let name):
+            switch name {
+            case "get", "has": return argumentCount == 1 ? .feature : []
+            case "feature-state": return [.feature, .featureState]
+            case "properties", "geometry-type", "id": return .feature
+            case "zoom": return .zoom
+            case "heatmap-density", "elevation", "line-progress", "accumulated", "is-supported-script": return .otherGlobals
+            default: return name.hasPrefix("filter-") ? .feature : []
+            }
+        default:
+            return []
+        }
     }
 
     /// The compound operator's name, or nil.
@@ -59,30 +93,13 @@ final class ParsedExpression: Sendable {
     }
 
     /// Whether the value does not depend on the feature (its properties, id, geometry or state).
-    var isFeatureConstant: Bool {
-        switch form {
-        case .compound(let name):
-            if (name == "get" || name == "has") && children.count == 1 { return false }
-            if ["feature-state", "properties", "geometry-type", "id"].contains(name) || name.hasPrefix("filter-") { return false }
-        case .within, .distance:
-            return false
-        default:
-            break
-        }
-        return children.allSatisfy(\.isFeatureConstant)
-    }
-
-    /// Whether no compound operator named in `names` appears in the expression.
-    func isGlobalPropertyConstant(_ names: [String]) -> Bool {
-        if let name = compoundName, names.contains(name) { return false }
-        return children.allSatisfy { $0.isGlobalPropertyConstant(names) }
-    }
+    var isFeatureConstant: Bool { !inputs.contains(.feature) }
 
     /// Whether the value does not depend on feature state.
-    var isStateConstant: Bool {
-        if compoundName == "feature-state" { return false }
-        return children.allSatisfy(\.isStateConstant)
-    }
+    var isStateConstant: Bool { !inputs.contains(.featureState) }
+
+    /// Whether the value does not depend on the zoom.
+    var isZoomConstant: Bool { !inputs.contains(.zoom) }
 
     /// Whether every value the expression can produce is written as a literal in it.
     var isOutputDefined: Bool {
@@ -109,8 +126,7 @@ final class ParsedExpression: Sendable {
         case .assertion, .coercion: childrenConstant = children.allSatisfy(\.isConstant)
         default: childrenConstant = children.allSatisfy(\.isLiteral)
         }
-        return childrenConstant && isFeatureConstant
-            && isGlobalPropertyConstant(["zoom", "heatmap-density", "elevation", "line-progress", "accumulated", "is-supported-script"])
+        return childrenConstant && inputs.isDisjoint(with: [.feature, .zoom, .otherGlobals])
     }
 
     /// The zoom curve the expression is built around: a `step` or `interpolate` on `["zoom"]` at the

@@ -37,7 +37,7 @@ enum StyleExpressionCompiler {
         if !isFeatureConstant && propertyType != "data-driven" && propertyType != "cross-faded-data-driven" {
             return failure("data expressions not supported")
         }
-        let isZoomConstant = parsed.isGlobalPropertyConstant(["zoom"])
+        let isZoomConstant = parsed.isZoomConstant
         let parameters = spec["expression"]?["parameters"]?.arrayValue ?? []
         if !isZoomConstant && !parameters.contains(.string("zoom")) {
             return failure("zoom expressions not supported")

@@ -50,7 +50,7 @@ extension StyleValidator {
         case .filter:
             if !expression.isStateConstant { add("", "\"feature-state\" data expressions are not supported with filters.") }
         case .clusterMap, .clusterReduce:
-            if !expression.isGlobalPropertyConstant(["zoom", "feature-state"]) {
+            if !expression.isZoomConstant || !expression.isStateConstant {
                 add("", "\"zoom\" and \"feature-state\" expressions are not supported with cluster properties.")
             }
         case .plain:

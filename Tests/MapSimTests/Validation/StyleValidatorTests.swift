@@ -13,7 +13,7 @@ struct StyleValidatorTests {
         #expect(value["c"] == .string("x"))
         #expect(lines.line("") == 1 && lines.line("a") == 2 && lines.line("a[0]") == 2 && lines.line("a[1]") == 3 && lines.line("a[1].b") == 3 && lines.line("c") == 4)
         #expect(lines.line("a[2]") == nil && lines.line("b") == nil && lines.line("a.b") == nil)
-        // Scanning a valid document gives the same lines as parsing it, escaped keys included.
+        // Scanning a valid document finds a line for every value, escaped keys included.
         let text = Array("{\"x\": {\"k\\u0065y\": [\n1, {\"y\": [true,\n\"s\\\"]\"]}]},\n\"z\": -1.5e3, \"x\": null}".utf8)
         let parsed = try JSONParser.parseRecordingLines(text).lines
         let scanned = JSONLineIndex(scanning: text)
