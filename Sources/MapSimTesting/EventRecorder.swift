@@ -18,6 +18,11 @@ public final class EventRecorder: Sendable {
     /// The payloads of every event so far.
     public var payloads: [MapEventPayload] { events.map(\.payload) }
 
+    /// The typed payloads of the events of one type: `recorder.payloads(of: MapEvents.resourceRequest)`.
+    public func payloads<Payload>(of kind: MapEventKind<Payload>) -> [Payload] {
+        events.compactMap { kind.payload(in: $0.payload) }
+    }
+
     /// The events of one type.
     public func events(of type: MapEventType) -> [MapEvent] {
         events.filter { $0.type == type }

@@ -25,7 +25,7 @@ struct OfflineLoadTests {
     }
 
     private func requests(_ run: Run) -> [ResourceRequest] {
-        run.recorder.events.compactMap { if case .resourceRequest(let r) = $0.payload { r } else { nil } }
+        run.recorder.payloads(of: MapEvents.resourceRequest)
     }
 
     @Test func aWarmCacheLoadsOfflineWithoutTouchingTheServer() async throws {
@@ -67,7 +67,7 @@ struct OfflineLoadTests {
 
         let offline = await load(url, cache: cache, network: network, offline: true)
         #expect(offline.outcome == .reached(SimTime(microseconds: 333_333)), "offline, the map still goes idle")
-        let missing = offline.recorder.payloads.compactMap { if case .mapLoadingError(let e) = $0 { e } else { nil } }
+        let missing = offline.recorder.payloads(of: MapEvents.mapLoadingError)
         #expect(missing.map(\.type) == [.tile, .tile])
         #expect(missing.compactMap(\.tileID?.x) == [164, 164])
         let offlineErrors = requests(offline).compactMap(\.response?.error?.reason)
@@ -76,7 +76,7 @@ struct OfflineLoadTests {
 
         await offline.map.setOffline(false)
         _ = await offline.map.run(until: .mapIdle, timeout: .seconds(30))
-        let reloaded = offline.recorder.payloads.compactMap { if case .sourceDataLoaded(let d) = $0, d.type == .tile { d.tileID?.x } else { nil } }
+        let reloaded = offline.recorder.payloads(of: MapEvents.sourceDataLoaded).filter { $0.type == .tile }.compactMap(\.tileID?.x)
         #expect(reloaded.filter { $0 == 164 }.count == 2, "the missing tiles load once back online")
         // Every request that failed offline restarts: 8 revalidations of cached copies, 2 missing tiles.
         let restarted = server.received.dropFirst(before)
@@ -94,7 +94,7 @@ struct OfflineLoadTests {
         let errors = run.recorder.events(of: .mapLoadingError)
         #expect(errors.count == 2)
         #expect(errors.map(\.end) == [.zero, .seconds(1)], "retried after 1 s, then 1 s again")
-        let metadata = try #require(run.recorder.events.first { if case .sourceDataLoaded(let d) = $0.payload { d.type == .metadata } else { false } })
+        let metadata = try #require(run.recorder.events.first { MapEvents.sourceDataLoaded.payload(in: $0.payload)?.type == .metadata })
         #expect(metadata.end == .seconds(2))
         guard case .reached(let idle) = run.outcome else { Issue.record("not idle: \(run.outcome)"); return }
         #expect(idle > .seconds(2))

@@ -35,7 +35,7 @@ struct ScenarioSuiteTests {
         let golden = try Trace.read(file: Self.tracesFolder + "/sprite-404.trace.yaml")
         var changed = golden
         // As if sprite errors were fatal: everything after the sprite error is gone.
-        let spriteError = try #require(golden.events.firstIndex { if case .mapLoadingError(let e) = $0.payload { e.type == .sprite } else { false } })
+        let spriteError = try #require(golden.events.firstIndex { MapEvents.mapLoadingError.payload(in: $0.payload)?.type == .sprite })
         changed.events = Array(golden.events[...spriteError])
         let lines = TraceDiff(expected: golden, actual: changed).lines(limit: 3)
         #expect(lines.first?.hasPrefix("event \(spriteError + 2): missing ") == true)

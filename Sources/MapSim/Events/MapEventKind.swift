@@ -4,6 +4,11 @@ public struct MapEventKind<Payload: Sendable>: Sendable {
     /// The event type.
     public let type: MapEventType
     let extract: @Sendable (MapEventPayload) -> Payload?
+
+    /// The typed payload of `payload` when it is of this type, else nil.
+    public func payload(in payload: MapEventPayload) -> Payload? {
+        extract(payload)
+    }
 }
 
 /// An event of one type: its payload and time interval.

@@ -107,11 +107,10 @@ public struct ScenarioRunner: Sendable {
                 }
             case .noNetworkAfterStep(let step):
                 let start = stepStarts.indices.contains(step - 1) ? stepStarts[step - 1] : events.count
-                let sent = events[start...].filter { event in
-                    if case .resourceRequest(let request) = event.payload { request.dataSource == .network && request.response?.error?.reason != .inOfflineMode } else { false }
-                }
-                if let first = sent.first, case .resourceRequest(let request) = first.payload {
-                    failures.append("expected no network traffic after step \(step), but \(sent.count) request(s) went out, first \(request.request.url)")
+                let sent = events[start...].compactMap { MapEvents.resourceRequest.payload(in: $0.payload) }
+                    .filter { $0.dataSource == .network && $0.response?.error?.reason != .inOfflineMode }
+                if let first = sent.first {
+                    failures.append("expected no network traffic after step \(step), but \(sent.count) request(s) went out, first \(first.request.url)")
                 }
             }
         }

@@ -57,7 +57,7 @@ struct MapNetworkTests {
         await map.advance(by: .seconds(5))
         guard case .reached(let secondIdle) = await map.run(until: .mapIdle, timeout: .seconds(60)) else { Issue.record("not idle again"); return }
         #expect(secondIdle > .seconds(5))
-        let loadedTiles = lateRecorder.events.filter { if case .sourceDataLoaded(let d) = $0.payload { d.type == .tile && $0.end >= .seconds(5) } else { false } }
+        let loadedTiles = lateRecorder.events.filter { $0.payload.sourceData?.type == .tile && $0.end >= .seconds(5) }
         #expect(loadedTiles.count == 4, "the tiles load once the network is back")
     }
 

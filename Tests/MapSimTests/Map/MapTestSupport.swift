@@ -24,28 +24,9 @@ func sampleCopy() throws -> FixtureDirectory {
 }
 
 extension MapEventPayload {
-    var loadingError: MapLoadingError? {
-        if case .mapLoadingError(let error) = self { return error }
-        return nil
-    }
-
-    var frame: RenderFrameFinished? {
-        if case .renderFrameFinished(let frame) = self { return frame }
-        return nil
-    }
-
-    var request: ResourceRequest? {
-        if case .resourceRequest(let request) = self { return request }
-        return nil
-    }
-
-    var sourceData: SourceDataLoaded? {
-        if case .sourceDataLoaded(let data) = self { return data }
-        return nil
-    }
-
-    var styleData: StyleDataLoaded.Kind? {
-        if case .styleDataLoaded(let data) = self { return data.type }
-        return nil
-    }
+    var loadingError: MapLoadingError? { MapEvents.mapLoadingError.payload(in: self) }
+    var frame: RenderFrameFinished? { MapEvents.renderFrameFinished.payload(in: self) }
+    var request: ResourceRequest? { MapEvents.resourceRequest.payload(in: self) }
+    var sourceData: SourceDataLoaded? { MapEvents.sourceDataLoaded.payload(in: self) }
+    var styleData: StyleDataLoaded.Kind? { MapEvents.styleDataLoaded.payload(in: self)?.type }
 }
