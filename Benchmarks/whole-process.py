@@ -79,6 +79,7 @@ def peak_memory(binary: str, style: Path) -> int:
         code = subprocess.call([GNU_TIME, "-f", "%M", "-o", report.name, binary, "validate", str(style)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         check_exit(style, code)
+        # For exit status 1, GNU time writes "Command exited with non-zero status 1" first.
         return int(report.read().split()[-1])
 
 

@@ -34,7 +34,7 @@ extension StyleValidator {
     }
 
     private mutating func validateLegacyFilter(_ value: JSONValue, path: String) {
-        guard case .array(let parts) = value else { return report(path, "array expected, \(value.typeName) found", value: value) }
+        guard case .array(let parts) = value else { return reportType(path, expected: "array", found: value) }
         guard let first = parts.first else { return report(path, "filter array must have at least 1 element", value: value) }
         let operators = ["==", "!=", ">", ">=", "<", "<=", "in", "!in", "all", "any", "none", "has", "!has"]
         guard case .string(let op) = first, operators.contains(op) else {
@@ -49,7 +49,7 @@ extension StyleValidator {
                 report(path, "filter array for operator \"\(op)\" must have 3 elements", value: value)
             }
             if parts.count >= 2, parts[1].stringValue == nil {
-                report("\(path)[1]", "string expected, \(parts[1].typeName) found", value: parts[1])
+                reportType("\(path)[1]", expected: "string", found: parts[1])
             }
             for index in parts.indices.dropFirst(2) {
                 let element = parts[index]
@@ -59,7 +59,7 @@ extension StyleValidator {
                         report("\(path)[\(index)]", "expected one of [\(types.joined(separator: ", "))], \(JSONWriter.string(element)) found", value: element)
                     }
                 } else if element.stringValue == nil && element.numberValue == nil && element.boolValue == nil {
-                    report("\(path)[\(index)]", "string, number, or boolean expected, \(element.typeName) found", value: element)
+                    reportType("\(path)[\(index)]", expected: "string, number, or boolean", found: element)
                 }
             }
         case "any", "all", "none":
@@ -68,7 +68,7 @@ extension StyleValidator {
             if parts.count != 2 {
                 report(path, "filter array for \"\(op)\" operator must have 2 elements", value: value)
             } else if parts[1].stringValue == nil {
-                report("\(path)[1]", "string expected, \(parts[1].typeName) found", value: parts[1])
+                reportType("\(path)[1]", expected: "string", found: parts[1])
             }
         }
     }

@@ -72,7 +72,7 @@ extension StyleValidator {
         if context.functionType == "identity" {
             return report(path, "identity function may not have a \"stops\" property", value: value)
         }
-        guard case .array(let stops) = value else { return report(path, "array expected, \(value.typeName) found", value: value) }
+        guard case .array(let stops) = value else { return reportType(path, expected: "array", found: value) }
         for (index, stop) in stops.enumerated() {
             validateFunctionStop(stop, path: "\(path)[\(index)]", context: &context)
         }
@@ -80,7 +80,7 @@ extension StyleValidator {
     }
 
     private mutating func validateFunctionStop(_ stop: JSONValue, path: String, context: inout FunctionContext) {
-        guard case .array(let pair) = stop else { return report(path, "array expected, \(stop.typeName) found", value: stop) }
+        guard case .array(let pair) = stop else { return reportType(path, expected: "array", found: stop) }
         guard pair.count == 2 else { return report(path, "array length 2 expected, length \(pair.count) found", value: stop) }
         let keyPath = "\(path)[0]"
         if context.isZoomAndProperty {
@@ -99,7 +99,7 @@ extension StyleValidator {
                 let child = join(keyPath, name)
                 switch name {
                 case "zoom":
-                    if member.numberValue == nil { report(child, "number expected, \(member.typeName) found", value: member) }
+                    if member.numberValue == nil { reportType(child, expected: "number", found: member) }
                 case "value":
                     validateStopDomainValue(member, path: child, stop: stop, context: &context)
                 default:

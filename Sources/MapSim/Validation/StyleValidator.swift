@@ -37,7 +37,10 @@ public struct StyleValidator {
         diagnostics.append(StyleDiagnostic(message: path.isEmpty ? message : "\(path): \(message)", line: line))
     }
 
-    private func typeName(_ value: JSONValue) -> String { value.typeName }
+    /// "`expected` expected, `type of value` found", at `value`.
+    mutating func reportType(_ path: String, expected: String, found value: JSONValue) {
+        report(path, "\(expected) expected, \(value.typeName) found", value: value)
+    }
 
     /// How gl-style-validate shows a found value: strings quoted, others as their type or literal.
     private func shown(_ value: JSONValue) -> String {
@@ -62,7 +65,7 @@ public struct StyleValidator {
 
     private mutating func validateRoot(_ document: JSONValue) {
         guard let root = document.objectValue else {
-            report("", "object expected, \(typeName(document)) found", value: document)
+            reportType("", expected: "object", found: document)
             return
         }
         let spec = section("$root") ?? JSONObject()
@@ -82,7 +85,7 @@ public struct StyleValidator {
             case "light", "terrain", "sky", "projection":
                 validateDetached(value, section: key)
             case "font-faces":
-                if value.objectValue == nil { report(key, "object expected, \(typeName(value)) found", value: value) }
+                if value.objectValue == nil { reportType(key, expected: "object", found: value) }
             default:
                 // Unknown root keys are allowed, as in gl-style-validate.
                 if let entry = spec[key]?.objectValue { validateValue(value, path: key, spec: entry) }
@@ -93,7 +96,7 @@ public struct StyleValidator {
     /// Light, terrain and sky report their members without the parent's path, as gl-style-validate does.
     private mutating func validateDetached(_ value: JSONValue, section name: String) {
         guard let object = value.objectValue else {
-            report(name, "object expected, \(typeName(value)) found", value: value)
+            reportType(name, expected: "object", found: value)
             return
         }
         let spec = section(name) ?? JSONObject()
@@ -113,7 +116,7 @@ public struct StyleValidator {
 
     private mutating func validateGlyphs(_ value: JSONValue) {
         guard case .string(let url) = value else {
-            report("glyphs", "string expected, \(typeName(value)) found", value: value)
+            reportType("glyphs", expected: "string", found: value)
             return
         }
         for token in ["{fontstack}", "{range}"] where !url.contains(token) {
@@ -125,13 +128,13 @@ public struct StyleValidator {
 
     private mutating func validateSources(_ value: JSONValue) {
         guard let sources = value.objectValue else {
-            report("sources", "object expected, \(typeName(value)) found", value: value)
+            reportType("sources", expected: "object", found: value)
             return
         }
         for (id, source) in sources.members {
             let path = "sources.\(id)"
             guard let object = source.objectValue else {
-                report(path, "object expected, \(typeName(source)) found", value: source)
+                reportType(path, expected: "object", found: source)
                 continue
             }
             guard let type = object["type"] else {
@@ -157,7 +160,7 @@ public struct StyleValidator {
 
     private mutating func validateLayers(_ value: JSONValue, sources: JSONObject?) {
         guard let layers = value.arrayValue else {
-            report("layers", "array expected, \(typeName(value)) found", value: value)
+            reportType("layers", expected: "array", found: value)
             return
         }
         // The index of the first layer with each id; its line is looked up only for a duplicate.
@@ -165,7 +168,7 @@ public struct StyleValidator {
         for (index, layer) in layers.enumerated() {
             let path = "layers[\(index)]"
             guard let object = layer.objectValue else {
-                report(path, "object expected, \(typeName(layer)) found", value: layer)
+                reportType(path, expected: "object", found: layer)
                 continue
             }
             if let id = object["id"]?.stringValue {
@@ -256,7 +259,7 @@ public struct StyleValidator {
 
     private mutating func validateProperties(_ value: JSONValue, path: String, section name: String?) {
         guard let object = value.objectValue else {
-            report(path, "object expected, \(typeName(value)) found", value: value)
+            reportType(path, expected: "object", found: value)
             return
         }
         // A layer of unknown type has its type reported; its properties are not checked.
@@ -285,7 +288,7 @@ public struct StyleValidator {
 
     private mutating func validateObject(_ object: JSONObject, path: String, spec: JSONObject, whole: JSONValue) {
         guard whole.objectValue != nil else {
-            report(path, "object expected, \(typeName(whole)) found", value: whole)
+            reportType(path, expected: "object", found: whole)
             return
         }
         for (key, value) in object.members {
@@ -330,7 +333,7 @@ public struct StyleValidator {
         case "filter":
             validateFilter(value, path: path)
         case "number":
-            guard case .number(let n) = value else { return report(path, "number expected, \(typeName(value)) found", value: value) }
+            guard case .number(let n) = value else { return reportType(path, expected: "number", found: value) }
             if let minimum = spec["minimum"]?.numberValue, n < minimum {
                 report(path, "\(JSONWriter.formatNumber(n)) is less than the minimum value \(JSONWriter.formatNumber(minimum))", value: value)
             }
@@ -340,17 +343,17 @@ public struct StyleValidator {
         case "string", "formatted", "resolvedImage", "projectionDefinition":
             if case .string = value { return }
             if type != "string", case .array = value { return }
-            report(path, "string expected, \(typeName(value)) found", value: value)
+            reportType(path, expected: "string", found: value)
         case "boolean":
             if case .bool = value { return }
-            report(path, "boolean expected, \(typeName(value)) found", value: value)
+            reportType(path, expected: "boolean", found: value)
         case "enum":
             let values: [JSONValue] = spec["values"]?.objectValue?.keys.map(JSONValue.string) ?? spec["values"]?.arrayValue ?? []
             if values.contains(value) { return }
             let listed = values.map { $0.stringValue ?? JSONWriter.string($0) }.joined(separator: ", ")
             report(path, "expected one of [\(listed)], \(JSONWriter.string(value)) found", value: value)
         case "color":
-            guard case .string(let text) = value else { return report(path, "color expected, \(typeName(value)) found", value: value) }
+            guard case .string(let text) = value else { return reportType(path, expected: "color", found: value) }
             if !CSSColor.isColor(text) { report(path, "color expected, \(shown(value)) found", value: value) }
         case "array":
             validateArray(value, path: path, spec: spec)
@@ -376,7 +379,7 @@ public struct StyleValidator {
     }
 
     private mutating func validateArray(_ value: JSONValue, path: String, spec: JSONObject) {
-        guard case .array(let elements) = value else { return report(path, "array expected, \(typeName(value)) found", value: value) }
+        guard case .array(let elements) = value else { return reportType(path, expected: "array", found: value) }
         if let length = spec["length"]?.numberValue, elements.count != Int(length) {
             return report(path, "array length \(Int(length)) expected, length \(elements.count) found", value: value)
         }
