@@ -1,13 +1,19 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// Targets by concern; dependencies point one way (Sources/README.md):
+// MapSimJSON ← MapSimStyle ← MapSim ← MapSimTrace / MapSimCache / MapSimHTTP ← MapSimKit ← MapSimCLI.
 let package = Package(
     name: "mapsim",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "MapSimJSON", targets: ["MapSimJSON"]),
+        .library(name: "MapSimStyle", targets: ["MapSimStyle"]),
         .library(name: "MapSim", targets: ["MapSim"]),
+        .library(name: "MapSimTrace", targets: ["MapSimTrace"]),
         .library(name: "MapSimHTTP", targets: ["MapSimHTTP"]),
         .library(name: "MapSimCache", targets: ["MapSimCache"]),
+        .library(name: "MapSimKit", targets: ["MapSimKit"]),
         .library(name: "MapSimTesting", targets: ["MapSimTesting"]),
         .executable(name: "mapsim", targets: ["MapSimCLI"]),
     ],
@@ -20,19 +26,23 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        .target(name: "MapSim", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "MapSimJSON"),
+        .target(name: "MapSimStyle", dependencies: ["MapSimJSON"]),
+        .target(name: "MapSim", dependencies: ["MapSimJSON", "MapSimStyle"]),
+        .target(name: "MapSimTrace", dependencies: ["MapSim", "MapSimJSON", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "MapSimHTTP",
             dependencies: ["MapSim", .product(name: "AsyncHTTPClient", package: "async-http-client")]
         ),
         .target(
             name: "MapSimCache",
-            dependencies: ["MapSim", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(name: "MapSimKit", dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", "MapSimTrace", "MapSimCache", "MapSimHTTP"]),
         .target(
             name: "MapSimTesting",
             dependencies: [
-                "MapSim",
+                "MapSim", "MapSimJSON", "MapSimStyle",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
@@ -40,15 +50,18 @@ let package = Package(
         .executableTarget(
             name: "MapSimCLI",
             dependencies: [
-                "MapSim", "MapSimHTTP", "MapSimCache",
+                "MapSimKit", "MapSim", "MapSimStyle", "MapSimJSON", "MapSimTrace", "MapSimCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "MapSimTests", dependencies: ["MapSim", "MapSimTesting"], exclude: ["Validation/Fixtures"]),
+        .testTarget(name: "MapSimJSONTests", dependencies: ["MapSimJSON"]),
+        .testTarget(name: "MapSimStyleTests", dependencies: ["MapSimStyle", "MapSimJSON", "MapSim", "MapSimTesting"], exclude: ["Validation/Fixtures"]),
+        .testTarget(name: "MapSimTests", dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", "MapSimTesting"]),
+        .testTarget(name: "MapSimTraceTests", dependencies: ["MapSimTrace", "MapSim", "MapSimJSON", "MapSimTesting"]),
         .testTarget(name: "MapSimHTTPTests", dependencies: ["MapSimHTTP", "MapSim", "MapSimTesting"]),
-        .testTarget(name: "MapSimCacheTests", dependencies: ["MapSimCache", "MapSimHTTP", "MapSim", "MapSimTesting"]),
+        .testTarget(name: "MapSimCacheTests", dependencies: ["MapSimCache", "MapSimHTTP", "MapSim", "MapSimStyle", "MapSimTesting"]),
         .testTarget(name: "MapSimCLITests", dependencies: ["MapSimCLI", "MapSim", "MapSimTesting"]),
-        .testTarget(name: "RegressionTests", dependencies: ["MapSim", "MapSimCache", "MapSimTesting"]),
+        .testTarget(name: "RegressionTests", dependencies: ["MapSimKit", "MapSimTrace", "MapSim", "MapSimTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate Tests/MapSimTests/Validation/Fixtures/expression-cases.json from the style spec's
+"""Generate Tests/MapSimStyleTests/Validation/Fixtures/expression-cases.json from the style spec's
 expression test cases.
 
 The cases are MapLibre's (maplibre-style-spec v24.8.0, test/integration/expression/tests),
@@ -20,7 +20,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", "shared", "style-spec", "expression-tests")
 LICENSE = sys.argv[2] if len(sys.argv) > 2 else os.path.join(CASES, "..", "LICENSE.txt")
-OUT = os.path.join(HERE, "..", "Tests", "MapSimTests", "Validation", "Fixtures")
+OUT = os.path.join(HERE, "..", "Tests", "MapSimStyleTests", "Validation", "Fixtures")
 
 
 def main():

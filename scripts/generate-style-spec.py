@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate Sources/MapSim/Validation/StyleSpecReference.swift from the style spec v8 reference.
+"""Generate Sources/MapSimStyle/Validation/StyleSpecReference.swift from the style spec v8 reference.
 
 The reference (v8.json) is MapLibre's style specification, BSD-3-Clause (its notice is copied into
 the generated file). This keeps what validation needs — types, values, lengths, minimums and
@@ -16,7 +16,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 SPEC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", "shared", "style-spec", "v8.json")
 LICENSE = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(SPEC), "LICENSE.txt")
-OUT = os.path.join(HERE, "..", "Sources", "MapSim", "Validation", "StyleSpecReference.swift")
+OUT = os.path.join(HERE, "..", "Sources", "MapSimStyle", "Validation", "StyleSpecReference.swift")
 DROP = {"doc", "sdk-support", "example", "units"}
 
 def strip(value):

@@ -1,5 +1,7 @@
 import ArgumentParser
 import MapSim
+import MapSimKit
+import MapSimStyle
 
 /// `LON,LAT` on the command line.
 struct LngLatArgument: ExpressibleByArgument {

@@ -4,7 +4,10 @@ import Foundation
 import Glibc
 #endif
 import MapSim
+import MapSimKit
 import MapSimCache
+import MapSimJSON
+import MapSimStyle
 
 /// `mapsim cache`: look after the cache that `mapsim load` fills.
 struct CacheCommand: AsyncParsableCommand {

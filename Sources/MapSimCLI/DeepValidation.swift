@@ -1,6 +1,10 @@
 import Foundation
 import MapSim
+import MapSimKit
 import Synchronization
+import MapSimJSON
+import MapSimStyle
+import MapSimTrace
 
 /// `mapsim validate --deep`: load the style and report what does not resolve.
 enum DeepValidation {

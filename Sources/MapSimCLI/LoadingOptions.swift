@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapSim
+import MapSimKit
 import MapSimCache
 import MapSimHTTP
 

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import MapSim
+import MapSimKit
 import MapSimCache
+import MapSimTrace
 
 /// `mapsim run SCENARIO...`: run scenarios and compare their traces with the golden ones.
 struct RunCommand: AsyncParsableCommand {

@@ -1,5 +1,7 @@
 import Foundation
 import MapSim
+import MapSimJSON
+import MapSimStyle
 
 /// What an offline region covers.
 public struct RegionDefinition: Sendable, Equatable {

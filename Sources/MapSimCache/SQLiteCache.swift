@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MapSim
+import MapSimStyle
 
 /// The cache backend: every resource and tile the network returned, in one SQLite file, as
 /// MapLibre's offline database keeps them.

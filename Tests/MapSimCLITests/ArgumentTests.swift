@@ -1,6 +1,7 @@
 import Testing
 @testable import MapSimCLI
 import MapSim
+import MapSimStyle
 
 @Suite("Arguments")
 struct ArgumentTests {

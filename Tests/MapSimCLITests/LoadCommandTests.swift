@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import MapSimTesting
 @testable import MapSim
+@testable import MapSimJSON
+@testable import MapSimStyle
 
 @Suite("mapsim load")
 struct LoadCommandTests {

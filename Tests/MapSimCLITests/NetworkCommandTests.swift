@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import MapSimTesting
 @testable import MapSim
+@testable import MapSimJSON
 
 /// `mapsim load` and `mapsim cache` against real and simulated networks.
 @Suite("mapsim load over the network", .serialized)

@@ -4,6 +4,7 @@ import Testing
 import MapSimTesting
 @testable import MapSim
 @testable import MapSimCache
+@testable import MapSimStyle
 
 @Suite("RegionDownloader")
 struct RegionDownloaderTests {

@@ -2,7 +2,10 @@ import Foundation
 import Testing
 import MapSimTesting
 @testable import MapSim
+@testable import MapSimKit
 @testable import MapSimCache
+@testable import MapSimStyle
+@testable import MapSimTrace
 
 /// The regression suite: every scenario in traces/ runs and must reproduce its golden trace byte
 /// for byte, and meet its expectations.

@@ -1,3 +1,5 @@
+import MapSimJSON
+
 extension MapEvent {
     /// The event as one JSON line: `{"type": ..., "begin": µs, "end": µs, "data": {...}}`, keys in
     /// this fixed order and the payload with the Mapbox keys, so the same run writes the same bytes.

@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// Reads the features of a GeoJSON document (a FeatureCollection, a Feature or a bare geometry).
 enum GeoJSONFeatures {
     /// The property list of every feature, in document order; a bare geometry is one feature

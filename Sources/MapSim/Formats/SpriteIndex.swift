@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// The images of a sprite sheet: names and rectangles from the sprite JSON, checked against the PNG.
 public struct SpriteIndex: Sendable, Equatable {
     /// One image of the sheet.

@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// A decoded Mapbox Vector Tile (spec 2.1): its layers, their features and feature properties.
 ///
 /// Geometry command streams are checked for well-formedness, not kept: the simulator needs to know

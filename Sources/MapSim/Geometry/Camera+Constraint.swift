@@ -1,4 +1,5 @@
 import Foundation
+import MapSimStyle
 
 extension Camera {
     /// The camera MapLibre Native would settle on for this view (its default "height only" constraint):

@@ -1,3 +1,5 @@
+import MapSimStyle
+
 /// Where the map looks: centre, zoom, bearing (degrees clockwise from north) and pitch (degrees from
 /// looking straight down).
 public struct Camera: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import MapSimStyle
+
 /// A partial camera, as in the SDKs' `CameraOptions`: fields left nil keep their current value.
 public struct CameraOptions: Sendable, Hashable {
     /// The new centre.

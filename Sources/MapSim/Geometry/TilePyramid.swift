@@ -1,4 +1,5 @@
 import Foundation
+import MapSimStyle
 
 /// How a source is tiled: its type, tile size, zoom range and bounds. Answers which tiles a view needs.
 public struct TilePyramid: Sendable, Hashable {

@@ -1,10 +1,11 @@
 import Foundation
+import MapSimStyle
 
 /// Spherical (web) mercator as map tiles use it: positions as fractions of the world, 0...1,
 /// x growing east from the antimeridian and y growing south from the top of the world.
 public enum WebMercator {
     /// The latitude at which the square world ends, about 85.0511°.
-    public static let maximumLatitude = 85.051128779806604
+    public static let maximumLatitude = LngLat.maximumMercatorLatitude
 
     /// The radius of the sphere in metres (EPSG:3857).
     public static let earthRadius = 6_378_137.0

@@ -1,3 +1,5 @@
+import MapSimStyle
+
 /// The URLs of a sprite sheet: `@2x` for screens denser than 1, `.json` for the index and `.png` for
 /// the image, inserted before the query so that query parameters are kept.
 public enum SpriteURL {

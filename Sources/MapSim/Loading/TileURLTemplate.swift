@@ -1,4 +1,5 @@
 import Foundation
+import MapSimStyle
 
 /// A tile URL template and how to fill it: `{z} {x} {y} {quadkey} {prefix} {ratio} {bbox-epsg-3857}`,
 /// with rows flipped for the `tms` scheme. Unknown tokens are left as they are, as in the SDKs.
@@ -54,22 +55,5 @@ public struct TileURLTemplate: Sendable, Hashable {
         let low = WebMercator.metres(x: Double(id.x) / tiles, y: Double(id.y + 1) / tiles)
         let high = WebMercator.metres(x: Double(id.x + 1) / tiles, y: Double(id.y) / tiles)
         return [low.x, low.y, high.x, high.y].map { String(format: "%.10g", $0) }.joined(separator: ",")
-    }
-}
-
-/// Replaces `{token}` occurrences in URL templates.
-enum TokenReplacer {
-    /// `text` with each `{token}` replaced by `value(token)`; tokens with no value stay.
-    static func replace(in text: String, value: (String) -> String?) -> String {
-        var result = ""
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}") else { break }
-            let token = String(rest[rest.index(after: open)..<close])
-            result += value(token) ?? "{\(token)}"
-            rest = rest[rest.index(after: close)...]
-        }
-        return result + rest
     }
 }

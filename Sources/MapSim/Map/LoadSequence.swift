@@ -1,3 +1,6 @@
+import MapSimJSON
+import MapSimStyle
+
 /// The load sequence of a map as a pure state machine: style → sprite → source metadata → tiles
 /// (→ glyphs), following the Mapbox/MapLibre rules in DESIGN.md.
 ///

@@ -1,3 +1,5 @@
+import MapSimStyle
+
 /// A headless map: it loads a style the way a Mapbox/MapLibre map does and reports every step as an event.
 ///
 /// The map runs on a virtual clock. Nothing happens between calls: `run(until:timeout:)` and

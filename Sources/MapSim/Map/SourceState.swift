@@ -1,3 +1,6 @@
+import MapSimJSON
+import MapSimStyle
+
 /// What a map knows of one source while it loads: its metadata and its tiles.
 struct SourceState: Sendable {
     enum Metadata: Sendable, Equatable {

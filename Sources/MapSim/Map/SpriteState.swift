@@ -1,3 +1,5 @@
+import MapSimStyle
+
 /// The loading state of a style's sprite sheets: both parts of every sheet must settle.
 struct SpriteState: Sendable {
     struct Sheet: Sendable {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import MapSimTesting
 @testable import MapSim
+@testable import MapSimJSON
+@testable import MapSimStyle
 
 /// One test per rule of DESIGN.md's load sequence, on the real sample style and real files.
 @Suite("Map.LoadSequence")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import MapSimTesting
 @testable import MapSim
+@testable import MapSimStyle
 
 @Suite("Map.SourceTypes")
 struct MapSourceTypesTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import MapSimTesting
 @testable import MapSim
+@testable import MapSimJSON
+@testable import MapSimStyle
 
 /// Bad input never crashes or hangs a load: thousands of seeded mutations of real inputs.
 @Suite("Map.Robustness")

@@ -1,5 +1,6 @@
 import Testing
 @testable import MapSim
+@testable import MapSimStyle
 
 @Suite("LoadSequence")
 struct LoadSequenceTests {

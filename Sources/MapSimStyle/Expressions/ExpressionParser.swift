@@ -1,0 +1,177 @@
+import MapSimJSON
+
+/// A problem found while parsing an expression: the key of the offending part relative to the
+/// expression (`[2]`, `[1][0]`, or empty for the whole) and the reference's message.
+struct ExpressionParsingError: Equatable, Sendable {
+    var key: String
+    var message: String
+}
+
+/// Parses and type-checks style expressions with the rules and messages of the style spec's
+/// reference implementation: every operator, its argument counts and types, inferred type
+/// assertions and coercions, `let` scopes, and constant folding.
+///
+/// A parser is one position in the expression being parsed: the path to it, the type expected
+/// there, the variables in scope. Parsers for children share their parent's error list.
+struct ExpressionParser {
+    /// The errors of one parse, shared by the parsers of all its positions.
+    final class ErrorList {
+        var errors: [ExpressionParsingError] = []
+    }
+
+    /// How a parsed value is adapted to the type expected of it.
+    enum Annotation {
+        case assert, coerce, omit
+    }
+
+    let key: String
+    let expectedType: ExpressionType?
+    let scope: [(name: String, expression: ParsedExpression)]
+    let errorList: ErrorList
+
+    /// A parser for a whole expression of which `expectedType` is expected.
+    init(expectedType: ExpressionType?) {
+        self.init(key: "", expectedType: expectedType, scope: [], errorList: ErrorList())
+    }
+
+    private init(key: String, expectedType: ExpressionType?, scope: [(name: String, expression: ParsedExpression)], errorList: ErrorList) {
+        self.key = key
+        self.expectedType = expectedType
+        self.scope = scope
+        self.errorList = errorList
+    }
+
+    var errors: [ExpressionParsingError] { errorList.errors }
+
+    /// A parser for the argument at `index`, expecting `expected`, with `bindings` added to the scope.
+    func child(_ index: Int?, expected: ExpressionType? = nil, bindings: [(name: String, expression: ParsedExpression)] = []) -> ExpressionParser {
+        ExpressionParser(key: index.map { "\(key)[\($0)]" } ?? key, expectedType: expected, scope: scope + bindings, errorList: errorList)
+    }
+
+    /// A parser at the same position with a fresh error list, for trying one overload.
+    func detached() -> ExpressionParser {
+        ExpressionParser(key: key, expectedType: nil, scope: scope, errorList: ErrorList())
+    }
+
+    /// Records `message` at this position, or at the child `indices` below it; returns nil.
+    @discardableResult
+    func error(_ message: String, at indices: Int...) -> ParsedExpression? {
+        errorList.errors.append(ExpressionParsingError(key: key + indices.map { "[\($0)]" }.joined(), message: message))
+        return nil
+    }
+
+    /// Records a mismatch of `actual` against `expected`; true when there was one.
+    func checkSubtype(_ expected: ExpressionType, _ actual: ExpressionType) -> Bool {
+        guard let message = expected.mismatch(actual) else { return false }
+        error(message)
+        return true
+    }
+
+    /// Parses the argument at `index` of the expression this parser is at.
+    func parse(_ json: JSONValue, at index: Int, expected: ExpressionType? = nil,
+               bindings: [(name: String, expression: ParsedExpression)] = [], annotation: Annotation? = nil) -> ParsedExpression? {
+        child(index, expected: expected, bindings: bindings).parse(json, annotation: annotation)
+    }
+
+    /// Parses `json` at this position.
+    func parse(_ json: JSONValue, annotation: Annotation? = nil) -> ParsedExpression? {
+        let arguments: [JSONValue]
+        switch json {
+        case .null, .bool, .number, .string:
+            arguments = [.string("literal"), json]
+        case .array(let elements):
+            arguments = elements
+        case .object:
+            return error("Bare objects invalid. Use [\"literal\", {...}] instead.")
+        }
+        guard let head = arguments.first else {
+            return error("Expected an array with at least one element. If you wanted a literal array, use [\"literal\", []].")
+        }
+        guard case .string(let op) = head else {
+            let kind = head.numberValue != nil ? "number" : head.boolValue != nil ? "boolean" : "object"
+            return error("Expression name must be a string, but found \(kind) instead. If you wanted a literal array, use [\"literal\", [...]].", at: 0)
+        }
+        guard Self.isOperator(op) else {
+            return error("Unknown expression \"\(op)\". If you wanted a literal array, use [\"literal\", [...]].", at: 0)
+        }
+        guard var parsed = parseOperator(op, arguments) else { return nil }
+        if let expected = expectedType {
+            let actual = parsed.type.kind
+            if ["string", "number", "boolean", "object", "array"].contains(expected.kind) && actual == "value" {
+                parsed = annotate(parsed, as: expected, annotation ?? .assert)
+            } else if Self.coerces(to: expected.kind, from: actual) {
+                parsed = annotate(parsed, as: expected, annotation ?? .coerce)
+            } else if checkSubtype(expected, parsed.type) {
+                return nil
+            }
+        }
+        if !parsed.isLiteral && parsed.type != .resolvedImage && parsed.isConstant {
+            do {
+                parsed = ParsedExpression(.literal(try ExpressionEvaluator.evaluate(parsed)), type: parsed.type)
+            } catch {
+                return self.error(error.message)
+            }
+        }
+        return parsed
+    }
+
+    /// Whether a value of kind `actual` is coerced, not asserted or rejected, where `expected` is expected.
+    private static func coerces(to expected: String, from actual: String) -> Bool {
+        switch expected {
+        case "projectionDefinition": ["string", "array", "value"].contains(actual)
+        case "color", "formatted", "resolvedImage": actual == "value" || actual == "string"
+        case "padding", "numberArray": ["value", "number", "array"].contains(actual)
+        case "colorArray": ["value", "string", "array"].contains(actual)
+        case "variableAnchorOffsetCollection": actual == "value" || actual == "array"
+        default: false
+        }
+    }
+
+    private func annotate(_ parsed: ParsedExpression, as type: ExpressionType, _ annotation: Annotation) -> ParsedExpression {
+        switch annotation {
+        case .assert: ParsedExpression(.assertion, type: type, children: [parsed])
+        case .coerce: ParsedExpression(.coercion, type: type, children: [parsed])
+        case .omit: parsed
+        }
+    }
+
+    /// Whether `name` is an operator of the expression language.
+    static func isOperator(_ name: String) -> Bool {
+        specialForms.contains(name) || CompoundOperators.definitions[name] != nil
+    }
+
+    private static let specialForms: Set<String> = [
+        "==", "!=", ">", "<", ">=", "<=", "array", "at", "boolean", "case", "coalesce", "collator", "format", "image", "in",
+        "index-of", "interpolate", "interpolate-hcl", "interpolate-lab", "length", "let", "literal", "match", "number",
+        "number-format", "object", "slice", "step", "string", "to-boolean", "to-color", "to-number", "to-string", "var",
+        "within", "distance", "global-state",
+    ]
+
+    private func parseOperator(_ op: String, _ args: [JSONValue]) -> ParsedExpression? {
+        switch op {
+        case "==", "!=", ">", "<", ">=", "<=": parseComparison(op, args)
+        case "array", "boolean", "number", "object", "string": parseAssertion(op, args)
+        case "to-boolean", "to-color", "to-number", "to-string": parseCoercion(op, args)
+        case "at": parseAt(args)
+        case "case": parseCase(args)
+        case "coalesce": parseCoalesce(args)
+        case "collator": parseCollator(args)
+        case "format": parseFormat(args)
+        case "image": parseImage(args)
+        case "in": parseIn(args)
+        case "index-of": parseIndexOf(args)
+        case "interpolate", "interpolate-hcl", "interpolate-lab": parseInterpolate(op, args)
+        case "length": parseLength(args)
+        case "let": parseLet(args)
+        case "literal": parseLiteral(args)
+        case "match": parseMatch(args)
+        case "number-format": parseNumberFormat(args)
+        case "slice": parseSlice(args)
+        case "step": parseStep(args)
+        case "var": parseVar(args)
+        case "within", "distance": parseGeometryOperator(op, args)
+        case "global-state": parseGlobalState(args)
+        default: parseCompound(op, args)
+        }
+    }
+}

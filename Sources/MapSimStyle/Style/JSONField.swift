@@ -1,0 +1,93 @@
+import MapSimJSON
+
+/// A JSON value with its path in the document, for decoding with precise error messages.
+public struct JSONField: Sendable {
+    public let value: JSONValue
+    public let path: String
+
+    public init(_ value: JSONValue, path: String = "") {
+        self.value = value
+        self.path = path
+    }
+
+    /// The root of a JSON document; a syntax error is reported as "`what` is not valid JSON: ...".
+    public static func document(_ bytes: [UInt8], what: String) throws(StyleError) -> JSONField {
+        do {
+            return JSONField(try JSONParser.parse(bytes))
+        } catch {
+            throw StyleError(path: "", message: "\(what) is not valid JSON: \(error)")
+        }
+    }
+
+    public func failure(_ message: String) -> StyleError {
+        StyleError(path: path, message: message)
+    }
+
+    public func member(_ key: String) -> JSONField? {
+        value[key].map { JSONField($0, path: path.isEmpty ? key : "\(path).\(key)") }
+    }
+
+    public func object() throws(StyleError) -> JSONObject {
+        guard let object = value.objectValue else { throw failure("expected an object, found \(value.typeName)") }
+        return object
+    }
+
+    public func array() throws(StyleError) -> [JSONField] {
+        guard let array = value.arrayValue else { throw failure("expected an array, found \(value.typeName)") }
+        return array.enumerated().map { JSONField($1, path: "\(path)[\($0)]") }
+    }
+
+    public func string() throws(StyleError) -> String {
+        guard let string = value.stringValue else { throw failure("expected a string, found \(value.typeName)") }
+        return string
+    }
+
+    public func number() throws(StyleError) -> Double {
+        guard let number = value.numberValue else { throw failure("expected a number, found \(value.typeName)") }
+        return number
+    }
+
+    public func number(in range: ClosedRange<Double>) throws(StyleError) -> Double {
+        let n = try number()
+        guard range.contains(n) else { throw failure("\(JSONWriter.formatNumber(n)) is outside \(JSONWriter.formatNumber(range.lowerBound))...\(JSONWriter.formatNumber(range.upperBound))") }
+        return n
+    }
+
+    public func integer(in range: ClosedRange<Int>) throws(StyleError) -> Int {
+        let n = try number(in: Double(range.lowerBound)...Double(range.upperBound))
+        guard n == n.rounded() else { throw failure("expected a whole number, found \(JSONWriter.formatNumber(n))") }
+        return Int(n)
+    }
+
+    public func bool() throws(StyleError) -> Bool {
+        guard let bool = value.boolValue else { throw failure("expected a boolean, found \(value.typeName)") }
+        return bool
+    }
+
+    public func strings() throws(StyleError) -> [String] {
+        var result: [String] = []
+        for element in try array() { result.append(try element.string()) }
+        return result
+    }
+
+    public func bounds() throws(StyleError) -> LngLatBounds {
+        let numbers = try array()
+        guard numbers.count == 4 else { throw failure("expected [west, south, east, north], found \(numbers.count) values") }
+        let west = try numbers[0].number(in: -180...180)
+        let south = try numbers[1].number(in: -90...90)
+        let east = try numbers[2].number(in: -180...180)
+        let north = try numbers[3].number(in: -90...90)
+        guard west <= east, south <= north else { throw failure("expected west ≤ east and south ≤ north") }
+        return LngLatBounds(west: west, south: south, east: east, north: north)
+    }
+
+    /// The value of an enumeration, as its raw string.
+    public func enumeration<E: RawRepresentable<String> & CaseIterable>(_ type: E.Type) throws(StyleError) -> E {
+        let raw = try string()
+        guard let value = E(rawValue: raw) else {
+            let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw failure("\"\(raw)\" is not one of \(allowed)")
+        }
+        return value
+    }
+}

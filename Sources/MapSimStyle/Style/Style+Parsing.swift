@@ -1,0 +1,163 @@
+import MapSimJSON
+
+extension Style {
+    /// Parses a style document. Errors name the JSON path of the problem; a document that is not
+    /// JSON gives its line and column.
+    public static func parse(_ bytes: [UInt8]) throws(StyleError) -> Style {
+        try parse(JSONField.document(bytes, what: "the style").value)
+    }
+
+    /// Parses a style from its JSON text.
+    public static func parse(_ text: String) throws(StyleError) -> Style {
+        try parse(Array(text.utf8))
+    }
+
+    /// Parses a style from a parsed JSON document.
+    public static func parse(_ document: JSONValue) throws(StyleError) -> Style {
+        let root = JSONField(document)
+        _ = try root.object()
+        guard let version = root.member("version") else { throw root.failure("missing required property \"version\"") }
+        guard try version.number() == 8 else { throw version.failure("style version must be 8") }
+
+        var style = Style()
+        style.name = try root.member("name")?.string()
+        if let center = root.member("center") {
+            let values = try center.array()
+            guard values.count >= 2 else { throw center.failure("expected [longitude, latitude]") }
+            style.center = LngLat(longitude: try values[0].number(in: -180...180), latitude: try values[1].number(in: -90...90))
+        }
+        style.zoom = try root.member("zoom")?.number(in: 0...30)
+        style.bearing = try root.member("bearing")?.number()
+        style.pitch = try root.member("pitch")?.number(in: 0...85)
+        style.glyphs = try root.member("glyphs")?.string()
+        style.sprites = try parseSprites(root.member("sprite"))
+        if let transition = root.member("transition") {
+            _ = try transition.object()
+            style.transition.duration = Int64(try transition.member("duration")?.number(in: 0...Double(Int32.max)) ?? 300)
+            style.transition.delay = Int64(try transition.member("delay")?.number(in: 0...Double(Int32.max)) ?? 0)
+        }
+        guard let sources = root.member("sources") else { throw root.failure("missing required property \"sources\"") }
+        for (id, _) in try sources.object().members {
+            style.sources.append(try StyleSource.parse(id: id, sources.member(id)!))
+        }
+        guard let layers = root.member("layers") else { throw root.failure("missing required property \"layers\"") }
+        var seen = Set<String>()
+        for field in try layers.array() {
+            let layer = try StyleLayer.parse(field, sources: style.sources)
+            guard seen.insert(layer.id).inserted else { throw field.member("id")!.failure("duplicate layer id \"\(layer.id)\"") }
+            style.layers.append(layer)
+        }
+        return style
+    }
+
+    private static func parseSprites(_ field: JSONField?) throws(StyleError) -> [SpriteSource] {
+        guard let field else { return [] }
+        if case .string(let url) = field.value { return [SpriteSource(id: "default", url: url)] }
+        var sprites: [SpriteSource] = []
+        var ids = Set<String>()
+        for entry in try field.array() {
+            guard let id = entry.member("id") else { throw entry.failure("missing required property \"id\"") }
+            guard let url = entry.member("url") else { throw entry.failure("missing required property \"url\"") }
+            let sprite = SpriteSource(id: try id.string(), url: try url.string())
+            guard ids.insert(sprite.id).inserted else { throw id.failure("duplicate sprite id \"\(sprite.id)\"") }
+            sprites.append(sprite)
+        }
+        return sprites
+    }
+}
+
+extension StyleSource {
+    static func parse(id: String, _ field: JSONField) throws(StyleError) -> StyleSource {
+        _ = try field.object()
+        guard let type = field.member("type") else { throw field.failure("missing required property \"type\"") }
+        var source = StyleSource(id: id, kind: try type.enumeration(Kind.self))
+        switch source.kind {
+        case .vector, .raster, .rasterDEM:
+            source.url = try field.member("url")?.string()
+            source.tiles = try field.member("tiles")?.strings()
+            if source.url == nil && source.tiles == nil {
+                throw field.failure("a \(source.kind.rawValue) source needs \"url\" or \"tiles\"")
+            }
+            if let tiles = source.tiles, tiles.isEmpty { throw field.member("tiles")!.failure("expected at least one tile URL") }
+            source.minZoom = try field.member("minzoom")?.integer(in: 0...30)
+            source.maxZoom = try field.member("maxzoom")?.integer(in: 0...30)
+            if let low = source.minZoom, let high = source.maxZoom, low > high {
+                throw field.member("minzoom")!.failure("minzoom \(low) is greater than maxzoom \(high)")
+            }
+            source.bounds = try field.member("bounds")?.bounds()
+            source.scheme = try field.member("scheme")?.enumeration(Scheme.self)
+            source.tileSize = try field.member("tileSize")?.integer(in: 1...8192)
+        case .geojson:
+            guard let data = field.member("data") else { throw field.failure("a geojson source needs \"data\"") }
+            if case .string(let url) = data.value {
+                source.url = url
+            } else {
+                _ = try data.object()
+                source.inlineData = data.value
+            }
+            source.maxZoom = try field.member("maxzoom")?.integer(in: 0...24)
+            source.minZoom = try field.member("minzoom")?.integer(in: 0...24)
+        case .image:
+            guard let url = field.member("url") else { throw field.failure("an image source needs \"url\"") }
+            source.url = try url.string()
+        case .video:
+            guard let urls = field.member("urls") else { throw field.failure("a video source needs \"urls\"") }
+            source.videoURLs = try urls.strings()
+        }
+        return source
+    }
+}
+
+extension StyleLayer {
+    static func parse(_ field: JSONField, sources: [StyleSource]) throws(StyleError) -> StyleLayer {
+        _ = try field.object()
+        guard let idField = field.member("id") else { throw field.failure("missing required property \"id\"") }
+        let id = try idField.string()
+        guard let type = field.member("type") else { throw field.failure("missing required property \"type\"") }
+        var layer = StyleLayer(id: id, kind: try type.enumeration(Kind.self))
+        layer.minZoom = try field.member("minzoom")?.number(in: 0...24)
+        layer.maxZoom = try field.member("maxzoom")?.number(in: 0...24)
+        switch layer.kind {
+        case .background, .sky:
+            break
+        default:
+            guard let sourceField = field.member("source") else { throw field.failure("missing required property \"source\"") }
+            let sourceID = try sourceField.string()
+            guard let source = sources.first(where: { $0.id == sourceID }) else {
+                throw sourceField.failure("source \"\(sourceID)\" not found")
+            }
+            layer.source = sourceID
+            layer.sourceLayer = try field.member("source-layer")?.string()
+            if source.kind == .vector && layer.sourceLayer == nil {
+                throw field.failure("layer \"\(id)\" must specify a \"source-layer\" of vector source \"\(sourceID)\"")
+            }
+        }
+        if let layout = field.member("layout") {
+            _ = try layout.object()
+            if let visibility = layout.member("visibility"), case .string = visibility.value {
+                let value = try visibility.string()
+                guard value == "visible" || value == "none" else { throw visibility.failure("\"\(value)\" is not one of \"visible\", \"none\"") }
+                layer.isVisible = value == "visible"
+            }
+            if layer.kind == .symbol {
+                if let icon = layout.member("icon-image"), case .string(let name) = icon.value, !name.contains("{") {
+                    layer.iconImage = name
+                }
+                if let text = layout.member("text-field") {
+                    if case .string(let value) = text.value {
+                        layer.textField = value
+                    } else {
+                        layer.hasExpressionTextField = true
+                    }
+                }
+                if let font = layout.member("text-font"), case .array = font.value, let fonts = try? font.strings() {
+                    layer.textFont = fonts
+                }
+            }
+        }
+        if layer.kind == .raster, let paint = field.member("paint"), let fade = paint.member("raster-fade-duration"), case .number = fade.value {
+            layer.rasterFadeDuration = Int64(try fade.number(in: 0...Double(Int32.max)))
+        }
+        return layer
+    }
+}

@@ -1,0 +1,71 @@
+import MapSimJSON
+
+/// A source of a style: where a layer's data comes from.
+public struct StyleSource: Sendable, Equatable {
+    /// The source types of the style spec.
+    public enum Kind: String, Sendable, CaseIterable {
+        case vector
+        case raster
+        case rasterDEM = "raster-dem"
+        case geojson
+        case image
+        case video
+    }
+
+    /// The scheme of tile rows.
+    public enum Scheme: String, Sendable, CaseIterable {
+        /// Row 0 at the top (Mapbox, Google).
+        case xyz
+        /// Row 0 at the bottom (OSGeo TMS).
+        case tms
+    }
+
+    /// The source's id, its key in `sources`.
+    public var id: String
+    /// The source's type.
+    public var kind: Kind
+    /// The TileJSON URL of a tiled source, or the data URL of a GeoJSON source, or an image URL.
+    public var url: String?
+    /// Inline tile URL templates (instead of a TileJSON `url`).
+    public var tiles: [String]?
+    /// The lowest zoom with tiles.
+    public var minZoom: Int?
+    /// The highest zoom with tiles.
+    public var maxZoom: Int?
+    /// Tiles outside these bounds are never requested.
+    public var bounds: LngLatBounds?
+    /// The row scheme of the tile URLs.
+    public var scheme: Scheme?
+    /// The tile size in pixels (raster sources; vector tiles are 512).
+    public var tileSize: Int?
+    /// Inline GeoJSON data, when `data` is not a URL.
+    public var inlineData: JSONValue?
+    /// The video URLs of a video source.
+    public var videoURLs: [String]
+
+    /// A source of `kind`.
+    public init(id: String, kind: Kind, url: String? = nil, tiles: [String]? = nil, minZoom: Int? = nil, maxZoom: Int? = nil,
+                bounds: LngLatBounds? = nil, scheme: Scheme? = nil, tileSize: Int? = nil, inlineData: JSONValue? = nil,
+                videoURLs: [String] = []) {
+        self.id = id
+        self.kind = kind
+        self.url = url
+        self.tiles = tiles
+        self.minZoom = minZoom
+        self.maxZoom = maxZoom
+        self.bounds = bounds
+        self.scheme = scheme
+        self.tileSize = tileSize
+        self.inlineData = inlineData
+        self.videoURLs = videoURLs
+    }
+
+    /// Whether the source is loaded tile by tile.
+    public var isTiled: Bool {
+        switch kind {
+        case .vector, .raster, .rasterDEM, .geojson: true
+        case .image, .video: false
+        }
+    }
+
+}

@@ -1,0 +1,42 @@
+import MapSimJSON
+
+/// One problem a style has, as `gl-style-validate` reports it: a message that starts with the
+/// JSON path, and the line of the offending value (none for a `null`).
+public struct StyleDiagnostic: Sendable, Equatable, CustomStringConvertible {
+    /// `path: what is wrong`.
+    public var message: String
+    /// The 1-based line of the value, when known.
+    public var line: Int?
+    /// A stable name of the problem, for the few that gl-style-validate names (`source.canvas`).
+    public var identifier: String?
+
+    /// A diagnostic.
+    public init(message: String, line: Int?, identifier: String? = nil) {
+        self.message = message
+        self.line = line
+        self.identifier = identifier
+    }
+
+    /// The diagnostic as gl-style-validate's JSON object: `{"message": ..., "line": ...}`.
+    public var json: JSONValue {
+        var object = JSONObject([("message", .string(message))])
+        if let identifier { object["identifier"] = .string(identifier) }
+        if let line { object["line"] = .number(Double(line)) }
+        return .object(object)
+    }
+
+    public var description: String { message }
+
+    /// Diagnostics as gl-style-validate --json writes them (JavaScript's `JSON.stringify(errors,
+    /// null, 2)`): one member per line, indented by two spaces; `[]` when there are none.
+    public static func jsonText(_ diagnostics: [StyleDiagnostic]) -> String {
+        guard !diagnostics.isEmpty else { return "[]" }
+        let objects = diagnostics.map { diagnostic in
+            var members = ["    \"message\": \(JSONWriter.string(.string(diagnostic.message)))"]
+            if let identifier = diagnostic.identifier { members.append("    \"identifier\": \(JSONWriter.string(.string(identifier)))") }
+            if let line = diagnostic.line { members.append("    \"line\": \(line)") }
+            return "  {\n" + members.joined(separator: ",\n") + "\n  }"
+        }
+        return "[\n" + objects.joined(separator: ",\n") + "\n]"
+    }
+}

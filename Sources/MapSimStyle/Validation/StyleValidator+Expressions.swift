@@ -1,0 +1,85 @@
+import MapSimJSON
+
+/// Expressions in properties, filters and cluster properties, checked as gl-style-validate checks
+/// them: every parse and type error at the key of the offending part, then the rules of the place
+/// the expression is used.
+extension StyleValidator {
+    /// Where an expression is used, which decides the rules it must follow.
+    enum ExpressionContext {
+        /// Anything but the cases below: parsed and type-checked only.
+        case plain
+        /// A layout or paint property of a layer.
+        case property(layout: Bool, key: String)
+        case filter
+        case clusterMap
+        case clusterReduce
+    }
+
+    /// Whether `value` is an expression: an array whose first element names an operator.
+    static func isExpression(_ value: JSONValue) -> Bool {
+        guard case .array(let elements) = value, case .string(let head)? = elements.first else { return false }
+        return ExpressionParser.isOperator(head)
+    }
+
+    /// Checks the expression `value` at `path`; its diagnostics carry the line of the whole expression.
+    mutating func validateExpression(_ value: JSONValue?, path: String, spec: JSONObject?, context: ExpressionContext,
+                                     lineOf linePath: String? = nil, hasLine: Bool = true) {
+        let lines = self.lines
+        func add(_ key: String, _ message: String) {
+            let line = value.flatMap { $0 == .null || !hasLine ? nil : lines.line(linePath ?? path) }
+            diagnostics.append(StyleDiagnostic(message: "\(path)\(key): \(message)", line: line))
+        }
+        guard let value else { return add("", "'undefined' value invalid. Use null instead.") }
+        let expression: ParsedExpression
+        if case .property = context, let spec {
+            switch StyleExpressionCompiler.compileProperty(value, spec: spec) {
+            case .failure(let failure): return failure.errors.forEach { add($0.key, $0.message) }
+            case .success(let compiled): expression = compiled.expression
+            }
+        } else {
+            switch StyleExpressionCompiler.compile(value, spec: spec) {
+            case .failure(let failure): return failure.errors.forEach { add($0.key, $0.message) }
+            case .success(let parsed): expression = parsed
+            }
+        }
+        switch context {
+        case .property(let layout, let key):
+            if key == "text-font" && !expression.isOutputDefined {
+                add("", "Invalid data expression for \"\(key)\". Output values must be contained as literals within the expression.")
+            } else if layout && !expression.isStateConstant {
+                add("", "\"feature-state\" data expressions are not supported with layout properties.")
+            }
+        case .filter:
+            if !expression.isStateConstant { add("", "\"feature-state\" data expressions are not supported with filters.") }
+        case .clusterMap, .clusterReduce:
+            if !expression.isZoomConstant || !expression.isStateConstant {
+                add("", "\"zoom\" and \"feature-state\" expressions are not supported with cluster properties.")
+            }
+        case .plain:
+            break
+        }
+    }
+
+    /// The map and reduce expressions of a clustered GeoJSON source's `clusterProperties`.
+    mutating func validateClusterProperties(_ source: JSONObject, path: String) {
+        guard let cluster = source["cluster"], ExpressionParser.isTruthy(cluster),
+              case .object(let properties)? = source["clusterProperties"] else { return }
+        for (name, definition) in properties.members {
+            guard case .array(let parts) = definition else { continue }
+            let propertyPath = "\(path).\(name)"
+            let definitionPath = "\(path).clusterProperties.\(name)"
+            validateExpression(parts.count > 1 ? parts[1] : nil, path: "\(propertyPath).map", spec: nil, context: .clusterMap, lineOf: "\(definitionPath)[1]")
+            // A named operator is expanded into a reduce expression, which has no line of its own.
+            let reduce: JSONValue
+            var isExpanded = false
+            if let op = parts.first, case .string = op {
+                reduce = .array([op, .array([.string("accumulated")]), .array([.string("get"), .string(name)])])
+                isExpanded = true
+            } else {
+                reduce = parts.first ?? .null
+            }
+            validateExpression(parts.isEmpty ? nil : reduce, path: "\(propertyPath).reduce", spec: nil, context: .clusterReduce,
+                               lineOf: "\(definitionPath)[0]", hasLine: !isExpanded)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Testing
+@testable import MapSimJSON
+
+@Suite("JSONParser")
+struct JSONParserTests {
+    @Test func parsesEveryValueTypeAndKeepsMemberOrder() throws {
+        let value = try JSONParser.parse(#"{"z": 1, "a": [true, false, null, -2.5e2, "x\u00e9\n"], "m": {}}"#)
+        let object = try #require(value.objectValue)
+        #expect(object.keys == ["z", "a", "m"])
+        #expect(value["a"] == .array([.bool(true), .bool(false), .null, .number(-250), .string("xé\n")]))
+        #expect(value["m"] == .object(JSONObject()))
+    }
+
+    @Test func decodesSurrogatePairs() throws {
+        #expect(try JSONParser.parse(#""\ud83d\uddfa""#) == .string("🗺"))
+    }
+
+    @Test(arguments: [
+        ("{\"a\": 1,}", 1, 9, "expected a string key"),
+        ("{\n  \"a\": 1\n  \"b\": 2\n}", 3, 3, "expected ',' or '}' in an object"),
+        ("[1, 2", 1, 6, "expected ',' or ']' in an array"),
+        ("\"abc", 1, 5, "unterminated string"),
+        ("01", 1, 2, "unexpected content after the JSON value"),
+        ("tru", 1, 1, "unexpected character 't', expected a value"),
+        ("", 1, 1, "unexpected end of input, expected a value"),
+        ("[1.]", 1, 4, "invalid number: digits expected after '.'"),
+    ])
+    func reportsSyntaxErrorsWithLineAndColumn(text: String, line: Int, column: Int, message: String) {
+        #expect(throws: JSONSyntaxError(message: message, line: line, column: column)) {
+            try JSONParser.parse(text)
+        }
+    }
+
+    @Test func refusesNestingDeeperThanTheLimit() {
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(deep) }
+    }
+
+    @Test func writerRoundTripsAndFormatsNumbers() throws {
+        let text = #"{"b":[1,2.5,-0.125,true,null],"a":"q\"\\\n\u0001"}"#
+        #expect(JSONWriter.string(try JSONParser.parse(text)) == text)
+        #expect(JSONWriter.formatNumber(316_667) == "316667")
+        #expect(JSONWriter.formatNumber(.nan) == "null")
+    }
+}

@@ -1,0 +1,105 @@
+import Testing
+import MapSimTesting
+@testable import MapSimStyle
+
+@Suite("Style.Parsing")
+struct StyleParsingTests {
+    @Test func parsesTheSampleStyle() throws {
+        let style = try Style.parse(try SampleStyle.json())
+        #expect(style.name == "Mapsim City")
+        #expect(style.center == LngLat(longitude: -122.4, latitude: 37.8))
+        #expect(style.zoom == 10)
+        #expect(style.sprites == [SpriteSource(id: "default", url: "sprite")])
+        #expect(style.glyphs == "glyphs/{fontstack}/{range}.pbf")
+        #expect(style.sources.map(\.id) == ["city"])
+        #expect(style.sources[0].kind == .vector)
+        #expect(style.sources[0].url == "tiles.json")
+        #expect(style.layers.count == 8)
+        let pois = try #require(style.layers.first { $0.id == "pois" })
+        #expect(pois.kind == .symbol && pois.sourceLayer == "pois")
+        #expect(pois.iconImage == "marker" && pois.textField == "{name}" && pois.textFont == ["Mapsim Sans Regular"])
+        #expect(style.transition == StyleTransition(duration: 300, delay: 0))
+    }
+
+    @Test func readsEverySourceTypeAndSpriteArrays() throws {
+        let style = try Style.parse("""
+        {"version": 8, "sprite": [{"id": "default", "url": "a"}, {"id": "extra", "url": "b"}],
+         "transition": {"duration": 0},
+         "sources": {
+           "v": {"type": "vector", "tiles": ["t/{z}/{x}/{y}"], "minzoom": 2, "maxzoom": 9, "bounds": [-10, -5, 10, 5], "scheme": "tms"},
+           "r": {"type": "raster", "url": "r.json", "tileSize": 256},
+           "d": {"type": "raster-dem", "tiles": ["d/{z}/{x}/{y}.png"]},
+           "g": {"type": "geojson", "data": {"type": "FeatureCollection", "features": []}},
+           "u": {"type": "geojson", "data": "data.geojson"},
+           "i": {"type": "image", "url": "i.png", "coordinates": [[0,1],[1,1],[1,0],[0,0]]},
+           "m": {"type": "video", "urls": ["m.mp4"], "coordinates": [[0,1],[1,1],[1,0],[0,0]]}
+         },
+         "layers": [{"id": "x", "type": "raster", "source": "r", "layout": {"visibility": "none"}, "paint": {"raster-fade-duration": 100}}]}
+        """)
+        #expect(style.sprites.map(\.id) == ["default", "extra"])
+        #expect(style.transition.duration == 0)
+        #expect(style.sources.map(\.kind) == [.vector, .raster, .rasterDEM, .geojson, .geojson, .image, .video])
+        let vector = style.sources[0]
+        #expect(vector.minZoom == 2 && vector.maxZoom == 9 && vector.scheme == .tms)
+        #expect(vector.bounds == LngLatBounds(west: -10, south: -5, east: 10, north: 5))
+        #expect(style.sources[1].tileSize == 256)
+        #expect(style.sources[3].inlineData != nil && style.sources[4].url == "data.geojson")
+        #expect(style.sources[6].videoURLs == ["m.mp4"])
+        #expect(style.layers[0].isVisible == false && style.layers[0].rasterFadeDuration == 100)
+    }
+
+    @Test(arguments: [
+        (#"[]"#, "expected an object, found array"),
+        (#"{"sources": {}, "layers": []}"#, "missing required property \"version\""),
+        (#"{"version": 7, "sources": {}, "layers": []}"#, "version: style version must be 8"),
+        (#"{"version": 8, "layers": []}"#, "missing required property \"sources\""),
+        (#"{"version": 8, "sources": {"a": {"type": "vectr", "url": "x"}}, "layers": []}"#,
+         "sources.a.type: \"vectr\" is not one of \"vector\", \"raster\", \"raster-dem\", \"geojson\", \"image\", \"video\""),
+        (#"{"version": 8, "sources": {"a": {"type": "vector"}}, "layers": []}"#, "sources.a: a vector source needs \"url\" or \"tiles\""),
+        (#"{"version": 8, "sources": {"a": {"type": "vector", "tiles": [3]}}, "layers": []}"#, "sources.a.tiles[0]: expected a string, found number"),
+        (#"{"version": 8, "sources": {"a": {"type": "raster", "url": "x", "bounds": [1, 2, 3]}}, "layers": []}"#,
+         "sources.a.bounds: expected [west, south, east, north], found 3 values"),
+        (#"{"version": 8, "sources": {}, "layers": [{"id": "a", "type": "fill", "source": "nope"}]}"#, "layers[0].source: source \"nope\" not found"),
+        (#"{"version": 8, "sources": {}, "layers": [{"id": "a", "type": "background"}, {"id": "a", "type": "background"}]}"#,
+         "layers[1].id: duplicate layer id \"a\""),
+        (#"{"version": 8, "sources": {"v": {"type": "vector", "url": "x"}}, "layers": [{"id": "a", "type": "fill", "source": "v"}]}"#,
+         "layers[0]: layer \"a\" must specify a \"source-layer\" of vector source \"v\""),
+        (#"{"version": 8, "sources": {}, "layers": [{"id": "a", "type": "background", "minzoom": 30}]}"#, "layers[0].minzoom: 30 is outside 0...24"),
+        (#"{"version": 8, "sources": {}, "layers": [], "sprite": [{"id": "x"}]}"#, "sprite[0]: missing required property \"url\""),
+        ("{\"version\": 8,\n \"sources\": {}\n \"layers\": []}", "the style is not valid JSON: line 3, column 2: expected ',' or '}' in an object"),
+    ])
+    func namesWhatIsWrongAndWhere(json: String, message: String) {
+        #expect(throws: StyleError.self) { try Style.parse(json) }
+        do {
+            _ = try Style.parse(json)
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+}
+
+@Suite("TileJSON")
+struct TileJSONTests {
+    @Test func parsesAndTheStyleOverridesIt() throws {
+        let tileJSON = try TileJSON.parse(Array(#"{"tiles": ["a/{z}/{x}/{y}"], "minzoom": 1, "maxzoom": 12, "bounds": [-1, -1, 1, 1], "vector_layers": [{"id": "roads"}]}"#.utf8))
+        #expect(tileJSON.minZoom == 1 && tileJSON.maxZoom == 12 && tileJSON.vectorLayers == ["roads"])
+        let overridden = tileJSON.overridden(by: StyleSource(id: "s", kind: .vector, url: "x", maxZoom: 8, scheme: .tms))
+        #expect(overridden.maxZoom == 8 && overridden.minZoom == 1 && overridden.scheme == .tms)
+    }
+
+    @Test(arguments: [
+        (#"{"tiles": []}"#, "tiles: expected at least one tile URL"),
+        (#"{"name": "x"}"#, "TileJSON has no \"tiles\""),
+        (#"{"tiles": ["a"], "minzoom": 5, "maxzoom": 2}"#, "minzoom: minzoom 5 is greater than maxzoom 2"),
+        (#"{"tiles": ["a"], "scheme": "wmts"}"#, "scheme: \"wmts\" is not one of \"xyz\", \"tms\""),
+        (#"{"tiles": ["a"]"#, "TileJSON is not valid JSON: line 1, column 16: expected ',' or '}' in an object"),
+    ])
+    func rejectsBrokenTileJSON(json: String, message: String) {
+        do {
+            _ = try TileJSON.parse(Array(json.utf8))
+            Issue.record("expected an error for \(json)")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import MapSimTesting
+@testable import MapSim
+@testable import MapSimJSON
+@testable import MapSimTrace
+
+@Suite("Trace")
+struct TraceTests {
+    /// One event of every type, with every optional field somewhere.
+    static let everyKind: [MapEvent] = {
+        let tile = CanonicalTileID(z: 3, x: 1, y: 2)
+        var response = Response.success([1, 2, 3], source: .network)
+        response.etag = "\"e: 1\""
+        response.expires = HTTPDate(secondsSince1970: 1_767_225_900)
+        response.modified = HTTPDate(secondsSince1970: 1_767_225_000)
+        response.mustRevalidate = true
+        let payloads: [MapEventPayload] = [
+            .resourceRequest(ResourceRequest(dataSource: .network, request: Resource(url: "https://h/s.json?v=1", kind: .style, priority: .low),
+                                             response: response, cancelled: false)),
+            .resourceRequest(ResourceRequest(dataSource: .resourceLoader, request: Resource(url: "https://h/t.pbf", kind: .tile),
+                                             response: nil, cancelled: true)),
+            .resourceRequest(ResourceRequest(dataSource: .database, request: Resource(url: "https://h/g.pbf", kind: .glyphs),
+                                             response: .failure(.inOfflineMode, "offline: \"quoted\"", source: .cache), cancelled: false)),
+            .styleDataLoaded(StyleDataLoaded(type: .style)), .cameraChanged, .styleLoaded,
+            .sourceDataLoaded(SourceDataLoaded(id: "true", type: .metadata)),
+            .sourceDataLoaded(SourceDataLoaded(id: "city", type: .tile, loaded: false, tileID: tile)),
+            .mapLoadingError(MapLoadingError(type: .tile, message: "tile 3/1/2: truncated, [sic]", sourceID: "city", tileID: tile)),
+            .mapLoadingError(MapLoadingError(type: .sprite, message: "no")),
+            .styleImageMissing(id: "123"), .styleImageRemoveUnused(id: "a b"), .sourceAdded(id: "x"), .sourceRemoved(id: "null"),
+            .renderFrameStarted, .renderFrameFinished(RenderFrameFinished(renderMode: .full, needsRepaint: true, placementChanged: false)),
+            .mapLoaded, .mapIdle,
+        ]
+        return payloads.enumerated().map { MapEvent(begin: SimTime(microseconds: Int64($0.offset) * 10), end: SimTime(microseconds: Int64($0.offset) * 16_666), payload: $0.element) }
+    }()
+
+    private let trace = Trace(header: .init(scenario: "every kind", seed: 42), events: TraceTests.everyKind)
+
+    @Test func yamlReadsBackToTheSameEvents() throws {
+        let yaml = trace.yaml
+        let read = try Trace.read(yaml: yaml)
+        #expect(read.header == trace.header)
+        #expect(read.events.map(\.jsonLine) == trace.events.map(\.jsonLine))
+        #expect(read.yaml == yaml, "writing twice gives the same bytes")
+        #expect(yaml.split(separator: "\n").count == 5 + trace.events.count, "one line per event")
+        #expect(yaml.contains("  - {type: style-data-loaded, begin: 30, end: 49998, data: {type: style}}"))
+    }
+
+    @Test func jsonLinesReadBackAndToleratesAnUnfinishedLastLine() throws {
+        let text = trace.jsonLines
+        #expect(try Trace.read(jsonLines: text).events.map(\.jsonLine) == trace.events.map(\.jsonLine))
+        #expect(try Trace.read(jsonLines: text).header == trace.header)
+        let died = String(text.dropLast(30))
+        #expect(try Trace.read(jsonLines: died).events.count == trace.events.count - 1)
+        #expect(throws: TraceError.self) { try Trace.read(jsonLines: "{\"type\": \"map-idle\"}\nnot json\n{}\n") }
+        let plainEvents = trace.events.map(\.jsonLine).joined(separator: "\n") + "\n"
+        #expect(try Trace.read(jsonLines: plainEvents, name: "run.jsonl").events.count == trace.events.count)
+    }
+
+    @Test func unreadableTracesSayWhereAndWhy() {
+        #expect(throws: TraceError("t.yaml: not a mapsim trace (no \"mapsim\" and \"scenario\" header)")) { try Trace.read(yaml: "a: 1", name: "t.yaml") }
+        #expect(throws: TraceError("t.jsonl:2: unknown event type \"map-exploded\"")) {
+            try Trace.read(jsonLines: "{\"mapsim\":\"0.1.0\",\"scenario\":\"s\",\"seed\":0}\n{\"type\":\"map-exploded\",\"begin\":0,\"end\":0}\n", name: "t.jsonl")
+        }
+    }
+
+    @Test func redactsSecretsFromURLsAndMessages() {
+        let redactor = URLRedactor(parameters: URLRedactor.defaultParameters + ["session"])
+        #expect(redactor.redact("https://a/b?access_token=pk.abc&x=1#f") == "https://a/b?access_token=REDACTED&x=1#f")
+        #expect(redactor.redact("https://a/b?x=1&Key=s3cr3t") == "https://a/b?x=1&Key=REDACTED")
+        #expect(redactor.redact("failed (https://a/b?session=zz) then") == "failed (https://a/b?session=REDACTED) then")
+        #expect(redactor.redact("https://a/b?monkey=1") == "https://a/b?monkey=1")
+        let event = MapEvent(begin: .zero, end: .zero, payload: .mapLoadingError(MapLoadingError(type: .style, message: "https://h/s?access_token=pk.x failed")))
+        #expect(!redactor.redact(event).jsonLine.contains("pk.x"))
+    }
+
+    @Test func perfettoExportIsChromeTraceJSONWithMatchedRequests() throws {
+        let json = try JSONParser.parse(PerfettoExporter.export(trace))
+        let events = try #require(json["traceEvents"]?.arrayValue)
+        let begins = events.filter { $0["ph"] == .string("b") }.compactMap { $0["id"]?.numberValue }
+        let ends = events.filter { $0["ph"] == .string("e") }.compactMap { $0["id"]?.numberValue }
+        #expect(begins.count == 3 && begins.sorted() == ends.sorted())
+        #expect(events.allSatisfy { event in event["ph"] == .string("M") || event["ts"]?.numberValue.map { $0 == $0.rounded() } == true })
+        let phases = events.filter { $0["ph"] == .string("X") }.compactMap { $0["name"]?.stringValue }
+        #expect(phases == ["loading the style", "loading tiles", "settling"])
+    }
+
+    @Test func diffSaysWhichEventAndFieldDiffer() {
+        var changed = trace
+        changed.events[6].payload = .sourceDataLoaded(SourceDataLoaded(id: "other", type: .metadata))
+        changed.events.remove(at: 10)
+        changed.events.append(MapEvent(begin: .zero, end: .seconds(9), payload: .mapIdle))
+        let diff = TraceDiff(expected: trace, actual: changed)
+        #expect(diff.lines() == [
+            "event 7: source-data-loaded at 99.996 ms: data.id: \"true\" → \"other\"",
+            "event 11: missing style-image-missing at 166.660 ms: {\"id\":\"123\"}",
+            "event 19: unexpected map-idle at 9000.000 ms: {}",
+        ])
+        #expect(TraceDiff(expected: trace, actual: trace).isEmpty)
+    }
+
+    @Test func relaxedDiffLetsEventsOfOneInstantReorder() {
+        var swapped = trace
+        let extra = MapEvent(begin: .zero, end: trace.events[0].end, payload: .cameraChanged)
+        swapped.events.insert(extra, at: 0)
+        var reordered = swapped
+        reordered.events.swapAt(0, 1)
+        #expect(!TraceDiff(expected: swapped, actual: reordered).isEmpty)
+        #expect(TraceDiff(expected: swapped, actual: reordered, relaxed: true).isEmpty)
+    }
+}
