@@ -56,8 +56,6 @@ public final class HTTPResourceLoader: ResourceLoader {
         return scheme == "http" || scheme == "https"
     }
 
-    public func dataSource(for url: String) -> DataSource { .network }
-
     public func load(_ resource: Resource) async -> Response {
         var request = HTTPClientRequest(url: resource.url)
         request.headers.add(name: "User-Agent", value: options.userAgent)

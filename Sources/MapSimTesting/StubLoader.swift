@@ -21,6 +21,4 @@ public final class StubLoader: ResourceLoader {
     }
 
     public func handles(_ url: String) -> Bool { true }
-
-    public func dataSource(for url: String) -> DataSource { .network }
 }

@@ -13,10 +13,6 @@ public struct FileResourceLoader: ResourceLoader {
         self.assetRoot = assetRoot
     }
 
-    public func dataSource(for url: String) -> DataSource {
-        URLResolver.scheme(of: url) == "asset" ? .asset : .fileSystem
-    }
-
     public func handles(_ url: String) -> Bool {
         URLResolver.isLocalFile(url)
     }

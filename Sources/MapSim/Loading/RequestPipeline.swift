@@ -4,30 +4,13 @@
 /// low priority, cancellation, and offline mode.
 ///
 /// Inputs are requests, backend answers, timers and connectivity changes, each with the current
-/// time; outputs are `PipelineAction`s. Every timer is an action for the caller's scheduler, so a
-/// run under the virtual clock is deterministic.
+/// time; outputs are `MapAction`s: loads, cache writes, timers, deliveries to the requester and the
+/// resource-request event of each delivery or cancellation. Every timer is an action for the
+/// caller's scheduler, so a run under the virtual clock is deterministic.
 public struct RequestPipeline: Sendable {
     /// Which backend an attempt goes to.
     public enum Backend: Sendable, Equatable {
         case file, cache, network
-    }
-
-    /// What the pipeline asks its owner to do.
-    public enum Action: Sendable, Equatable {
-        /// Start loading `resource` from `backend` for request `id`; report the answer with
-        /// `answer(_:for:attempt:from:at:)`.
-        case load(RequestID, AttemptID, Backend, Resource)
-        /// Stop an attempt that is no longer wanted.
-        case cancelLoad(AttemptID)
-        /// Write a network response to the cache (before it is delivered).
-        case store(Resource, Response)
-        /// A 304 confirmed the cached copy: refresh its expiry and access time only.
-        case refreshCache(Resource, Response)
-        /// Hand a response to the requester. `final` is false when more may follow (a cached copy
-        /// before its revalidation, or an error that will be retried).
-        case deliver(RequestID, Response, from: Backend, attempt: AttemptID?, final: Bool)
-        /// Call `timerFired(for:at:)` at this time.
-        case scheduleTimer(RequestID, at: SimTime)
     }
 
     /// Pipeline settings.
@@ -60,12 +43,28 @@ public struct RequestPipeline: Sendable {
     }
 
     private struct Entry: Sendable {
+        /// The request as the requester made it.
+        let original: Resource
+        /// When it was made (a cancelled request's event spans from then).
+        let requestedAt: SimTime
+        /// The request as the next attempt sends it: demoted to low priority after a cached copy was
+        /// delivered, with the prior copy for revalidation.
         var resource: Resource
         var phase: Phase
+        /// The current attempt as it was sent, and when (a delivery's event spans from then).
+        var attempt: (resource: Resource, start: SimTime)?
         var failures = 0
         var lastFailure: Response.Failure.Reason?
         var delivered = false
-        var finished = false
+        /// The requester has its final answer: later answers (expiry refreshes) are not reported.
+        var settled = false
+
+        init(resource: Resource, at now: SimTime) {
+            original = resource
+            requestedAt = now
+            self.resource = resource
+            phase = .idle
+        }
     }
 
     public private(set) var configuration: Configuration
@@ -75,7 +74,7 @@ public struct RequestPipeline: Sendable {
     private var lowQueue: [RequestID] = []
     private var networkInFlight = 0
     private var nextAttempt = 0
-    private var actions: [Action] = []
+    private var actions: [MapAction] = []
 
     /// A pipeline with `configuration`.
     public init(configuration: Configuration = Configuration()) {
@@ -83,7 +82,7 @@ public struct RequestPipeline: Sendable {
     }
 
     /// The actions produced since the last call, in order.
-    public mutating func takeActions() -> [Action] {
+    public mutating func takeActions() -> [MapAction] {
         defer { actions = [] }
         return actions
     }
@@ -103,26 +102,32 @@ public struct RequestPipeline: Sendable {
 
     /// A new request.
     public mutating func request(_ id: RequestID, _ resource: Resource, at now: SimTime) {
-        entries[id] = Entry(resource: resource, phase: .idle)
+        entries[id] = Entry(resource: resource, at: now)
         if URLResolver.isLocalFile(resource.url) {
-            startAttempt(id, backend: .file)
+            startAttempt(id, backend: .file, at: now)
         } else if configuration.usesCache && resource.loadingMethod.contains(.cache) {
-            startAttempt(id, backend: .cache)
+            startAttempt(id, backend: .cache, at: now)
         } else {
             requestNetwork(id, at: now)
         }
     }
 
-    /// The requester no longer wants `id`.
-    public mutating func cancel(_ id: RequestID) {
+    /// The requester no longer wants `id`; its resource-request event says `cancelled`.
+    public mutating func cancel(_ id: RequestID, at now: SimTime) {
         guard let entry = entries.removeValue(forKey: id) else { return }
+        defer {
+            if !entry.settled {
+                let event = ResourceRequest(dataSource: .resourceLoader, request: entry.original, response: nil, cancelled: true)
+                actions.append(.emit(.resourceRequest(event), begin: entry.requestedAt))
+            }
+        }
         switch entry.phase {
         case .cacheLookup(let attempt):
             actions.append(.cancelLoad(attempt))
         case .loading(let attempt):
             actions.append(.cancelLoad(attempt))
             networkInFlight -= 1
-            startQueued()
+            startQueued(at: now)
         case .queued:
             regularQueue.removeAll { $0 == id }
             lowQueue.removeAll { $0 == id }
@@ -137,17 +142,17 @@ public struct RequestPipeline: Sendable {
         switch (backend, entry.phase) {
         case (.file, _):
             entries[id] = nil
-            actions.append(.deliver(id, response, from: .file, attempt: attempt, final: true))
+            deliver(response, for: id, entry, from: .file, attempt: true, final: true, at: now)
         case (.cache, .cacheLookup(attempt)):
             entry.phase = .idle
             entries[id] = entry
-            answerFromCache(response, for: id, attempt: attempt, at: now)
+            answerFromCache(response, for: id, at: now)
         case (.network, .loading(attempt)):
             networkInFlight -= 1
             entry.phase = .idle
             entries[id] = entry
-            answerFromNetwork(response, for: id, attempt: attempt, at: now)
-            startQueued()
+            answerFromNetwork(response, for: id, at: now)
+            startQueued(at: now)
         default:
             break
         }
@@ -183,8 +188,9 @@ public struct RequestPipeline: Sendable {
 
     // MARK: - Internals
 
-    private mutating func startAttempt(_ id: RequestID, backend: Backend) {
+    private mutating func startAttempt(_ id: RequestID, backend: Backend, at now: SimTime) {
         guard var entry = entries[id] else { return }
+        entry.attempt = (entry.resource, now)
         let attempt = AttemptID(value: nextAttempt)
         nextAttempt += 1
         switch backend {
@@ -196,7 +202,7 @@ public struct RequestPipeline: Sendable {
         actions.append(.load(id, attempt, backend, entry.resource))
     }
 
-    private mutating func answerFromCache(_ response: Response, for id: RequestID, attempt: AttemptID, at now: SimTime) {
+    private mutating func answerFromCache(_ response: Response, for id: RequestID, at now: SimTime) {
         guard var entry = entries[id] else { return }
         let hit = response.error == nil && (response.data != nil || response.noContent)
         let networkAllowed = entry.resource.loadingMethod.contains(.network)
@@ -205,9 +211,10 @@ public struct RequestPipeline: Sendable {
             let usable = !response.mustRevalidate || !expired
             entry.resource.prior = Resource.Prior(modified: response.modified, expires: response.expires, etag: response.etag, data: response.data)
             if usable {
+                deliver(response, for: id, entry, from: .cache, attempt: true, final: !networkAllowed, at: now)
                 entry.delivered = true
+                entry.settled = !networkAllowed
                 entry.resource.priority = .low
-                actions.append(.deliver(id, response, from: .cache, attempt: attempt, final: !networkAllowed))
             }
         }
         entries[id] = entry
@@ -218,7 +225,7 @@ public struct RequestPipeline: Sendable {
             if !entry.delivered {
                 let miss = hit ? Response.failure(.notFound, "the cached copy of \(entry.resource.url) must be revalidated", source: .cache)
                     : Response.failure(.notFound, "\(entry.resource.url) is not in the cache", source: .cache)
-                actions.append(.deliver(id, miss, from: .cache, attempt: attempt, final: true))
+                deliver(miss, for: id, entry, from: .cache, attempt: true, final: true, at: now)
             }
         }
     }
@@ -232,17 +239,17 @@ public struct RequestPipeline: Sendable {
             entries[id] = entry
             if !entry.delivered {
                 let failure = Response.failure(.inOfflineMode, "offline: \(entry.resource.url) was not requested", source: .network)
-                actions.append(.deliver(id, failure, from: .network, attempt: nil, final: false))
+                deliver(failure, for: id, entry, from: .network, attempt: false, final: false, at: now)
             }
             return
         }
         entry.phase = .queued
         entries[id] = entry
         if entry.resource.priority == .regular { regularQueue.append(id) } else { lowQueue.append(id) }
-        startQueued()
+        startQueued(at: now)
     }
 
-    private mutating func startQueued() {
+    private mutating func startQueued(at now: SimTime) {
         while networkInFlight < configuration.maximumConcurrentRequests {
             let id: RequestID
             if !regularQueue.isEmpty {
@@ -253,24 +260,24 @@ public struct RequestPipeline: Sendable {
                 return
             }
             networkInFlight += 1
-            startAttempt(id, backend: .network)
+            startAttempt(id, backend: .network, at: now)
         }
     }
 
-    private mutating func answerFromNetwork(_ response: Response, for id: RequestID, attempt: AttemptID, at now: SimTime) {
+    private mutating func answerFromNetwork(_ response: Response, for id: RequestID, at now: SimTime) {
         guard var entry = entries[id] else { return }
         if let error = response.error {
             entry.failures += 1
             entry.lastFailure = error.reason
             guard let delay = retryDelay(for: error, failures: entry.failures, at: now) else {
                 entries[id] = nil
-                actions.append(.deliver(id, response, from: .network, attempt: attempt, final: true))
+                deliver(response, for: id, entry, from: .network, attempt: true, final: true, at: now)
                 return
             }
             entry.phase = .waitingForTimer(now + delay)
             entries[id] = entry
             if !entry.delivered {
-                actions.append(.deliver(id, response, from: .network, attempt: attempt, final: false))
+                deliver(response, for: id, entry, from: .network, attempt: true, final: false, at: now)
             }
             actions.append(.scheduleTimer(id, at: now + delay))
             return
@@ -287,12 +294,13 @@ public struct RequestPipeline: Sendable {
         } else if configuration.usesCache {
             actions.append(.store(entry.resource, response))
         }
+        deliver(delivered, for: id, entry, from: .network, attempt: true, final: true, at: now)
         entry.delivered = true
+        entry.settled = true
         entry.resource.prior = Resource.Prior(modified: response.modified ?? entry.resource.prior?.modified,
                                               expires: response.expires ?? entry.resource.prior?.expires,
                                               etag: response.etag ?? entry.resource.prior?.etag,
                                               data: delivered.data ?? entry.resource.prior?.data)
-        actions.append(.deliver(id, delivered, from: .network, attempt: attempt, final: true))
         if let expires = response.expires {
             // Refresh when the response expires; one that arrived already expired waits at least
             // 30 s, so that a clock skew between server and client cannot cause a request storm.
@@ -304,6 +312,29 @@ public struct RequestPipeline: Sendable {
             actions.append(.scheduleTimer(id, at: now + delay))
         } else {
             entries[id] = nil
+        }
+    }
+
+    /// Hands `response` to the requester with its resource-request event: the request as the
+    /// answering attempt sent it (`attempt`), or as it was made (an offline failure has no attempt).
+    /// Once the requester has its final answer nothing more is reported.
+    private mutating func deliver(_ response: Response, for id: RequestID, _ entry: Entry, from backend: Backend, attempt: Bool,
+                                  final: Bool, at now: SimTime) {
+        guard !entry.settled else { return }
+        let current = attempt ? entry.attempt : nil
+        var sent = current?.resource ?? entry.original
+        sent.issued = nil
+        let event = ResourceRequest(dataSource: Self.dataSource(backend, url: entry.original.url), request: sent, response: response, cancelled: false)
+        actions.append(.emit(.resourceRequest(event), begin: current?.start ?? now))
+        actions.append(.deliver(id, response, final: final))
+    }
+
+    /// The `data-source` a resource-request event names for an answer from `backend`.
+    public static func dataSource(_ backend: Backend, url: String) -> DataSource {
+        switch backend {
+        case .file: URLResolver.scheme(of: url) == "asset" ? .asset : .fileSystem
+        case .cache: .database
+        case .network: .network
         }
     }
 

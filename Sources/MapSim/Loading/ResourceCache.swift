@@ -10,20 +10,3 @@ public protocol ResourceCache: Sendable {
     /// A 304 confirmed the stored copy of `resource`: refresh its expiry and access time only.
     func refresh(_ resource: Resource, _ response: Response)
 }
-
-/// The backends a map loads through: local files, an optional cache and an optional network.
-public struct ResourceBackends: Sendable {
-    /// Answers `file://` and `asset://` URLs.
-    public var file: any ResourceLoader
-    /// The cache, consulted first for everything else.
-    public var cache: (any ResourceCache)?
-    /// The network (real or simulated); without one, remote URLs fail with a clear message.
-    public var network: (any ResourceLoader)?
-
-    /// Backends for a map.
-    public init(file: any ResourceLoader, cache: (any ResourceCache)? = nil, network: (any ResourceLoader)? = nil) {
-        self.file = file
-        self.cache = cache
-        self.network = network
-    }
-}

@@ -8,16 +8,4 @@ public protocol ResourceLoader: Sendable {
 
     /// Whether this loader answers `url` at all (for composition).
     func handles(_ url: String) -> Bool
-
-    /// The `data-source` the resource-request event names when this backend answers `url`.
-    func dataSource(for url: String) -> DataSource
-}
-
-/// The backends a resource-request event can name.
-public enum DataSource: String, Sendable {
-    case resourceLoader = "resource-loader"
-    case network
-    case database
-    case asset
-    case fileSystem = "file-system"
 }

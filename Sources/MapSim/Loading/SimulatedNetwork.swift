@@ -42,8 +42,6 @@ public struct SimulatedNetwork: ResourceLoader {
         return scheme == "http" || scheme == "https"
     }
 
-    public func dataSource(for url: String) -> DataSource { .network }
-
     public func load(_ resource: Resource) async -> Response {
         let now = resource.issued ?? HTTPDate(secondsSince1970: 0)
         let fault = faults.enumerated().first { index, rule in

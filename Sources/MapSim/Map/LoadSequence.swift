@@ -4,8 +4,8 @@ import MapSimStyle
 /// The load sequence of a map as a pure state machine: style → sprite → source metadata → tiles
 /// (→ glyphs), following the Mapbox/MapLibre rules in DESIGN.md.
 ///
-/// It performs no I/O. Inputs are API calls, responses and frame updates; outputs are `LoadAction`s
-/// collected in order and taken with `takeActions()`. The `Map` actor executes them.
+/// It performs no I/O. Inputs are API calls, responses and frame updates; outputs are `MapAction`s
+/// collected in order and taken with `takeActions()`: requests for the pipeline, events, invalidations.
 struct LoadSequence: Sendable {
     enum Phase: Sendable, Equatable {
         case empty
@@ -49,7 +49,7 @@ struct LoadSequence: Sendable {
     private var reportedMissingImages: Set<String> = []
     private var runtimeImages: Set<String> = []
     private var usedRuntimeImages: Set<String> = []
-    private var actions: [LoadAction] = []
+    private var actions: [MapAction] = []
 
     enum RequestPurpose: Sendable, Equatable {
         case style
@@ -67,7 +67,7 @@ struct LoadSequence: Sendable {
     }
 
     /// The actions produced since the last call, in order.
-    mutating func takeActions() -> [LoadAction] {
+    mutating func takeActions() -> [MapAction] {
         defer { actions = [] }
         return actions
     }
@@ -84,7 +84,7 @@ struct LoadSequence: Sendable {
         reset()
         let normalized = options.mapbox.style(url)
         styleURL = normalized
-        let id = startRequest(.style, Resource(url: normalized, kind: .style))
+        let id = startRequest(.style, .style(normalized))
         phase = .loadingStyle(id)
     }
 
@@ -197,8 +197,8 @@ struct LoadSequence: Sendable {
         sprite = SpriteState(sources: parsed.sprites)
         for (index, sheet) in parsed.sprites.enumerated() {
             let base = resolve(options.mapbox.sprite(sheet.url))
-            startRequest(.spriteJSON(index), Resource(url: SpriteURL.url(base: base, part: .json, pixelRatio: viewport.pixelRatio), kind: .spriteJSON))
-            startRequest(.spriteImage(index), Resource(url: SpriteURL.url(base: base, part: .png, pixelRatio: viewport.pixelRatio), kind: .spriteImage))
+            startRequest(.spriteJSON(index), .spriteJSON(base: base, pixelRatio: viewport.pixelRatio))
+            startRequest(.spriteImage(index), .spriteImage(base: base, pixelRatio: viewport.pixelRatio))
         }
         if parsed.sprites.isEmpty {
             actions.append(.emit(.styleDataLoaded(StyleDataLoaded(type: .sprite))))
@@ -262,7 +262,7 @@ struct LoadSequence: Sendable {
         switch spec.kind {
         case .vector, .raster, .rasterDEM:
             if let url = spec.url {
-                let request = startRequest(.metadata(spec.id), Resource(url: resolve(options.mapbox.source(url)), kind: .source))
+                let request = startRequest(.metadata(spec.id), .source(resolve(options.mapbox.source(url))))
                 state.metadata = .pending(request)
             } else {
                 let metadata = TileJSON(tiles: spec.tiles ?? []).overridden(by: spec)
@@ -270,12 +270,12 @@ struct LoadSequence: Sendable {
             }
         case .geojson:
             if let url = spec.url {
-                state.metadata = .pending(startRequest(.metadata(spec.id), Resource(url: resolve(url), kind: .source)))
+                state.metadata = .pending(startRequest(.metadata(spec.id), .source(resolve(url))))
             } else {
                 state.applyGeoJSON(spec.inlineData ?? .null)
             }
         case .image:
-            state.metadata = .pending(startRequest(.metadata(spec.id), Resource(url: resolve(spec.url ?? ""), kind: .image)))
+            state.metadata = .pending(startRequest(.metadata(spec.id), .image(resolve(spec.url ?? ""))))
         case .video:
             break
         }
@@ -372,8 +372,7 @@ struct LoadSequence: Sendable {
                     sources[index].tiles[tile] = TileState(status: .parsing, content: content)
                     settleContent(source: index, tile: tile)
                 } else if let template = sources[index].template {
-                    let url = template.url(for: tile, pixelRatio: viewport.pixelRatio)
-                    let resource = Resource(url: url, kind: .tile, tileData: Resource.TileData(urlTemplate: template.template, pixelRatio: viewport.pixelRatio, id: tile))
+                    let resource = Resource.tile(template, id: tile, pixelRatio: viewport.pixelRatio)
                     sources[index].tiles[tile] = TileState(status: .loading(startRequest(.tile(id, tile), resource)))
                 }
             }
@@ -429,9 +428,9 @@ struct LoadSequence: Sendable {
             case .some(.none):
                 waiting.insert(key)
             case .none:
-                guard let url = glyphURL(for: key) else { continue }
+                guard let template = glyphTemplate() else { continue }
                 glyphs[key] = .some(nil)
-                startRequest(.glyphs(key), Resource(url: url, kind: .glyphs))
+                startRequest(.glyphs(key), .glyphs(template: template, fontStack: key.fontStack, rangeStart: key.start))
                 waiting.insert(key)
             }
         }
@@ -442,7 +441,8 @@ struct LoadSequence: Sendable {
         }
     }
 
-    private mutating func glyphURL(for key: GlyphRangeKey) -> String? {
+    /// The style's glyphs URL template, resolved; reports once that a style drawing text has none.
+    private mutating func glyphTemplate() -> String? {
         guard let template = style?.glyphs else {
             if !glyphURLMissingReported {
                 glyphURLMissingReported = true
@@ -450,7 +450,7 @@ struct LoadSequence: Sendable {
             }
             return nil
         }
-        return GlyphURL.url(template: resolve(options.mapbox.glyphs(template)), fontStack: key.fontStack, rangeStart: key.start)
+        return resolve(options.mapbox.glyphs(template))
     }
 
     private func glyphRanges(source index: Int, tile: CanonicalTileID) -> [GlyphRangeKey] {
@@ -475,7 +475,7 @@ struct LoadSequence: Sendable {
         guard glyphs[key] == .some(nil) else { return }
         if response.error != nil { cancel(id) }
         var loaded = true
-        let url = glyphURL(for: key) ?? ""
+        let url = glyphTemplate().map { Resource.glyphs(template: $0, fontStack: key.fontStack, rangeStart: key.start).url } ?? ""
         if let error = response.error {
             loaded = false
             actions.append(.emit(.mapLoadingError(MapLoadingError(type: .glyphs, message: "failed to load glyphs \(url): \(error.message)"))))
@@ -569,7 +569,7 @@ struct LoadSequence: Sendable {
         let id = RequestID(value: nextRequest)
         nextRequest += 1
         requests[id] = purpose
-        actions.append(.startRequest(id, resource))
+        actions.append(.request(id, resource))
         return id
     }
 

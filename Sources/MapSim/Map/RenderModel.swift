@@ -1,13 +1,7 @@
 /// The render loop as a pure state machine: when frames happen (60 Hz while something changed or
-/// animates), whether they are full, and when map-loaded and map-idle fire.
+/// animates), whether they are full, and when map-loaded and map-idle fire. Its outputs are
+/// `MapAction`s: frames to schedule and the events that close a frame.
 struct RenderModel: Sendable {
-    /// What the `Map` must do after a frame: events to send after render-frame-finished, and the next frame.
-    struct FrameOutcome: Sendable, Equatable {
-        var finished: RenderFrameFinished
-        var followUps: [MapEventPayload]
-        var nextFrame: SimTime?
-    }
-
     private(set) var scheduledFrame: SimTime?
     private(set) var lastFrame: SimTime?
     private(set) var hasFiredMapLoaded = false
@@ -26,8 +20,8 @@ struct RenderModel: Sendable {
         return Self.tick(n)
     }
 
-    /// Something visible changed at `now`; returns the time of a frame to schedule, if none is yet.
-    mutating func invalidate(at now: SimTime) -> SimTime? {
+    /// Something visible changed at `now`: schedules a frame, if none is yet.
+    mutating func invalidate(at now: SimTime) -> [MapAction] {
         dirty = true
         isIdle = false
         return scheduleFrame(from: now)
@@ -46,28 +40,28 @@ struct RenderModel: Sendable {
         dirty = false
     }
 
-    /// Finishes the frame at `now` given what the load sequence drew.
-    mutating func finishFrame(at now: SimTime, state: LoadSequence.FrameState) -> FrameOutcome {
+    /// Finishes the frame at `now` given what the load sequence drew: render-frame-finished, then
+    /// map-loaded and map-idle when they are due, then the next frame if one is needed.
+    mutating func finishFrame(at now: SimTime, state: LoadSequence.FrameState) -> [MapAction] {
         let needsRepaint = (state.animationEnd ?? now) > now
         let finished = RenderFrameFinished(renderMode: state.isFull ? .full : .partial, needsRepaint: needsRepaint,
                                            placementChanged: state.placementChanged)
-        var followUps: [MapEventPayload] = []
+        var actions: [MapAction] = [.emit(.renderFrameFinished(finished))]
         if state.isFull && !hasFiredMapLoaded {
             hasFiredMapLoaded = true
-            followUps.append(.mapLoaded)
+            actions.append(.emit(.mapLoaded))
         }
         if state.isFull && !needsRepaint && !dirty && !isIdle {
             isIdle = true
-            followUps.append(.mapIdle)
+            actions.append(.emit(.mapIdle))
         }
-        let next = needsRepaint || dirty ? scheduleFrame(from: now) : nil
-        return FrameOutcome(finished: finished, followUps: followUps, nextFrame: next)
+        return actions + (needsRepaint || dirty ? scheduleFrame(from: now) : [])
     }
 
-    private mutating func scheduleFrame(from now: SimTime) -> SimTime? {
-        guard scheduledFrame == nil else { return nil }
+    private mutating func scheduleFrame(from now: SimTime) -> [MapAction] {
+        guard scheduledFrame == nil else { return [] }
         let time = nextTick(from: now)
         scheduledFrame = time
-        return time
+        return [.scheduleFrame(at: time)]
     }
 }

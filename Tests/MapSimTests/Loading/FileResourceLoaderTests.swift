@@ -13,7 +13,6 @@ struct FileResourceLoaderTests {
         #expect(byFile.data == Array("{}".utf8) && byFile.source == .localFile && byFile.error == nil)
         let byAsset = await loader.load(Resource(url: "asset://a%20b/c.json", kind: .style))
         #expect(byAsset.data == Array("{}".utf8))
-        #expect(loader.dataSource(for: "asset://x") == .asset && loader.dataSource(for: "file:///x") == .fileSystem)
         #expect(loader.handles("file:///x") && loader.handles("asset://x") && !loader.handles("https://x"))
     }
 

@@ -16,7 +16,7 @@ struct LoadSequenceTests {
     @Test func setStyleURLRequestsTheStyle() {
         var machine = sequence()
         machine.setStyleURL("https://h/style.json")
-        #expect(machine.takeActions() == [.startRequest(RequestID(value: 0), Resource(url: "https://h/style.json", kind: .style))])
+        #expect(machine.takeActions() == [.request(RequestID(value: 0), Resource(url: "https://h/style.json", kind: .style))])
         #expect(machine.takeActions().isEmpty)
     }
 
@@ -28,9 +28,9 @@ struct LoadSequenceTests {
         #expect(machine.takeActions() == [
             .emit(.styleDataLoaded(StyleDataLoaded(type: .style))),
             .invalidate,
-            .startRequest(RequestID(value: 1), Resource(url: "https://h/sprite.json", kind: .spriteJSON)),
-            .startRequest(RequestID(value: 2), Resource(url: "https://h/sprite.png", kind: .spriteImage)),
-            .startRequest(RequestID(value: 3), Resource(url: "https://h/v.json", kind: .source)),
+            .request(RequestID(value: 1), Resource(url: "https://h/sprite.json", kind: .spriteJSON)),
+            .request(RequestID(value: 2), Resource(url: "https://h/sprite.png", kind: .spriteImage)),
+            .request(RequestID(value: 3), Resource(url: "https://h/v.json", kind: .source)),
         ])
     }
 
@@ -46,7 +46,7 @@ struct LoadSequenceTests {
         ])
         machine.updateTiles()
         let tile = CanonicalTileID(z: 0, x: 0, y: 0)
-        #expect(machine.takeActions() == [.startRequest(RequestID(value: 3), Resource(url: "https://h/0/0/0.pbf", kind: .tile,
+        #expect(machine.takeActions() == [.request(RequestID(value: 3), Resource(url: "https://h/0/0/0.pbf", kind: .tile,
             tileData: Resource.TileData(urlTemplate: "https://h/{z}/{x}/{y}.pbf", pixelRatio: 1, id: tile)))])
         machine.receive(Response(noContent: true, source: .network), for: RequestID(value: 3))
         #expect(machine.takeActions() == [.emit(.sourceDataLoaded(SourceDataLoaded(id: "v", type: .tile, loaded: true, tileID: tile))), .invalidate])
@@ -66,7 +66,7 @@ struct LoadSequenceTests {
         machine.setStyleURL("https://h/other.json")
         #expect(machine.takeActions() == [
             .cancelRequest(RequestID(value: 0)), .cancelRequest(RequestID(value: 1)), .cancelRequest(RequestID(value: 2)),
-            .startRequest(RequestID(value: 3), Resource(url: "https://h/other.json", kind: .style)),
+            .request(RequestID(value: 3), Resource(url: "https://h/other.json", kind: .style)),
         ])
     }
 }
@@ -75,12 +75,12 @@ struct LoadSequenceTests {
 struct RenderModelTests {
     @Test func framesLandOnTheNext60HzTick() {
         var model = RenderModel()
-        #expect(model.invalidate(at: .zero) == .zero)
-        #expect(model.invalidate(at: .zero) == nil)
+        #expect(model.invalidate(at: .zero) == [.scheduleFrame(at: .zero)])
+        #expect(model.invalidate(at: .zero).isEmpty)
         model.beginFrame(at: .zero)
-        #expect(model.invalidate(at: .zero) == SimTime(microseconds: 16_666))
+        #expect(model.invalidate(at: .zero) == [.scheduleFrame(at: SimTime(microseconds: 16_666))])
         model.beginFrame(at: SimTime(microseconds: 16_666))
-        #expect(model.invalidate(at: SimTime(microseconds: 20_000)) == SimTime(microseconds: 33_333))
+        #expect(model.invalidate(at: SimTime(microseconds: 20_000)) == [.scheduleFrame(at: SimTime(microseconds: 33_333))])
     }
 
     @Test func mapLoadedOnceThenIdleWhenQuiet() {
@@ -88,21 +88,22 @@ struct RenderModelTests {
         _ = model.invalidate(at: .zero)
         model.beginFrame(at: .zero)
         let animating = model.finishFrame(at: .zero, state: .init(isFull: true, placementChanged: true, animationEnd: .milliseconds(20)))
-        #expect(animating.finished == RenderFrameFinished(renderMode: .full, needsRepaint: true, placementChanged: true))
-        #expect(animating.followUps == [.mapLoaded])
-        #expect(animating.nextFrame == SimTime(microseconds: 16_666))
+        #expect(animating == [.emit(.renderFrameFinished(RenderFrameFinished(renderMode: .full, needsRepaint: true, placementChanged: true))),
+                              .emit(.mapLoaded), .scheduleFrame(at: SimTime(microseconds: 16_666))])
         model.beginFrame(at: SimTime(microseconds: 16_666))
         let stillAnimating = model.finishFrame(at: SimTime(microseconds: 16_666), state: .init(isFull: true, placementChanged: false, animationEnd: .milliseconds(20)))
-        #expect(stillAnimating.followUps.isEmpty)
+        #expect(stillAnimating == [.emit(.renderFrameFinished(RenderFrameFinished(renderMode: .full, needsRepaint: true, placementChanged: false))),
+                                   .scheduleFrame(at: SimTime(microseconds: 33_333))])
         model.beginFrame(at: SimTime(microseconds: 33_333))
         let quiet = model.finishFrame(at: SimTime(microseconds: 33_333), state: .init(isFull: true, placementChanged: false, animationEnd: nil))
-        #expect(quiet.followUps == [.mapIdle] && quiet.nextFrame == nil && model.isIdle)
+        #expect(quiet == [.emit(.renderFrameFinished(RenderFrameFinished(renderMode: .full, needsRepaint: false, placementChanged: false))), .emit(.mapIdle)])
+        #expect(model.isIdle)
     }
 
     @Test func partialFramesNeverMakeTheMapLoadedOrIdle() {
         var model = RenderModel()
         model.beginFrame(at: .zero)
         let outcome = model.finishFrame(at: .zero, state: .init(isFull: false, placementChanged: false, animationEnd: nil))
-        #expect(outcome.finished.renderMode == .partial && outcome.followUps.isEmpty && outcome.nextFrame == nil)
+        #expect(outcome == [.emit(.renderFrameFinished(RenderFrameFinished(renderMode: .partial, needsRepaint: false, placementChanged: false)))])
     }
 }

@@ -1,0 +1,48 @@
+/// The requests of each kind, built in one place with their kind, priority and loading method, as
+/// MapLibre's `Resource::style`, `Resource::tile`, `Resource::glyphs`… do. Callers never fill these
+/// fields by hand.
+extension Resource {
+    /// The style document at `url`.
+    public static func style(_ url: String) -> Resource {
+        Resource(url: url, kind: .style)
+    }
+
+    /// A source's TileJSON or GeoJSON document at `url`.
+    public static func source(_ url: String) -> Resource {
+        Resource(url: url, kind: .source)
+    }
+
+    /// The image of an image source at `url`.
+    public static func image(_ url: String) -> Resource {
+        Resource(url: url, kind: .image)
+    }
+
+    /// The index (JSON) of the sprite sheet at `base`, `@2x` for a pixel ratio above 1.
+    public static func spriteJSON(base: String, pixelRatio: Double) -> Resource {
+        Resource(url: SpriteURL.url(base: base, part: .json, pixelRatio: pixelRatio), kind: .spriteJSON)
+    }
+
+    /// The image (PNG) of the sprite sheet at `base`, `@2x` for a pixel ratio above 1.
+    public static func spriteImage(base: String, pixelRatio: Double) -> Resource {
+        Resource(url: SpriteURL.url(base: base, part: .png, pixelRatio: pixelRatio), kind: .spriteImage)
+    }
+
+    /// The 256 glyphs from `rangeStart` of `fontStack`, from the style's glyphs URL `template`.
+    public static func glyphs(template: String, fontStack: [String], rangeStart: Int) -> Resource {
+        Resource(url: GlyphURL.url(template: template, fontStack: fontStack, rangeStart: rangeStart), kind: .glyphs)
+    }
+
+    /// Tile `id` of a tiled source, for a screen of `pixelRatio`.
+    public static func tile(_ template: TileURLTemplate, id: CanonicalTileID, pixelRatio: Double) -> Resource {
+        Resource(url: template.url(for: id, pixelRatio: pixelRatio), kind: .tile,
+                 tileData: TileData(urlTemplate: template.template, pixelRatio: pixelRatio, id: id))
+    }
+
+    /// The same request, answered only from `method` (an offline download asks the cache alone, then
+    /// the network alone).
+    public func loading(from method: LoadingMethod) -> Resource {
+        var resource = self
+        resource.loadingMethod = method
+        return resource
+    }
+}

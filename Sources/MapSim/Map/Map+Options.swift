@@ -1,0 +1,22 @@
+extension Map {
+    /// Map options.
+    public struct Options: Sendable {
+        /// How `mapbox://` URLs are normalized.
+        public var mapbox: MapboxURL
+        /// The fade-in of newly placed symbols (300 ms in the SDKs).
+        public var symbolFadeDuration: SimTime
+        /// The most network requests in flight at once (20 in the SDKs).
+        public var maximumConcurrentRequests: Int
+        /// The wall-clock time at virtual time zero, for expiry, Retry-After and cache dates.
+        public var wallClockStart: HTTPDate
+
+        /// Options with the SDK defaults.
+        public init(mapbox: MapboxURL = MapboxURL(), symbolFadeDuration: SimTime = .milliseconds(300),
+                    maximumConcurrentRequests: Int = 20, wallClockStart: HTTPDate = HTTPDate(secondsSince1970: 1_767_225_600)) {
+            self.mapbox = mapbox
+            self.symbolFadeDuration = symbolFadeDuration
+            self.maximumConcurrentRequests = maximumConcurrentRequests
+            self.wallClockStart = wallClockStart
+        }
+    }
+}
