@@ -1,8 +1,5 @@
 import ArgumentParser
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import MapSim
 import MapSimKit
 import MapSimCache
@@ -38,8 +35,7 @@ struct CacheCommand: AsyncParsableCommand {
                 for warning in opened.warnings { printError("mapsim: warning: \(warning)") }
                 return opened
             } catch {
-                printError("mapsim: \(error)")
-                throw ExitCode(74)
+                throw ExitStatus.fail(error)
             }
         }
     }
@@ -138,30 +134,26 @@ struct CacheCommand: AsyncParsableCommand {
 
         func run() async throws {
             let styleURL = StyleLocation.url(for: style)
-            let setup = loading.makeLoading(styleURL: styleURL)
-            for warning in setup.warnings { printError("mapsim: warning: \(warning)") }
-            guard let cache = setup.cache, let network = setup.backends.network else {
-                await setup.shutdown()
-                throw ExitCode(74)
-            }
-            let downloader = RegionDownloader(cache: cache, file: setup.backends.file, network: network,
-                                              maximumConcurrentRequests: loading.maxRequests)
+            let environment = loading.environment(styleURL: styleURL)
             let bar = ProgressBar(terminal: .standardOutput())
             let definition = RegionDefinition(styleURL: styleURL, bounds: bounds.value, minZoom: minZoom, maxZoom: maxZoom, pixelRatio: pixelRatio)
+            let outcome: Result<(id: Int64, progress: RegionProgress), CacheError>
             do {
-                let (id, progress) = try await downloader.download(definition) { bar.show($0) }
-                await setup.shutdown()
-                bar.finish()
-                print("region \(id): \(progress.completedResources) of \(progress.requiredResources) resources, \(ByteCount.format(progress.completedBytes)) in \(cache.path)")
+                outcome = .success(try await environment.downloadRegion(definition) { bar.show($0) })
+            } catch {
+                outcome = .failure(error)
+            }
+            await environment.shutdown()
+            bar.finish()
+            switch outcome {
+            case .failure(let error):
+                throw ExitStatus.fail(error)
+            case .success(let (id, progress)):
+                print("region \(id): \(progress.completedResources) of \(progress.requiredResources) resources, \(ByteCount.format(progress.completedBytes)) in \(environment.cache?.path ?? "")")
                 guard progress.failures.isEmpty else {
                     for failure in progress.failures { printError("mapsim: failed: \(failure)") }
                     throw ExitCode(1)
                 }
-            } catch let error as CacheError {
-                await setup.shutdown()
-                bar.finish()
-                printError("mapsim: \(error)")
-                throw ExitCode(1)
             }
         }
     }
@@ -176,30 +168,5 @@ struct BoundsArgument: ExpressibleByArgument {
         guard numbers.count == 4, (-180...180).contains(numbers[0]), (-180...180).contains(numbers[2]),
               (-90...90).contains(numbers[1]), (-90...90).contains(numbers[3]), numbers[0] < numbers[2], numbers[1] < numbers[3] else { return nil }
         value = LngLatBounds(west: numbers[0], south: numbers[1], east: numbers[2], north: numbers[3])
-    }
-}
-
-/// A one-line progress bar, redrawn in place on a terminal and silent elsewhere.
-final class ProgressBar: Sendable {
-    private let terminal: Terminal
-    private let interactive: Bool
-
-    init(terminal: Terminal) {
-        self.terminal = terminal
-        interactive = isatty(STDOUT_FILENO) == 1
-    }
-
-    func show(_ progress: RegionProgress) {
-        guard interactive, progress.requiredResources > 0 else { return }
-        let width = 30
-        let fraction = Double(progress.completedResources + progress.failures.count) / Double(progress.requiredResources)
-        let filled = Int(fraction * Double(width))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let failed = progress.failures.isEmpty ? "" : terminal.paint(" \(progress.failures.count) failed", .red)
-        FileHandle.standardOutput.write(Data("\r\u{1B}[K[\(bar)] \(Int(fraction * 100))% \(progress.completedResources)/\(progress.requiredResources) resources \(ByteCount.format(progress.completedBytes))\(failed)".utf8))
-    }
-
-    func finish() {
-        if interactive { FileHandle.standardOutput.write(Data("\n".utf8)) }
     }
 }

@@ -37,8 +37,7 @@ struct DiffCommand: ParsableCommand {
             a = try Trace.read(file: expected)
             b = try Trace.read(file: actual)
         } catch {
-            printError("mapsim: \(error)")
-            throw ExitCode(2)
+            throw ExitStatus.fail(error)
         }
         let diff = TraceDiff(expected: a, actual: b, relaxed: relaxed)
         guard !diff.isEmpty else {

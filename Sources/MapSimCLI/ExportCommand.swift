@@ -29,14 +29,12 @@ struct ExportCommand: ParsableCommand {
         do {
             loaded = try Trace.read(file: trace)
         } catch {
-            printError("mapsim: \(error)")
-            throw ExitCode(2)
+            throw ExitStatus.fail(error)
         }
         do {
             try PerfettoExporter.export(loaded).write(toFile: output, atomically: true, encoding: .utf8)
         } catch {
-            printError("mapsim: cannot write \(output): \(error.localizedDescription)")
-            throw ExitCode(74)
+            throw ExitStatus.fail(OutputError(message: "cannot write \(output): \(error.localizedDescription)"))
         }
         print("wrote \(output) (\(loaded.events.count) events)")
     }

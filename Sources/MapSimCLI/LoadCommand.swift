@@ -101,56 +101,41 @@ struct LoadCommand: AsyncParsableCommand {
 
     func run() async throws {
         let styleURL = StyleLocation.url(for: style)
-        let setup = loading.makeLoading(styleURL: styleURL)
-        for warning in setup.warnings { printError("mapsim: warning: \(warning)") }
-        let map = Map(backends: setup.backends,
-                      viewport: Viewport(width: size.width, height: size.height, pixelRatio: pixelRatio),
-                      options: Map.Options(mapbox: MapboxURL(baseURL: mapboxAPIURL, accessToken: accessToken),
-                                           maximumConcurrentRequests: loading.maxRequests),
-                      timing: setup.timing)
+        let environment = loading.environment(styleURL: styleURL, mapbox: MapboxURL(baseURL: mapboxAPIURL, accessToken: accessToken))
+        let map = await environment.makeMap(viewport: Viewport(width: size.width, height: size.height, pixelRatio: pixelRatio))
         await map.setCamera(CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch))
-        if setup.startsOffline { await map.setOffline(true) }
 
         let redactor = URLRedactor(parameters: URLRedactor.defaultParameters + redact)
         let header = Trace.Header(scenario: redactor.redact(styleURL), seed: loading.seed)
         let streamsTrace = trace.map { !($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) } ?? false
-        let writer: EventLineWriter?
-        let traceWriter: EventLineWriter?
+        let writers: [EventLineWriter]
         do {
-            writer = try events.map { try EventLineWriter(path: $0) }
-            traceWriter = try streamsTrace ? trace.map { try EventLineWriter(path: $0, header: header.json) } : nil
+            writers = try (events.map { [try EventLineWriter(path: $0)] } ?? [])
+                + (streamsTrace ? trace.map { [try EventLineWriter(path: $0, header: header.json)] } ?? [] : [])
         } catch {
-            await setup.shutdown()
-            printError("mapsim: cannot write events to \(events ?? ""): \(error.localizedDescription)")
-            throw ExitCode(74)
+            await environment.shutdown()
+            throw ExitStatus.fail(OutputError(message: "cannot write events to \(events ?? trace ?? ""): \(error.localizedDescription)"))
         }
+        let recorder = TraceRecorder(header: header, redactor: redactor, keepsEvents: trace != nil && !streamsTrace, writers: writers)
         let printer = EventPrinter(terminal: .standardOutput())
         let summary = Mutex(LoadSummary())
-        let recorded = Mutex<[MapEvent]>([])
-        let keepsTrace = trace != nil && !streamsTrace
         let quiet = self.quiet
-        let subscription = map.subscribeAll { raw in
-            let event = redactor.redact(raw)
+        let subscription = recorder.record(map) { event in
             summary.withLock { $0.record(event) }
-            writer?.write(event)
-            traceWriter?.write(event)
-            if keepsTrace { recorded.withLock { $0.append(event) } }
             if !quiet { print(printer.line(for: event)) }
         }
 
         await map.setStyleURI(styleURL)
         let outcome = await map.run(until: until, timeout: .seconds(timeout))
         subscription.cancel()
-        await setup.shutdown()
+        await environment.shutdown()
         do {
-            try writer?.close()
-            try traceWriter?.close()
-            if keepsTrace, let trace {
-                try Trace(header: header, events: recorded.withLock { $0 }).yaml.write(toFile: trace, atomically: true, encoding: .utf8)
+            try recorder.close()
+            if let trace, !streamsTrace {
+                try recorder.trace.yaml.write(toFile: trace, atomically: true, encoding: .utf8)
             }
         } catch {
-            printError("mapsim: \(error.localizedDescription)")
-            throw ExitCode(74)
+            throw ExitStatus.fail(OutputError(message: error.localizedDescription))
         }
         let figures = summary.withLock { $0 }
         for line in printer.summary(figures) { print(line) }
@@ -170,21 +155,5 @@ struct LoadCommand: AsyncParsableCommand {
             printError(reason)
             throw ExitCode(2)
         }
-    }
-}
-
-/// Turns what the user typed into the style URL.
-enum StyleLocation {
-    /// A URL as it is; a path as an absolute, percent-encoded `file://` URL.
-    static func url(for argument: String) -> String {
-        if let scheme = URLResolver.scheme(of: argument), scheme.count > 1 { return argument }
-        let absolute = URL(fileURLWithPath: argument, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-        return absolute.standardizedFileURL.absoluteString
-    }
-
-    /// The folder of a `file://` style URL.
-    static func folder(of url: String) -> String? {
-        guard URLResolver.scheme(of: url) == "file", let parsed = URL(string: url) else { return nil }
-        return parsed.deletingLastPathComponent().path
     }
 }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import MapSim
 import MapSimKit
-import MapSimCache
 import MapSimTrace
 
 /// `mapsim run SCENARIO...`: run scenarios and compare their traces with the golden ones.
@@ -71,13 +70,10 @@ struct RunCommand: AsyncParsableCommand {
 
     /// Runs one scenario; returns why it failed, or nil.
     private func runOne(_ scenario: Scenario, path: String) async -> String? {
-        let golden = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("\(scenario.name).trace.yaml").path
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapsim-run-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let runner = ScenarioRunner(downloadRegion: RegionDownloader.forScenario) { try SQLiteCache(path: folder + "/cache.db") }
+        let golden = GoldenTrace(scenarioFile: path, name: scenario.name)
         let result: ScenarioResult
         do {
-            result = try await runner.run(scenario)
+            result = try await ScenarioRunner().run(scenario)
         } catch {
             print("FAIL \(scenario.name): \(error)")
             return "\(error)"
@@ -85,21 +81,12 @@ struct RunCommand: AsyncParsableCommand {
         var problems = result.failures
         if record {
             do {
-                try result.trace.yaml.write(toFile: golden, atomically: true, encoding: .utf8)
-            } catch {
-                problems.append("cannot write \(golden): \(error.localizedDescription)")
-            }
-        } else if !FileManager.default.fileExists(atPath: golden) {
-            problems.append("no golden trace \(golden); record it with: mapsim run --record \(path)")
-        } else {
-            do {
-                let diff = TraceDiff(expected: try Trace.read(file: golden), actual: result.trace, relaxed: relaxed)
-                if !diff.isEmpty {
-                    problems.append("the trace differs from \(golden) (\(diff.differences.count) differences):\n" + diff.lines().map { "    " + $0 }.joined(separator: "\n"))
-                }
+                try golden.record(result.trace)
             } catch {
                 problems.append("\(error)")
             }
+        } else {
+            problems += golden.problems(with: result.trace, relaxed: relaxed, scenarioFile: path)
         }
         if problems.isEmpty {
             print("\(record ? "RECORDED" : "PASS") \(scenario.name) (\(result.trace.events.count) events)")
@@ -129,8 +116,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             try xml.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            printError("mapsim: cannot write \(path): \(error.localizedDescription)")
-            throw ExitCode(74)
+            throw ExitStatus.fail(OutputError(message: "cannot write \(path): \(error.localizedDescription)"))
         }
     }
 }

@@ -78,7 +78,10 @@ struct ValidateCommand: AsyncParsableCommand {
             let bytes = [UInt8](data)
             var diagnostics = StyleValidator.validate(bytes)
             if let deepLoading, file != "-", (try? JSONParser.parse(bytes)) != nil {
-                diagnostics += await DeepValidation.run(styleURL: StyleLocation.url(for: file), bytes: bytes, loading: deepLoading)
+                let styleURL = StyleLocation.url(for: file)
+                let environment = deepLoading.environment(styleURL: styleURL)
+                diagnostics += await DeepValidator.validate(styleURL: styleURL, bytes: bytes, environment: environment)
+                await environment.shutdown()
             }
             invalid = invalid || !diagnostics.isEmpty
             printDiagnostics(diagnostics, file: file, json: json)

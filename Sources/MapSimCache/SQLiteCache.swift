@@ -47,13 +47,13 @@ public final class SQLiteCache: ResourceCache {
         } catch let error as CacheError {
             throw error
         } catch {
-            guard !options.readOnly else { throw CacheError("cannot open the cache \(path) read-only: \(error)") }
+            guard !options.readOnly else { throw CacheError(.cannotOpen, path: path, "cannot open the cache \(path) read-only: \(error)") }
             let aside = Self.setAside(path)
             warnings.append("\(path) is not a readable mapsim cache (\(Self.describe(error))); moved it to \(aside) and started a new cache")
             do {
                 database = try Self.open(path: path, options: options)
             } catch {
-                throw CacheError("cannot create the cache \(path): \(Self.describe(error))")
+                throw CacheError(.cannotOpen, path: path, "cannot create the cache \(path): \(Self.describe(error))")
             }
         }
         self.warnings = warnings
@@ -64,7 +64,7 @@ public final class SQLiteCache: ResourceCache {
         configuration.busyMode = .timeout(30)
         configuration.readonly = options.readOnly
         if options.readOnly {
-            guard FileManager.default.fileExists(atPath: path) else { throw CacheError("there is no cache at \(path)") }
+            guard FileManager.default.fileExists(atPath: path) else { throw CacheError(.cannotOpen, path: path, "there is no cache at \(path)") }
         } else {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             configuration.journalMode = .wal
@@ -145,9 +145,11 @@ public final class SQLiteCache: ResourceCache {
         return row
     }
 
+    /// Queues the write on the database's own serial queue and returns at once: a later lookup, on
+    /// the same queue, sees it. `flush()` waits for it.
     public func store(_ resource: Resource, _ response: Response) {
         guard !options.readOnly, response.error == nil, !response.notModified, response.data != nil || response.noContent else { return }
-        try? database.write { db in
+        database.asyncWrite({ db in
             let values: StatementArguments = [response.expires?.secondsSince1970, response.modified?.secondsSince1970, response.etag,
                                               response.mustRevalidate, response.data.map { Data($0) }, response.noContent]
             if let tile = resource.tileData {
@@ -161,17 +163,22 @@ public final class SQLiteCache: ResourceCache {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, \(Self.nextAccess))
                     """).execute(arguments: [resource.url, resource.kind.rawValue] + values)
             }
-            try evictIfNeeded(db)
-        }
+            try self.evictIfNeeded(db)
+        }, completion: { _, _ in })
     }
 
+    /// Queued like `store(_:_:)`.
     public func refresh(_ resource: Resource, _ response: Response) {
         guard !options.readOnly else { return }
         let (table, condition, arguments) = Self.key(for: resource)
-        try? database.write { db in
+        database.asyncWrite({ db in
             try db.execute(sql: "UPDATE \(table) SET expires = ?, accessed = \(Self.nextAccess) WHERE \(condition)",
                            arguments: [response.expires?.secondsSince1970] + arguments)
-        }
+        }, completion: { _, _ in })
+    }
+
+    public func flush() async {
+        _ = try? await database.write { _ in }
     }
 
     // MARK: - Management
@@ -195,7 +202,7 @@ public final class SQLiteCache: ResourceCache {
         do {
             try database.vacuum()
         } catch {
-            throw CacheError("cannot compact the cache \(path): \(Self.describe(error))")
+            throw CacheError(.cannotWrite, path: path, "cannot compact the cache \(path): \(Self.describe(error))")
         }
     }
 
@@ -214,18 +221,18 @@ public final class SQLiteCache: ResourceCache {
                         + count("SELECT COUNT(*) FROM tiles WHERE \(Self.pinned("tiles"))"))
             }
         } catch {
-            throw CacheError("cannot read the cache \(path): \(Self.describe(error))")
+            throw CacheError(.cannotRead, path: path, "cannot read the cache \(path): \(Self.describe(error))")
         }
     }
 
     // MARK: - Internals
 
     func write(_ body: (Database) throws -> Void) throws(CacheError) {
-        guard !options.readOnly else { throw CacheError("the cache \(path) is open read-only") }
+        guard !options.readOnly else { throw CacheError(.cannotWrite, path: path, "the cache \(path) is open read-only") }
         do {
             try database.write(body)
         } catch {
-            throw CacheError("cannot write the cache \(path): \(Self.describe(error))")
+            throw CacheError(.cannotWrite, path: path, "cannot write the cache \(path): \(Self.describe(error))")
         }
     }
 
@@ -270,35 +277,6 @@ public final class SQLiteCache: ResourceCache {
     }
 }
 
-/// What a cache holds.
-public struct CacheStatistics: Sendable, Equatable {
-    /// Non-tile resources (styles, sprites, glyphs, TileJSON, images).
-    public var resources: Int
-    /// Tiles.
-    public var tiles: Int
-    /// Bytes of stored data.
-    public var dataBytes: Int
-    /// Bytes of the database pages in use.
-    public var databaseBytes: Int
-    /// Offline regions.
-    public var regions: Int
-    /// Entries that belong to offline regions and are never evicted.
-    public var pinnedEntries: Int
-}
-
-/// A cache that cannot be opened, read or written, with the file and the reason.
-public struct CacheError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What went wrong.
-    public var message: String
-
-    /// An error saying `message`.
-    public init(_ message: String) {
-        self.message = message
-    }
-
-    public var description: String { message }
-}
-
 extension SQLiteCache {
     /// Creates an offline region with this definition (JSON); returns its id.
     public func createRegion(definition: String) throws(CacheError) -> Int64 {
@@ -338,7 +316,7 @@ extension SQLiteCache {
                 try Row.fetchAll(db, sql: "SELECT id, definition FROM regions ORDER BY id").map { ($0["id"], $0["definition"]) }
             }
         } catch {
-            throw CacheError("cannot read the regions of \(path): \(Self.describe(error))")
+            throw CacheError(.cannotRead, path: path, "cannot read the regions of \(path): \(Self.describe(error))")
         }
     }
 }

@@ -1,72 +1,75 @@
-import MapSim
-import MapSimTrace
 import Foundation
-import Synchronization
+import MapSim
+import MapSimCache
 import MapSimJSON
 import MapSimTrace
 
-/// What running a scenario gave: its trace and the expectations that did not hold.
-public struct ScenarioResult: Sendable {
-    /// The scenario.
-    public var scenario: Scenario
-    /// The recorded, redacted trace.
-    public var trace: Trace
-    /// Expectations and steps that failed, as sentences.
-    public var failures: [String]
-}
-
 /// Runs scenarios on the simulated network and the virtual clock, so that each gives the same
-/// trace on every run and every machine.
+/// trace on every run and every machine. Each run starts from a cache of its own, in a temporary
+/// folder removed afterwards.
 public struct ScenarioRunner: Sendable {
-    /// Makes a new, empty cache for one run (nil for none).
-    public var makeCache: @Sendable () throws -> (any ResourceCache)?
     /// What to remove from traces.
     public var redactor: URLRedactor
-    /// Downloads an offline region of a style into a cache, for scenarios that start from one.
-    public var downloadRegion: (@Sendable (_ style: String, _ region: Scenario.Region, _ network: any ResourceLoader, _ cache: any ResourceCache) async throws -> Void)?
+    /// Where each run's temporary folder goes.
+    public var temporaryDirectory: String
 
     /// A runner.
-    public init(redactor: URLRedactor = URLRedactor(),
-                downloadRegion: (@Sendable (String, Scenario.Region, any ResourceLoader, any ResourceCache) async throws -> Void)? = nil,
-                makeCache: @escaping @Sendable () throws -> (any ResourceCache)?) {
+    public init(redactor: URLRedactor = URLRedactor(), temporaryDirectory: String = FileManager.default.temporaryDirectory.path) {
         self.redactor = redactor
-        self.downloadRegion = downloadRegion
-        self.makeCache = makeCache
+        self.temporaryDirectory = temporaryDirectory
     }
 
     /// Runs `scenario` and checks its expectations.
-    public func run(_ scenario: Scenario) async throws -> ScenarioResult {
-        let cache = scenario.cache == .none ? nil : try makeCache()
-        let file = FileResourceLoader(assetRoot: "/")
+    public func run(_ scenario: Scenario) async throws(ScenarioError) -> ScenarioResult {
+        let folder = temporaryDirectory + "/mapsim-scenario-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let network = LoadingEnvironment.SimulatedNetworkSetup(preset: scenario.profile, seed: scenario.seed, mirrors: scenario.mirrors,
+                                                               faults: scenario.faults, cacheControl: scenario.cacheControl,
+                                                               offlineWindows: scenario.offlineWindows)
+        let environment = LoadingEnvironment(.init(assetRoot: "/", cache: scenario.cache == .none ? .none : .file(folder + "/cache.db"),
+                                                   network: .simulated(network)), styleURL: scenario.style)
+        let result: Result<ScenarioResult, ScenarioError>
+        do {
+            result = .success(try await run(scenario, in: environment))
+        } catch {
+            result = .failure(error)
+        }
+        await environment.shutdown()
+        return try result.get()
+    }
+
+    private func run(_ scenario: Scenario, in environment: LoadingEnvironment) async throws(ScenarioError) -> ScenarioResult {
+        if scenario.cache != .none, environment.cache == nil {
+            throw ScenarioError(.cannotRun, file: scenario.name, environment.warnings.joined(separator: "; "))
+        }
         if case .warm(let camera) = scenario.cache {
-            let warmNetwork = SimulatedNetwork(mirrors: scenario.mirrors, cacheControl: scenario.cacheControl)
-            let warmMap = Map(backends: ResourceBackends(file: file, cache: cache, network: warmNetwork), viewport: scenario.viewport,
-                              timing: NetworkProfile.named(scenario.profile == "offline" ? "lan" : scenario.profile, seed: scenario.seed)!)
-            await warmMap.setCamera(camera ?? scenario.camera)
-            await warmMap.setStyleURI(scenario.style)
-            _ = await warmMap.run(until: .mapIdle, timeout: .seconds(60))
+            let warm = await environment.faultless.makeMap(viewport: scenario.viewport)
+            await warm.setCamera(camera ?? scenario.camera)
+            await warm.setStyleURI(scenario.style)
+            _ = await warm.run(until: .mapIdle, timeout: .seconds(60))
         }
         if case .region(let region) = scenario.cache {
-            guard let downloadRegion, let cache else { throw TraceError("\(scenario.name): this runner cannot download offline regions") }
-            try await downloadRegion(scenario.style, region, SimulatedNetwork(mirrors: scenario.mirrors, cacheControl: scenario.cacheControl), cache)
+            let definition = RegionDefinition(styleURL: scenario.style, bounds: region.bounds, minZoom: region.minZoom, maxZoom: region.maxZoom)
+            do {
+                let (_, progress) = try await environment.faultless.downloadRegion(definition)
+                guard progress.failures.isEmpty else {
+                    throw ScenarioError(.cannotRun, file: scenario.name, "the region download failed: \(progress.failures.joined(separator: "; "))")
+                }
+            } catch let error as ScenarioError {
+                throw error
+            } catch {
+                throw ScenarioError(.cannotRun, file: scenario.name, "the region download failed: \(error)")
+            }
         }
-        let network = SimulatedNetwork(mirrors: scenario.mirrors, faults: scenario.faults, cacheControl: scenario.cacheControl)
-        var profile = NetworkProfile.named(scenario.profile, seed: scenario.seed)!
-        profile.offlineWindows = scenario.offlineWindows
-        profile.delays = scenario.faults.compactMap { rule in
-            if case .delay(let delay) = rule.effect { (rule.pattern, delay) } else { nil }
-        }
-        let map = Map(backends: ResourceBackends(file: file, cache: cache, network: network), viewport: scenario.viewport, timing: profile)
-        let events = Mutex<[MapEvent]>([])
-        let redactor = self.redactor
-        let subscription = map.subscribeAll { event in events.withLock { $0.append(redactor.redact(event)) } }
+        let map = await environment.makeMap(viewport: scenario.viewport)
+        let recorder = TraceRecorder(header: Trace.Header(scenario: scenario.name, seed: scenario.seed), redactor: redactor)
+        let subscription = recorder.record(map)
         await map.setCamera(scenario.camera)
-        if scenario.profile == "offline" { await map.setOffline(true) }
 
         var failures: [String] = []
         var stepStarts: [Int] = []
         for (index, step) in scenario.steps.enumerated() {
-            stepStarts.append(events.withLock { $0.count })
+            stepStarts.append(recorder.count)
             switch step {
             case .load:
                 await map.setStyleURI(scenario.style)
@@ -87,10 +90,9 @@ public struct ScenarioRunner: Sendable {
             }
         }
         subscription.cancel()
-        let recorded = events.withLock { $0 }
-        failures += Self.check(scenario.expectations, events: recorded, stepStarts: stepStarts)
-        return ScenarioResult(scenario: scenario, trace: Trace(header: .init(scenario: scenario.name, seed: scenario.seed), events: recorded),
-                              failures: failures)
+        let trace = recorder.trace
+        failures += Self.check(scenario.expectations, events: trace.events, stepStarts: stepStarts)
+        return ScenarioResult(scenario: scenario, trace: trace, failures: failures)
     }
 
     static func check(_ expectations: [Scenario.Expectation], events: [MapEvent], stepStarts: [Int]) -> [String] {

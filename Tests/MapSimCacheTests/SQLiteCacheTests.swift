@@ -138,13 +138,15 @@ struct SQLiteCacheTests {
     @Test func readOnlyCachesAnswerButNeverWrite() async throws {
         let fixture = try FixtureDirectory()
         let path = fixture.path + "/cache.db"
-        try SQLiteCache(path: path).store(tile(1), response(5))
+        let writer = try SQLiteCache(path: path)
+        writer.store(tile(1), response(5))
+        await writer.flush()
         let readOnly = try SQLiteCache(path: path, options: .init(readOnly: true))
         #expect(await readOnly.load(tile(1)).data?.count == 5)
         readOnly.store(tile(2), response(5))
         #expect(await readOnly.load(tile(2)).error?.reason == .notFound)
         #expect(throws: CacheError.self) { try readOnly.clear() }
-        #expect(throws: CacheError("there is no cache at \(fixture.path)/none.db")) { try SQLiteCache(path: fixture.path + "/none.db", options: .init(readOnly: true)) }
+        #expect(throws: CacheError(.cannotOpen, path: fixture.path + "/none.db", "there is no cache at \(fixture.path)/none.db")) { try SQLiteCache(path: fixture.path + "/none.db", options: .init(readOnly: true)) }
     }
 
     @Test func twoCachesOnOneFileLoseNothing() async throws {
@@ -156,11 +158,24 @@ struct SQLiteCacheTests {
             for (offset, cache) in [first, second].enumerated() {
                 group.addTask {
                     for x in 0..<200 { cache.store(tile(offset * 1000 + x), response(100)) }
+                    await cache.flush()
                 }
             }
         }
         #expect(try first.statistics().tiles == 400)
         #expect(await second.load(tile(1199)).data?.count == 100)
+    }
+
+    @Test func writesAreQueuedAndALaterLookupSeesThem() async throws {
+        let fixture = try FixtureDirectory()
+        let cache = try SQLiteCache(path: fixture.path + "/cache.db")
+        for x in 0..<50 { cache.store(tile(x), response(10 + x)) }
+        // Lookups run on the same queue as the writes, after them: no flush is needed within one cache.
+        #expect(await cache.load(tile(49)).data?.count == 59)
+        #expect(try cache.statistics().tiles == 50)
+        await cache.flush()
+        let other = try SQLiteCache(path: fixture.path + "/cache.db")
+        #expect(await other.load(tile(0)).data?.count == 10)
     }
 }
 

@@ -58,10 +58,11 @@ struct TraceTests {
     }
 
     @Test func unreadableTracesSayWhereAndWhy() {
-        #expect(throws: TraceError("t.yaml: not a mapsim trace (no \"mapsim\" and \"scenario\" header)")) { try Trace.read(yaml: "a: 1", name: "t.yaml") }
-        #expect(throws: TraceError("t.jsonl:2: unknown event type \"map-exploded\"")) {
+        #expect(throws: TraceError(.malformed, file: "t.yaml", "not a mapsim trace (no \"mapsim\" and \"scenario\" header)")) { try Trace.read(yaml: "a: 1", name: "t.yaml") }
+        #expect(throws: TraceError(.malformed, file: "t.jsonl", line: 2, "unknown event type \"map-exploded\"")) {
             try Trace.read(jsonLines: "{\"mapsim\":\"0.1.0\",\"scenario\":\"s\",\"seed\":0}\n{\"type\":\"map-exploded\",\"begin\":0,\"end\":0}\n", name: "t.jsonl")
         }
+        #expect(TraceError(.malformed, file: "t.jsonl", line: 2, "unknown event type \"map-exploded\"").message == "t.jsonl:2: unknown event type \"map-exploded\"")
     }
 
     @Test func redactsSecretsFromURLsAndMessages() {

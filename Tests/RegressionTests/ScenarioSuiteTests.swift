@@ -3,7 +3,6 @@ import Testing
 import MapSimTesting
 @testable import MapSim
 @testable import MapSimKit
-@testable import MapSimCache
 @testable import MapSimStyle
 @testable import MapSimTrace
 
@@ -25,13 +24,10 @@ struct ScenarioSuiteTests {
     @Test(arguments: scenarioFiles)
     func reproducesItsGoldenTrace(path: String) async throws {
         let scenario = try Scenario.read(file: path)
-        let folder = try FixtureDirectory()
-        let result = try await ScenarioRunner(downloadRegion: RegionDownloader.forScenario) { try SQLiteCache(path: folder.path + "/cache.db") }.run(scenario)
+        let result = try await ScenarioRunner().run(scenario)
         #expect(result.failures.isEmpty, "\(result.failures)")
-        let golden = try String(contentsOfFile: Self.tracesFolder + "/\(scenario.name).trace.yaml", encoding: .utf8)
-        let diff = TraceDiff(expected: try Trace.read(yaml: golden), actual: result.trace)
-        #expect(diff.isEmpty, "\(diff.lines().joined(separator: "\n"))")
-        #expect(result.trace.yaml == golden, "recording again would change \(scenario.name).trace.yaml")
+        let problems = GoldenTrace(scenarioFile: path, name: scenario.name).problems(with: result.trace, scenarioFile: path)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
     @Test func aBehaviourChangeShowsAsAReadableDiff() throws {
@@ -70,7 +66,7 @@ struct ScenarioParsingTests {
         expect: [{happens: map-idle}, {never: map-loading-error}, {within: {event: map-loaded, ms: 900}}, {no-network-after-step: 2}]
         """, name: "x", folder: "/base")
         #expect(scenario.mirrors == [.init(prefix: "https://maps.test/", directory: "/base/data")])
-        #expect(scenario.profile == "3g" && scenario.seed == 9 && scenario.cacheControl == "max-age=60")
+        #expect(scenario.profile == .threeG && scenario.seed == 9 && scenario.cacheControl == "max-age=60")
         #expect(scenario.offlineWindows == [SimTime.milliseconds(100)..<SimTime.milliseconds(200)])
         #expect(scenario.faults.map(\.effect) == [.status(503, headers: [("Retry-After", "1")]), .dropConnection, .truncateBody, .delay(.milliseconds(250))])
         #expect(scenario.viewport == Viewport(width: 800, height: 600, pixelRatio: 2))
@@ -90,7 +86,9 @@ struct ScenarioParsingTests {
         ("style: x\nsteps: [load]\nnetwork: {faults: [{url: a}]}", "scenario: network.faults[0]: a fault needs one of status, drop, truncate or delay"),
     ])
     func namesWhatIsWrong(yaml: String, message: String) {
-        #expect(throws: TraceError(message)) { try Scenario.parse(yaml, name: "x", folder: "/") }
+        #expect { try Scenario.parse(yaml, name: "x", folder: "/") } throws: { error in
+            (error as? ScenarioError)?.code == .malformed && "\(error)" == message
+        }
     }
 
     @Test func expectationsCatchWhatDidNotHappen() {

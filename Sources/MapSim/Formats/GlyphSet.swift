@@ -6,7 +6,7 @@ public struct GlyphSet: Sendable, Equatable {
     public var codePoints: [UInt32]
 
     /// Decodes glyph PBF data; an empty file is an empty, valid range.
-    public static func decode(_ bytes: [UInt8]) throws(FormatError) -> GlyphSet {
+    public static func decode(_ bytes: [UInt8]) throws(LoadingError) -> GlyphSet {
         var set = GlyphSet(fontStack: nil, codePoints: [])
         var reader = ProtobufReader(bytes)
         while !reader.isAtEnd {
@@ -31,7 +31,7 @@ public struct GlyphSet: Sendable, Equatable {
                             try glyph.skip(glyphField.type)
                         }
                     }
-                    guard let id else { throw FormatError("a glyph without an id at byte \(stack.position)") }
+                    guard let id else { throw LoadingError.malformedResource("a glyph without an id at byte \(stack.position)") }
                     set.codePoints.append(id)
                 default: try stack.skip(stackField.type)
                 }

@@ -1,5 +1,5 @@
 /// Reads protocol buffer wire format, checking every length against the data, so that truncated or
-/// corrupt input gives a `FormatError` naming the byte offset rather than a crash.
+/// corrupt input gives a `LoadingError` naming the byte offset rather than a crash.
 struct ProtobufReader {
     enum WireType: UInt64 {
         case varint = 0, fixed64 = 1, lengthDelimited = 2, fixed32 = 5
@@ -22,60 +22,60 @@ struct ProtobufReader {
     var isAtEnd: Bool { position >= end }
 
     /// The next field's number and wire type.
-    mutating func nextField() throws(FormatError) -> (number: UInt64, type: WireType) {
+    mutating func nextField() throws(LoadingError) -> (number: UInt64, type: WireType) {
         let start = position
         let key = try varint()
         guard let type = WireType(rawValue: key & 7) else {
-            throw FormatError("unsupported protobuf wire type \(key & 7) at byte \(start)")
+            throw LoadingError.malformedResource("unsupported protobuf wire type \(key & 7) at byte \(start)")
         }
-        guard key >> 3 > 0 else { throw FormatError("protobuf field number 0 at byte \(start)") }
+        guard key >> 3 > 0 else { throw LoadingError.malformedResource("protobuf field number 0 at byte \(start)") }
         return (key >> 3, type)
     }
 
-    mutating func varint() throws(FormatError) -> UInt64 {
+    mutating func varint() throws(LoadingError) -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         let start = position
         while true {
-            guard position < end else { throw FormatError("truncated varint at byte \(start)") }
+            guard position < end else { throw LoadingError.malformedResource("truncated varint at byte \(start)") }
             let byte = bytes[position]
             position += 1
-            guard shift < 64 else { throw FormatError("varint longer than 10 bytes at byte \(start)") }
+            guard shift < 64 else { throw LoadingError.malformedResource("varint longer than 10 bytes at byte \(start)") }
             result |= UInt64(byte & 0x7F) << shift
             if byte & 0x80 == 0 { return result }
             shift += 7
         }
     }
 
-    mutating func zigzag() throws(FormatError) -> Int64 {
+    mutating func zigzag() throws(LoadingError) -> Int64 {
         let raw = try varint()
         return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
     }
 
     /// A length-delimited field as a reader of its own bytes.
-    mutating func message() throws(FormatError) -> ProtobufReader {
+    mutating func message() throws(LoadingError) -> ProtobufReader {
         let range = try lengthDelimitedRange()
         return ProtobufReader(bytes, range: range)
     }
 
-    mutating func string() throws(FormatError) -> String {
+    mutating func string() throws(LoadingError) -> String {
         String(decoding: bytes[try lengthDelimitedRange()], as: UTF8.self)
     }
 
-    mutating func data() throws(FormatError) -> ArraySlice<UInt8> {
+    mutating func data() throws(LoadingError) -> ArraySlice<UInt8> {
         bytes[try lengthDelimitedRange()]
     }
 
-    mutating func fixed32() throws(FormatError) -> UInt32 {
-        guard end - position >= 4 else { throw FormatError("truncated 32-bit field at byte \(position)") }
+    mutating func fixed32() throws(LoadingError) -> UInt32 {
+        guard end - position >= 4 else { throw LoadingError.malformedResource("truncated 32-bit field at byte \(position)") }
         var value: UInt32 = 0
         for i in 0..<4 { value |= UInt32(bytes[position + i]) << (8 * UInt32(i)) }
         position += 4
         return value
     }
 
-    mutating func fixed64() throws(FormatError) -> UInt64 {
-        guard end - position >= 8 else { throw FormatError("truncated 64-bit field at byte \(position)") }
+    mutating func fixed64() throws(LoadingError) -> UInt64 {
+        guard end - position >= 8 else { throw LoadingError.malformedResource("truncated 64-bit field at byte \(position)") }
         var value: UInt64 = 0
         for i in 0..<8 { value |= UInt64(bytes[position + i]) << (8 * UInt64(i)) }
         position += 8
@@ -83,7 +83,7 @@ struct ProtobufReader {
     }
 
     /// Packed varints (or a single unpacked one).
-    mutating func packedVarints(_ type: WireType) throws(FormatError) -> [UInt64] {
+    mutating func packedVarints(_ type: WireType) throws(LoadingError) -> [UInt64] {
         guard type == .lengthDelimited else { return [try varint()] }
         var inner = try message()
         var values: [UInt64] = []
@@ -91,7 +91,7 @@ struct ProtobufReader {
         return values
     }
 
-    mutating func skip(_ type: WireType) throws(FormatError) {
+    mutating func skip(_ type: WireType) throws(LoadingError) {
         switch type {
         case .varint: _ = try varint()
         case .fixed64: _ = try fixed64()
@@ -100,11 +100,11 @@ struct ProtobufReader {
         }
     }
 
-    private mutating func lengthDelimitedRange() throws(FormatError) -> Range<Int> {
+    private mutating func lengthDelimitedRange() throws(LoadingError) -> Range<Int> {
         let start = position
         let length = try varint()
         guard length <= UInt64(end - position) else {
-            throw FormatError("field at byte \(start) claims \(length) bytes but only \(end - position) remain (truncated?)")
+            throw LoadingError.malformedResource("field at byte \(start) claims \(length) bytes but only \(end - position) remain (truncated?)")
         }
         let range = position..<(position + Int(length))
         position = range.upperBound

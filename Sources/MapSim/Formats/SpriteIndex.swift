@@ -21,23 +21,23 @@ public struct SpriteIndex: Sendable, Equatable {
     public var names: [String] { images.map(\.name) }
 
     /// Parses sprite JSON; with `sheet`, images that leave the sheet are dropped into `outOfBounds`.
-    public static func parse(_ bytes: [UInt8], sheet: PNGHeader? = nil) throws(FormatError) -> SpriteIndex {
+    public static func parse(_ bytes: [UInt8], sheet: PNGHeader? = nil) throws(LoadingError) -> SpriteIndex {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
         } catch {
-            throw FormatError("sprite JSON is not valid JSON: \(error)")
+            throw LoadingError.malformedResource("sprite JSON is not valid JSON: \(error)")
         }
-        guard let object = document.objectValue else { throw FormatError("sprite JSON must be an object, found \(document.typeName)") }
+        guard let object = document.objectValue else { throw LoadingError.malformedResource("sprite JSON must be an object, found \(document.typeName)") }
         var index = SpriteIndex(images: [], outOfBounds: [])
         for (name, value) in object.members {
-            func integer(_ key: String) throws(FormatError) -> Int {
+            func integer(_ key: String) throws(LoadingError) -> Int {
                 guard let n = value[key]?.numberValue, n >= 0, n == n.rounded(), n < 1e7 else {
-                    throw FormatError("sprite image \"\(name)\": \"\(key)\" must be a whole number ≥ 0")
+                    throw LoadingError.malformedResource("sprite image \"\(name)\": \"\(key)\" must be a whole number ≥ 0")
                 }
                 return Int(n)
             }
-            guard value.objectValue != nil else { throw FormatError("sprite image \"\(name)\" must be an object") }
+            guard value.objectValue != nil else { throw LoadingError.malformedResource("sprite image \"\(name)\" must be an object") }
             let image = Image(x: try integer("x"), y: try integer("y"), width: try integer("width"), height: try integer("height"),
                               pixelRatio: value["pixelRatio"]?.numberValue ?? 1, sdf: value["sdf"]?.boolValue ?? false)
             if let sheet, image.x + image.width > sheet.width || image.y + image.height > sheet.height {

@@ -48,10 +48,10 @@ public struct VectorTile: Sendable, Equatable {
         layers.first { $0.name == name }
     }
 
-    /// Decodes an uncompressed vector tile; truncated or corrupt data gives a `FormatError`.
-    public static func decode(_ bytes: [UInt8]) throws(FormatError) -> VectorTile {
+    /// Decodes an uncompressed vector tile; truncated or corrupt data gives a `LoadingError`.
+    public static func decode(_ bytes: [UInt8]) throws(LoadingError) -> VectorTile {
         if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {
-            throw FormatError("the tile is gzip-compressed; mapsim reads uncompressed tiles (serve them with Content-Encoding: gzip, or unzip them)")
+            throw LoadingError.malformedResource("the tile is gzip-compressed; mapsim reads uncompressed tiles (serve them with Content-Encoding: gzip, or unzip them)")
         }
         var reader = ProtobufReader(bytes)
         var layers: [Layer] = []
@@ -67,7 +67,7 @@ public struct VectorTile: Sendable, Equatable {
         return VectorTile(layers: layers)
     }
 
-    private static func decodeLayer(_ reader: inout ProtobufReader, index: Int) throws(FormatError) -> Layer {
+    private static func decodeLayer(_ reader: inout ProtobufReader, index: Int) throws(LoadingError) -> Layer {
         var name: String?
         var extent: UInt32 = 4096
         var version: UInt64 = 1
@@ -88,9 +88,9 @@ public struct VectorTile: Sendable, Equatable {
             default: try reader.skip(field.type)
             }
         }
-        guard let name else { throw FormatError("layer \(index) of the tile has no name") }
-        guard (1...2).contains(version) else { throw FormatError("layer \"\(name)\" has unsupported version \(version)") }
-        guard extent > 0 else { throw FormatError("layer \"\(name)\" has extent 0") }
+        guard let name else { throw LoadingError.malformedResource("layer \(index) of the tile has no name") }
+        guard (1...2).contains(version) else { throw LoadingError.malformedResource("layer \"\(name)\" has unsupported version \(version)") }
+        guard extent > 0 else { throw LoadingError.malformedResource("layer \"\(name)\" has extent 0") }
         var features: [Feature] = []
         for (featureIndex, var featureReader) in rawFeatures.enumerated() {
             features.append(try decodeFeature(&featureReader, keys: keys, values: values, where: "feature \(featureIndex) of layer \"\(name)\""))
@@ -98,7 +98,7 @@ public struct VectorTile: Sendable, Equatable {
         return Layer(name: name, extent: extent, features: features)
     }
 
-    private static func decodeFeature(_ reader: inout ProtobufReader, keys: [String], values: [JSONValue], where location: String) throws(FormatError) -> Feature {
+    private static func decodeFeature(_ reader: inout ProtobufReader, keys: [String], values: [JSONValue], where location: String) throws(LoadingError) -> Feature {
         var feature = Feature(id: nil, geometryType: .unknown, properties: [])
         var tags: [UInt64] = []
         var geometry: [UInt64] = []
@@ -112,10 +112,10 @@ public struct VectorTile: Sendable, Equatable {
             default: try reader.skip(field.type)
             }
         }
-        guard tags.count % 2 == 0 else { throw FormatError("\(location) has an odd number of tags") }
+        guard tags.count % 2 == 0 else { throw LoadingError.malformedResource("\(location) has an odd number of tags") }
         for pair in stride(from: 0, to: tags.count, by: 2) {
             guard tags[pair] < keys.count, tags[pair + 1] < values.count else {
-                throw FormatError("\(location) has a tag index outside the layer's keys or values")
+                throw LoadingError.malformedResource("\(location) has a tag index outside the layer's keys or values")
             }
             feature.properties.append((keys[Int(tags[pair])], values[Int(tags[pair + 1])]))
         }
@@ -123,7 +123,7 @@ public struct VectorTile: Sendable, Equatable {
         return feature
     }
 
-    private static func checkGeometry(_ commands: [UInt64], where location: String) throws(FormatError) {
+    private static func checkGeometry(_ commands: [UInt64], where location: String) throws(LoadingError) {
         var index = 0
         while index < commands.count {
             let command = commands[index] & 7
@@ -131,17 +131,17 @@ public struct VectorTile: Sendable, Equatable {
             index += 1
             switch command {
             case 1, 2:
-                guard count <= (commands.count - index) / 2 else { throw FormatError("\(location) has a truncated geometry") }
+                guard count <= (commands.count - index) / 2 else { throw LoadingError.malformedResource("\(location) has a truncated geometry") }
                 index += 2 * count
             case 7:
                 break
             default:
-                throw FormatError("\(location) has an unknown geometry command \(command)")
+                throw LoadingError.malformedResource("\(location) has an unknown geometry command \(command)")
             }
         }
     }
 
-    private static func decodeValue(_ reader: inout ProtobufReader) throws(FormatError) -> JSONValue {
+    private static func decodeValue(_ reader: inout ProtobufReader) throws(LoadingError) -> JSONValue {
         var value = JSONValue.null
         while !reader.isAtEnd {
             let field = try reader.nextField()

@@ -2,8 +2,6 @@
 /// the profile's bandwidth, plus any delay a fault rule adds. Local files and cache hits are not
 /// delayed. The jitter is drawn in delivery order from a seeded generator, so `--seed` reproduces a run.
 public struct NetworkProfile: DeliveryTiming {
-    /// The profile's name.
-    public var name: String
     /// The round-trip time of a request.
     public var roundTrip: SimTime
     /// The largest random extra delay added to a round trip.
@@ -17,9 +15,8 @@ public struct NetworkProfile: DeliveryTiming {
     private var random: SplitMix64
 
     /// A profile; `seed` fixes the jitter.
-    public init(name: String, roundTrip: SimTime, jitter: SimTime, bytesPerSecond: Int64, seed: UInt64 = 0,
+    public init(roundTrip: SimTime, jitter: SimTime, bytesPerSecond: Int64, seed: UInt64 = 0,
                 delays: [(pattern: URLPattern, delay: SimTime)] = []) {
-        self.name = name
         self.roundTrip = roundTrip
         self.jitter = jitter
         self.bytesPerSecond = max(bytesPerSecond, 1)
@@ -34,21 +31,4 @@ public struct NetworkProfile: DeliveryTiming {
         let extra = delays.first { $0.pattern.matches(resource.url) }?.delay ?? .zero
         return roundTrip + SimTime(microseconds: jitterMicroseconds + transfer) + extra
     }
-
-    /// The named profiles. `3g` and `4g` are WebPageTest's connectivity profiles of the same names
-    /// (3G: 1.6 Mbps down, 300 ms RTT; 4G: 9 Mbps down, 170 ms RTT); `wifi` is a good home Wi-Fi
-    /// link (30 Mbps, 20 ms RTT) and `lan` a gigabit LAN (1 Gbps, 1 ms RTT), mapsim's own figures;
-    /// `offline` has the timing of `lan` and starts the map offline. Jitter is a tenth of the RTT.
-    public static func named(_ name: String, seed: UInt64 = 0) -> NetworkProfile? {
-        switch name {
-        case "lan", "offline": NetworkProfile(name: name, roundTrip: .milliseconds(1), jitter: SimTime(microseconds: 100), bytesPerSecond: 125_000_000, seed: seed)
-        case "wifi": NetworkProfile(name: name, roundTrip: .milliseconds(20), jitter: .milliseconds(2), bytesPerSecond: 3_750_000, seed: seed)
-        case "4g": NetworkProfile(name: name, roundTrip: .milliseconds(170), jitter: .milliseconds(17), bytesPerSecond: 1_125_000, seed: seed)
-        case "3g": NetworkProfile(name: name, roundTrip: .milliseconds(300), jitter: .milliseconds(30), bytesPerSecond: 200_000, seed: seed)
-        default: nil
-        }
-    }
-
-    /// The names `named(_:)` knows.
-    public static let names = ["lan", "wifi", "4g", "3g", "offline"]
 }

@@ -1,5 +1,6 @@
 /// A cache backend: answers lookups like a loader (a miss is `not-found`) and keeps what the
-/// network returns. Writes are synchronous so that a response is stored before it is delivered.
+/// network returns. Writes are queued and return at once — off the map's actor and its virtual
+/// timeline — but a lookup made after a write sees it; `flush()` waits until they are on disk.
 public protocol ResourceCache: Sendable {
     /// Looks `resource` up; a hit carries the stored data and expiry, a miss is a `not-found` error.
     func load(_ resource: Resource) async -> Response
@@ -9,4 +10,7 @@ public protocol ResourceCache: Sendable {
 
     /// A 304 confirmed the stored copy of `resource`: refresh its expiry and access time only.
     func refresh(_ resource: Resource, _ response: Response)
+
+    /// Waits until every write queued so far is done.
+    func flush() async
 }

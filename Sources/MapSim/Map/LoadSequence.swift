@@ -110,19 +110,19 @@ struct LoadSequence: Sendable {
         actions.append(.invalidate)
     }
 
-    mutating func addSource(_ spec: StyleSource) throws(MapError) {
-        guard phase == .parsed else { throw MapError(message: "cannot add source \"\(spec.id)\": no style is loaded yet") }
-        guard !sources.contains(where: { $0.spec.id == spec.id }) else { throw MapError(message: "source \"\(spec.id)\" already exists") }
+    mutating func addSource(_ spec: StyleSource) throws(LoadingError) {
+        guard phase == .parsed else { throw LoadingError.invalidCall("cannot add source \"\(spec.id)\": no style is loaded yet") }
+        guard !sources.contains(where: { $0.spec.id == spec.id }) else { throw LoadingError.invalidCall("source \"\(spec.id)\" already exists") }
         style?.sources.append(spec)
         actions.append(.emit(.sourceAdded(id: spec.id)))
         loadMetadata(of: spec)
         actions.append(.invalidate)
     }
 
-    mutating func removeSource(id: String) throws(MapError) {
-        guard let index = sources.firstIndex(where: { $0.spec.id == id }) else { throw MapError(message: "source \"\(id)\" does not exist") }
+    mutating func removeSource(id: String) throws(LoadingError) {
+        guard let index = sources.firstIndex(where: { $0.spec.id == id }) else { throw LoadingError.invalidCall("source \"\(id)\" does not exist") }
         if let layer = style?.layers.first(where: { $0.source == id }) {
-            throw MapError(message: "source \"\(id)\" is in use by layer \"\(layer.id)\"")
+            throw LoadingError.invalidCall("source \"\(id)\" is in use by layer \"\(layer.id)\"")
         }
         let removed = sources.remove(at: index)
         style?.sources.removeAll { $0.id == id }

@@ -141,12 +141,12 @@ public actor Map {
     public func setViewport(_ viewport: Viewport) { feed(.setViewport(viewport)) }
 
     /// Adds a source at run time (source-added, then its metadata loads).
-    public func addSource(_ source: StyleSource) throws(MapError) {
+    public func addSource(_ source: StyleSource) throws(LoadingError) {
         execute(try machine.addSource(source, at: scheduler.now))
     }
 
     /// Removes a source no layer uses (source-removed; its requests are cancelled).
-    public func removeSource(id: String) throws(MapError) {
+    public func removeSource(id: String) throws(LoadingError) {
         execute(try machine.removeSource(id: id, at: scheduler.now))
     }
 

@@ -58,13 +58,13 @@ struct MapMachine: Sendable {
     }
 
     /// Adds a source at run time (source-added, then its metadata loads).
-    mutating func addSource(_ source: StyleSource, at now: SimTime) throws(MapError) -> [MapAction] {
+    mutating func addSource(_ source: StyleSource, at now: SimTime) throws(LoadingError) -> [MapAction] {
         try sequence.addSource(source)
         return flush(at: now)
     }
 
     /// Removes a source no layer uses (source-removed; its requests are cancelled).
-    mutating func removeSource(id: String, at now: SimTime) throws(MapError) -> [MapAction] {
+    mutating func removeSource(id: String, at now: SimTime) throws(LoadingError) -> [MapAction] {
         try sequence.removeSource(id: id)
         return flush(at: now)
     }

@@ -15,12 +15,12 @@ public struct JSONField: Sendable {
         do {
             return JSONField(try JSONParser.parse(bytes))
         } catch {
-            throw StyleError(path: "", message: "\(what) is not valid JSON: \(error)")
+            throw StyleError(.notJSON, path: "", message: "\(what) is not valid JSON: \(error)")
         }
     }
 
     public func failure(_ message: String) -> StyleError {
-        StyleError(path: path, message: message)
+        StyleError(.invalidValue, path: path, message: message)
     }
 
     public func member(_ key: String) -> JSONField? {

@@ -1,12 +1,30 @@
-/// A style or TileJSON that cannot be used, with where the problem is.
+/// An error of the style domain: a style or TileJSON that is not JSON, or a value that cannot be
+/// used, with its JSON path. `code` tells the kinds apart.
 public struct StyleError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The JSON path of the offending value, e.g. `layers[3].source` (empty for the document itself).
-    public var path: String
-    /// What is wrong.
-    public var message: String
+    /// The kind of a style error.
+    public struct Code: Sendable, Hashable {
+        private enum Base: Sendable, Hashable {
+            case notJSON, invalidValue
+        }
 
-    /// An error at `path`.
-    public init(path: String, message: String) {
+        private let base: Base
+
+        /// The document is not JSON.
+        public static let notJSON = Code(base: .notJSON)
+        /// A value is missing, of the wrong type or out of range.
+        public static let invalidValue = Code(base: .invalidValue)
+    }
+
+    /// The kind of error.
+    public let code: Code
+    /// The JSON path of the offending value, e.g. `layers[3].source` (empty for the document itself).
+    public let path: String
+    /// What is wrong.
+    public let message: String
+
+    /// An error of kind `code` at `path`.
+    public init(_ code: Code, path: String, message: String) {
+        self.code = code
         self.path = path
         self.message = message
     }

@@ -65,8 +65,8 @@ public struct Scenario: Sendable, Equatable {
     public var style: String
     /// URL prefixes served from folders (resolved against the scenario's folder).
     public var mirrors: [SimulatedNetwork.Mirror]
-    /// The network profile's name.
-    public var profile: String
+    /// The simulated network.
+    public var profile: NetworkPreset
     /// The seed of the profile's jitter.
     public var seed: UInt64
     /// Misbehaviour of the simulated network.
@@ -89,30 +89,30 @@ public struct Scenario: Sendable, Equatable {
 
 extension Scenario {
     /// Reads a scenario file; relative mirror folders resolve against the file's folder.
-    public static func read(file path: String) throws(TraceError) -> Scenario {
-        guard let data = FileManager.default.contents(atPath: path) else { throw TraceError("cannot read \(path)") }
+    public static func read(file path: String) throws(ScenarioError) -> Scenario {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ScenarioError(.unreadable, file: path, "") }
         let name = URL(fileURLWithPath: path).lastPathComponent.replacingOccurrences(of: ".scenario.yaml", with: "")
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return try parse(String(decoding: data, as: UTF8.self), name: name, folder: folder, file: path)
     }
 
     /// Parses scenario YAML.
-    public static func parse(_ text: String, name: String, folder: String, file: String = "scenario") throws(TraceError) -> Scenario {
+    public static func parse(_ text: String, name: String, folder: String, file: String = "scenario") throws(ScenarioError) -> Scenario {
         let root: JSONObject
         do {
             guard let node = try Yams.compose(yaml: text), let object = JSONValue(yaml: node).objectValue else {
-                throw TraceError("\(file): a scenario is a YAML mapping")
+                throw ScenarioError(.malformed, file: file, "a scenario is a YAML mapping")
             }
             root = object
-        } catch let error as TraceError {
+        } catch let error as ScenarioError {
             throw error
         } catch {
-            throw TraceError("\(file): not valid YAML: \(error)")
+            throw ScenarioError(.malformed, file: file, "not valid YAML: \(error)")
         }
         do {
             return try ScenarioParser(root: JSONField(.object(root)), name: name, folder: folder).scenario()
         } catch {
-            throw TraceError("\(file): \(error)")
+            throw ScenarioError(.malformed, file: file, path: error.path, error.message)
         }
     }
 }
@@ -128,7 +128,7 @@ private struct ScenarioParser {
         for key in try root.object().keys where !known.contains(key) { throw root.member(key)!.failure("unknown scenario key \"\(key)\"") }
         guard let style = root.member("style") else { throw root.failure("missing required key \"style\"") }
         var scenario = Scenario(name: try root.member("name")?.string() ?? name, description: try root.member("description")?.string() ?? "",
-                                style: try style.string(), mirrors: [], profile: "lan", seed: 0, faults: [], cacheControl: nil, offlineWindows: [],
+                                style: try style.string(), mirrors: [], profile: .lan, seed: 0, faults: [], cacheControl: nil, offlineWindows: [],
                                 viewport: Viewport(width: 512, height: 512), camera: CameraOptions(), cache: .empty, steps: [], expectations: [])
         if let mirror = root.member("mirror") {
             for (prefix, _) in try mirror.object().members {
@@ -139,8 +139,9 @@ private struct ScenarioParser {
         }
         if let network = root.member("network") {
             if let profile = network.member("profile") {
-                scenario.profile = try profile.string()
-                guard NetworkProfile.named(scenario.profile) != nil else { throw profile.failure("unknown profile \"\(scenario.profile)\"") }
+                let name = try profile.string()
+                guard let preset = NetworkPreset(rawValue: name) else { throw profile.failure("unknown profile \"\(name)\"") }
+                scenario.profile = preset
             }
             scenario.seed = UInt64(try network.member("seed")?.integer(in: 0...Int(Int32.max)) ?? 0)
             scenario.cacheControl = try network.member("cache-control")?.string()

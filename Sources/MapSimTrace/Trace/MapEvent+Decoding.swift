@@ -6,16 +6,16 @@ extension MapEvent {
     /// Reads an event from its JSON-line object: `{"type", "begin", "end", "data"}`.
     public init(json: JSONObject) throws(TraceError) {
         guard let typeName = json["type"]?.stringValue, let type = MapEventType(rawValue: typeName) else {
-            throw TraceError("unknown event type \(json["type"].map(JSONWriter.string) ?? "(missing)")")
+            throw TraceError(.malformed, "unknown event type \(json["type"].map(JSONWriter.string) ?? "(missing)")")
         }
         guard let begin = json["begin"]?.numberValue, let end = json["end"]?.numberValue else {
-            throw TraceError("\(typeName) without integer \"begin\" and \"end\"")
+            throw TraceError(.malformed, "\(typeName) without integer \"begin\" and \"end\"")
         }
         let data = JSONField(json["data"] ?? .object(JSONObject()), path: "data")
         do {
             self.init(begin: SimTime(microseconds: Int64(begin)), end: SimTime(microseconds: Int64(end)), payload: try Self.payload(type, data))
         } catch {
-            throw TraceError("\(typeName): \(error)")
+            throw TraceError(.malformed, "\(typeName): \(error)")
         }
     }
 

@@ -20,18 +20,18 @@ extension Trace {
         do {
             node = try Yams.compose(yaml: text)
         } catch {
-            throw TraceError("\(name): not valid YAML: \(error)")
+            throw TraceError(.malformed, file: name, "not valid YAML: \(error)")
         }
         guard let root = node.map(JSONValue.init(yaml:))?.objectValue, let header = Header(json: root) else {
-            throw TraceError("\(name): not a mapsim trace (no \"mapsim\" and \"scenario\" header)")
+            throw TraceError(.malformed, file: name, "not a mapsim trace (no \"mapsim\" and \"scenario\" header)")
         }
         var events: [MapEvent] = []
         for (index, value) in (root["events"]?.arrayValue ?? []).enumerated() {
-            guard let object = value.objectValue else { throw TraceError("\(name): event \(index + 1) is not a mapping") }
+            guard let object = value.objectValue else { throw TraceError(.malformed, file: name, "event \(index + 1) is not a mapping") }
             do {
                 events.append(try MapEvent(json: object))
             } catch {
-                throw TraceError("\(name): event \(index + 1): \(error)")
+                throw TraceError(.malformed, file: name, "event \(index + 1): \(error.reason)")
             }
         }
         return Trace(header: header, events: events)
@@ -52,11 +52,11 @@ extension Trace {
             let isUnfinishedLast = index == lines.count - 1 && !text.hasSuffix("\n")
             let object: JSONObject
             do {
-                guard let parsed = try JSONParser.parse(String(line)).objectValue else { throw TraceError("not an object") }
+                guard let parsed = try JSONParser.parse(String(line)).objectValue else { throw TraceError(.malformed, "not an object") }
                 object = parsed
             } catch {
                 if isUnfinishedLast { break }
-                throw TraceError("\(name):\(index + 1): not a JSON object: \(error)")
+                throw TraceError(.malformed, file: name, line: index + 1, "not a JSON object: \(error)")
             }
             if index == 0, let parsed = Header(json: object) {
                 header = parsed
@@ -65,7 +65,7 @@ extension Trace {
             do {
                 events.append(try MapEvent(json: object))
             } catch {
-                throw TraceError("\(name):\(index + 1): \(error)")
+                throw error.located(in: name, line: index + 1)
             }
         }
         return Trace(header: header, events: events)
@@ -73,7 +73,7 @@ extension Trace {
 
     /// Reads a trace file: YAML for `.yaml`/`.yml`, JSON lines otherwise.
     public static func read(file path: String) throws(TraceError) -> Trace {
-        guard let data = FileManager.default.contents(atPath: path) else { throw TraceError("cannot read \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw TraceError(.unreadable, "cannot read \(path)") }
         let text = String(decoding: data, as: UTF8.self)
         return path.hasSuffix(".yaml") || path.hasSuffix(".yml") ? try read(yaml: text, name: path) : try read(jsonLines: text, name: path)
     }

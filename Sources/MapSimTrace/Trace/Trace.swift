@@ -42,16 +42,3 @@ public struct Trace: Sendable, Equatable {
         self.events = events
     }
 }
-
-/// A trace file that cannot be read, with where the problem is.
-public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What is wrong, naming the file and the line or event.
-    public var message: String
-
-    /// An error saying `message`.
-    public init(_ message: String) {
-        self.message = message
-    }
-
-    public var description: String { message }
-}

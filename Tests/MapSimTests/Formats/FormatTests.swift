@@ -22,7 +22,7 @@ struct VectorTileTests {
     @Test func reportsTruncationInsteadOfCrashing() throws {
         let bytes = try sampleTile()
         for length in stride(from: 1, to: bytes.count - 1, by: max(1, bytes.count / 40)) {
-            #expect(throws: FormatError.self) { try VectorTile.decode(Array(bytes[0..<length])) }
+            #expect(throws: LoadingError.self) { try VectorTile.decode(Array(bytes[0..<length])) }
         }
     }
 
@@ -35,7 +35,7 @@ struct VectorTileTests {
     }
 
     @Test func refusesGzipWithAClearMessage() {
-        #expect(throws: FormatError.self) { try VectorTile.decode([0x1F, 0x8B, 8, 0]) }
+        #expect(throws: LoadingError.self) { try VectorTile.decode([0x1F, 0x8B, 8, 0]) }
     }
 }
 
@@ -51,14 +51,14 @@ struct SpriteIndexTests {
 
     @Test(arguments: [#"[]"#, #"{"a": 1}"#, #"{"a": {"x": -1, "y": 0, "width": 1, "height": 1}}"#, #"{"a": {"x": 0}}"#, "{"])
     func rejectsMalformedIndexes(json: String) {
-        #expect(throws: FormatError.self) { try SpriteIndex.parse(Array(json.utf8)) }
+        #expect(throws: LoadingError.self) { try SpriteIndex.parse(Array(json.utf8)) }
     }
 
     @Test func readsThePNGSizeOfTheSampleSprite() throws {
         let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleStyle.folder + "/sprite@2x.png")))
         #expect(try PNGHeader.read(png) == PNGHeader(width: 144, height: 48))
-        #expect(throws: FormatError.self) { try PNGHeader.read(Array(png[0..<20])) }
-        #expect(throws: FormatError.self) { try PNGHeader.read(Array("GIF89a".utf8)) }
+        #expect(throws: LoadingError.self) { try PNGHeader.read(Array(png[0..<20])) }
+        #expect(throws: LoadingError.self) { try PNGHeader.read(Array("GIF89a".utf8)) }
     }
 }
 
@@ -70,6 +70,6 @@ struct GlyphSetTests {
         #expect(glyphs.fontStack == "Mapsim Sans Regular")
         #expect(glyphs.codePoints.contains(0x141))
         #expect(try GlyphSet.decode([]).codePoints.isEmpty)
-        #expect(throws: FormatError.self) { try GlyphSet.decode(Array(data[0..<(data.count / 2)])) }
+        #expect(throws: LoadingError.self) { try GlyphSet.decode(Array(data[0..<(data.count / 2)])) }
     }
 }

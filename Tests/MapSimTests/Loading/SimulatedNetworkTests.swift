@@ -52,16 +52,27 @@ struct SimulatedNetworkTests {
     }
 
     @Test func profilesDelayByRoundTripJitterAndBandwidth() {
-        var threeG = NetworkProfile.named("3g", seed: 1)!
-        var again = NetworkProfile.named("3g", seed: 1)!
+        var threeG = NetworkPreset.threeG.profile(seed: 1)
+        var again = NetworkPreset.threeG.profile(seed: 1)
         let response = Response.success([UInt8](repeating: 0, count: 200_000), source: .network)
         let resource = Resource(url: "https://h/t", kind: .tile)
         let delays = (0..<20).map { _ in threeG.delay(for: resource, response: response, measured: .zero) }
         #expect(delays == (0..<20).map { _ in again.delay(for: resource, response: response, measured: .zero) })
         #expect(delays.allSatisfy { $0 >= .milliseconds(1_300) && $0 <= .milliseconds(1_330) })
         #expect(Set(delays).count > 1)
-        var lan = NetworkProfile.named("lan")!
+        var lan = NetworkPreset.lan.profile()
         #expect(lan.delay(for: resource, response: .success([], source: .localFile), measured: .seconds(1)) == .zero)
-        #expect(NetworkProfile.names.allSatisfy { NetworkProfile.named($0) != nil } && NetworkProfile.named("5g") == nil)
+    }
+
+    @Test func offlineIsTheOnePresetThatStartsOfflineWithTheTimingOfALAN() {
+        #expect(NetworkPreset.allCases.filter(\.startsOffline) == [.offline])
+        #expect(NetworkPreset.names == ["lan", "wifi", "4g", "3g", "offline"] && NetworkPreset(rawValue: "5g") == nil)
+        var offline = NetworkPreset.offline.profile(seed: 3)
+        var lan = NetworkPreset.lan.profile(seed: 3)
+        let response = Response.success([UInt8](repeating: 0, count: 1_000), source: .network)
+        let resource = Resource.tile(TileURLTemplate("https://h/{z}/{x}/{y}"), id: CanonicalTileID(z: 0, x: 0, y: 0), pixelRatio: 1)
+        for _ in 0..<5 {
+            #expect(offline.delay(for: resource, response: response, measured: .zero) == lan.delay(for: resource, response: response, measured: .zero))
+        }
     }
 }

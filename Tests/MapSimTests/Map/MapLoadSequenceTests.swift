@@ -221,11 +221,11 @@ struct MapLoadSequenceTests {
         let added = Array(recorder.payloads[before...])
         #expect(added.first == .sourceAdded(id: "points"))
         #expect(added.dropFirst().first == .sourceDataLoaded(SourceDataLoaded(id: "points", type: .metadata)))
-        await #expect(throws: MapError(message: "source \"points\" already exists")) { try await map.addSource(StyleSource(id: "points", kind: .video)) }
-        await #expect(throws: MapError(message: "source \"city\" is in use by layer \"water\"")) { try await map.removeSource(id: "city") }
+        await #expect(throws: LoadingError.invalidCall("source \"points\" already exists")) { try await map.addSource(StyleSource(id: "points", kind: .video)) }
+        await #expect(throws: LoadingError.invalidCall("source \"city\" is in use by layer \"water\"")) { try await map.removeSource(id: "city") }
         try await map.removeSource(id: "points")
         #expect(recorder.payloads.last == .sourceRemoved(id: "points"))
-        await #expect(throws: MapError.self) { try await map.removeSource(id: "points") }
+        await #expect(throws: LoadingError.invalidCall("source \"points\" does not exist")) { try await map.removeSource(id: "points") }
     }
 
     @Test func resourceRequestsDescribeEveryRequest() async throws {

@@ -39,14 +39,14 @@ struct MapNetworkTests {
     }
 
     @Test func anOfflineWindowDelaysTheLoadUntilTheNetworkReturns() async throws {
-        var profile = NetworkProfile.named("lan")!
+        var profile = NetworkPreset.lan.profile()
         profile.offlineWindows = [SimTime.zero..<SimTime.seconds(5)]
         let (_, outcome) = await load(timing: profile)
         // The style request fails offline (fatal), exactly as a map started without a network.
         guard case .styleFailed(let message) = outcome else { Issue.record("expected a style failure: \(outcome)"); return }
         #expect(message.contains("offline"))
         // Offline from 10 ms: the tiles fail, the map still goes idle; when the window ends they load.
-        var late = NetworkProfile.named("lan")!
+        var late = NetworkPreset.lan.profile()
         late.offlineWindows = [SimTime.milliseconds(10)..<SimTime.seconds(5)]
         let map = Map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), network: network), timing: late)
         let lateRecorder = EventRecorder(map)
@@ -64,7 +64,7 @@ struct MapNetworkTests {
     @Test func slowerProfilesTakeLonger() async {
         var times: [SimTime] = []
         for name in ["lan", "wifi", "4g", "3g"] {
-            let (_, outcome) = await load(timing: NetworkProfile.named(name)!)
+            let (_, outcome) = await load(timing: NetworkPreset(rawValue: name)!.profile())
             guard case .reached(let time) = outcome else { Issue.record("\(name): \(outcome)"); return }
             times.append(time)
         }

@@ -1,20 +1,16 @@
-import Foundation
 import MapSim
-import MapSimKit
-import Synchronization
 import MapSimJSON
 import MapSimStyle
 import MapSimTrace
+import Synchronization
 
-/// `mapsim validate --deep`: load the style and report what does not resolve.
-enum DeepValidation {
+/// `mapsim validate --deep`: loads a style through an environment, at the style's own camera, and
+/// reports what does not resolve.
+public enum DeepValidator {
     /// Diagnostics for every resource that failed to load and every symbol layer whose constant
-    /// `icon-image` the sprite lacks.
-    static func run(styleURL: String, bytes: [UInt8], loading: LoadingOptions) async -> [StyleDiagnostic] {
-        let setup = loading.makeLoading(styleURL: styleURL)
-        for warning in setup.warnings { printError("mapsim: warning: \(warning)") }
-        let map = Map(backends: setup.backends, timing: setup.timing)
-        if setup.startsOffline { await map.setOffline(true) }
+    /// `icon-image` the sprite lacks; `bytes` is the style's text, for line numbers.
+    public static func validate(styleURL: String, bytes: [UInt8], environment: LoadingEnvironment) async -> [StyleDiagnostic] {
+        let map = await environment.makeMap()
         let errors = Mutex<[MapLoadingError]>([])
         let subscription = map.subscribe(MapEvents.mapLoadingError) { event in errors.withLock { $0.append(event.payload) } }
         await map.setStyleURI(styleURL)
@@ -22,7 +18,6 @@ enum DeepValidation {
         subscription.cancel()
         let sprite = await map.spriteImageNames
         let style = await map.style
-        await setup.shutdown()
 
         let redactor = URLRedactor()
         var diagnostics = errors.withLock { $0 }.map { error in

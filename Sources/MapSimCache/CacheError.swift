@@ -1,0 +1,38 @@
+/// An error of the cache domain: the cache file cannot be opened, read or written, or an offline
+/// region cannot be downloaded. `message` names the file or URL and the reason; `code` tells the
+/// kinds apart.
+public struct CacheError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of a cache error.
+    public struct Code: Sendable, Hashable {
+        private enum Base: Sendable, Hashable {
+            case cannotOpen, cannotRead, cannotWrite, downloadFailed
+        }
+
+        private let base: Base
+
+        /// The file cannot be opened or created.
+        public static let cannotOpen = Code(base: .cannotOpen)
+        /// The file cannot be read.
+        public static let cannotRead = Code(base: .cannotRead)
+        /// The file cannot be written (it may be open read-only).
+        public static let cannotWrite = Code(base: .cannotWrite)
+        /// An offline region could not be downloaded.
+        public static let downloadFailed = Code(base: .downloadFailed)
+    }
+
+    /// The kind of error.
+    public let code: Code
+    /// The cache file, or the region's style, the error is about.
+    public let path: String
+    /// What went wrong, naming the file or URL.
+    public let message: String
+
+    /// An error of kind `code` about `path`.
+    public init(_ code: Code, path: String, _ message: String) {
+        self.code = code
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { message }
+}

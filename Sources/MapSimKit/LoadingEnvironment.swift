@@ -1,0 +1,187 @@
+import Foundation
+import MapSim
+import MapSimCache
+import MapSimHTTP
+
+/// The one place that builds how maps load: the file, cache and network backends, the delivery
+/// model and the starting connectivity, from options. The CLI, the scenario runner and the tests all
+/// compose their maps here.
+///
+/// ```swift
+/// let environment = LoadingEnvironment(LoadingEnvironment.Options(cache: .none, network: .simulated(.init(preset: .threeG))),
+///                                      styleURL: "https://maps.test/style.json")
+/// let map = await environment.makeMap(viewport: Viewport(width: 512, height: 512))
+/// ...
+/// await environment.shutdown()
+/// ```
+public struct LoadingEnvironment: Sendable {
+    /// Where cached responses live.
+    public enum CacheChoice: Sendable, Equatable {
+        /// No cache: every remote request goes to the network.
+        case none
+        /// An SQLite cache file, created on first use.
+        case file(String)
+    }
+
+    /// Which network answers `http(s)` URLs.
+    public enum NetworkChoice: Sendable {
+        /// The real network, each response delivered after the time it really took.
+        case real(HTTPResourceLoader.Options = HTTPResourceLoader.Options())
+        /// A simulated network on the virtual clock, serving folders.
+        case simulated(SimulatedNetworkSetup)
+    }
+
+    /// A simulated network: its speed (and whether it starts offline), what it serves, how it misbehaves.
+    public struct SimulatedNetworkSetup: Sendable {
+        /// The named speed; `.offline` starts the map offline.
+        public var preset: NetworkPreset
+        /// The seed of the jitter.
+        public var seed: UInt64
+        /// URL prefixes served from folders.
+        public var mirrors: [SimulatedNetwork.Mirror]
+        /// Misbehaviour by URL pattern.
+        public var faults: [FaultRule]
+        /// `Cache-Control` sent with every successful answer.
+        public var cacheControl: String?
+        /// Spans of virtual time without a network.
+        public var offlineWindows: [Range<SimTime>]
+
+        /// A simulated network.
+        public init(preset: NetworkPreset = .lan, seed: UInt64 = 0, mirrors: [SimulatedNetwork.Mirror] = [], faults: [FaultRule] = [],
+                    cacheControl: String? = nil, offlineWindows: [Range<SimTime>] = []) {
+            self.preset = preset
+            self.seed = seed
+            self.mirrors = mirrors
+            self.faults = faults
+            self.cacheControl = cacheControl
+            self.offlineWindows = offlineWindows
+        }
+
+        /// The same network without faults or outages, for warming a cache or downloading a region.
+        var faultless: SimulatedNetworkSetup {
+            SimulatedNetworkSetup(preset: preset == .offline ? .lan : preset, seed: seed, mirrors: mirrors, cacheControl: cacheControl)
+        }
+
+        /// The delivery model: the preset's timing, outages and the delays of fault rules.
+        var timing: NetworkProfile {
+            var profile = preset.profile(seed: seed)
+            profile.offlineWindows = offlineWindows
+            profile.delays = faults.compactMap { rule in
+                if case .delay(let delay) = rule.effect { (rule.pattern, delay) } else { nil }
+            }
+            return profile
+        }
+    }
+
+    /// What to build.
+    public struct Options: Sendable {
+        /// Where `asset://` URLs resolve; nil for the style's folder (or the current one).
+        public var assetRoot: String?
+        /// The cache.
+        public var cache: CacheChoice
+        /// The network.
+        public var network: NetworkChoice
+        /// Start offline whatever the network.
+        public var startsOffline: Bool
+        /// Map settings: `mapbox://` normalization, the cap on requests in flight.
+        public var map: Map.Options
+
+        /// Options; by default the real network and the per-user cache.
+        public init(assetRoot: String? = nil, cache: CacheChoice = .file(CacheLocation.defaultPath), network: NetworkChoice = .real(),
+                    startsOffline: Bool = false, map: Map.Options = Map.Options()) {
+            self.assetRoot = assetRoot
+            self.cache = cache
+            self.network = network
+            self.startsOffline = startsOffline
+            self.map = map
+        }
+    }
+
+    /// What was asked for.
+    public let options: Options
+    /// The backends every map of this environment loads through.
+    public let backends: ResourceBackends
+    /// The cache, when one is used and could be opened.
+    public let cache: SQLiteCache?
+    /// What went wrong while composing (a cache set aside or unusable), for the user.
+    public let warnings: [String]
+    private let file: FileResourceLoader
+    private let timing: any DeliveryTiming
+    private let http: HTTPResourceLoader?
+
+    /// Builds the environment for loading the style at `styleURL`.
+    public init(_ options: Options, styleURL: String) {
+        var warnings: [String] = []
+        var cache: SQLiteCache?
+        if case .file(let path) = options.cache {
+            do {
+                let opened = try SQLiteCache(path: path)
+                warnings += opened.warnings
+                cache = opened
+            } catch {
+                warnings.append("running without a cache: \(error)")
+            }
+        }
+        let root = options.assetRoot ?? StyleLocation.folder(of: styleURL) ?? FileManager.default.currentDirectoryPath
+        self.init(options: options, cache: cache, file: FileResourceLoader(assetRoot: root), warnings: warnings)
+    }
+
+    private init(options: Options, cache: SQLiteCache?, file: FileResourceLoader, warnings: [String]) {
+        self.options = options
+        self.cache = cache
+        self.file = file
+        self.warnings = warnings
+        switch options.network {
+        case .real(let httpOptions):
+            let client = HTTPResourceLoader(options: httpOptions)
+            http = client
+            backends = ResourceBackends(file: file, cache: cache, network: client)
+            timing = MeasuredDelivery()
+        case .simulated(let setup):
+            http = nil
+            backends = ResourceBackends(file: file, cache: cache,
+                                        network: SimulatedNetwork(mirrors: setup.mirrors, faults: setup.faults, cacheControl: setup.cacheControl))
+            timing = setup.timing
+        }
+    }
+
+    /// Whether maps start offline: asked for, or the `offline` network preset.
+    public var startsOffline: Bool {
+        if case .simulated(let setup) = options.network, setup.preset.startsOffline { return true }
+        return options.startsOffline
+    }
+
+    /// The same environment — the same cache and files — on a faultless, online simulated network:
+    /// what warms a scenario's cache or downloads its region. The real network stays as it is.
+    public var faultless: LoadingEnvironment {
+        guard case .simulated(let setup) = options.network else { return self }
+        var options = options
+        options.network = .simulated(setup.faultless)
+        options.startsOffline = false
+        return LoadingEnvironment(options: options, cache: cache, file: file, warnings: [])
+    }
+
+    /// A map of this environment, offline already if it starts offline.
+    public func makeMap(viewport: Viewport = Viewport(width: 512, height: 512)) async -> Map {
+        let map = Map(backends: backends, viewport: viewport, options: options.map, timing: timing)
+        if startsOffline { await map.setOffline(true) }
+        return map
+    }
+
+    /// Downloads an offline region into the cache, through this environment's network.
+    public func downloadRegion(_ region: RegionDefinition, progress: @escaping @Sendable (RegionProgress) -> Void = { _ in })
+        async throws(CacheError) -> (id: Int64, progress: RegionProgress) {
+        guard let cache, let network = backends.network else {
+            throw CacheError(.cannotWrite, path: region.styleURL, "a region is downloaded into a cache, and this environment has none")
+        }
+        let downloader = RegionDownloader(cache: cache, file: backends.file, network: network, mapbox: options.map.mapbox,
+                                          maximumConcurrentRequests: options.map.maximumConcurrentRequests)
+        return try await downloader.download(region, progress: progress)
+    }
+
+    /// Waits for the cache's writes and closes the network client; call once, when done.
+    public func shutdown() async {
+        await cache?.flush()
+        try? await http?.shutdown()
+    }
+}
