@@ -26,12 +26,3 @@ enum ExitStatus {
         return ExitCode(code(for: error))
     }
 }
-
-/// An output file or stream that cannot be written (exit 74).
-struct OutputError: Error, CustomStringConvertible {
-    /// What could not be written, and why.
-    var message: String
-    let status: Int32 = 74
-
-    var description: String { message }
-}

@@ -60,27 +60,3 @@ struct LoadingOptions: ParsableArguments {
         return environment
     }
 }
-
-/// `URLPREFIX=DIR` on the command line.
-struct MirrorArgument: ExpressibleByArgument {
-    var value: SimulatedNetwork.Mirror
-
-    init?(argument: String) {
-        guard let equals = argument.range(of: "=", options: .backwards) else { return nil }
-        let prefix = String(argument[..<equals.lowerBound])
-        let directory = String(argument[equals.upperBound...])
-        guard URLResolver.scheme(of: prefix) != nil, !directory.isEmpty else { return nil }
-        value = SimulatedNetwork.Mirror(prefix: prefix, directory: URL(fileURLWithPath: directory).standardizedFileURL.path)
-    }
-}
-
-/// `START-END` in seconds of virtual time on the command line.
-struct WindowArgument: ExpressibleByArgument {
-    var value: Range<SimTime>
-
-    init?(argument: String) {
-        let parts = argument.split(separator: "-").compactMap { Double($0) }
-        guard parts.count == 2, parts[0] >= 0, parts[0] < parts[1] else { return nil }
-        value = SimTime.seconds(parts[0])..<SimTime.seconds(parts[1])
-    }
-}

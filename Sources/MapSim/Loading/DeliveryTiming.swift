@@ -15,22 +15,3 @@ extension DeliveryTiming {
     /// No offline windows.
     public var offlineWindows: [Range<SimTime>] { [] }
 }
-
-/// Delivers each network response after the real time its load took (local files at once): traces of
-/// real network runs show real latencies. Waits such as retry back-offs still pass in virtual time, so a run never sleeps.
-public struct MeasuredDelivery: DeliveryTiming {
-    /// Measured delivery.
-    public init() {}
-
-    public func delay(for resource: Resource, response: Response, measured: SimTime) -> SimTime {
-        response.source == .network ? measured : .zero
-    }
-}
-
-/// Delivers every response at the instant it was requested: local files with no I/O cost modelled.
-public struct ImmediateDelivery: DeliveryTiming {
-    /// Immediate delivery.
-    public init() {}
-
-    public func delay(for resource: Resource, response: Response, measured: SimTime) -> SimTime { .zero }
-}

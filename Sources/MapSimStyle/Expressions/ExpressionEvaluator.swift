@@ -1,11 +1,6 @@
 import Foundation
 import MapSimJSON
 
-/// An error evaluating a constant expression, with the reference's message.
-struct ExpressionRuntimeError: Error {
-    let message: String
-}
-
 /// Evaluates constant expressions at parse time, as the reference does, so that a constant that
 /// cannot be evaluated is reported where it is written. Only constant expressions get here: no
 /// feature, zoom or state is ever read.

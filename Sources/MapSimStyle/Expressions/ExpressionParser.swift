@@ -1,12 +1,5 @@
 import MapSimJSON
 
-/// A problem found while parsing an expression: the key of the offending part relative to the
-/// expression (`[2]`, `[1][0]`, or empty for the whole) and the reference's message.
-struct ExpressionParsingError: Equatable, Sendable {
-    var key: String
-    var message: String
-}
-
 /// Parses and type-checks style expressions with the rules and messages of the style spec's
 /// reference implementation: every operator, its argument counts and types, inferred type
 /// assertions and coercions, `let` scopes, and constant folding.

@@ -42,31 +42,3 @@ public struct Style: Sendable, Equatable {
         sources.first { $0.id == id }
     }
 }
-
-/// One sprite sheet of a style: its id (`default` for a plain sprite URL) and base URL.
-public struct SpriteSource: Sendable, Equatable {
-    /// The sprite's id; image names of sprites other than `default` are prefixed `id:`.
-    public var id: String
-    /// The base URL, without `@2x` or the `.json`/`.png` extension.
-    public var url: String
-
-    /// A sprite sheet.
-    public init(id: String, url: String) {
-        self.id = id
-        self.url = url
-    }
-}
-
-/// The style's `transition`: how long paint property changes animate, in milliseconds.
-public struct StyleTransition: Sendable, Equatable {
-    /// Duration in milliseconds (default 300).
-    public var duration: Int64
-    /// Delay before the transition starts, in milliseconds (default 0).
-    public var delay: Int64
-
-    /// A transition of `duration` ms after `delay` ms.
-    public init(duration: Int64 = 300, delay: Int64 = 0) {
-        self.duration = duration
-        self.delay = delay
-    }
-}

@@ -322,7 +322,6 @@ public struct StyleValidator {
     /// The `function` section of the reference.
     var functionSection: JSONObject { section("function") ?? JSONObject() }
 
-
     mutating func validateValue(_ value: JSONValue, path: String, spec: JSONObject, context: ExpressionContext = .plain) {
         if case .object(let object) = value, spec["expression"] != nil || spec["property-type"] != nil || spec["function"] != nil {
             return validateFunction(object, path: path, whole: value, propertySpec: spec)
@@ -398,22 +397,5 @@ public struct StyleValidator {
         for (index, element) in elements.enumerated() {
             validateValue(element, path: "\(path)[\(index)]", spec: elementSpec)
         }
-    }
-}
-
-/// The line of every value of a valid JSON document, by JSON path, worked out only when a
-/// diagnostic first needs one: a valid style never pays for it.
-final class DocumentLines {
-    private let bytes: [UInt8]
-    private var table: JSONLineIndex?
-
-    init(bytes: [UInt8]) {
-        self.bytes = bytes
-    }
-
-    /// The 1-based line of the value at `path` (`layers[0].paint.fill-color`), if there is one.
-    func line(_ path: String) -> Int? {
-        if table == nil { table = JSONLineIndex(scanning: bytes) }
-        return table?.line(path)
     }
 }

@@ -1,0 +1,43 @@
+
+
+/// An event's payload: one case per event type.
+public enum MapEventPayload: Sendable, Equatable {
+    case mapLoaded
+    case mapLoadingError(MapLoadingError)
+    case mapIdle
+    case styleDataLoaded(StyleDataLoaded)
+    case styleLoaded
+    /// A rendered symbol needs an image the sprite lacks (`id`).
+    case styleImageMissing(id: String)
+    /// An image added at run time is no longer used (`id`).
+    case styleImageRemoveUnused(id: String)
+    case sourceDataLoaded(SourceDataLoaded)
+    /// A source was added at run time (`id`).
+    case sourceAdded(id: String)
+    /// A source was removed at run time (`id`).
+    case sourceRemoved(id: String)
+    case renderFrameStarted
+    case renderFrameFinished(RenderFrameFinished)
+    case cameraChanged
+    case resourceRequest(ResourceRequest)
+
+    /// The event type of this payload.
+    public var type: MapEventType {
+        switch self {
+        case .mapLoaded: .mapLoaded
+        case .mapLoadingError: .mapLoadingError
+        case .mapIdle: .mapIdle
+        case .styleDataLoaded: .styleDataLoaded
+        case .styleLoaded: .styleLoaded
+        case .styleImageMissing: .styleImageMissing
+        case .styleImageRemoveUnused: .styleImageRemoveUnused
+        case .sourceDataLoaded: .sourceDataLoaded
+        case .sourceAdded: .sourceAdded
+        case .sourceRemoved: .sourceRemoved
+        case .renderFrameStarted: .renderFrameStarted
+        case .renderFrameFinished: .renderFrameFinished
+        case .cameraChanged: .cameraChanged
+        case .resourceRequest: .resourceRequest
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import MapSimJSON
+import MapSimStyle
+
+/// What a frame draws: full or partial, transitions and fades, missing and unused images.
+extension LoadSequence {
+    /// Marks what this frame draws and reports what it means for the frame: full or partial, placement,
+    /// animations; emits style-image-missing and style-image-remove-unused as the SDKs do while rendering.
+    mutating func renderFrame(at now: SimTime) -> FrameState {
+        guard load.phase == .parsed, let style = load.style else { return FrameState(isFull: false, placementChanged: false, animationEnd: nil) }
+        if !load.layersRendered {
+            load.layersRendered = true
+            if style.transition.duration > 0 {
+                extendAnimation(to: now + .milliseconds(style.transition.delay + style.transition.duration))
+            }
+        }
+        var placementChanged = false
+        var usedImages = Set<String>()
+        let zoom = effectiveCamera.zoom
+        for index in load.sources.indices {
+            let layers = style.layers.filter { $0.source == load.sources[index].spec.id && $0.isShown(atZoom: zoom) }
+            for tile in load.sources[index].visible {
+                guard let state = load.sources[index].tiles[tile], state.status == .loaded, let content = state.content else { continue }
+                let firstDraw = !state.rendered
+                load.sources[index].tiles[tile]?.rendered = true
+                for layer in layers where content.hasFeatures(in: layer.sourceLayer) {
+                    switch layer.kind {
+                    case .symbol:
+                        if firstDraw {
+                            placementChanged = true
+                            extendAnimation(to: now + options.symbolFadeDuration)
+                        }
+                        if let image = layer.iconImage { usedImages.insert(image) }
+                    case .raster where firstDraw && layer.rasterFadeDuration > 0:
+                        extendAnimation(to: now + .milliseconds(layer.rasterFadeDuration))
+                    default:
+                        break
+                    }
+                }
+            }
+        }
+        for image in usedImages.sorted() where !load.sprite.imageNames.contains(image) && !runtimeImages.contains(image) && load.sprite.isSettled {
+            if load.reportedMissingImages.insert(image).inserted {
+                actions.append(.emit(.styleImageMissing(id: image)))
+            }
+        }
+        let usedRuntime = usedImages.intersection(runtimeImages)
+        for image in load.usedRuntimeImages.subtracting(usedRuntime).sorted() {
+            actions.append(.emit(.styleImageRemoveUnused(id: image)))
+        }
+        load.usedRuntimeImages = usedRuntime
+        let isFull = load.isStyleLoaded && load.sources.allSatisfy { $0.metadata == .loaded && $0.isViewComplete }
+        return FrameState(isFull: isFull, placementChanged: placementChanged, animationEnd: load.animationEnd.flatMap { $0 > now ? $0 : nil })
+    }
+
+    mutating func extendAnimation(to end: SimTime) {
+        load.animationEnd = max(load.animationEnd ?? end, end)
+    }
+}

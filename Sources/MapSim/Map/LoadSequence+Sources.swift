@@ -1,0 +1,88 @@
+import MapSimJSON
+import MapSimStyle
+
+/// Source metadata: TileJSON, GeoJSON and image requests, and style-loaded once all are in.
+extension LoadSequence {
+    mutating func loadMetadata(of spec: StyleSource) {
+        var state = SourceState(spec: spec, metadata: .loaded)
+        switch spec.kind {
+        case .vector, .raster, .rasterDEM:
+            if let url = spec.url {
+                let request = startRequest(.metadata(spec.id), .source(resolve(options.mapbox.source(url))))
+                state.metadata = .pending(request)
+            } else {
+                let metadata = TileJSON(tiles: spec.tiles ?? []).overridden(by: spec)
+                state.apply(metadata, resolvedAgainst: styleURL, mapbox: options.mapbox)
+            }
+        case .geojson:
+            if let url = spec.url {
+                state.metadata = .pending(startRequest(.metadata(spec.id), .source(resolve(url))))
+            } else {
+                state.applyGeoJSON(spec.inlineData ?? .null)
+            }
+        case .image:
+            state.metadata = .pending(startRequest(.metadata(spec.id), .image(resolve(spec.url ?? ""))))
+        case .video:
+            break
+        }
+        load.sources.append(state)
+        if state.metadata == .loaded {
+            actions.append(.emit(.sourceDataLoaded(SourceDataLoaded(id: spec.id, type: .metadata))))
+        }
+    }
+
+    mutating func receiveMetadata(_ response: Response, source id: String) {
+        guard let index = load.sources.firstIndex(where: { $0.spec.id == id }), load.sources[index].metadata != .loaded else { return }
+        let spec = load.sources[index].spec
+        let url = spec.kind == .image || spec.kind == .geojson ? resolve(spec.url ?? "") : resolve(options.mapbox.source(spec.url ?? ""))
+        var failure: String?
+        if let error = response.error {
+            failure = "failed to load source \"\(id)\" from \(url): \(error.message)"
+        } else if let data = response.data {
+            switch spec.kind {
+            case .vector, .raster, .rasterDEM:
+                do {
+                    let metadata = try TileJSON.parse(data).overridden(by: spec)
+                    load.sources[index].apply(metadata, resolvedAgainst: url, mapbox: options.mapbox)
+                } catch {
+                    failure = "source \"\(id)\": invalid TileJSON at \(url): \(error)"
+                }
+            case .geojson:
+                do {
+                    load.sources[index].applyGeoJSON(try JSONParser.parse(data))
+                } catch {
+                    failure = "source \"\(id)\": invalid GeoJSON at \(url): \(error)"
+                }
+            case .image:
+                if !ImageSignature.isImage(data) { failure = "source \"\(id)\": \(url) is not a PNG, JPEG or WebP image" }
+            case .video:
+                break
+            }
+        } else {
+            failure = "source \"\(id)\": \(url) has no content"
+        }
+        if let failure {
+            load.sources[index].metadata = .failed
+            actions.append(.emit(.mapLoadingError(MapLoadingError(type: .source, message: failure, sourceID: id))))
+            return
+        }
+        load.sources[index].metadata = .loaded
+        actions.append(.emit(.sourceDataLoaded(SourceDataLoaded(id: id, type: .metadata))))
+        actions.append(.invalidate)
+        checkStyleLoaded()
+    }
+
+    mutating func checkStyleLoaded() {
+        guard load.phase == .parsed else { return }
+        let allSources = load.sources.allSatisfy { $0.metadata == .loaded }
+        if allSources && !load.sourcesEventSent {
+            load.sourcesEventSent = true
+            actions.append(.emit(.styleDataLoaded(StyleDataLoaded(type: .sources))))
+        }
+        if allSources && load.sprite.isSettled && !load.isStyleLoaded {
+            load.isStyleLoaded = true
+            actions.append(.emit(.styleLoaded))
+            actions.append(.invalidate)
+        }
+    }
+}

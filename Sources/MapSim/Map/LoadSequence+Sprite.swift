@@ -1,0 +1,53 @@
+import MapSimJSON
+import MapSimStyle
+
+/// The sprite: both parts of every sheet settle, failures are not fatal.
+extension LoadSequence {
+    mutating func receiveSprite(_ response: Response, sheet index: Int, isImage: Bool, id: RequestID) {
+        let part = isImage ? load.sprite.sheets[safe: index]?.png : load.sprite.sheets[safe: index]?.json
+        guard load.sprite.sheets.indices.contains(index), part == nil, load.sprite.sheets[index].pendingParts > 0 else { return }
+        // A sprite error is settled at once (not fatal, no retries).
+        if response.error != nil { cancel(id) }
+        let partName = isImage ? "image" : "JSON"
+        if let error = response.error {
+            load.sprite.sheets[index].failure = load.sprite.sheets[index].failure ?? "failed to load the sprite \(partName) \(responseURL(sprite: index, isImage: isImage)): \(error.message)"
+        } else if let data = response.data {
+            if isImage { load.sprite.sheets[index].png = data } else { load.sprite.sheets[index].json = data }
+        } else {
+            load.sprite.sheets[index].failure = load.sprite.sheets[index].failure ?? "the sprite \(partName) \(responseURL(sprite: index, isImage: isImage)) has no content"
+        }
+        load.sprite.sheets[index].pendingParts -= 1
+        if load.sprite.sheets[index].pendingParts == 0 { finishSheet(index) }
+        if load.sprite.isSettled {
+            actions.append(.emit(.styleDataLoaded(StyleDataLoaded(type: .sprite))))
+            actions.append(.invalidate)
+            checkStyleLoaded()
+        }
+    }
+
+    func responseURL(sprite index: Int, isImage: Bool) -> String {
+        let base = resolve(options.mapbox.sprite(load.sprite.sheets[index].source.url))
+        return (isImage ? Resource.spriteImage(base: base, pixelRatio: viewport.pixelRatio) : .spriteJSON(base: base, pixelRatio: viewport.pixelRatio)).url
+    }
+
+    mutating func finishSheet(_ index: Int) {
+        let sheet = load.sprite.sheets[index]
+        var failure = sheet.failure
+        if failure == nil, let json = sheet.json, let png = sheet.png {
+            do {
+                let header = try PNGHeader.read(png)
+                let spriteIndex = try SpriteIndex.parse(json, sheet: header)
+                let prefix = sheet.source.id == "default" ? "" : sheet.source.id + ":"
+                load.sprite.imageNames.formUnion(spriteIndex.names.map { prefix + $0 })
+                if !spriteIndex.outOfBounds.isEmpty {
+                    failure = "sprite \(sheet.source.id): images outside the \(header.width)×\(header.height) sheet were dropped: \(spriteIndex.outOfBounds.joined(separator: ", "))"
+                }
+            } catch {
+                failure = "sprite \(sheet.source.id) at \(responseURL(sprite: index, isImage: false)): \(error)"
+            }
+        }
+        if let failure {
+            actions.append(.emit(.mapLoadingError(MapLoadingError(type: .sprite, message: failure))))
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+import MapSim
+import MapSimKit
+import MapSimStyle
+
+/// `LON,LAT` on the command line.
+struct LngLatArgument: ExpressibleByArgument {
+    var value: LngLat
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let lon = Double(parts[0].trimmingCharacters(in: .whitespaces)),
+              let lat = Double(parts[1].trimmingCharacters(in: .whitespaces)),
+              (-180...180).contains(lon), (-90...90).contains(lat) else { return nil }
+        value = LngLat(longitude: lon, latitude: lat)
+    }
+
+    static var defaultValueDescription: String { "LON,LAT" }
+}
+
+extension Map.State: ExpressibleByArgument {}

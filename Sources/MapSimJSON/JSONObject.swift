@@ -1,0 +1,61 @@
+/// A JSON object: members in document order, with keyed lookup.
+///
+/// Small objects (most of a style, every event payload) are searched linearly; an index by key is
+/// built only once an object grows past `indexThreshold` members.
+public struct JSONObject: Sendable, Equatable {
+    /// The members in document order. A repeated key keeps its last value, at its first position.
+    public private(set) var members: [(key: String, value: JSONValue)] = []
+    private var index: [String: Int]?
+    private static let indexThreshold = 12
+
+    /// An empty object.
+    public init() {}
+
+    /// An object with these members, in this order.
+    public init(_ members: [(String, JSONValue)]) {
+        self.members.reserveCapacity(members.count)
+        for (key, value) in members { self[key] = value }
+    }
+
+    private func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        return members.firstIndex { $0.key == key }
+    }
+
+    /// The value of `key`, or nil when absent. Setting nil removes the member.
+    public subscript(key: String) -> JSONValue? {
+        get { position(of: key).map { members[$0].value } }
+        set {
+            if let position = position(of: key) {
+                if let newValue {
+                    members[position].value = newValue
+                } else {
+                    members.remove(at: position)
+                    rebuildIndex()
+                }
+            } else if let newValue {
+                members.append((key, newValue))
+                if index != nil {
+                    index?[key] = members.count - 1
+                } else if members.count > Self.indexThreshold {
+                    rebuildIndex()
+                }
+            }
+        }
+    }
+
+    private mutating func rebuildIndex() {
+        index = members.count > Self.indexThreshold ? Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.key, $0) }) : nil
+    }
+
+    /// The keys in document order.
+    public var keys: [String] { members.map(\.key) }
+
+    /// The number of members.
+    public var count: Int { members.count }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.count == rhs.members.count
+            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+}

@@ -1,0 +1,186 @@
+import MapSim
+import Foundation
+import Yams
+import MapSimJSON
+import MapSimStyle
+
+extension Scenario {
+    /// Reads a scenario file; relative mirror folders resolve against the file's folder.
+    public static func read(file path: String) throws(ScenarioError) -> Scenario {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ScenarioError(.unreadable, file: path, "") }
+        let name = URL(fileURLWithPath: path).lastPathComponent.replacingOccurrences(of: ".scenario.yaml", with: "")
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return try parse(String(decoding: data, as: UTF8.self), name: name, folder: folder, file: path)
+    }
+
+    /// Parses scenario YAML.
+    public static func parse(_ text: String, name: String, folder: String, file: String = "scenario") throws(ScenarioError) -> Scenario {
+        let root: JSONObject
+        do {
+            guard let node = try Yams.compose(yaml: text), let object = JSONValue(yaml: node).objectValue else {
+                throw ScenarioError(.malformed, file: file, "a scenario is a YAML mapping")
+            }
+            root = object
+        } catch let error as ScenarioError {
+            throw error
+        } catch {
+            throw ScenarioError(.malformed, file: file, "not valid YAML: \(error)")
+        }
+        do {
+            return try ScenarioParser(root: JSONField(.object(root)), name: name, folder: folder).scenario()
+        } catch {
+            throw ScenarioError(.malformed, file: file, path: error.path, error.message)
+        }
+    }
+}
+
+/// Reads the fields of a scenario document, naming the path of anything wrong.
+private struct ScenarioParser {
+    let root: JSONField
+    let name: String
+    let folder: String
+
+    func scenario() throws(StyleError) -> Scenario {
+        let known: Set<String> = ["name", "description", "style", "mirror", "network", "viewport", "camera", "cache", "steps", "expect"]
+        for key in try root.object().keys where !known.contains(key) { throw root.member(key)!.failure("unknown scenario key \"\(key)\"") }
+        guard let style = root.member("style") else { throw root.failure("missing required key \"style\"") }
+        var scenario = Scenario(name: try root.member("name")?.string() ?? name, description: try root.member("description")?.string() ?? "",
+                                style: try style.string(), mirrors: [], profile: .lan, seed: 0, faults: [], cacheControl: nil, offlineWindows: [],
+                                viewport: Viewport(width: 512, height: 512), camera: CameraOptions(), cache: .empty, steps: [], expectations: [])
+        if let mirror = root.member("mirror") {
+            for (prefix, _) in try mirror.object().members {
+                let directory = try mirror.member(prefix)!.string()
+                let absolute = directory.hasPrefix("/") ? directory : URL(fileURLWithPath: folder).appendingPathComponent(directory).standardizedFileURL.path
+                scenario.mirrors.append(.init(prefix: prefix, directory: absolute))
+            }
+        }
+        if let network = root.member("network") {
+            if let profile = network.member("profile") {
+                let name = try profile.string()
+                guard let preset = NetworkPreset(rawValue: name) else { throw profile.failure("unknown profile \"\(name)\"") }
+                scenario.profile = preset
+            }
+            scenario.seed = UInt64(try network.member("seed")?.integer(in: 0...Int(Int32.max)) ?? 0)
+            scenario.cacheControl = try network.member("cache-control")?.string()
+            for fault in try network.member("faults")?.array() ?? [] { scenario.faults.append(try self.fault(fault)) }
+            for window in try network.member("offline")?.array() ?? [] {
+                let bounds = try window.array()
+                guard bounds.count == 2 else { throw window.failure("expected [start ms, end ms]") }
+                let start = try bounds[0].integer(in: 0...86_400_000)
+                let end = try bounds[1].integer(in: start...86_400_000)
+                scenario.offlineWindows.append(SimTime.milliseconds(Int64(start))..<SimTime.milliseconds(Int64(end)))
+            }
+        }
+        if let viewport = root.member("viewport") {
+            scenario.viewport = Viewport(width: try viewport.member("width")?.integer(in: 1...16_384) ?? 512,
+                                         height: try viewport.member("height")?.integer(in: 1...16_384) ?? 512,
+                                         pixelRatio: try viewport.member("pixel-ratio")?.number(in: 0.1...8) ?? 1)
+        }
+        if let camera = root.member("camera") { scenario.camera = try self.camera(camera) }
+        if let cache = root.member("cache") {
+            if case .string(let state) = cache.value {
+                switch state {
+                case "empty": scenario.cache = .empty
+                case "warm": scenario.cache = .warm(nil)
+                case "none": scenario.cache = .none
+                default: throw cache.failure("expected empty, warm, none, {warm: {camera}} or {region: {...}}")
+                }
+            } else if let region = cache.member("region") {
+                guard let bounds = region.member("bounds"), let low = region.member("min-zoom"), let high = region.member("max-zoom") else {
+                    throw region.failure("expected {bounds: [w, s, e, n], min-zoom, max-zoom}")
+                }
+                scenario.cache = .region(Scenario.Region(bounds: try bounds.bounds(), minZoom: try low.integer(in: 0...22), maxZoom: try high.integer(in: 0...22)))
+            } else {
+                guard let warm = cache.member("warm") else { throw cache.failure("expected empty, warm, none, {warm: {camera}} or {region: {...}}") }
+                scenario.cache = .warm(try warm.member("camera").map { field throws(StyleError) in try self.camera(field) })
+            }
+        }
+        guard let steps = root.member("steps") else { throw root.failure("missing required key \"steps\"") }
+        for step in try steps.array() { scenario.steps.append(try self.step(step)) }
+        for expectation in try root.member("expect")?.array() ?? [] { scenario.expectations.append(try self.expectation(expectation, steps: scenario.steps.count)) }
+        return scenario
+    }
+
+    private func camera(_ field: JSONField) throws(StyleError) -> CameraOptions {
+        var options = CameraOptions()
+        if let center = field.member("center") {
+            let values = try center.array()
+            guard values.count == 2 else { throw center.failure("expected [longitude, latitude]") }
+            options.center = LngLat(longitude: try values[0].number(in: -180...180), latitude: try values[1].number(in: -90...90))
+        }
+        options.zoom = try field.member("zoom")?.number(in: 0...Camera.maximumZoom)
+        options.bearing = try field.member("bearing")?.number()
+        options.pitch = try field.member("pitch")?.number(in: 0...Camera.maximumPitch)
+        return options
+    }
+
+    private func state(_ field: JSONField) throws(StyleError) -> Map.State {
+        let raw = try field.string()
+        guard let state = Map.State(rawValue: raw) else { throw field.failure("expected style-loaded, map-loaded or map-idle") }
+        return state
+    }
+
+    private func eventType(_ field: JSONField) throws(StyleError) -> MapEventType {
+        let raw = try field.string()
+        guard let type = MapEventType(rawValue: raw) else { throw field.failure("unknown event type \"\(raw)\"") }
+        return type
+    }
+
+    private func step(_ field: JSONField) throws(StyleError) -> Scenario.Step {
+        if case .string(let word) = field.value {
+            switch word {
+            case "load": return .load
+            case "offline": return .offline
+            case "online": return .online
+            default: throw field.failure("unknown step \"\(word)\"")
+            }
+        }
+        let object = try field.object()
+        guard object.count == 1, let key = object.keys.first, let value = field.member(key) else { throw field.failure("a step has one key") }
+        switch key {
+        case "wait":
+            if case .string = value.value { return .wait(try state(value), timeout: .seconds(60)) }
+            guard let until = value.member("until") else { throw value.failure("missing \"until\"") }
+            return .wait(try state(until), timeout: .milliseconds(Int64(try value.member("timeout")?.integer(in: 1...86_400_000) ?? 60_000)))
+        case "advance": return .advance(.milliseconds(Int64(try value.integer(in: 0...86_400_000))))
+        case "camera": return .camera(try camera(value))
+        default: throw field.failure("unknown step \"\(key)\"")
+        }
+    }
+
+    private func expectation(_ field: JSONField, steps: Int) throws(StyleError) -> Scenario.Expectation {
+        let object = try field.object()
+        guard object.count == 1, let key = object.keys.first, let value = field.member(key) else { throw field.failure("an expectation has one key") }
+        switch key {
+        case "happens": return .happens(try eventType(value))
+        case "never": return .never(try eventType(value))
+        case "within":
+            guard let event = value.member("event"), let ms = value.member("ms") else { throw value.failure("expected {event, ms}") }
+            return .within(try eventType(event), .milliseconds(Int64(try ms.integer(in: 0...86_400_000))))
+        case "no-network-after-step": return .noNetworkAfterStep(try value.integer(in: 1...max(steps, 1)))
+        default: throw field.failure("unknown expectation \"\(key)\"")
+        }
+    }
+
+    private func fault(_ field: JSONField) throws(StyleError) -> FaultRule {
+        guard let url = field.member("url") else { throw field.failure("a fault needs \"url\"") }
+        let times = try field.member("times")?.integer(in: 1...1_000_000)
+        let effect: FaultRule.Effect
+        if let status = field.member("status") {
+            var headers: [(name: String, value: String)] = []
+            for (name, _) in try field.member("headers")?.object().members ?? [] {
+                headers.append((name, try field.member("headers")!.member(name)!.string()))
+            }
+            effect = .status(try status.integer(in: 100...599), headers: headers)
+        } else if try field.member("drop")?.bool() == true {
+            effect = .dropConnection
+        } else if try field.member("truncate")?.bool() == true {
+            effect = .truncateBody
+        } else if let delay = field.member("delay") {
+            effect = .delay(.milliseconds(Int64(try delay.integer(in: 0...86_400_000))))
+        } else {
+            throw field.failure("a fault needs one of status, drop, truncate or delay")
+        }
+        return FaultRule(pattern: URLPattern(try url.string()), effect: effect, times: times)
+    }
+}
