@@ -17,6 +17,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "MapSim", package: "mapsim"),
+                .product(name: "MapSimTrace", package: "mapsim"),
                 .product(name: "MapSimTesting", package: "mapsim"),
             ],
             path: "Benchmarks/MapLoad",
@@ -39,7 +40,7 @@ let package = Package(
             name: "Validation",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "MapSim", package: "mapsim"),
+                .product(name: "MapSimStyle", package: "mapsim"),
             ],
             path: "Benchmarks/Validation",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

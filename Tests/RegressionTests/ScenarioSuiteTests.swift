@@ -17,8 +17,14 @@ struct ScenarioSuiteTests {
             .filter { $0.hasSuffix(".scenario.yaml") }.sorted().map { tracesFolder + "/" + $0 }
     }()
 
-    @Test func theSuiteHasTheScenariosOfTheIssue() {
-        #expect(Self.scenarioFiles.count >= 12)
+    @Test func theSuiteHasTheScenariosOfTheIssueEachWithItsGoldenTrace() {
+        let names = Set(Self.scenarioFiles.map { URL(fileURLWithPath: $0).lastPathComponent.replacingOccurrences(of: ".scenario.yaml", with: "") })
+        let required: Set = ["cold-load", "warm-cache-reload", "offline-full-cache", "offline-partial-cache", "offline-then-online", "offline-region",
+                             "sprite-404", "style-404", "tilejson-500-retry", "tiles-429-retry-after", "expired-cache-revalidated",
+                             "must-revalidate-offline", "camera-move-mid-load", "3g-time-budget"]
+        #expect(required.subtracting(names).isEmpty, "missing: \(required.subtracting(names).sorted())")
+        let missingGolden = names.filter { !FileManager.default.fileExists(atPath: Self.tracesFolder + "/\($0).trace.yaml") }
+        #expect(missingGolden.isEmpty, "no golden trace for \(missingGolden.sorted())")
     }
 
     @Test(arguments: scenarioFiles)

@@ -25,6 +25,7 @@ let benchmarks: @Sendable () -> Void = {
         let response = Response.success(payload, source: .network)
         benchmark.startMeasurement()
         for n in 0..<tileCount { cache.store(tile(n), response) }
+        await cache.flush()
         benchmark.stopMeasurement()
     }
 
@@ -41,6 +42,7 @@ let benchmarks: @Sendable () -> Void = {
         let cache = try SQLiteCache(path: folder.path + "/cache.db")
         let response = Response.success(payload, source: .network)
         for n in 0..<tileCount { cache.store(tile(n), response) }
+        await cache.flush()
         benchmark.startMeasurement()
         for n in 0..<tileCount { blackHole(await cache.load(tile(n)).size) }
         benchmark.stopMeasurement()

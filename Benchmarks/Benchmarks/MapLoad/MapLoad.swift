@@ -1,5 +1,6 @@
 import Benchmark
 import MapSim
+import MapSimTrace
 import MapSimTesting
 import Synchronization
 

@@ -57,16 +57,19 @@ struct RobustnessTests {
         let style = try Self.bytes("style.json")
         let files = try Self.sampleFiles()
         var random = SplitMix64(seed: 7)
-        var outcomes = [0, 0, 0]
+        var reached = 0
+        var failed = 0
         for _ in 0..<400 {
             switch await Self.load(style: Self.mutate(style, &random), files: files) {
-            case .reached: outcomes[0] += 1
-            case .styleFailed(let message): outcomes[1] += 1; #expect(!message.isEmpty)
-            case .timedOut: outcomes[2] += 1
+            case .reached: reached += 1
+            case .styleFailed(let message): failed += 1; #expect(!message.isEmpty)
+            case .timedOut(_, let nothingPending):
+                // A load that never reaches idle has stopped on an error (a source that cannot load),
+                // it does not hang with work still pending.
+                #expect(nothingPending, "a mutated style left the map busy past the timeout")
             }
         }
-        #expect(outcomes.reduce(0, +) == 400)
-        #expect(outcomes[0] > 0 && outcomes[1] > 0)
+        #expect(reached > 0 && failed > 0)
     }
 
     @Test func mutatedResourcesGiveErrorsNotCrashes() async throws {
