@@ -1,7 +1,7 @@
 import Foundation
 
 /// Maps an HTTP status, headers and body to a `Response`, with the rules of MapLibre's online file
-/// source (DESIGN.md, "Resources and loading", point 4). Shared by the real and the simulated network.
+/// source (README, "Loading, caching and offline"). Shared by the real and the simulated network.
 public enum HTTPResponseMapping {
     /// The `Response` for an HTTP answer to `resource`. Header names are matched case-insensitively;
     /// `now` is the wall-clock time the answer arrived, for `Retry-After` given in seconds.

@@ -1,5 +1,5 @@
 /// The loading pipeline of MapLibre's main resource loader and online file source, as a pure state
-/// machine (DESIGN.md, "Resources and loading"): which backend answers, revalidation with prior
+/// machine (README, "Loading, caching and offline"): which backend answers, revalidation with prior
 /// data, the retry schedule, the clock-skew guard, the cap on network requests with regular before
 /// low priority, cancellation, and offline mode.
 ///

@@ -2,7 +2,7 @@ import MapSimJSON
 import MapSimStyle
 
 /// The load sequence of a map as a pure state machine: style → sprite → source metadata → tiles
-/// (→ glyphs), following the Mapbox/MapLibre rules in DESIGN.md.
+/// (→ glyphs), following the Mapbox/MapLibre rules (README, "How the simulated map behaves").
 ///
 /// It performs no I/O. Inputs are API calls, responses and frame updates; outputs are `MapAction`s
 /// collected in order and taken with `takeActions()`: requests for the pipeline, events, invalidations.

@@ -4,7 +4,7 @@ import MapSimTesting
 @testable import MapSimStyle
 import MapSimJSON
 
-/// One test per rule of the load sequence (DESIGN.md, "The load sequence"), each driving the pure
+/// One test per rule of the load sequence (README, "How the simulated map behaves"), each driving the pure
 /// machines with inputs and reading the events they ask for — no actor, no task, no file.
 @Suite("LoadSequence.Rules")
 struct LoadSequenceRuleTests {

@@ -5,7 +5,7 @@ import MapSimTesting
 @testable import MapSimJSON
 @testable import MapSimStyle
 
-/// One test per rule of DESIGN.md's load sequence, on the real sample style and real files.
+/// The rules of the load sequence again, through the `Map` actor, on the real sample style and real files.
 @Suite("Map.LoadSequence")
 struct MapLoadSequenceTests {
     @Test func followsStyleSpriteSourcesTilesLoadedIdle() async throws {
