@@ -128,7 +128,7 @@ struct LoadCommand: AsyncParsableCommand {
         await map.setStyleURI(styleURL)
         let outcome = await map.run(until: until, timeout: .seconds(timeout))
         subscription.cancel()
-        await environment.shutdown()
+        for warning in await environment.shutdown() { printError("mapsim: warning: \(warning)") }
         do {
             try recorder.close()
             if let trace, !streamsTrace {

@@ -1,5 +1,9 @@
 import Foundation
 import GRDB
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 import MapSim
 import MapSimStyle
 
@@ -9,8 +13,9 @@ import MapSimStyle
 /// Resources are keyed by URL and tiles by (URL template, pixel ratio, z, x, y). Past the size limit
 /// (50 MiB by default) the least recently used entries are evicted in batches; entries of offline
 /// regions are never evicted. Errors are never stored; a 304 refreshes only expiry and access time.
-/// A file that is not a readable mapsim cache is set aside (renamed, never deleted) and a new cache
-/// is created, with a warning. Several maps — in one process or several — can share one file.
+/// The file is created on the first write. A file that SQLite says is not a database is set aside
+/// (renamed, never deleted) and a new cache is started, with a warning; a file that cannot be
+/// written is served read-only. Several maps — in one process or several — can share one file.
 public final class SQLiteCache: ResourceCache {
     /// Cache settings.
     public struct Options: Sendable {
@@ -29,65 +34,134 @@ public final class SQLiteCache: ResourceCache {
         }
     }
 
-    /// The cache file.
+    /// The cache file, as an absolute path (a relative one is resolved against the current folder).
     public let path: String
     /// The settings.
     public let options: Options
-    /// What happened while opening, e.g. a corrupt file set aside.
+    /// Whether nothing is written: asked for, or the file or its folder cannot be written.
+    public let isReadOnly: Bool
+    /// What happened while opening, e.g. a corrupt file set aside or a read-only file.
     public let warnings: [String]
-    let database: DatabaseQueue
+    /// The database, once the file exists: a cache is created on its first write, not on open.
+    private let connection: Mutex<Connection>
 
-    /// Opens (or creates) the cache at `path`.
+    private struct Connection {
+        var database: DatabaseQueue?
+        /// Why the file could not be created, once a write tried.
+        var failure: String?
+    }
+
+    /// Opens the cache at `path`; a missing file is created on the first write, so a load that
+    /// writes nothing leaves nothing on disk. A file that SQLite says is not a database, or whose
+    /// tables are another program's, is set aside (renamed, never deleted); a file or folder that
+    /// cannot be written is served read-only, with a warning.
     public init(path: String, options: Options = Options()) throws(CacheError) {
+        let path = URL(fileURLWithPath: path).standardizedFileURL.path
         self.path = path
         self.options = options
         var warnings: [String] = []
-        do {
-            database = try Self.open(path: path, options: options)
-        } catch let error as CacheError {
-            throw error
-        } catch {
-            guard !options.readOnly else { throw CacheError(.cannotOpen, path: path, "cannot open the cache \(path) read-only: \(error)") }
-            let aside = Self.setAside(path)
-            warnings.append("\(path) is not a readable mapsim cache (\(Self.describe(error))); moved it to \(aside) and started a new cache")
+        var database: DatabaseQueue?
+        var readOnly = options.readOnly
+        if FileManager.default.fileExists(atPath: path) {
+            readOnly = readOnly || !Self.isWritable(path)
             do {
-                database = try Self.open(path: path, options: options)
+                database = try Self.open(path: path, options: options, readOnly: readOnly)
+                if readOnly && !options.readOnly {
+                    warnings.append("the cache \(path) cannot be written (no permission): serving from it, nothing will be written")
+                }
+            } catch let error as CacheError {
+                throw error
+            } catch where Self.isNotACache(error) && !readOnly {
+                let aside = Self.setAside(path)
+                warnings.append("\(path) is not a readable mapsim cache (\(Self.describe(error))); moved it to \(aside) and started a new cache")
             } catch {
-                throw CacheError(.cannotOpen, path: path, "cannot create the cache \(path): \(Self.describe(error))")
+                throw CacheError(.cannotOpen, path: path, "cannot open the cache \(path): \(Self.describe(error))")
             }
+        } else if options.readOnly {
+            throw CacheError(.cannotOpen, path: path, "there is no cache at \(path)")
         }
+        isReadOnly = readOnly
+        connection = Mutex(Connection(database: database))
         self.warnings = warnings
     }
 
-    private static func open(path: String, options: Options) throws -> DatabaseQueue {
+    /// Whether this process may write the file and its folder (SQLite needs the folder for its journal).
+    private static func isWritable(_ path: String) -> Bool {
+        access(path, W_OK) == 0 && access((path as NSString).deletingLastPathComponent, W_OK) == 0
+    }
+
+    /// Whether SQLite said the file is not a database, or the tables are not a mapsim cache's.
+    private static func isNotACache(_ error: any Error) -> Bool {
+        if error is NotACache { return true }
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
+    }
+
+    private static func open(path: String, options: Options, readOnly: Bool) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
-        configuration.readonly = options.readOnly
-        if options.readOnly {
-            guard FileManager.default.fileExists(atPath: path) else { throw CacheError(.cannotOpen, path: path, "there is no cache at \(path)") }
-        } else {
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            configuration.journalMode = .wal
-        }
-        let database = try DatabaseQueue(path: path, configuration: configuration)
-        let check: (Database) throws -> Void = { db in
+        configuration.readonly = readOnly
+        if !readOnly { configuration.journalMode = .wal }
+        let check: @Sendable (Database) throws -> Void = { db in
             let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
             if try CacheSchema.isForeign(db, version: version) {
                 throw NotACache(reason: "it holds tables of another program or of a newer mapsim (schema \(version))")
             }
-            guard !options.readOnly else { return }
+            guard !readOnly else { return }
             if version == 0 {
                 try CacheSchema.create(db)
             } else if version < CacheSchema.currentVersion {
                 try CacheSchema.migrate(db, from: version)
             }
         }
-        if options.readOnly {
-            try database.read(check)
-        } else {
+        guard readOnly else {
+            let database = try DatabaseQueue(path: path, configuration: configuration)
             try database.write(check)
+            return database
         }
-        return database
+        do {
+            let database = try DatabaseQueue(path: path, configuration: configuration)
+            try database.read(check)
+            return database
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_READONLY {
+            // A WAL database in a folder this process cannot write has no shared-memory index to
+            // read through: open it as immutable, which needs none (and sees the checkpointed data).
+            let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+            let database = try DatabaseQueue(path: "file:\(encoded)?immutable=1", configuration: configuration)
+            try database.read(check)
+            return database
+        }
+    }
+
+    /// The database if the file exists; nil before the first write.
+    private var existing: DatabaseQueue? {
+        connection.withLock { $0.database }
+    }
+
+    /// The database, creating the file (and its folder) on the first write.
+    var database: DatabaseQueue {
+        get throws(CacheError) {
+            guard !isReadOnly else { throw CacheError(.cannotWrite, path: path, "the cache \(path) is open read-only") }
+            let outcome: Result<DatabaseQueue, CacheError> = connection.withLock { connection in
+                if let database = connection.database { return .success(database) }
+                if let failure = connection.failure { return .failure(CacheError(.cannotOpen, path: path, failure)) }
+                do {
+                    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                    let database = try Self.open(path: path, options: options, readOnly: false)
+                    connection.database = database
+                    return .success(database)
+                } catch {
+                    connection.failure = "cannot create the cache \(path): \(Self.describe(error))"
+                    return .failure(CacheError(.cannotOpen, path: path, connection.failure ?? ""))
+                }
+            }
+            return try outcome.get()
+        }
+    }
+
+    /// Why writes are lost, when the cache file could not be created on the first write.
+    public var writeFailure: String? {
+        connection.withLock { $0.failure }
     }
 
     /// Renames the file (and its WAL companions) out of the way; returns the new name.
@@ -119,8 +193,9 @@ public final class SQLiteCache: ResourceCache {
     // MARK: - ResourceCache
 
     public func load(_ resource: Resource) async -> Response {
+        guard let database = existing else { return .failure(.notFound, "\(resource.url) is not in the cache", source: .cache) }
         do {
-            let row = try (options.readOnly ? database.read { try self.lookUp(resource, $0, touch: false) } : database.write { try self.lookUp(resource, $0, touch: true) })
+            let row = try (isReadOnly ? database.read { try self.lookUp(resource, $0, touch: false) } : database.write { try self.lookUp(resource, $0, touch: true) })
             guard let row else { return .failure(.notFound, "\(resource.url) is not in the cache", source: .cache) }
             var response = Response(source: .cache)
             response.data = (row["data"] as Data?).map { [UInt8]($0) }
@@ -148,7 +223,8 @@ public final class SQLiteCache: ResourceCache {
     /// Queues the write on the database's own serial queue and returns at once: a later lookup, on
     /// the same queue, sees it. `flush()` waits for it.
     public func store(_ resource: Resource, _ response: Response) {
-        guard !options.readOnly, response.error == nil, !response.notModified, response.data != nil || response.noContent else { return }
+        guard !isReadOnly, response.error == nil, !response.notModified, response.data != nil || response.noContent,
+              let database = try? database else { return }
         database.asyncWrite({ db in
             let values: StatementArguments = [response.expires?.secondsSince1970, response.modified?.secondsSince1970, response.etag,
                                               response.mustRevalidate, response.data.map { Data($0) }, response.noContent]
@@ -169,7 +245,7 @@ public final class SQLiteCache: ResourceCache {
 
     /// Queued like `store(_:_:)`.
     public func refresh(_ resource: Resource, _ response: Response) {
-        guard !options.readOnly else { return }
+        guard !isReadOnly, let database = existing else { return }
         let (table, condition, arguments) = Self.key(for: resource)
         database.asyncWrite({ db in
             try db.execute(sql: "UPDATE \(table) SET expires = ?, accessed = \(Self.nextAccess) WHERE \(condition)",
@@ -178,7 +254,8 @@ public final class SQLiteCache: ResourceCache {
     }
 
     public func flush() async {
-        _ = try? await database.write { _ in }
+        guard let database = existing else { return }
+        _ = try? await database.writeWithoutTransaction { _ in }
     }
 
     // MARK: - Management
@@ -201,6 +278,8 @@ public final class SQLiteCache: ResourceCache {
         }
         do {
             try database.vacuum()
+        } catch let error as CacheError {
+            throw error
         } catch {
             throw CacheError(.cannotWrite, path: path, "cannot compact the cache \(path): \(Self.describe(error))")
         }
@@ -208,6 +287,9 @@ public final class SQLiteCache: ResourceCache {
 
     /// Counts of what the cache holds.
     public func statistics() throws(CacheError) -> CacheStatistics {
+        guard let database = existing else {
+            return CacheStatistics(resources: 0, tiles: 0, dataBytes: 0, databaseBytes: 0, regions: 0, pinnedEntries: 0)
+        }
         do {
             return try database.read { db in
                 func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
@@ -228,7 +310,7 @@ public final class SQLiteCache: ResourceCache {
     // MARK: - Internals
 
     func write(_ body: (Database) throws -> Void) throws(CacheError) {
-        guard !options.readOnly else { throw CacheError(.cannotWrite, path: path, "the cache \(path) is open read-only") }
+        let database = try database
         do {
             try database.write(body)
         } catch {
@@ -311,6 +393,7 @@ extension SQLiteCache {
 
     /// The offline regions: id and definition.
     public func regions() throws(CacheError) -> [(id: Int64, definition: String)] {
+        guard let database = existing else { return [] }
         do {
             return try database.read { db in
                 try Row.fetchAll(db, sql: "SELECT id, definition FROM regions ORDER BY id").map { ($0["id"], $0["definition"]) }

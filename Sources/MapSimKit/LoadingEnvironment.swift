@@ -179,9 +179,12 @@ public struct LoadingEnvironment: Sendable {
         return try await downloader.download(region, progress: progress)
     }
 
-    /// Waits for the cache's writes and closes the network client; call once, when done.
-    public func shutdown() async {
+    /// Waits for the cache's writes and closes the network client; call once, when done. Returns
+    /// what went wrong since composing, for the user (a cache file that could not be created).
+    @discardableResult
+    public func shutdown() async -> [String] {
         await cache?.flush()
         try? await http?.shutdown()
+        return cache?.writeFailure.map { ["nothing was cached: \($0)"] } ?? []
     }
 }

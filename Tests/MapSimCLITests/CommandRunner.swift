@@ -21,15 +21,25 @@ struct CommandRunner {
 
     private static let scratchCacheHome = FileManager.default.temporaryDirectory.appendingPathComponent("mapsim-cli-tests-cache").path
 
-    static func run(_ arguments: [String], in directory: String = SampleStyle.stylesFolder + "/..") throws -> Result {
+    /// Runs `mapsim` with `arguments` in `directory`; `environment` adds to (or, with nil, removes
+    /// from) the test's own; `unprivileged` runs it as the user `nobody` when the tests run as root
+    /// (root ignores permission bits), through util-linux's `setpriv`.
+    static func run(_ arguments: [String], in directory: String = SampleStyle.stylesFolder + "/..", environment overrides: [String: String?] = [:],
+                    unprivileged: Bool = false) throws -> Result {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if unprivileged && getuid() == 0 {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = nil
         // Never touch the user's own cache.
         environment["XDG_CACHE_HOME"] = scratchCacheHome
+        for (name, value) in overrides { environment[name] = value }
         process.environment = environment
         let output = Pipe()
         let error = Pipe()

@@ -43,12 +43,17 @@ struct LoadingEnvironmentTests {
         #expect(environment.cache == nil && environment.backends.cache == nil && environment.warnings.isEmpty)
     }
 
-    @Test func aCacheThatCannotBeOpenedIsAWarningNotAFailure() throws {
+    @Test func aCacheThatCannotBeCreatedIsAWarningNotAFailure() async throws {
         let fixture = try FixtureDirectory()
         try fixture.write("file", "not a folder")
-        let environment = environment(.simulated(.init()), cache: .file(fixture.path + "/file/cache.db"))
-        #expect(environment.cache == nil)
-        #expect(environment.warnings.first?.hasPrefix("running without a cache:") == true)
+        let environment = environment(.simulated(.init(mirrors: [mirror])), cache: .file(fixture.path + "/file/cache.db"))
+        #expect(environment.warnings.isEmpty, "nothing is created before the first write")
+        let map = await environment.makeMap()
+        await map.setStyleURI(style)
+        let outcome = await map.run(until: .mapIdle, timeout: .seconds(60))
+        #expect(outcome == .reached(await map.now))
+        let warnings = await environment.shutdown()
+        #expect(warnings.count == 1 && warnings.first?.hasPrefix("nothing was cached: cannot create the cache") == true, "\(warnings)")
     }
 
     @Test func theFaultlessEnvironmentSharesTheCacheAndDropsFaultsAndOutages() async throws {
