@@ -15,7 +15,6 @@ enum ExitStatus {
         case let error as TraceError: error.code == .cannotWrite ? 74 : 2
         case let error as ScenarioError: error.code == .cannotRun ? 1 : 2
         case is StyleError, is LoadingError: 1
-        case let error as OutputError: error.status
         default: 1
         }
     }

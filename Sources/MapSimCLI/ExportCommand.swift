@@ -32,10 +32,10 @@ struct ExportCommand: ParsableCommand {
             throw ExitStatus.fail(error)
         }
         do {
-            try PerfettoExporter.export(loaded).write(toFile: output, atomically: true, encoding: .utf8)
+            try OutputFile.write(PerfettoExporter.export(loaded), to: output)
         } catch {
-            throw ExitStatus.fail(OutputError(message: "cannot write \(output): \(error.localizedDescription)"))
+            throw ExitStatus.fail(error)
         }
-        print("wrote \(output) (\(loaded.events.count) events)")
+        if output != "-" { print("wrote \(output) (\(loaded.events.count) events)") }
     }
 }

@@ -114,7 +114,7 @@ struct LoadCommand: AsyncParsableCommand {
                 + (streamsTrace ? trace.map { [try EventLineWriter(path: $0, header: header.json)] } ?? [] : [])
         } catch {
             await environment.shutdown()
-            throw ExitStatus.fail(OutputError(message: "cannot write events to \(events ?? trace ?? ""): \(error.localizedDescription)"))
+            throw ExitStatus.fail(error)
         }
         let recorder = TraceRecorder(header: header, redactor: redactor, keepsEvents: trace != nil && !streamsTrace, writers: writers)
         let printer = EventPrinter(terminal: .standardOutput())
@@ -132,10 +132,10 @@ struct LoadCommand: AsyncParsableCommand {
         do {
             try recorder.close()
             if let trace, !streamsTrace {
-                try recorder.trace.yaml.write(toFile: trace, atomically: true, encoding: .utf8)
+                try OutputFile.write(recorder.trace.yaml, to: trace)
             }
         } catch {
-            throw ExitStatus.fail(OutputError(message: error.localizedDescription))
+            throw ExitStatus.fail(error)
         }
         let figures = summary.withLock { $0 }
         for line in printer.summary(figures) { print(line) }

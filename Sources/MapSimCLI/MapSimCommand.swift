@@ -27,11 +27,27 @@ struct MapSimCommand: AsyncParsableCommand {
         subcommands: [LoadCommand.self, TilesCommand.self, CacheCommand.self, RunCommand.self, DiffCommand.self, ExportCommand.self, ValidateCommand.self]
     )
 
+    /// Runs the command; exits 74 when standard output could not be written, whatever else happened.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let request = ValidateCommand.PlainRequest(arguments) {
-            Foundation.exit(await ValidateCommand.validate(request.files, json: request.json))
+            StandardOutput.exit(await ValidateCommand.validate(request.files, json: request.json))
         }
-        await Self.main(nil)
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+            StandardOutput.exit(0)
+        } catch {
+            let status = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                if status.isSuccess { print(message) } else { printError(message) }
+            }
+            StandardOutput.exit(status.rawValue)
+        }
     }
 }

@@ -114,9 +114,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         xml += "</testsuite>\n"
         do {
-            try xml.write(toFile: path, atomically: true, encoding: .utf8)
+            try OutputFile.write(xml, to: path)
         } catch {
-            throw ExitStatus.fail(OutputError(message: "cannot write \(path): \(error.localizedDescription)"))
+            throw ExitStatus.fail(error)
         }
     }
 }

@@ -68,3 +68,35 @@ struct CacheFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["cache.db"])
     }
 }
+
+/// Output goes where the user said, and a failed write is never a success.
+@Suite("mapsim output")
+struct OutputTests {
+    @Test func aFailedWriteToStandardOutputIsExit74() throws {
+        let process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = ["load", "styles/sample/style.json"]
+        process.currentDirectoryURL = URL(fileURLWithPath: SampleStyle.stylesFolder + "/..")
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        let error = Pipe()
+        process.standardError = error
+        try process.run()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 74)
+        #expect(message.contains("cannot write to standard output: No space left on device"), "\(message)")
+    }
+
+    @Test func dashIsStandardOutputAndEventsKeepTheirLink() throws {
+        let export = try CommandRunner.run(["export", "--perfetto", "traces/cold-load.trace.yaml", "-o", "-"])
+        #expect(export.status == 0 && export.standardOutput.hasPrefix("{\"traceEvents\":"))
+        let fixture = try FixtureDirectory()
+        try FileManager.default.createSymbolicLink(atPath: fixture.path + "/events.jsonl", withDestinationPath: fixture.path + "/kept.jsonl")
+        let load = try CommandRunner.run(["load", "styles/sample/style.json", "--quiet", "--events", fixture.path + "/events.jsonl"])
+        #expect(load.status == 0)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: fixture.path + "/events.jsonl")) == fixture.path + "/kept.jsonl")
+        #expect(try String(contentsOfFile: fixture.path + "/kept.jsonl", encoding: .utf8).hasPrefix("{\"type\":"))
+        let missing = try CommandRunner.run(["load", "styles/sample/style.json", "--quiet", "--trace", "/nonexistent/x.yaml"])
+        #expect(missing.status == 74 && missing.standardError.contains("the folder /nonexistent does not exist"))
+    }
+}

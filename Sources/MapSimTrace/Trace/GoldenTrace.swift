@@ -38,10 +38,6 @@ public struct GoldenTrace: Sendable {
 
     /// Writes `trace` as the golden trace.
     public func record(_ trace: Trace) throws(TraceError) {
-        do {
-            try trace.yaml.write(toFile: path, atomically: true, encoding: .utf8)
-        } catch {
-            throw TraceError(.cannotWrite, file: path, "cannot write: \(error.localizedDescription)")
-        }
+        try OutputFile.write(trace.yaml, to: path)
     }
 }

@@ -56,7 +56,7 @@ public final class TraceRecorder: Sendable {
     public var trace: Trace { Trace(header: header, events: events) }
 
     /// Closes the writers; throws if any write failed.
-    public func close() throws {
+    public func close() throws(TraceError) {
         for writer in writers { try writer.close() }
     }
 }

@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+private let posixClose = Glibc.close
+private let posixWrite = Glibc.write
+private let posixUmask = Glibc.umask
+#elseif canImport(Darwin)
+import Darwin
+private let posixClose = Darwin.close
+private let posixWrite = Darwin.write
+private let posixUmask = Darwin.umask
+#endif
+import Foundation
+
+/// A file a command writes, as a well-behaved Unix tool writes it: `-` is standard output; a
+/// regular file (or a new path) is written to a temporary file beside it and renamed over it at the
+/// end, so a reader never sees half of it; a symbolic link is followed to its target, which is
+/// written, never the link replaced; anything else — a device, a FIFO, `/dev/stdout` — is written
+/// straight through, never replaced.
+public final class OutputFile: @unchecked Sendable {
+    private enum Mode {
+        case standardOutput
+        case throughTo(Int32)
+        case atomic(descriptor: Int32, temporary: String)
+    }
+
+    /// The path as the user gave it.
+    public let path: String
+    /// The file written at last: the target of a link, or the path itself.
+    public let target: String
+    private var mode: Mode
+    private var closed = false
+
+    /// Opens `path` for writing (`-` for standard output).
+    public init(path: String) throws(TraceError) {
+        self.path = path
+        if path == "-" {
+            target = path
+            mode = .standardOutput
+            return
+        }
+        let resolved = Self.resolveLinks(path)
+        target = resolved
+        var info = stat()
+        if stat(resolved, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+            if (info.st_mode & S_IFMT) == S_IFDIR { throw Self.failure(path, "it is a directory") }
+            let descriptor = open(resolved, O_WRONLY)
+            guard descriptor >= 0 else { throw Self.failure(path, Self.reason(errno)) }
+            mode = .throughTo(descriptor)
+            return
+        }
+        let folder = (resolved as NSString).deletingLastPathComponent.isEmpty ? "." : (resolved as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw Self.failure(path, "the folder \(folder) does not exist")
+        }
+        var template = Array((folder + "/." + (resolved as NSString).lastPathComponent + ".XXXXXX").utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else { throw Self.failure(path, Self.reason(errno)) }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // Keep the permissions of the file replaced; a new file gets the usual ones.
+        let permissions = stat(resolved, &info) == 0 ? info.st_mode & 0o7777 : 0o666 & ~Self.umask()
+        _ = fchmod(descriptor, permissions)
+        mode = .atomic(descriptor: descriptor, temporary: temporary)
+    }
+
+    deinit {
+        if case .atomic(let descriptor, let temporary) = mode, !closed {
+            _ = posixClose(descriptor)
+            unlink(temporary)
+        }
+    }
+
+    /// Writes all of `bytes`.
+    public func write(_ bytes: [UInt8]) throws(TraceError) {
+        let descriptor: Int32
+        switch mode {
+        case .standardOutput:
+            // After whatever `print` has buffered, so the two keep their order.
+            fflush(nil)
+            descriptor = STDOUT_FILENO
+        case .throughTo(let open), .atomic(let open, _):
+            descriptor = open
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { posixWrite(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Self.failure(path, Self.reason(errno))
+            }
+            offset += written
+        }
+    }
+
+    /// Writes what is left and puts the file in place; throws if anything could not be written.
+    public func close() throws(TraceError) {
+        guard !closed else { return }
+        closed = true
+        switch mode {
+        case .standardOutput:
+            break
+        case .throughTo(let descriptor):
+            guard posixClose(descriptor) == 0 else { throw Self.failure(path, Self.reason(errno)) }
+        case .atomic(let descriptor, let temporary):
+            let synced = fsync(descriptor) == 0 || errno == EINVAL
+            let closedCleanly = posixClose(descriptor) == 0
+            guard synced && closedCleanly else {
+                let error = Self.reason(errno)
+                unlink(temporary)
+                throw Self.failure(path, error)
+            }
+            guard rename(temporary, target) == 0 else {
+                let error = Self.reason(errno)
+                unlink(temporary)
+                throw Self.failure(path, error)
+            }
+        }
+    }
+
+    /// Writes `text` to `path` as a whole.
+    public static func write(_ text: String, to path: String) throws(TraceError) {
+        let file = try OutputFile(path: path)
+        try file.write(Array(text.utf8))
+        try file.close()
+    }
+
+    /// The file a chain of symbolic links ends at (a dangling link's target, to be created).
+    private static func resolveLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+            current = destination.hasPrefix("/") ? destination : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+        }
+        return current
+    }
+
+    private static func umask() -> mode_t {
+        let mask = posixUmask(0o022)
+        _ = posixUmask(mask)
+        return mask
+    }
+
+    private static func reason(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
+    private static func failure(_ path: String, _ reason: String) -> TraceError {
+        TraceError(.cannotWrite, file: path, "cannot write: \(reason)")
+    }
+}

@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Testing
+import MapSimTesting
+@testable import MapSimTrace
+
+/// Output files are written as Unix tools write them: never through a path we do not own.
+@Suite("OutputFile")
+struct OutputFileTests {
+    @Test func aRegularFileIsReplacedWholeAndKeepsItsPermissions() throws {
+        let fixture = try FixtureDirectory()
+        let path = try fixture.write("out.json", "old")
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path)
+        try OutputFile.write("new", to: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "new")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o640)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.path) == ["out.json"], "no temporary file is left")
+    }
+
+    @Test func aFileNotClosedLeavesTheOldOneWhole() throws {
+        let fixture = try FixtureDirectory()
+        let path = try fixture.write("out.json", "old")
+        do {
+            let file = try OutputFile(path: path)
+            try file.write(Array("half of the new".utf8))
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.path) == ["out.json"])
+    }
+
+    @Test func aSymbolicLinkIsFollowedToItsTargetAndKept() throws {
+        let fixture = try FixtureDirectory()
+        let target = try fixture.write("target.json", "old")
+        try FileManager.default.createSymbolicLink(atPath: fixture.path + "/link.json", withDestinationPath: "target.json")
+        try OutputFile.write("new", to: fixture.path + "/link.json")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: fixture.path + "/link.json") == "target.json")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "new")
+        // A dangling link gets its target created.
+        try FileManager.default.createSymbolicLink(atPath: fixture.path + "/dangling.json", withDestinationPath: fixture.path + "/made.json")
+        try OutputFile.write("made", to: fixture.path + "/dangling.json")
+        #expect(try String(contentsOfFile: fixture.path + "/made.json", encoding: .utf8) == "made")
+    }
+
+    @Test func aFIFOIsWrittenThroughNotReplaced() async throws {
+        let fixture = try FixtureDirectory()
+        let path = fixture.path + "/pipe"
+        #expect(mkfifo(path, 0o600) == 0)
+        let reader = Task.detached { () -> String in
+            let handle = FileHandle(forReadingAtPath: path)
+            return String(decoding: handle?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        }
+        try OutputFile.write("through the pipe", to: path)
+        #expect(await reader.value == "through the pipe")
+        var info = stat()
+        #expect(stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+    }
+
+    @Test func aDeviceNodeIsWrittenThroughNotReplaced() throws {
+        let fixture = try FixtureDirectory()
+        let path = fixture.path + "/null"
+        // A null device of our own, in a temporary folder (never a system one); making it needs root,
+        // which CI has. Elsewhere the FIFO test stands for every file that is not a regular one.
+        guard mknod(path, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0 else { return }
+        try OutputFile.write("into the void", to: path)
+        var info = stat()
+        #expect(stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR)
+    }
+
+    @Test func aMissingFolderOrADirectoryIsNamedWithTheReason() {
+        #expect(throws: TraceError(.cannotWrite, file: "/nonexistent/x.json", "cannot write: the folder /nonexistent does not exist")) {
+            try OutputFile.write("x", to: "/nonexistent/x.json")
+        }
+        #expect(throws: TraceError(.cannotWrite, file: "/tmp", "cannot write: it is a directory")) { try OutputFile.write("x", to: "/tmp") }
+    }
+}
