@@ -45,7 +45,7 @@ struct LoadingOptions: ParsableArguments {
 
     /// The loading environment these options describe, for a style at `styleURL`; its warnings are
     /// printed.
-    func environment(styleURL: String, mapbox: MapboxURL = MapboxURL()) -> LoadingEnvironment {
+    func environment(styleURL: String, mapbox: MapboxURL = MapboxURL(), maximumRetries: Int? = nil) -> LoadingEnvironment {
         let network: LoadingEnvironment.NetworkChoice
         if let preset = self.network.flatMap(NetworkPreset.init(rawValue:)) {
             network = .simulated(.init(preset: preset, seed: seed, mirrors: mirror.map(\.value), offlineWindows: offlineWindow.map(\.value)))
@@ -54,7 +54,7 @@ struct LoadingOptions: ParsableArguments {
         }
         let options = LoadingEnvironment.Options(assetRoot: assetRoot, cache: noCache ? .none : .file(cache ?? CacheLocation.defaultPath),
                                                  network: network, startsOffline: offline,
-                                                 map: Map.Options(mapbox: mapbox, maximumConcurrentRequests: maxRequests))
+                                                 map: Map.Options(mapbox: mapbox, maximumConcurrentRequests: maxRequests, maximumRetries: maximumRetries))
         let environment = LoadingEnvironment(options, styleURL: styleURL)
         for warning in environment.warnings { printError("mapsim: warning: \(warning)") }
         return environment

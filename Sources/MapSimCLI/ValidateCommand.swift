@@ -22,7 +22,7 @@ struct ValidateCommand: AsyncParsableCommand {
         --deep then loads each style through the pipeline, with the same options as mapsim load \
         (cache, network, offline), at the style's own camera, and reports every sprite, glyph \
         range, TileJSON or tile that does not resolve, with its URL, and every symbol layer whose \
-        icon-image the sprite lacks.
+        icon-image the sprite lacks. Each resource is tried once (--retries N for more), many at         once under --max-requests, and each one that fails is reported once.
 
         Exit status: 0 when every style is valid, 1 when one is not, 2 when a file cannot be read.
         """
@@ -37,11 +37,14 @@ struct ValidateCommand: AsyncParsableCommand {
     @Flag(help: "Also load the style and report what does not resolve.")
     var deep = false
 
+    @Option(help: "With --deep: retry a failed resource this many times, on the SDK's schedule (default: no retry).")
+    var retries: Int = 0
+
     @OptionGroup(title: "Loading (with --deep)")
     var loading: LoadingOptions
 
     func run() async throws {
-        let status = await Self.validate(files, json: json, deepLoading: deep ? loading : nil)
+        let status = await Self.validate(files, json: json, deepLoading: deep ? loading : nil, retries: retries)
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -65,7 +68,7 @@ struct ValidateCommand: AsyncParsableCommand {
     /// status: 0 valid, 1 invalid, 2 unreadable. On the main actor, so that a plain run stays on
     /// the main thread: a hop to a worker thread costs it a second allocator arena (1.4 MB).
     @MainActor
-    static func validate(_ files: [String], json: Bool, deepLoading: LoadingOptions? = nil) async -> Int32 {
+    static func validate(_ files: [String], json: Bool, deepLoading: LoadingOptions? = nil, retries: Int = 0) async -> Int32 {
         var invalid = false
         var unreadable = false
         for file in files {
@@ -79,7 +82,7 @@ struct ValidateCommand: AsyncParsableCommand {
             var diagnostics = StyleValidator.validate(bytes)
             if let deepLoading, file != "-", (try? JSONParser.parse(bytes)) != nil {
                 let styleURL = StyleLocation.url(for: file)
-                let environment = deepLoading.environment(styleURL: styleURL)
+                let environment = deepLoading.environment(styleURL: styleURL, maximumRetries: retries)
                 diagnostics += await DeepValidator.validate(styleURL: styleURL, bytes: bytes, environment: environment)
                 await environment.shutdown()
             }

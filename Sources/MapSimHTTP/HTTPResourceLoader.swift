@@ -43,6 +43,9 @@ public final class HTTPResourceLoader: ResourceLoader {
             timeout: .init(connect: .init(options.connectTimeout), read: .init(options.readTimeout)),
             decompression: .enabled(limit: .size(options.maximumResponseSize)))
         configuration.httpVersion = .automatic
+        // A refused or reset connection is a `connection` error at once, as MapLibre's online file
+        // source sees it; the pipeline's own retry schedule is the only retry.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 

@@ -7,8 +7,9 @@ import Synchronization
 /// `mapsim validate --deep`: loads a style through an environment, at the style's own camera, and
 /// reports what does not resolve.
 public enum DeepValidator {
-    /// Diagnostics for every resource that failed to load and every symbol layer whose constant
-    /// `icon-image` the sprite lacks; `bytes` is the style's text, for line numbers.
+    /// Diagnostics for every resource that failed to load (once each) and every symbol layer whose
+    /// constant `icon-image` the sprite lacks; `bytes` is the style's text, for line numbers. The
+    /// environment's map options say how often a failure is retried.
     public static func validate(styleURL: String, bytes: [UInt8], environment: LoadingEnvironment) async -> [StyleDiagnostic] {
         let map = await environment.makeMap()
         let errors = Mutex<[MapLoadingError]>([])
@@ -20,8 +21,11 @@ public enum DeepValidator {
         let style = await map.style
 
         let redactor = URLRedactor()
-        var diagnostics = errors.withLock { $0 }.map { error in
-            StyleDiagnostic(message: redactor.redact("\(error.type.rawValue): \(error.message)"), line: nil)
+        // A resource that failed more than once (retried, or revalidated) is reported once.
+        var seen = Set<String>()
+        var diagnostics = errors.withLock { $0 }.compactMap { error -> StyleDiagnostic? in
+            let message = redactor.redact("\(error.type.rawValue): \(error.message)")
+            return seen.insert(message).inserted ? StyleDiagnostic(message: message, line: nil) : nil
         }
         guard let style, !style.sprites.isEmpty || style.layers.contains(where: { $0.iconImage != nil }) else { return diagnostics }
         let lines = JSONLineIndex(scanning: bytes)

@@ -39,4 +39,22 @@ struct ValidateCommandTests {
         let sample = try CommandRunner.run(["validate", "--deep", "--no-cache", "styles/sample/style.json"])
         #expect(sample.status == 0 && sample.standardOutput.isEmpty)
     }
+
+    @Test func deepValidationTriesEachResourceOnceAndReportsItOnce() async throws {
+        // A server that always fails with 503: the SDK's schedule would retry it without end.
+        let fixture = try FixtureDirectory()
+        let server = try await FixtureServer.start(serving: fixture.path)
+        server.reply("/tiles.json", with: .status(503))
+        let style = #"{"version": 8, "sources": {"a": {"type": "vector", "url": "http://127.0.0.1:\#(server.port)/tiles.json"}},"#
+            + #" "layers": [{"id": "f", "type": "fill", "source": "a", "source-layer": "l"}]}"#
+        let path = try fixture.write("style.json", style)
+        let once = try CommandRunner.run(["validate", "--deep", "--no-cache", path])
+        let twice = try CommandRunner.run(["validate", "--deep", "--no-cache", "--retries", "2", path])
+        await server.stop()
+        #expect(once.status == 1 && twice.status == 1)
+        let lines = once.standardOutput.split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.contains("source: failed to load source \"a\"") == true, "\(once.standardOutput)")
+        #expect(twice.standardOutput.split(separator: "\n").count == 1, "a retried failure is still reported once")
+        #expect(server.received.filter { $0.path == "/tiles.json" }.count == 1 + 3, "one try, then one plus two retries")
+    }
 }

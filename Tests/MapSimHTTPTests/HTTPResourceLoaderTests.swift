@@ -106,4 +106,18 @@ struct HTTPResourceLoaderTests {
         #expect(refused.error?.reason == .connection, "\(refused)")
         try await loader.shutdown()
     }
+
+    @Test func aRefusedConnectionIsAConnectionErrorAtOnceNotAConnectTimeout() async throws {
+        // A port that was just free: nothing listens there, so the connection is refused.
+        let server = try await FixtureServer.start(serving: NSTemporaryDirectory())
+        let url = "http://127.0.0.1:\(server.port)/style.json"
+        await server.stop()
+        let loader = HTTPResourceLoader(options: .init(connectTimeout: .seconds(30)))
+        let response = await loader.load(.style(url))
+        try await loader.shutdown()
+        #expect(response.error?.reason == .connection)
+        // Retried inside the HTTP client, it would end as "connecting ... timed out" after 30 s.
+        #expect(response.error?.message.contains("timed out") == false, "\(response.error?.message ?? "")")
+        #expect(response.error?.message.lowercased().contains("refused") == true, "\(response.error?.message ?? "")")
+    }
 }

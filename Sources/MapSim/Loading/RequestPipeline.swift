@@ -21,12 +21,17 @@ public struct RequestPipeline: Sendable {
         public var usesCache = false
         /// The wall-clock time at simulated time zero, for expiry and Retry-After.
         public var wallClockStart = HTTPDate(secondsSince1970: 1_767_225_600)
+        /// How many failures of one request are retried; nil retries on the SDK's schedule without
+        /// end. Past it a failure (an offline one too) is final. Deep validation retries none.
+        public var maximumRetries: Int?
 
         /// The SDK defaults; no cache.
-        public init(maximumConcurrentRequests: Int = 20, usesCache: Bool = false, wallClockStart: HTTPDate = HTTPDate(secondsSince1970: 1_767_225_600)) {
+        public init(maximumConcurrentRequests: Int = 20, usesCache: Bool = false, wallClockStart: HTTPDate = HTTPDate(secondsSince1970: 1_767_225_600),
+                    maximumRetries: Int? = nil) {
             self.maximumConcurrentRequests = max(1, maximumConcurrentRequests)
             self.usesCache = usesCache
             self.wallClockStart = wallClockStart
+            self.maximumRetries = maximumRetries.map { max(0, $0) }
         }
     }
 
@@ -236,9 +241,14 @@ public struct RequestPipeline: Sendable {
             entry.failures += 1
             entry.lastFailure = .inOfflineMode
             entry.phase = .waitingForConnection
+            let failure = Response.failure(.inOfflineMode, "offline: \(entry.resource.url) was not requested", source: .network)
+            if let limit = configuration.maximumRetries, entry.failures > limit {
+                entries[id] = nil
+                deliver(failure, for: id, entry, from: .network, attempt: false, final: true, at: now)
+                return
+            }
             entries[id] = entry
             if !entry.delivered {
-                let failure = Response.failure(.inOfflineMode, "offline: \(entry.resource.url) was not requested", source: .network)
                 deliver(failure, for: id, entry, from: .network, attempt: false, final: false, at: now)
             }
             return
@@ -269,7 +279,7 @@ public struct RequestPipeline: Sendable {
         if let error = response.error {
             entry.failures += 1
             entry.lastFailure = error.reason
-            guard let delay = retryDelay(for: error, failures: entry.failures, at: now) else {
+            guard let delay = retryDelay(for: error, failures: entry.failures, at: now), entry.failures <= configuration.maximumRetries ?? .max else {
                 entries[id] = nil
                 deliver(response, for: id, entry, from: .network, attempt: true, final: true, at: now)
                 return

@@ -9,14 +9,18 @@ extension Map {
         public var maximumConcurrentRequests: Int
         /// The wall-clock time at virtual time zero, for expiry, Retry-After and cache dates.
         public var wallClockStart: HTTPDate
+        /// How many failures of one request are retried; nil (the SDKs) retries without end.
+        public var maximumRetries: Int?
 
         /// Options with the SDK defaults.
         public init(mapbox: MapboxURL = MapboxURL(), symbolFadeDuration: SimTime = .milliseconds(300),
-                    maximumConcurrentRequests: Int = 20, wallClockStart: HTTPDate = HTTPDate(secondsSince1970: 1_767_225_600)) {
+                    maximumConcurrentRequests: Int = 20, wallClockStart: HTTPDate = HTTPDate(secondsSince1970: 1_767_225_600),
+                    maximumRetries: Int? = nil) {
             self.mapbox = mapbox
             self.symbolFadeDuration = symbolFadeDuration
             self.maximumConcurrentRequests = maximumConcurrentRequests
             self.wallClockStart = wallClockStart
+            self.maximumRetries = maximumRetries
         }
     }
 }

@@ -59,8 +59,8 @@ public actor Map {
         self.timing = timing
         machine = MapMachine(camera: camera, viewport: viewport,
                              options: LoadSequence.Options(mapbox: options.mapbox, symbolFadeDuration: options.symbolFadeDuration),
-                             pipeline: .init(maximumConcurrentRequests: options.maximumConcurrentRequests,
-                                             usesCache: backends.cache != nil, wallClockStart: options.wallClockStart))
+                             pipeline: .init(maximumConcurrentRequests: options.maximumConcurrentRequests, usesCache: backends.cache != nil,
+                                             wallClockStart: options.wallClockStart, maximumRetries: options.maximumRetries))
         for window in timing.offlineWindows where !window.isEmpty {
             if window.lowerBound <= .zero {
                 _ = machine.handle(.setOffline(true), at: .zero)

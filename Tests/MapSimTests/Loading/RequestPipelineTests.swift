@@ -230,6 +230,26 @@ struct RequestPipelineTests {
         #expect(RequestPipeline.dataSource(.cache, url: "https://h/x") == .database)
         #expect(RequestPipeline.dataSource(.network, url: "https://h/x") == .network)
     }
+
+    @Test func pastTheRetryLimitAFailureIsFinalOfflineToo() {
+        var machine = RequestPipeline(configuration: .init(maximumRetries: 1))
+        machine.request(id(0), tile, at: .zero)
+        _ = machine.takeActions()
+        machine.answer(.failure(.server, "500", source: .network), for: id(0), attempt: attempt(0), from: .network, at: .zero)
+        #expect(machine.takeActions().withoutEvents.contains { if case .deliver(_, _, false) = $0 { true } else { false } })
+        machine.timerFired(for: id(0), at: .seconds(1))
+        _ = machine.takeActions()
+        machine.answer(.failure(.server, "500", source: .network), for: id(0), attempt: attempt(1), from: .network, at: .seconds(1))
+        let second = machine.takeActions().withoutEvents
+        #expect(second.count == 1 && second.allSatisfy { if case .deliver(_, _, true) = $0 { true } else { false } })
+        var offline = RequestPipeline(configuration: .init(maximumRetries: 0))
+        offline.setOffline(true, at: .zero)
+        offline.request(id(1), tile, at: .zero)
+        #expect(offline.takeActions().withoutEvents == [.deliver(id(1), .failure(.inOfflineMode, "offline: https://h/t.pbf was not requested", source: .network), final: true)])
+        offline.setOffline(false, at: .seconds(1))
+        #expect(offline.takeActions().isEmpty, "a final failure is not restarted on reconnect")
+    }
+
 }
 
 extension [MapAction] {
