@@ -5,7 +5,7 @@ import MapSimStyle
 
 @Suite("Arguments")
 struct ArgumentTests {
-    @Test func parsesCentresAndSizes() {
+    @Test func parsesCentresAndSizes() async {
         #expect(LngLatArgument(argument: "-122.5,37.8")?.value == LngLat(longitude: -122.5, latitude: 37.8))
         #expect(LngLatArgument(argument: "1, 2")?.value == LngLat(longitude: 1, latitude: 2))
         for bad in ["", "1", "1,2,3", "a,b", "181,0", "0,91"] { #expect(LngLatArgument(argument: bad) == nil, "\(bad)") }
@@ -14,13 +14,13 @@ struct ArgumentTests {
         for bad in ["10", "0x10", "x", "10x-1", "99999x1"] { #expect(SizeArgument(argument: bad) == nil, "\(bad)") }
     }
 
-    @Test func formatsByteCounts() {
+    @Test func formatsByteCounts() async {
         #expect(ByteCount.format(512) == "512 B")
         #expect(ByteCount.format(2_450) == "2.5 KB")
         #expect(ByteCount.format(1_300_000) == "1.3 MB")
     }
 
-    @Test func colorsOnlyWhenAsked() {
+    @Test func colorsOnlyWhenAsked() async {
         #expect(Terminal(usesColor: false).paint("x", .red) == "x")
         #expect(Terminal(usesColor: true).paint("x", .red) == "\u{1B}[31mx\u{1B}[0m")
     }

@@ -6,63 +6,63 @@ import MapSimTesting
 /// set aside unless SQLite says it is not a database, and served read-only when it cannot be written.
 @Suite("mapsim cache files", .serialized)
 struct CacheFileTests {
-    private func remoteLoad(cache: String, in directory: String, offline: Bool = false, unprivileged: Bool = false) throws -> CommandRunner.Result {
-        try CommandRunner.run(["load", "https://maps.test/style.json", "--network", "lan", "--mirror", "https://maps.test/=\(SampleStyle.folder)",
+    private func remoteLoad(cache: String, in directory: String, offline: Bool = false, unprivileged: Bool = false) async throws -> CommandRunner.Result {
+        try await CommandRunner.run(["load", "https://maps.test/style.json", "--network", "lan", "--mirror", "https://maps.test/=\(SampleStyle.folder)",
                                "--cache", cache, "--quiet"] + (offline ? ["--offline"] : []), in: directory, unprivileged: unprivileged)
     }
 
-    @Test func aRelativeCacheNameIsInTheCurrentFolderAndWarmOnTheSecondRun() throws {
+    @Test func aRelativeCacheNameIsInTheCurrentFolderAndWarmOnTheSecondRun() async throws {
         let fixture = try FixtureDirectory()
-        let first = try remoteLoad(cache: "X.db", in: fixture.path)
+        let first = try await remoteLoad(cache: "X.db", in: fixture.path)
         #expect(first.status == 0 && first.standardError.isEmpty, "\(first.standardError)")
         #expect(FileManager.default.fileExists(atPath: fixture.path + "/X.db"))
-        let second = try remoteLoad(cache: "X.db", in: fixture.path, offline: true)
+        let second = try await remoteLoad(cache: "X.db", in: fixture.path, offline: true)
         #expect(second.status == 0 && second.standardError.isEmpty, "\(second.standardError)")
         #expect(second.standardOutput.contains("answered by    database 10"), "\(second.standardOutput)")
         let files = try FileManager.default.contentsOfDirectory(atPath: fixture.path)
         #expect(!files.contains { $0.contains(".corrupt") }, "\(files)")
     }
 
-    @Test func aLoadThatTouchesNoNetworkWritesNoCache() throws {
+    @Test func aLoadThatTouchesNoNetworkWritesNoCache() async throws {
         let home = try FixtureDirectory()
-        let result = try CommandRunner.run(["load", "styles/sample/style.json", "--quiet"], environment: ["XDG_CACHE_HOME": home.path])
+        let result = try await CommandRunner.run(["load", "styles/sample/style.json", "--quiet"], environment: ["XDG_CACHE_HOME": home.path])
         #expect(result.status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty, "the default cache was created by a local load")
-        let noCache = try CommandRunner.run(["load", "https://maps.test/style.json", "--network", "lan", "--mirror",
+        let noCache = try await CommandRunner.run(["load", "https://maps.test/style.json", "--network", "lan", "--mirror",
                                              "https://maps.test/=\(SampleStyle.folder)", "--no-cache", "--quiet"], environment: ["XDG_CACHE_HOME": home.path])
         #expect(noCache.status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty, "--no-cache wrote to disk")
     }
 
-    @Test func onlyAFileThatIsNotADatabaseIsSetAside() throws {
+    @Test func onlyAFileThatIsNotADatabaseIsSetAside() async throws {
         let fixture = try FixtureDirectory()
         try fixture.write("garbage.db", String(repeating: "not a database ", count: 400))
-        let garbage = try remoteLoad(cache: "garbage.db", in: fixture.path)
+        let garbage = try await remoteLoad(cache: "garbage.db", in: fixture.path)
         #expect(garbage.status == 0)
         #expect(garbage.standardError.contains("is not a readable mapsim cache"))
         #expect(FileManager.default.fileExists(atPath: fixture.path + "/garbage.db.corrupt"))
         // A folder where the cache should be is an error of the user's, not a corrupt cache: kept as it is.
         try FileManager.default.createDirectory(atPath: fixture.path + "/folder.db", withIntermediateDirectories: true)
-        let folder = try remoteLoad(cache: "folder.db", in: fixture.path)
+        let folder = try await remoteLoad(cache: "folder.db", in: fixture.path)
         #expect(folder.status == 0 && folder.standardError.contains("running without a cache"), "\(folder.standardError)")
         #expect(!FileManager.default.fileExists(atPath: fixture.path + "/folder.db.corrupt"))
     }
 
-    @Test func aReadOnlyCacheServesAndWarnsOnceAsAnUnprivilegedUser() throws {
+    @Test func aReadOnlyCacheServesAndWarnsOnceAsAnUnprivilegedUser() async throws {
         let fixture = try FixtureDirectory()
         let folder = fixture.path + "/ro"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let warm = try remoteLoad(cache: folder + "/cache.db", in: fixture.path)
+        let warm = try await remoteLoad(cache: folder + "/cache.db", in: fixture.path)
         #expect(warm.status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/cache.db"))
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folder + "/cache.db")
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
-        let offline = try remoteLoad(cache: folder + "/cache.db", in: fixture.path, offline: true, unprivileged: true)
+        let offline = try await remoteLoad(cache: folder + "/cache.db", in: fixture.path, offline: true, unprivileged: true)
         #expect(offline.status == 0, "\(offline.standardError)")
         #expect(offline.standardOutput.contains("answered by    database 10"), "\(offline.standardOutput)")
         #expect(offline.standardError.components(separatedBy: "nothing will be written").count == 2, "\(offline.standardError)")
-        let stats = try CommandRunner.run(["cache", "stats", "--json", "--cache", folder + "/cache.db"], in: fixture.path, unprivileged: true)
+        let stats = try await CommandRunner.run(["cache", "stats", "--json", "--cache", folder + "/cache.db"], in: fixture.path, unprivileged: true)
         #expect(stats.status == 0 && stats.standardOutput.contains("\"tiles\":4"), "\(stats.standardError)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/cache.db")) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["cache.db"])
@@ -72,7 +72,7 @@ struct CacheFileTests {
 /// Output goes where the user said, and a failed write is never a success.
 @Suite("mapsim output")
 struct OutputTests {
-    @Test func aFailedWriteToStandardOutputIsExit74() throws {
+    @Test func aFailedWriteToStandardOutputIsExit74() async throws {
         let process = Process()
         process.executableURL = CommandRunner.executable
         process.arguments = ["load", "styles/sample/style.json"]
@@ -87,16 +87,16 @@ struct OutputTests {
         #expect(message.contains("cannot write to standard output: No space left on device"), "\(message)")
     }
 
-    @Test func dashIsStandardOutputAndEventsKeepTheirLink() throws {
-        let export = try CommandRunner.run(["export", "--perfetto", "traces/cold-load.trace.yaml", "-o", "-"])
+    @Test func dashIsStandardOutputAndEventsKeepTheirLink() async throws {
+        let export = try await CommandRunner.run(["export", "--perfetto", "traces/cold-load.trace.yaml", "-o", "-"])
         #expect(export.status == 0 && export.standardOutput.hasPrefix("{\"traceEvents\":"))
         let fixture = try FixtureDirectory()
         try FileManager.default.createSymbolicLink(atPath: fixture.path + "/events.jsonl", withDestinationPath: fixture.path + "/kept.jsonl")
-        let load = try CommandRunner.run(["load", "styles/sample/style.json", "--quiet", "--events", fixture.path + "/events.jsonl"])
+        let load = try await CommandRunner.run(["load", "styles/sample/style.json", "--quiet", "--events", fixture.path + "/events.jsonl"])
         #expect(load.status == 0)
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: fixture.path + "/events.jsonl")) == fixture.path + "/kept.jsonl")
         #expect(try String(contentsOfFile: fixture.path + "/kept.jsonl", encoding: .utf8).hasPrefix("{\"type\":"))
-        let missing = try CommandRunner.run(["load", "styles/sample/style.json", "--quiet", "--trace", "/nonexistent/x.yaml"])
+        let missing = try await CommandRunner.run(["load", "styles/sample/style.json", "--quiet", "--trace", "/nonexistent/x.yaml"])
         #expect(missing.status == 74 && missing.standardError.contains("the folder /nonexistent does not exist"))
     }
 }

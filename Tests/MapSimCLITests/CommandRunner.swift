@@ -24,8 +24,20 @@ struct CommandRunner {
     /// Runs `mapsim` with `arguments` in `directory`; `environment` adds to (or, with nil, removes
     /// from) the test's own; `unprivileged` runs it as the user `nobody` when the tests run as root
     /// (root ignores permission bits), through util-linux's `setpriv`.
+    ///
+    /// The process is waited for on a thread of its own: a test that blocked one of the concurrency
+    /// pool's few threads could starve the loopback servers other tests run on it.
     static func run(_ arguments: [String], in directory: String = SampleStyle.stylesFolder + "/..", environment overrides: [String: String?] = [:],
-                    unprivileged: Bool = false) throws -> Result {
+                    unprivileged: Bool = false) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Swift.Result { try runBlocking(arguments, in: directory, environment: overrides, unprivileged: unprivileged) })
+            }
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String], in directory: String, environment overrides: [String: String?],
+                                    unprivileged: Bool) throws -> Result {
         let process = Process()
         if unprivileged && getuid() == 0 {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")

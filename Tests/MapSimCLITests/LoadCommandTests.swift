@@ -7,8 +7,8 @@ import MapSimTesting
 
 @Suite("mapsim load")
 struct LoadCommandTests {
-    @Test func loadsTheSampleStyleToIdle() throws {
-        let result = try CommandRunner.run(["load", "styles/sample/style.json"])
+    @Test func loadsTheSampleStyleToIdle() async throws {
+        let result = try await CommandRunner.run(["load", "styles/sample/style.json"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("map-idle       at 333.333 ms"))
         #expect(result.standardOutput.contains("style-data-loaded"))
@@ -17,10 +17,10 @@ struct LoadCommandTests {
         #expect(result.standardError.isEmpty)
     }
 
-    @Test func writesByteIdenticalEventFilesRunAfterRun() throws {
+    @Test func writesByteIdenticalEventFilesRunAfterRun() async throws {
         let fixture = try FixtureDirectory()
         for name in ["a", "b"] {
-            let result = try CommandRunner.run(["load", "styles/sample/style.json", "--size", "1920x1080", "--quiet", "--events", fixture.path + "/\(name).jsonl"])
+            let result = try await CommandRunner.run(["load", "styles/sample/style.json", "--size", "1920x1080", "--quiet", "--events", fixture.path + "/\(name).jsonl"])
             #expect(result.status == 0)
         }
         let a = try Data(contentsOf: URL(fileURLWithPath: fixture.path + "/a.jsonl"))
@@ -35,45 +35,45 @@ struct LoadCommandTests {
         #expect(lines.last?.contains("\"type\":\"map-idle\"") == true)
     }
 
-    @Test func stopsAtTheRequestedState() throws {
-        let result = try CommandRunner.run(["load", "styles/sample/style.json", "--until", "style-loaded", "--quiet"])
+    @Test func stopsAtTheRequestedState() async throws {
+        let result = try await CommandRunner.run(["load", "styles/sample/style.json", "--until", "style-loaded", "--quiet"])
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("map-loaded     not reached"))
     }
 
-    @Test func aBrokenStyleExitsOneWithTheReason() throws {
-        let result = try CommandRunner.run(["load", "styles/failing/malformed.json", "--quiet"])
+    @Test func aBrokenStyleExitsOneWithTheReason() async throws {
+        let result = try await CommandRunner.run(["load", "styles/failing/malformed.json", "--quiet"])
         #expect(result.status == 1)
         let reason = result.standardError.split(separator: "\n")
         #expect(reason.count == 1)
         #expect(reason.first?.contains("line 7, column 3: expected ',' or '}' in an object") == true)
-        let missing = try CommandRunner.run(["load", "no/such/style.json", "-q"])
+        let missing = try await CommandRunner.run(["load", "no/such/style.json", "-q"])
         #expect(missing.status == 1 && missing.standardError.contains("no file at"))
     }
 
-    @Test func aStyleThatNeverLoadsExitsTwoAfterTheTimeout() throws {
-        let result = try CommandRunner.run(["load", "styles/failing/broken-tilejson.json", "--quiet", "--timeout", "5"])
+    @Test func aStyleThatNeverLoadsExitsTwoAfterTheTimeout() async throws {
+        let result = try await CommandRunner.run(["load", "styles/failing/broken-tilejson.json", "--quiet", "--timeout", "5"])
         #expect(result.status == 2)
         #expect(result.standardError.contains("map-idle not reached within 5 s of virtual time: nothing left to load"))
         #expect(result.standardError.contains("invalid TileJSON"))
     }
 
-    @Test func nonFatalProblemsStillReachIdle() throws {
-        let sprite = try CommandRunner.run(["load", "styles/failing/missing-sprite.json", "--quiet"])
+    @Test func nonFatalProblemsStillReachIdle() async throws {
+        let sprite = try await CommandRunner.run(["load", "styles/failing/missing-sprite.json", "--quiet"])
         #expect(sprite.status == 0 && sprite.standardOutput.contains("sprite: failed to load the sprite JSON"))
-        let icon = try CommandRunner.run(["load", "styles/failing/missing-icon.json", "--quiet"])
+        let icon = try await CommandRunner.run(["load", "styles/failing/missing-icon.json", "--quiet"])
         #expect(icon.status == 0 && icon.standardOutput.contains("style-image-missing: no-such-icon"))
     }
 
     @Test(arguments: [["--zoom", "40"], ["--size", "10"], ["--pitch", "70"], ["--center", "200,0"], ["--until", "idle"], ["--pixel-ratio", "0"]])
-    func badArgumentsExitWithUsageErrors(arguments: [String]) throws {
-        let result = try CommandRunner.run(["load", "styles/sample/style.json"] + arguments)
+    func badArgumentsExitWithUsageErrors(arguments: [String]) async throws {
+        let result = try await CommandRunner.run(["load", "styles/sample/style.json"] + arguments)
         #expect(result.status == 64)
         #expect(result.standardError.contains("Error:"))
     }
 
-    @Test func helpTeachesUsage() throws {
-        let result = try CommandRunner.run(["load", "--help"])
+    @Test func helpTeachesUsage() async throws {
+        let result = try await CommandRunner.run(["load", "--help"])
         #expect(result.status == 0)
         for text in ["Exit status", "--events", "--until", "Examples:"] { #expect(result.standardOutput.contains(text)) }
     }
@@ -81,16 +81,16 @@ struct LoadCommandTests {
 
 @Suite("mapsim tiles")
 struct TilesCommandTests {
-    @Test func printsTheReferenceCover() throws {
-        let result = try CommandRunner.run(["tiles", "--center", "-122.5,37.8", "--zoom", "10", "--size", "512x512"])
+    @Test func printsTheReferenceCover() async throws {
+        let result = try await CommandRunner.run(["tiles", "--center", "-122.5,37.8", "--zoom", "10", "--size", "512x512"])
         #expect(result.status == 0)
         #expect(result.standardOutput == "10/163/395\n10/163/396\n10/164/395\n10/164/396\n")
     }
 
-    @Test func handlesSmallRasterTilesAndTheAntimeridian() throws {
-        let raster = try CommandRunner.run(["tiles", "--center", "-122.5,37.8", "--zoom", "10.6", "--tile-size", "256", "--source-type", "raster"])
+    @Test func handlesSmallRasterTilesAndTheAntimeridian() async throws {
+        let raster = try await CommandRunner.run(["tiles", "--center", "-122.5,37.8", "--zoom", "10.6", "--tile-size", "256", "--source-type", "raster"])
         #expect(raster.standardOutput.hasPrefix("12/"))
-        let wrapped = try CommandRunner.run(["tiles", "--center", "180,0", "--zoom", "2"])
+        let wrapped = try await CommandRunner.run(["tiles", "--center", "180,0", "--zoom", "2"])
         #expect(wrapped.standardOutput == "2/3/1\n2/3/2\n2/0/1\n2/0/2\n")
     }
 }

@@ -11,28 +11,28 @@ struct NetworkCommandTests {
         let server = try await FixtureServer.start(serving: SampleStyle.folder)
         let fixture = try FixtureDirectory()
         let cache = fixture.path + "/cache.db"
-        let first = try CommandRunner.run(["load", server.baseURL + "/style.json", "--cache", cache, "-q"])
+        let first = try await CommandRunner.run(["load", server.baseURL + "/style.json", "--cache", cache, "-q"])
         #expect(first.status == 0, "\(first.standardError)")
         #expect(first.standardOutput.contains("answered by    network 10"))
-        let second = try CommandRunner.run(["load", server.baseURL + "/style.json", "--cache", cache, "-q"])
+        let second = try await CommandRunner.run(["load", server.baseURL + "/style.json", "--cache", cache, "-q"])
         #expect(second.status == 0)
         #expect(second.standardOutput.contains("answered by    database 10, network 10 (10 revalidated, not modified)"))
         #expect(server.received.suffix(10).allSatisfy { $0.headers["if-none-match"] != nil })
         let before = server.requestCount
-        let offline = try CommandRunner.run(["load", server.baseURL + "/style.json", "--cache", cache, "--offline", "-q"])
+        let offline = try await CommandRunner.run(["load", server.baseURL + "/style.json", "--cache", cache, "--offline", "-q"])
         #expect(offline.status == 0 && offline.standardOutput.contains("answered by    database 10"))
         #expect(server.requestCount == before)
-        let stats = try CommandRunner.run(["cache", "stats", "--cache", cache, "--json"])
+        let stats = try await CommandRunner.run(["cache", "stats", "--cache", cache, "--json"])
         let json = try JSONParser.parse(stats.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(json["tiles"] == .number(4) && json["resources"] == .number(6))
         await server.stop()
     }
 
-    @Test func simulatesAThreeGLoadDeterministically() throws {
+    @Test func simulatesAThreeGLoadDeterministically() async throws {
         let fixture = try FixtureDirectory()
         var outputs: [Data] = []
         for name in ["a", "b"] {
-            let result = try CommandRunner.run(["load", "https://maps.test/style.json", "--network", "3g", "--seed", "4",
+            let result = try await CommandRunner.run(["load", "https://maps.test/style.json", "--network", "3g", "--seed", "4",
                                                 "--mirror", "https://maps.test/=styles/sample", "--no-cache", "-q", "--events", fixture.path + "/\(name).jsonl"])
             #expect(result.status == 0)
             #expect(result.standardOutput.contains("map-idle       at 2"))
@@ -41,27 +41,27 @@ struct NetworkCommandTests {
         #expect(outputs[0] == outputs[1])
     }
 
-    @Test func downloadsARegionThenLoadsItOffline() throws {
+    @Test func downloadsARegionThenLoadsItOffline() async throws {
         let fixture = try FixtureDirectory()
         let cache = fixture.path + "/cache.db"
         let network = ["--network", "lan", "--mirror", "https://maps.test/=styles/sample", "--cache", cache]
-        let download = try CommandRunner.run(["cache", "download-region", "https://maps.test/style.json", "--bounds", "-122.62,37.70,-122.28,37.90",
+        let download = try await CommandRunner.run(["cache", "download-region", "https://maps.test/style.json", "--bounds", "-122.62,37.70,-122.28,37.90",
                                               "--min-zoom", "0", "--max-zoom", "11"] + network)
         #expect(download.status == 0, "\(download.standardError)")
         #expect(download.standardOutput.contains("region 1: 289 of 289 resources"))
-        let offline = try CommandRunner.run(["load", "https://maps.test/style.json", "--offline", "-q"] + network)
+        let offline = try await CommandRunner.run(["load", "https://maps.test/style.json", "--offline", "-q"] + network)
         #expect(offline.status == 0 && offline.standardOutput.contains("answered by    database 10"))
-        let cleared = try CommandRunner.run(["cache", "clear", "--cache", cache])
+        let cleared = try await CommandRunner.run(["cache", "clear", "--cache", cache])
         #expect(cleared.status == 0)
-        let stats = try CommandRunner.run(["cache", "stats", "--cache", cache])
+        let stats = try await CommandRunner.run(["cache", "stats", "--cache", cache])
         #expect(stats.standardOutput.contains("tiles      29"), "region entries survive clear")
     }
 
-    @Test func anUnopenableCacheIsAClearError() throws {
-        let result = try CommandRunner.run(["cache", "stats", "--cache", "/nonexistent/dir/cache.db"])
+    @Test func anUnopenableCacheIsAClearError() async throws {
+        let result = try await CommandRunner.run(["cache", "stats", "--cache", "/nonexistent/dir/cache.db"])
         #expect(result.status == 74)
         #expect(result.standardError.contains("there is no cache at /nonexistent/dir/cache.db"))
-        let bad = try CommandRunner.run(["load", "styles/sample/style.json", "--network", "5g"])
+        let bad = try await CommandRunner.run(["load", "styles/sample/style.json", "--network", "5g"])
         #expect(bad.status == 64 && bad.standardError.contains("unknown --network profile"))
     }
 }

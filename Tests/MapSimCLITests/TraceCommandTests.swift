@@ -5,21 +5,21 @@ import MapSimTesting
 
 @Suite("mapsim traces")
 struct TraceCommandTests {
-    @Test func noSecretReachesAnyOutput() throws {
+    @Test func noSecretReachesAnyOutput() async throws {
         let fixture = try FixtureDirectory()
         try fixture.copy(folder: SampleStyle.folder, to: "api/styles/v1/someone")
         try FileManager.default.copyItem(atPath: fixture.path + "/api/styles/v1/someone/style.json", toPath: fixture.path + "/api/styles/v1/someone/city")
         let secret = "pk.SECRET-123"
-        let run = try CommandRunner.run([
+        let run = try await CommandRunner.run([
             "load", "mapbox://styles/someone/city", "--access-token", secret, "--mapbox-api-url", "https://api.test",
             "--network", "lan", "--mirror", "https://api.test/=\(fixture.path)/api", "--no-cache",
             "--events", fixture.path + "/events.jsonl", "--trace", fixture.path + "/trace.yaml",
         ])
         #expect(run.status == 0, "\(run.standardError)")
-        let jsonl = try CommandRunner.run(["load", "mapbox://styles/someone/city", "--access-token", secret, "--mapbox-api-url", "https://api.test",
+        let jsonl = try await CommandRunner.run(["load", "mapbox://styles/someone/city", "--access-token", secret, "--mapbox-api-url", "https://api.test",
                                            "--network", "lan", "--mirror", "https://api.test/=\(fixture.path)/api", "--no-cache", "-q",
                                            "--trace", fixture.path + "/trace.jsonl"])
-        let export = try CommandRunner.run(["export", "--perfetto", fixture.path + "/trace.yaml", "-o", fixture.path + "/perfetto.json"])
+        let export = try await CommandRunner.run(["export", "--perfetto", fixture.path + "/trace.yaml", "-o", fixture.path + "/perfetto.json"])
         #expect(jsonl.status == 0 && export.status == 0)
         var outputs = [run.standardOutput, run.standardError, jsonl.standardOutput]
         for file in ["events.jsonl", "trace.yaml", "trace.jsonl", "perfetto.json"] {
@@ -29,18 +29,18 @@ struct TraceCommandTests {
         #expect(outputs[3].contains("access_token=REDACTED"), "the URL shows where the secret was")
     }
 
-    @Test func recordsReadsDiffsAndExports() throws {
+    @Test func recordsReadsDiffsAndExports() async throws {
         let fixture = try FixtureDirectory()
         for name in ["a", "b"] {
-            #expect(try CommandRunner.run(["load", "styles/sample/style.json", "-q", "--trace", fixture.path + "/\(name).trace.yaml"]).status == 0)
+            #expect(try await CommandRunner.run(["load", "styles/sample/style.json", "-q", "--trace", fixture.path + "/\(name).trace.yaml"]).status == 0)
         }
-        #expect(try CommandRunner.run(["load", "styles/failing/missing-icon.json", "-q", "--trace", fixture.path + "/c.trace.yaml"]).status == 0)
-        let same = try CommandRunner.run(["diff", fixture.path + "/a.trace.yaml", fixture.path + "/b.trace.yaml"])
+        #expect(try await CommandRunner.run(["load", "styles/failing/missing-icon.json", "-q", "--trace", fixture.path + "/c.trace.yaml"]).status == 0)
+        let same = try await CommandRunner.run(["diff", fixture.path + "/a.trace.yaml", fixture.path + "/b.trace.yaml"])
         #expect(same.status == 0 && same.standardOutput.contains("the traces agree"))
-        let different = try CommandRunner.run(["diff", fixture.path + "/a.trace.yaml", fixture.path + "/c.trace.yaml"])
+        let different = try await CommandRunner.run(["diff", fixture.path + "/a.trace.yaml", fixture.path + "/c.trace.yaml"])
         #expect(different.status == 1)
         #expect(different.standardOutput.contains("unexpected style-image-missing"))
-        let unreadable = try CommandRunner.run(["diff", fixture.path + "/a.trace.yaml", fixture.path + "/none.yaml"])
+        let unreadable = try await CommandRunner.run(["diff", fixture.path + "/a.trace.yaml", fixture.path + "/none.yaml"])
         #expect(unreadable.status == 2 && unreadable.standardError.contains("cannot read"))
         let yaml = try String(contentsOfFile: fixture.path + "/a.trace.yaml", encoding: .utf8)
         #expect(yaml.hasPrefix("# mapsim trace") && yaml.contains("\n  - {type: map-idle, begin: 333333, end: 333333, data: {}}\n"))

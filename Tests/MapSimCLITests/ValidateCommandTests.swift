@@ -6,37 +6,37 @@ import MapSimTesting
 
 @Suite("mapsim validate")
 struct ValidateCommandTests {
-    @Test func validStylesPrintNothingAndExitZero() throws {
-        let result = try CommandRunner.run(["validate", "styles/sample/style.json", "styles/failing/missing-icon.json"])
+    @Test func validStylesPrintNothingAndExitZero() async throws {
+        let result = try await CommandRunner.run(["validate", "styles/sample/style.json", "styles/failing/missing-icon.json"])
         #expect(result.status == 0 && result.standardOutput.isEmpty)
     }
 
-    @Test func reportsEachFileUnderItsNameAndAsJSON() throws {
+    @Test func reportsEachFileUnderItsNameAndAsJSON() async throws {
         let fixture = try FixtureDirectory()
         let bad = try fixture.write("bad.json", "{\n  \"version\": 8,\n  \"pitch\": \"steep\",\n  \"sources\": {},\n  \"layers\": []\n}\n")
-        let text = try CommandRunner.run(["validate", bad, "styles/sample/style.json"])
+        let text = try await CommandRunner.run(["validate", bad, "styles/sample/style.json"])
         #expect(text.status == 1)
         #expect(text.standardOutput == "\(bad):3: pitch: number expected, string found\n")
         // As gl-style-validate writes it: JSON.stringify(errors, null, 2).
-        let json = try CommandRunner.run(["validate", "--json", bad])
+        let json = try await CommandRunner.run(["validate", "--json", bad])
         #expect(json.standardOutput == "[\n  {\n    \"message\": \"pitch: number expected, string found\",\n    \"line\": 3\n  }\n]\n")
         // A plain call is answered before the argument parser runs; with any other option it goes
         // through the parser, and the output is the same.
-        let parsed = try CommandRunner.run(["validate", "--json", bad, "--no-cache"])
+        let parsed = try await CommandRunner.run(["validate", "--json", bad, "--no-cache"])
         #expect(parsed.standardOutput == json.standardOutput && parsed.status == json.status)
-        let plainText = try CommandRunner.run(["validate", bad, "styles/sample/style.json", "--seed", "1"])
+        let plainText = try await CommandRunner.run(["validate", bad, "styles/sample/style.json", "--seed", "1"])
         #expect(plainText.standardOutput == text.standardOutput && plainText.status == text.status)
-        let unreadable = try CommandRunner.run(["validate", fixture.path + "/none.json"])
+        let unreadable = try await CommandRunner.run(["validate", fixture.path + "/none.json"])
         #expect(unreadable.status == 2 && unreadable.standardError.contains("cannot read"))
     }
 
-    @Test func deepValidationReportsWhatDoesNotResolve() throws {
-        let icon = try CommandRunner.run(["validate", "--deep", "--no-cache", "styles/failing/missing-icon.json"])
+    @Test func deepValidationReportsWhatDoesNotResolve() async throws {
+        let icon = try await CommandRunner.run(["validate", "--deep", "--no-cache", "styles/failing/missing-icon.json"])
         #expect(icon.status == 1)
         #expect(icon.standardOutput == "styles/failing/missing-icon.json:96: layers[6].layout.icon-image: image \"no-such-icon\" is not in the sprite\n")
-        let tileJSON = try CommandRunner.run(["validate", "--deep", "--no-cache", "styles/failing/broken-tilejson.json"])
+        let tileJSON = try await CommandRunner.run(["validate", "--deep", "--no-cache", "styles/failing/broken-tilejson.json"])
         #expect(tileJSON.status == 1 && tileJSON.standardOutput.contains("styles/failing/broken-tilejson.json: source: source \"city\": invalid TileJSON at file://"))
-        let sample = try CommandRunner.run(["validate", "--deep", "--no-cache", "styles/sample/style.json"])
+        let sample = try await CommandRunner.run(["validate", "--deep", "--no-cache", "styles/sample/style.json"])
         #expect(sample.status == 0 && sample.standardOutput.isEmpty)
     }
 
@@ -48,8 +48,8 @@ struct ValidateCommandTests {
         let style = #"{"version": 8, "sources": {"a": {"type": "vector", "url": "http://127.0.0.1:\#(server.port)/tiles.json"}},"#
             + #" "layers": [{"id": "f", "type": "fill", "source": "a", "source-layer": "l"}]}"#
         let path = try fixture.write("style.json", style)
-        let once = try CommandRunner.run(["validate", "--deep", "--no-cache", path])
-        let twice = try CommandRunner.run(["validate", "--deep", "--no-cache", "--retries", "2", path])
+        let once = try await CommandRunner.run(["validate", "--deep", "--no-cache", path])
+        let twice = try await CommandRunner.run(["validate", "--deep", "--no-cache", "--retries", "2", path])
         await server.stop()
         #expect(once.status == 1 && twice.status == 1)
         let lines = once.standardOutput.split(separator: "\n")

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Synchronization
 import Testing
 import MapSimTesting
 @testable import MapSimTrace
@@ -45,16 +46,22 @@ struct OutputFileTests {
         #expect(try String(contentsOfFile: fixture.path + "/made.json", encoding: .utf8) == "made")
     }
 
-    @Test func aFIFOIsWrittenThroughNotReplaced() async throws {
+    @Test func aFIFOIsWrittenThroughNotReplaced() throws {
         let fixture = try FixtureDirectory()
         let path = fixture.path + "/pipe"
         #expect(mkfifo(path, 0o600) == 0)
-        let reader = Task.detached { () -> String in
-            let handle = FileHandle(forReadingAtPath: path)
-            return String(decoding: handle?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        // Opening a FIFO blocks until both ends are open: the reader gets a thread of its own, never
+        // one of the concurrency pool's, which the tests share.
+        let received = Mutex("")
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let data = FileHandle(forReadingAtPath: path)?.readDataToEndOfFile() ?? Data()
+            received.withLock { $0 = String(decoding: data, as: UTF8.self) }
+            done.signal()
         }
         try OutputFile.write("through the pipe", to: path)
-        #expect(await reader.value == "through the pipe")
+        done.wait()
+        #expect(received.withLock { $0 } == "through the pipe")
         var info = stat()
         #expect(stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
     }
