@@ -72,13 +72,14 @@ struct ValidateCommand: AsyncParsableCommand {
         var invalid = false
         var unreadable = false
         for file in files {
-            let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: file)
-            guard let data else {
-                printError("mapsim: cannot read \(file)")
+            let bytes: [UInt8]
+            do {
+                bytes = try InputFile.read(file, limit: Style.maximumDocumentSize)
+            } catch {
+                printError("mapsim: \(error)")
                 unreadable = true
                 continue
             }
-            let bytes = [UInt8](data)
             var diagnostics = StyleValidator.validate(bytes)
             if let deepLoading, file != "-", (try? JSONParser.parse(bytes)) != nil {
                 let styleURL = StyleLocation.url(for: file)

@@ -1,4 +1,5 @@
 import Foundation
+import MapSimJSON
 
 /// Answers `file://` and `asset://` URLs from the file system.
 ///
@@ -66,6 +67,9 @@ public struct FileResourceLoader: ResourceLoader {
         path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     }
 
+    /// The largest file read, as the network's largest body: 50 MiB.
+    public static let maximumSize = 50 * 1024 * 1024
+
     private static func read(_ path: String, url: String) -> Response {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -74,9 +78,10 @@ public struct FileResourceLoader: ResourceLoader {
         guard !isDirectory.boolValue else {
             return .failure(.notFound, "\(path) is a directory, not a file", source: .localFile)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(.other, "cannot read \(path)", source: .localFile)
+        do {
+            return .success(try InputFile.read(path, limit: maximumSize), source: .localFile)
+        } catch {
+            return .failure(.other, "\(error)", source: .localFile)
         }
-        return .success([UInt8](data), source: .localFile)
     }
 }

@@ -1,5 +1,9 @@
 /// A parsed Mapbox/MapLibre style (spec v8): what the load pipeline needs to load and render it.
 public struct Style: Sendable, Equatable {
+    /// The largest style document read: real styles are a few MB, so anything past this is refused
+    /// before it is read.
+    public static let maximumDocumentSize = 64 * 1024 * 1024
+
     /// The style's `name`.
     public var name: String?
     /// The default camera of the style, where it gives one.

@@ -1,13 +1,17 @@
 import MapSim
 import Foundation
-import Yams
 import MapSimJSON
 import MapSimStyle
 
 extension Scenario {
     /// Reads a scenario file; relative mirror folders resolve against the file's folder.
     public static func read(file path: String) throws(ScenarioError) -> Scenario {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ScenarioError(.unreadable, file: path, "") }
+        let data: [UInt8]
+        do {
+            data = try InputFile.read(path, limit: Trace.maximumYAMLSize)
+        } catch {
+            throw ScenarioError(.unreadable, file: path, error.reason)
+        }
         let name = URL(fileURLWithPath: path).lastPathComponent.replacingOccurrences(of: ".scenario.yaml", with: "")
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return try parse(String(decoding: data, as: UTF8.self), name: name, folder: folder, file: path)
@@ -15,17 +19,13 @@ extension Scenario {
 
     /// Parses scenario YAML.
     public static func parse(_ text: String, name: String, folder: String, file: String = "scenario") throws(ScenarioError) -> Scenario {
-        let root: JSONObject
+        let document: JSONValue
         do {
-            guard let node = try Yams.compose(yaml: text), let object = JSONValue(yaml: node).objectValue else {
-                throw ScenarioError(.malformed, file: file, "a scenario is a YAML mapping")
-            }
-            root = object
-        } catch let error as ScenarioError {
-            throw error
+            document = try YAMLReader.read(text)
         } catch {
-            throw ScenarioError(.malformed, file: file, "not valid YAML: \(error)")
+            throw ScenarioError(.malformed, file: error.line.map { "\(file):\($0)" } ?? file, error.reason)
         }
+        guard let root = document.objectValue else { throw ScenarioError(.malformed, file: file, "a scenario is a YAML mapping") }
         do {
             return try ScenarioParser(root: JSONField(.object(root)), name: name, folder: folder).scenario()
         } catch {

@@ -1,6 +1,5 @@
 import MapSim
 import Foundation
-import Yams
 import MapSimJSON
 
 extension Trace {
@@ -16,13 +15,13 @@ extension Trace {
 
     /// Reads a YAML trace.
     public static func read(yaml text: String, name: String = "trace") throws(TraceError) -> Trace {
-        let node: Node?
+        let document: JSONValue
         do {
-            node = try Yams.compose(yaml: text)
+            document = try YAMLReader.read(text)
         } catch {
-            throw TraceError(.malformed, file: name, "not valid YAML: \(error)")
+            throw TraceError(.malformed, file: name, line: error.line, error.reason)
         }
-        guard let root = node.map(JSONValue.init(yaml:))?.objectValue, let header = Header(json: root) else {
+        guard let root = document.objectValue, let header = Header(json: root) else {
             throw TraceError(.malformed, file: name, "not a mapsim trace (no \"mapsim\" and \"scenario\" header)")
         }
         var events: [MapEvent] = []
@@ -71,32 +70,21 @@ extension Trace {
         return Trace(header: header, events: events)
     }
 
+    /// The largest YAML trace read (golden traces are reviewed by people: far smaller).
+    public static let maximumYAMLSize = 32 * 1024 * 1024
+    /// The largest JSON-lines trace read.
+    public static let maximumJSONLinesSize = 1024 * 1024 * 1024
+
     /// Reads a trace file: YAML for `.yaml`/`.yml`, JSON lines otherwise.
     public static func read(file path: String) throws(TraceError) -> Trace {
-        guard let data = FileManager.default.contents(atPath: path) else { throw TraceError(.unreadable, "cannot read \(path)") }
-        let text = String(decoding: data, as: UTF8.self)
-        return path.hasSuffix(".yaml") || path.hasSuffix(".yml") ? try read(yaml: text, name: path) : try read(jsonLines: text, name: path)
-    }
-}
-
-extension JSONValue {
-    /// The value of a composed YAML node, with mapping order kept.
-    init(yaml node: Node) {
-        switch node {
-        case .scalar:
-            switch node.any {
-            case let bool as Bool: self = .bool(bool)
-            case let int as Int: self = .number(Double(int))
-            case let double as Double: self = .number(double)
-            case is NSNull: self = .null
-            default: self = .string(node.string ?? "")
-            }
-        case .mapping(let mapping):
-            self = .object(JSONObject(mapping.map { ($0.key.string ?? "", JSONValue(yaml: $0.value)) }))
-        case .sequence(let sequence):
-            self = .array(sequence.map(JSONValue.init(yaml:)))
-        case .alias:
-            self = .null
+        let isYAML = path.hasSuffix(".yaml") || path.hasSuffix(".yml")
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(path, limit: isYAML ? maximumYAMLSize : maximumJSONLinesSize)
+        } catch {
+            throw TraceError(.unreadable, "\(error)")
         }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return isYAML ? try read(yaml: text, name: path) : try read(jsonLines: text, name: path)
     }
 }
