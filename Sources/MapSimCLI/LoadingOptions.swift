@@ -30,6 +30,9 @@ struct LoadingOptions: ParsableArguments {
     @Option(help: "The most network requests in flight at once.")
     var maxRequests: Int = 20
 
+    @Option(help: "The most tiles one source may need for one view; a larger cover is refused with a source error.")
+    var maxTiles: Int = 10_000
+
     @Option(help: ArgumentHelp("The folder asset:// URLs resolve under (default: the style's folder).", valueName: "DIR"))
     var assetRoot: String?
 
@@ -41,6 +44,7 @@ struct LoadingOptions: ParsableArguments {
         if !offlineWindow.isEmpty && network == nil { throw ValidationError("--offline-window needs --network PROFILE") }
         if noCache && cache != nil { throw ValidationError("--cache and --no-cache contradict each other") }
         guard (1...1000).contains(maxRequests) else { throw ValidationError("--max-requests must be between 1 and 1000") }
+        guard (1...10_000_000).contains(maxTiles) else { throw ValidationError("--max-tiles must be between 1 and 10000000") }
     }
 
     /// The loading environment these options describe, for a style at `styleURL`; its warnings are
@@ -54,7 +58,8 @@ struct LoadingOptions: ParsableArguments {
         }
         let options = LoadingEnvironment.Options(assetRoot: assetRoot, cache: noCache ? .none : .file(cache ?? CacheLocation.defaultPath),
                                                  network: network, startsOffline: offline,
-                                                 map: Map.Options(mapbox: mapbox, maximumConcurrentRequests: maxRequests, maximumRetries: maximumRetries))
+                                                 map: Map.Options(mapbox: mapbox, maximumConcurrentRequests: maxRequests, maximumRetries: maximumRetries,
+                                                                  maximumTilesPerSource: maxTiles))
         let environment = LoadingEnvironment(options, styleURL: styleURL)
         for warning in environment.warnings { printError("mapsim: warning: \(warning)") }
         return environment

@@ -56,10 +56,18 @@ struct TilesCommand: ParsableCommand {
         }
     }
 
+    @Option(help: "Refuse a cover of more tiles than this.")
+    var maxTiles: Int = 10_000
+
     func run() throws {
         let viewport = Viewport(width: size.width, height: size.height)
         let camera = Camera(center: center.value, zoom: zoom, bearing: bearing, pitch: pitch).constrained(to: viewport)
         let pyramid = TilePyramid(rounding: sourceType == .vector ? .floor : .round, tileSize: tileSize, minZoom: minZoom, maxZoom: maxZoom)
+        let (zoom, count) = pyramid.visibleTileCount(camera: camera, viewport: viewport)
+        guard count <= maxTiles else {
+            printError("mapsim: the view needs \(count) tiles at zoom \(zoom), more than --max-tiles \(maxTiles)")
+            throw ExitCode(1)
+        }
         var printed = Set<CanonicalTileID>()
         var output = ""
         for tile in pyramid.visibleTiles(camera: camera, viewport: viewport) where printed.insert(tile.canonical).inserted {

@@ -31,6 +31,22 @@ public enum TileCover {
         return found.map { UnwrappedTileID(z: z, x: $0.x, y: $0.y) }
     }
 
+    /// How many tiles `tiles(covering:atZoom:)` gives, counted row by row without making them: what
+    /// a cover would cost, known before it is paid.
+    public static func count(covering quad: ViewportQuad, atZoom z: Int) -> Int {
+        let scale = Double(1 << z)
+        let points = quad.corners.map { (x: $0.x * scale, y: $0.y * scale) }
+        let firstRow = max(Int(floor(points.map(\.y).min()!)), 0)
+        let lastRow = min(Int(ceil(points.map(\.y).max()!)), 1 << z) - 1
+        guard firstRow <= lastRow else { return 0 }
+        var total = 0
+        for row in firstRow...lastRow {
+            guard let span = horizontalSpan(of: points, from: Double(row), to: Double(row + 1)) else { continue }
+            total += max(Int(ceil(span.max)) - Int(floor(span.min)), 0)
+        }
+        return total
+    }
+
     /// The x extent of the convex polygon `points` within the horizontal band `top...bottom`,
     /// or nil when the polygon does not reach into the band.
     static func horizontalSpan(of points: [(x: Double, y: Double)], from top: Double, to bottom: Double) -> (min: Double, max: Double)? {

@@ -38,6 +38,15 @@ public struct TilePyramid: Sendable, Hashable {
         return max(Int(rounded), 0)
     }
 
+    /// How many tiles the view needs at most (before the bounds are applied), and at which zoom of
+    /// data: computed without making them, so a cover that would explode can be refused first.
+    public func visibleTileCount(camera: Camera, viewport: Viewport) -> (zoom: Int, count: Int) {
+        let overscaledZ = coveringZoom(forCameraZoom: camera.zoom)
+        guard overscaledZ >= minZoom else { return (overscaledZ, 0) }
+        let dataZ = min(overscaledZ, maxZoom)
+        return (dataZ, TileCover.count(covering: ViewportQuad(camera: camera, viewport: viewport), atZoom: dataZ))
+    }
+
     /// The tiles the view needs, nearest to the centre first: none below minZoom, maxZoom tiles
     /// overzoomed above it, nothing outside the bounds.
     public func visibleTiles(camera: Camera, viewport: Viewport) -> [OverscaledTileID] {

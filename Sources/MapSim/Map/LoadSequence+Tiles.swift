@@ -12,7 +12,7 @@ extension LoadSequence {
             let id = load.sources[index].spec.id
             let used = style.layers.contains { $0.source == id && $0.isShown(atZoom: camera.zoom) }
             var wanted: [CanonicalTileID] = []
-            if used, let pyramid = load.sources[index].pyramid {
+            if used, let pyramid = load.sources[index].pyramid, coverIsBounded(source: index, pyramid: pyramid, camera: camera) {
                 var seen = Set<CanonicalTileID>()
                 for tile in pyramid.visibleTiles(camera: camera, viewport: viewport) where seen.insert(tile.canonical).inserted {
                     wanted.append(tile.canonical)
@@ -38,6 +38,23 @@ extension LoadSequence {
                 }
             }
         }
+    }
+
+    /// Whether the view's cover of a source is within the limit; the first cover past it is
+    /// reported (map-loading-error {type: source}) and nothing is requested for the source.
+    private mutating func coverIsBounded(source index: Int, pyramid: TilePyramid, camera: Camera) -> Bool {
+        let (zoom, count) = pyramid.visibleTileCount(camera: camera, viewport: viewport)
+        guard count > options.maximumTilesPerSource else {
+            load.sources[index].coverRefused = false
+            return true
+        }
+        if !load.sources[index].coverRefused {
+            load.sources[index].coverRefused = true
+            let id = load.sources[index].spec.id
+            let message = "source \"\(id)\": the view needs \(count) tiles at zoom \(zoom), more than the limit of \(options.maximumTilesPerSource) per source; no tile of it is loaded"
+            actions.append(.emit(.mapLoadingError(MapLoadingError(type: .source, message: message, sourceID: id))))
+        }
+        return false
     }
 
     mutating func receiveTile(_ response: Response, source id: String, tile: CanonicalTileID) {

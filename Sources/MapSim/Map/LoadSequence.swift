@@ -17,6 +17,8 @@ struct LoadSequence: Sendable {
     struct Options: Sendable {
         var mapbox = MapboxURL()
         var symbolFadeDuration = SimTime.milliseconds(300)
+        /// The most tiles one source may need for one view; a cover past it is refused.
+        var maximumTilesPerSource = 10_000
     }
 
     /// A frame's view of the load: what is drawn and what animates.

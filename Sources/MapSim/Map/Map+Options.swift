@@ -11,16 +11,20 @@ extension Map {
         public var wallClockStart: HTTPDate
         /// How many failures of one request are retried; nil (the SDKs) retries without end.
         public var maximumRetries: Int?
+        /// The most tiles one source may need for one view (10,000); a larger cover is refused with a
+        /// map-loading-error {type: source} rather than made.
+        public var maximumTilesPerSource: Int
 
         /// Options with the SDK defaults.
         public init(mapbox: MapboxURL = MapboxURL(), symbolFadeDuration: SimTime = .milliseconds(300),
                     maximumConcurrentRequests: Int = 20, wallClockStart: HTTPDate = HTTPDate(secondsSince1970: 1_767_225_600),
-                    maximumRetries: Int? = nil) {
+                    maximumRetries: Int? = nil, maximumTilesPerSource: Int = 10_000) {
             self.mapbox = mapbox
             self.symbolFadeDuration = symbolFadeDuration
             self.maximumConcurrentRequests = maximumConcurrentRequests
             self.wallClockStart = wallClockStart
             self.maximumRetries = maximumRetries
+            self.maximumTilesPerSource = max(1, maximumTilesPerSource)
         }
     }
 }

@@ -58,7 +58,8 @@ public actor Map {
         self.backends = backends
         self.timing = timing
         machine = MapMachine(camera: camera, viewport: viewport,
-                             options: LoadSequence.Options(mapbox: options.mapbox, symbolFadeDuration: options.symbolFadeDuration),
+                             options: LoadSequence.Options(mapbox: options.mapbox, symbolFadeDuration: options.symbolFadeDuration,
+                                                           maximumTilesPerSource: options.maximumTilesPerSource),
                              pipeline: .init(maximumConcurrentRequests: options.maximumConcurrentRequests, usesCache: backends.cache != nil,
                                              wallClockStart: options.wallClockStart, maximumRetries: options.maximumRetries))
         for window in timing.offlineWindows where !window.isEmpty {

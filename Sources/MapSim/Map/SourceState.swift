@@ -22,6 +22,8 @@ struct SourceState: Sendable {
     var tiles: [CanonicalTileID: TileState] = [:]
     /// The tiles the view needs now, nearest first.
     var visible: [CanonicalTileID] = []
+    /// The view needs more tiles than the limit: reported once, nothing requested.
+    var coverRefused = false
 
     init(spec: StyleSource, metadata: Metadata) {
         self.spec = spec

@@ -102,4 +102,13 @@ struct TileCoverTests {
         #expect(id.canonical == CanonicalTileID(z: 2, x: 3, y: 1))
         #expect(id.unwrappedX == -1)
     }
+
+    @Test(arguments: [(10.0, 0.0, 0.0), (3.2, 40.0, 60.0), (0.5, 0.0, 0.0), (14.7, 170.0, 45.0)])
+    func theCountIsTheNumberOfTilesTheCoverMakes(zoom: Double, bearing: Double, pitch: Double) {
+        let camera = Camera(center: LngLat(longitude: 179.5, latitude: 37.8), zoom: zoom, bearing: bearing, pitch: pitch)
+        let quad = ViewportQuad(camera: camera, viewport: Viewport(width: 1200, height: 800))
+        for z in [0, 3, Int(zoom)] {
+            #expect(TileCover.count(covering: quad, atZoom: z) == TileCover.tiles(covering: quad, atZoom: z).count)
+        }
+    }
 }

@@ -178,4 +178,20 @@ struct LoadSequenceRuleTests {
         // A request spans from its start to its response: 10 ms here.
         #expect(driver.events.filter { $0.type == .resourceRequest }.allSatisfy { $0.end - $0.begin == .milliseconds(10) })
     }
+
+    @Test func aCoverPastTheTileLimitIsRefusedOnceAndTheMapStillGoesIdle() {
+        let raster = #"{"type": "raster", "tiles": ["https://h/{z}/{x}/{y}.png"], "tileSize": 1}"#
+        let style = Self.style(sprite: false, source: raster).replacingOccurrences(of: #""type": "fill", "source": "city", "source-layer": "water""#,
+                                                                                  with: #""type": "raster", "source": "city""#)
+        var driver = loaded(style)
+        #expect(driver.milestones.filter { $0.hasPrefix("map-loading-error source city") }.count == 1)
+        #expect(!driver.loads.contains { $0.kind == .tile })
+        #expect(driver.milestones.last == "map-idle")
+        let message = driver.events.compactMap { $0.payload.loadingError?.message }.first
+        #expect(message == "source \"city\": the view needs 263169 tiles at zoom 19, more than the limit of 10000 per source; no tile of it is loaded")
+        // Moving on does not repeat the error while the cover stays too large.
+        driver.feed(.setCamera(CameraOptions(bearing: 10)))
+        driver.run()
+        #expect(driver.milestones.filter { $0.hasPrefix("map-loading-error") }.count == 1)
+    }
 }
