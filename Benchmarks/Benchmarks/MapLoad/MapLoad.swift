@@ -17,6 +17,17 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Load to idle must scale linearly in the number of tiles: the time per tile stays flat from
+    // about 1k to 16k tiles (a view of 33², 65² and 129² tiles of 512 px).
+    for side in [32, 64, 128] {
+        let tiles = (side + 1) * (side + 1)
+        Benchmark("Load \(tiles) tiles to map-idle", configuration: .init(metrics: [.wallClock, .peakMemoryResident], maxDuration: .seconds(20), maxIterations: 5)) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(await loadManyTilesToIdle(viewSide: side * 512, expected: tiles))
+            }
+        }
+    }
+
     // Recording to JSON lines streams: memory must stay flat whatever the trace length.
     for count in [100_000, 1_000_000] {
         Benchmark("Record \(count / 1000)k events to JSON lines", configuration: .init(metrics: [.wallClock, .peakMemoryResident], maxIterations: 3)) { benchmark in
@@ -84,4 +95,35 @@ func loadSampleToIdle() async -> Int {
     precondition(outcome == .reached(SimTime(microseconds: 333_333)), "unexpected outcome \(outcome)")
     blackHole((counter, typed, encoder))
     return count.withLock { $0 }
+}
+
+/// A map of `viewSide`² pixels over a vector source every tile of which is one small real tile, from
+/// a loader that answers every URL at once; returns the number of tiles loaded.
+func loadManyTilesToIdle(viewSide: Int, expected: Int) async -> Int {
+    var encoder = VectorTileEncoder()
+    encoder.addLayer("water", points: [[("name", "bay")]])
+    let loader = EveryURLLoader(body: encoder.bytes)
+    let style = #"{"version": 8, "center": [0.0001, 0.0001], "zoom": 10, "sources": {"v": {"type": "vector", "tiles": ["https://h/{z}/{x}/{y}.pbf"], "maxzoom": 14}},"#
+        + #" "layers": [{"id": "water", "type": "fill", "source": "v", "source-layer": "water"}]}"#
+    let map = Map(loader: loader, viewport: Viewport(width: viewSide, height: viewSide), options: Map.Options(maximumTilesPerSource: 100_000))
+    let loaded = Mutex(0)
+    let counter = map.subscribe(MapEvents.sourceDataLoaded) { event in if event.payload.type == .tile { loaded.withLock { $0 += 1 } } }
+    await map.setStyleJSON(style, baseURL: "https://h/style.json")
+    let outcome = await map.run(until: .mapIdle, timeout: .seconds(60))
+    precondition(outcome != .styleFailed(""), "unexpected outcome \(outcome)")
+    blackHole(counter)
+    let count = loaded.withLock { $0 }
+    precondition(count == expected, "loaded \(count) tiles, expected \(expected)")
+    return count
+}
+
+/// Answers every URL with the same bytes, at once.
+struct EveryURLLoader: ResourceLoader {
+    var body: [UInt8]
+
+    func load(_ resource: Resource) async -> Response {
+        .success(body, source: .network)
+    }
+
+    func handles(_ url: String) -> Bool { true }
 }

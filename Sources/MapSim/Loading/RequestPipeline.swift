@@ -75,8 +75,8 @@ public struct RequestPipeline: Sendable {
     public private(set) var configuration: Configuration
     public private(set) var isOffline = false
     private var entries: [RequestID: Entry] = [:]
-    private var regularQueue: [RequestID] = []
-    private var lowQueue: [RequestID] = []
+    private var regularQueue = RequestQueue()
+    private var lowQueue = RequestQueue()
     private var networkInFlight = 0
     private var nextAttempt = 0
     private var actions: [MapAction] = []
@@ -134,8 +134,8 @@ public struct RequestPipeline: Sendable {
             networkInFlight -= 1
             startQueued(at: now)
         case .queued:
-            regularQueue.removeAll { $0 == id }
-            lowQueue.removeAll { $0 == id }
+            regularQueue.remove(id)
+            lowQueue.remove(id)
         case .waitingForTimer, .waitingForConnection, .idle:
             break
         }
@@ -261,14 +261,7 @@ public struct RequestPipeline: Sendable {
 
     private mutating func startQueued(at now: SimTime) {
         while networkInFlight < configuration.maximumConcurrentRequests {
-            let id: RequestID
-            if !regularQueue.isEmpty {
-                id = regularQueue.removeFirst()
-            } else if !lowQueue.isEmpty {
-                id = lowQueue.removeFirst()
-            } else {
-                return
-            }
+            guard let id = regularQueue.popFirst() ?? lowQueue.popFirst() else { return }
             networkInFlight += 1
             startAttempt(id, backend: .network, at: now)
         }

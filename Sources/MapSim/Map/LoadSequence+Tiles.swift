@@ -27,7 +27,7 @@ extension LoadSequence {
                 if case .loading(let request) = state.status { cancel(request) }
                 load.sources[index].tiles[tile] = nil
             }
-            load.sources[index].visible = wanted
+            load.sources[index].setVisible(wanted)
             for tile in wanted where load.sources[index].tiles[tile] == nil {
                 if let content = load.sources[index].geoJSONContent {
                     load.sources[index].tiles[tile] = TileState(status: .parsing, content: content)
@@ -87,7 +87,7 @@ extension LoadSequence {
             }
         }
         if let failure {
-            load.sources[index].tiles[tile]?.status = .failed
+            load.sources[index].setStatus(.failed, of: tile)
             actions.append(.emit(.mapLoadingError(MapLoadingError(type: .tile, message: failure, sourceID: id, tileID: tile))))
             actions.append(.invalidate)
             return
@@ -115,7 +115,7 @@ extension LoadSequence {
         if waiting.isEmpty {
             complete(source: index, tile: tile)
         } else {
-            load.sources[index].tiles[tile]?.status = .waitingForGlyphs(waiting)
+            load.sources[index].setStatus(.waitingForGlyphs(waiting), of: tile)
         }
     }
 
@@ -172,14 +172,14 @@ extension LoadSequence {
                 if waiting.isEmpty {
                     complete(source: index, tile: tile)
                 } else {
-                    load.sources[index].tiles[tile]?.status = .waitingForGlyphs(waiting)
+                    load.sources[index].setStatus(.waitingForGlyphs(waiting), of: tile)
                 }
             }
         }
     }
 
     mutating func complete(source index: Int, tile: CanonicalTileID) {
-        load.sources[index].tiles[tile]?.status = .loaded
+        load.sources[index].setStatus(.loaded, of: tile)
         let source = load.sources[index]
         actions.append(.emit(.sourceDataLoaded(SourceDataLoaded(id: source.spec.id, type: .tile, loaded: source.isViewComplete, tileID: tile))))
         actions.append(.invalidate)

@@ -41,12 +41,13 @@ public actor Map {
         var resource: Resource
         var start: SimTime
         var task: Task<(Response, Duration), Never>
-        var answerScheduled = false
     }
 
     private var machine: MapMachine
     private var scheduler = Scheduler<MapInput>()
     private var loads: [AttemptID: LoadTask] = [:]
+    /// Loads started since their answers were last scheduled, in attempt order.
+    private var unscheduled: [AttemptID] = []
     private let backends: ResourceBackends
     private var timing: any DeliveryTiming
     private let dispatcher = EventDispatcher()
@@ -194,11 +195,12 @@ public actor Map {
     /// Waits for every started load, in attempt order, and schedules its answer at the time the
     /// delivery model gives — never at the time the real load took.
     private func scheduleAnswers() async {
-        for attempt in loads.keys.sorted() where loads[attempt]?.answerScheduled == false {
+        let started = unscheduled
+        unscheduled = []
+        for attempt in started {
             guard let task = loads[attempt]?.task else { continue }
             let (response, elapsed) = await task.value
-            guard let load = loads[attempt], !load.answerScheduled else { continue }
-            loads[attempt]?.answerScheduled = true
+            guard let load = loads[attempt] else { continue }
             let measured = SimTime(microseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)
             let delay = load.backend == .cache ? .zero : timing.delay(for: load.resource, response: response, measured: measured)
             scheduler.schedule(.answer(load.request, attempt, response, from: load.backend), at: max(load.start + delay, scheduler.now))
@@ -226,6 +228,7 @@ public actor Map {
                     return (response, clock.now - started)
                 }
                 loads[attempt] = LoadTask(request: request, backend: backend, resource: resource, start: now, task: task)
+                unscheduled.append(attempt)
             case .cancelLoad(let attempt):
                 loads.removeValue(forKey: attempt)?.task.cancel()
                 scheduler.removeAll { if case .answer(_, attempt, _, _) = $0 { true } else { false } }

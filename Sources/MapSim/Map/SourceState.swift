@@ -21,7 +21,10 @@ struct SourceState: Sendable {
     /// Every tile loaded or loading, by canonical id.
     var tiles: [CanonicalTileID: TileState] = [:]
     /// The tiles the view needs now, nearest first.
-    var visible: [CanonicalTileID] = []
+    private(set) var visible: [CanonicalTileID] = []
+    private var visibleSet: Set<CanonicalTileID> = []
+    /// How many visible tiles are not complete: kept as statuses change, so asking is O(1).
+    private var incompleteVisible = 0
     /// The view needs more tiles than the limit: reported once, nothing requested.
     var coverRefused = false
 
@@ -30,9 +33,24 @@ struct SourceState: Sendable {
         self.metadata = metadata
     }
 
+    /// The view now needs `tiles`, nearest first.
+    mutating func setVisible(_ tiles: [CanonicalTileID]) {
+        visible = tiles
+        visibleSet = Set(tiles)
+        incompleteVisible = tiles.count { !(self.tiles[$0]?.isComplete ?? false) }
+    }
+
+    /// Changes the status of a tile it has, keeping the count of incomplete visible tiles.
+    mutating func setStatus(_ status: TileState.Status, of tile: CanonicalTileID) {
+        guard let wasComplete = tiles[tile]?.isComplete else { return }
+        tiles[tile]?.status = status
+        let isComplete = tiles[tile]?.isComplete ?? false
+        if wasComplete != isComplete && visibleSet.contains(tile) { incompleteVisible += isComplete ? -1 : 1 }
+    }
+
     /// Whether every tile the view needs is complete (loaded or failed).
     var isViewComplete: Bool {
-        visible.allSatisfy { tiles[$0]?.isComplete ?? false }
+        incompleteVisible == 0
     }
 }
 
