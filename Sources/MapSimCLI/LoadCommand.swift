@@ -51,13 +51,13 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The centre of the view (default: the style's).", valueName: "LON,LAT"))
     var center: LngLatArgument?
 
-    @Option(help: "The camera zoom, 0–25.5 (default: the style's).")
+    @Option(parsing: .unconditional, help: "The camera zoom, 0–25.5 (default: the style's).")
     var zoom: Double?
 
-    @Option(help: "Degrees clockwise from north (default: the style's).")
+    @Option(parsing: .unconditional, help: "Degrees clockwise from north; negative counter-clockwise (default: the style's).")
     var bearing: Double?
 
-    @Option(help: "Degrees of tilt, 0–60 (default: the style's).")
+    @Option(parsing: .unconditional, help: "Degrees of tilt, 0–60 (default: the style's).")
     var pitch: Double?
 
     @Option(help: ArgumentHelp("The view size in logical pixels.", valueName: "WxH"))
@@ -137,6 +137,7 @@ struct LoadCommand: AsyncParsableCommand {
         } catch {
             throw ExitStatus.fail(error)
         }
+        for warning in await map.style?.warnings ?? [] { printError("mapsim: warning: the style's \(warning)") }
         let figures = summary.withLock { $0 }
         for line in printer.summary(figures) { print(line) }
 

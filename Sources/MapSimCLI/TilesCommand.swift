@@ -24,16 +24,16 @@ struct TilesCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The centre of the view.", valueName: "LON,LAT"))
     var center: LngLatArgument
 
-    @Option(help: "The camera zoom (0–25.5).")
+    @Option(parsing: .unconditional, help: "The camera zoom (0–25.5).")
     var zoom: Double
 
     @Option(help: ArgumentHelp("The view size in logical pixels.", valueName: "WxH"))
     var size: SizeArgument = SizeArgument(width: 512, height: 512)
 
-    @Option(help: "Degrees clockwise from north.")
+    @Option(parsing: .unconditional, help: "Degrees clockwise from north; negative counter-clockwise.")
     var bearing: Double = 0
 
-    @Option(help: "Degrees of tilt (0–60).")
+    @Option(parsing: .unconditional, help: "Degrees of tilt (0–60).")
     var pitch: Double = 0
 
     @Option(help: "The source's tile size in pixels.")

@@ -93,4 +93,29 @@ struct TilesCommandTests {
         let wrapped = try await CommandRunner.run(["tiles", "--center", "180,0", "--zoom", "2"])
         #expect(wrapped.standardOutput == "2/3/1\n2/3/2\n2/0/1\n2/0/2\n")
     }
+
+    @Test func negativeNumbersNeedNoEqualsSignAndOutOfRangeValuesNameTheRange() async throws {
+        let negative = try await CommandRunner.run(["load", "styles/sample/style.json", "--center", "-122.4,37.8", "--bearing", "-30", "--quiet"])
+        #expect(negative.status == 0, "\(negative.standardError)")
+        let tooFar = try await CommandRunner.run(["load", "styles/sample/style.json", "--zoom", "99"])
+        #expect(tooFar.status == 64 && tooFar.standardError.contains("--zoom must be between 0 and 25.5"))
+    }
+
+    @Test func aStyleCameraOutOfRangeLoadsWithAWarning() async throws {
+        let fixture = try sampleFolderCopy()
+        let path = fixture.path + "/sample/style.json"
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        text = text.replacingOccurrences(of: #""zoom": 10"#, with: #""zoom": 1000"#)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try await CommandRunner.run(["load", path, "--quiet"])
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("warning: the style's zoom: 1000.0 is outside 0...25.5; the map clamps it"), "\(result.standardError)")
+    }
+}
+
+/// A copy of the sample style's folder, to change.
+func sampleFolderCopy() throws -> FixtureDirectory {
+    let fixture = try FixtureDirectory()
+    try fixture.copy(folder: SampleStyle.folder, to: "sample")
+    return fixture
 }

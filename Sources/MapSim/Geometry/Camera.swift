@@ -13,9 +13,9 @@ public struct Camera: Sendable, Hashable {
     public var pitch: Double
 
     /// The largest pitch the simulated map accepts, as in MapLibre Native.
-    public static let maximumPitch = 60.0
+    public static let maximumPitch = Style.maximumPitch
     /// The largest zoom the simulated map accepts.
-    public static let maximumZoom = 25.5
+    public static let maximumZoom = Style.maximumZoom
 
     /// A camera; zoom is clamped to 0...25.5 and pitch to 0...60, bearing is normalized to -180..<180,
     /// latitude clamped to -90...90; values that are not finite count as 0.

@@ -21,14 +21,29 @@ extension Style {
 
         var style = Style()
         style.name = try root.member("name")?.string()
+        // The camera is the map's to clamp, as the SDKs do: out-of-range values load, with a warning.
         if let center = root.member("center") {
             let values = try center.array()
             guard values.count >= 2 else { throw center.failure("expected [longitude, latitude]") }
-            style.center = LngLat(longitude: try values[0].number(in: -180...180), latitude: try values[1].number(in: -90...90))
+            let longitude = try values[0].number()
+            let latitude = try values[1].number()
+            if !(-180...180).contains(longitude) {
+                style.warnings.append("center: longitude \(longitude) is outside -180...180; the map wraps it")
+            }
+            if abs(latitude) > LngLat.maximumMercatorLatitude {
+                style.warnings.append("center: latitude \(latitude) is beyond ±\(LngLat.maximumMercatorLatitude); the map clamps it")
+            }
+            style.center = LngLat(longitude: longitude, latitude: latitude)
         }
-        style.zoom = try root.member("zoom")?.number(in: 0...30)
+        style.zoom = try root.member("zoom")?.number()
+        if let zoom = style.zoom, !(0...Style.maximumZoom).contains(zoom) {
+            style.warnings.append("zoom: \(zoom) is outside 0...\(Style.maximumZoom); the map clamps it")
+        }
         style.bearing = try root.member("bearing")?.number()
-        style.pitch = try root.member("pitch")?.number(in: 0...85)
+        style.pitch = try root.member("pitch")?.number()
+        if let pitch = style.pitch, !(0...Style.maximumPitch).contains(pitch) {
+            style.warnings.append("pitch: \(pitch) is outside 0...\(Style.maximumPitch); the map clamps it")
+        }
         style.glyphs = try root.member("glyphs")?.string()
         style.sprites = try parseSprites(root.member("sprite"))
         if let transition = root.member("transition") {

@@ -3,6 +3,10 @@ public struct Style: Sendable, Equatable {
     /// The largest style document read: real styles are a few MB, so anything past this is refused
     /// before it is read.
     public static let maximumDocumentSize = 64 * 1024 * 1024
+    /// The largest zoom a map shows (MapLibre Native's default maximum zoom).
+    public static let maximumZoom = 25.5
+    /// The largest pitch a map shows (MapLibre Native's default maximum pitch).
+    public static let maximumPitch = 60.0
 
     /// The style's `name`.
     public var name: String?
@@ -24,6 +28,8 @@ public struct Style: Sendable, Equatable {
     public var layers: [StyleLayer]
     /// The style's default transition for paint property changes.
     public var transition: StyleTransition
+    /// What was out of range and will be clamped by the map (the camera), for the user.
+    public var warnings: [String] = []
 
     /// A style with these parts.
     public init(name: String? = nil, center: LngLat? = nil, zoom: Double? = nil, bearing: Double? = nil, pitch: Double? = nil,

@@ -102,4 +102,16 @@ struct TileJSONTests {
             #expect(error.description == message)
         }
     }
+
+    @Test func aCameraOutOfRangeParsesWithAWarningPerField() throws {
+        let style = try Style.parse(Array(#"{"version": 8, "center": [200, 89], "zoom": -5, "pitch": 89, "bearing": -30, "sources": {}, "layers": []}"#.utf8))
+        #expect(style.center == LngLat(longitude: 200, latitude: 89) && style.zoom == -5 && style.pitch == 89 && style.bearing == -30)
+        #expect(style.warnings == [
+            "center: longitude 200.0 is outside -180...180; the map wraps it",
+            "center: latitude 89.0 is beyond ±85.0511287798066; the map clamps it",
+            "zoom: -5.0 is outside 0...25.5; the map clamps it",
+            "pitch: 89.0 is outside 0...60.0; the map clamps it",
+        ])
+        #expect(try Style.parse(Array(#"{"version": 8, "zoom": 3, "sources": {}, "layers": []}"#.utf8)).warnings.isEmpty)
+    }
 }
