@@ -11,6 +11,10 @@ extension LoadSequence {
         for index in load.sources.indices where load.sources[index].metadata == .loaded {
             let id = load.sources[index].spec.id
             let used = style.layers.contains { $0.source == id && $0.isShown(atZoom: camera.zoom) }
+            // The same view needs the same tiles: a frame that moved nothing costs nothing here.
+            let view = SourceState.View(camera: camera, viewport: viewport, used: used)
+            guard load.sources[index].lastView != view else { continue }
+            load.sources[index].lastView = view
             var wanted: [CanonicalTileID] = []
             if used, let pyramid = load.sources[index].pyramid, coverIsBounded(source: index, pyramid: pyramid, camera: camera) {
                 var seen = Set<CanonicalTileID>()

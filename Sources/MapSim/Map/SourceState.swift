@@ -27,6 +27,15 @@ struct SourceState: Sendable {
     private var incompleteVisible = 0
     /// The view needs more tiles than the limit: reported once, nothing requested.
     var coverRefused = false
+    /// The view the tiles were last brought in line with.
+    var lastView: View?
+
+    /// What decides which tiles a source needs.
+    struct View: Sendable, Equatable {
+        var camera: Camera
+        var viewport: Viewport
+        var used: Bool
+    }
 
     init(spec: StyleSource, metadata: Metadata) {
         self.spec = spec
