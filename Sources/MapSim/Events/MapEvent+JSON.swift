@@ -7,6 +7,21 @@ extension MapEvent {
         JSONWriter.string(.object(jsonObject))
     }
 
+    /// Appends the JSON line (without its newline) to `bytes`, as UTF-8 — the same bytes as
+    /// `jsonLine`, written field by field with no intermediate values, for long recordings.
+    public func appendJSONLine(to bytes: inout [UInt8]) {
+        var line = JSONLineEncoder(bytes: bytes)
+        bytes = []
+        line.open()
+        line.member("type", type.rawValue)
+        line.member("begin", begin.microseconds)
+        line.member("end", end.microseconds)
+        line.key("data")
+        line.payload(payload)
+        line.close()
+        bytes = line.bytes
+    }
+
     /// The event as the JSON object of its JSON line.
     public var jsonObject: JSONObject {
         JSONObject([

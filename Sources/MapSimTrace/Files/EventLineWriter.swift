@@ -23,9 +23,8 @@ public final class EventLineWriter: Sendable {
 
     /// Appends one event.
     public func write(_ event: MapEvent) {
-        let line = event.jsonLine
         state.withLock { state in
-            state.buffer.append(contentsOf: line.utf8)
+            event.appendJSONLine(to: &state.buffer)
             state.buffer.append(0x0A)
             if state.buffer.count >= Self.flushThreshold { flush(&state) }
         }
