@@ -11,10 +11,21 @@ struct DiffCommand: ParsableCommand {
         abstract: "Compare two traces and print which events and fields differ.",
         discussion: """
         Traces are YAML (.yaml, .yml) or JSON lines (anything else, including --events files). \
+        The events are compared; the headers (scenario, seed) only with --headers. A JSON-lines \
+        trace whose last line was cut is an error unless --allow-truncated.
+
+        --relaxed is for two runs on the real network: it ignores the times of events, the render \
+        frames (their number follows the timings), which tile completed a source's view last \
+        (the loaded flag), and the order of the events between two consecutive milestones \
+        (style-data-loaded, style-loaded, source metadata, source-added/removed, map-loaded, \
+        map-idle), which it compares as multisets.
+
         Exit status: 0 when they agree, 1 when they differ, 2 when a trace cannot be read.
 
-        Example:
+        Examples:
           mapsim diff traces/cold-load.trace.yaml run.trace.yaml
+          mapsim diff first.jsonl second.jsonl --relaxed
+          mapsim diff crashed.jsonl good.jsonl --allow-truncated
         """
     )
 
@@ -24,8 +35,14 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: "The actual trace.")
     var actual: String
 
-    @Flag(help: "Let events of the same time window reorder (for runs on the real network).")
+    @Flag(help: "Ignore timings, frames and the order of events between milestones (for runs on the real network).")
     var relaxed = false
+
+    @Flag(help: "Compare the headers too (scenario and seed).")
+    var headers = false
+
+    @Flag(help: "Read a JSON-lines trace whose last line was cut, without that line.")
+    var allowTruncated = false
 
     @Option(help: "Print at most this many differences.")
     var limit: Int = 20
@@ -34,12 +51,12 @@ struct DiffCommand: ParsableCommand {
         let a: Trace
         let b: Trace
         do {
-            a = try Trace.read(file: expected)
-            b = try Trace.read(file: actual)
+            a = try Trace.read(file: expected, allowTruncated: allowTruncated)
+            b = try Trace.read(file: actual, allowTruncated: allowTruncated)
         } catch {
             throw ExitStatus.fail(error)
         }
-        let diff = TraceDiff(expected: a, actual: b, relaxed: relaxed)
+        let diff = TraceDiff(expected: a, actual: b, relaxed: relaxed, compareHeaders: headers)
         guard !diff.isEmpty else {
             print("the traces agree (\(a.events.count) events)")
             return

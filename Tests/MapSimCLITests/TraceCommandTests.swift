@@ -45,4 +45,21 @@ struct TraceCommandTests {
         let yaml = try String(contentsOfFile: fixture.path + "/a.trace.yaml", encoding: .utf8)
         #expect(yaml.hasPrefix("# mapsim trace") && yaml.contains("\n  - {type: map-idle, begin: 333333, end: 333333, data: {}}\n"))
     }
+
+    @Test func identicalEventFilesDiffCleanAndACutOneIsNamed() async throws {
+        let fixture = try FixtureDirectory()
+        let first = fixture.path + "/first.jsonl"
+        let second = fixture.path + "/second.jsonl"
+        #expect(try await CommandRunner.run(["load", "styles/sample/style.json", "--quiet", "--events", first]).status == 0)
+        try FileManager.default.copyItem(atPath: first, toPath: second)
+        let same = try await CommandRunner.run(["diff", first, second])
+        #expect(same.status == 0 && same.standardOutput.hasPrefix("the traces agree"), "\(same.standardOutput)")
+        #expect(try await CommandRunner.run(["diff", first, second, "--headers"]).status == 1, "the headers name the files")
+        let text = try String(contentsOfFile: first, encoding: .utf8)
+        try String(text.dropLast(20)).write(toFile: second, atomically: true, encoding: .utf8)
+        let cut = try await CommandRunner.run(["diff", first, second])
+        #expect(cut.status == 2 && cut.standardError.contains("the last line is incomplete"), "\(cut.standardError)")
+        let allowed = try await CommandRunner.run(["diff", first, second, "--allow-truncated"])
+        #expect(allowed.status == 1 && allowed.standardOutput.contains("missing map-idle"), "\(allowed.standardOutput)")
+    }
 }

@@ -26,7 +26,7 @@ public struct GoldenTrace: Sendable {
         } catch {
             return ["\(error)"]
         }
-        let diff = TraceDiff(expected: golden, actual: trace, relaxed: relaxed)
+        let diff = TraceDiff(expected: golden, actual: trace, relaxed: relaxed, compareHeaders: true)
         if !diff.isEmpty {
             return ["the trace differs from \(path) (\(diff.differences.count) differences):\n" + diff.lines().map { "    " + $0 }.joined(separator: "\n")]
         }

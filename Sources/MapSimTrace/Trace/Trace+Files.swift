@@ -41,9 +41,10 @@ extension Trace {
         ([JSONWriter.string(.object(header.json))] + events.map(\.jsonLine)).joined(separator: "\n") + "\n"
     }
 
-    /// Reads a JSON-lines trace; the header line is optional (plain `--events` files read too), and
-    /// an unfinished last line — a run that died mid-write — is left out.
-    public static func read(jsonLines text: String, name: String = "trace") throws(TraceError) -> Trace {
+    /// Reads a JSON-lines trace; the header line is optional (plain `--events` files read too). An
+    /// unfinished last line — a run that died mid-write — is an error that names it, unless
+    /// `allowTruncated`, which reads the lines before it.
+    public static func read(jsonLines text: String, name: String = "trace", allowTruncated: Bool = false) throws(TraceError) -> Trace {
         var header = Header(scenario: name)
         var events: [MapEvent] = []
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -54,7 +55,11 @@ extension Trace {
                 guard let parsed = try JSONParser.parse(String(line)).objectValue else { throw TraceError(.malformed, "not an object") }
                 object = parsed
             } catch {
-                if isUnfinishedLast { break }
+                if isUnfinishedLast {
+                    if allowTruncated { break }
+                    throw TraceError(.malformed, file: name, line: index + 1,
+                                     "the last line is incomplete: the trace was cut mid-line (--allow-truncated reads the lines before it)")
+                }
                 throw TraceError(.malformed, file: name, line: index + 1, "not a JSON object: \(error)")
             }
             if index == 0, let parsed = Header(json: object) {
@@ -76,7 +81,7 @@ extension Trace {
     public static let maximumJSONLinesSize = 1024 * 1024 * 1024
 
     /// Reads a trace file: YAML for `.yaml`/`.yml`, JSON lines otherwise.
-    public static func read(file path: String) throws(TraceError) -> Trace {
+    public static func read(file path: String, allowTruncated: Bool = false) throws(TraceError) -> Trace {
         let isYAML = path.hasSuffix(".yaml") || path.hasSuffix(".yml")
         let bytes: [UInt8]
         do {
@@ -85,6 +90,6 @@ extension Trace {
             throw TraceError(.unreadable, "\(error)")
         }
         let text = String(decoding: bytes, as: UTF8.self)
-        return isYAML ? try read(yaml: text, name: path) : try read(jsonLines: text, name: path)
+        return isYAML ? try read(yaml: text, name: path) : try read(jsonLines: text, name: path, allowTruncated: allowTruncated)
     }
 }

@@ -19,16 +19,21 @@ public struct TraceDiff: Sendable, Equatable {
     /// Whether the traces agree.
     public var isEmpty: Bool { differences.isEmpty }
 
-    /// Compares `actual` with `expected`. `relaxed` lets events of the same time window reorder
-    /// (for runs on the real network, where arrival order within a window is not fixed); the version
-    /// of mapsim in the headers is never compared.
-    public init(expected: Trace, actual: Trace, relaxed: Bool = false) {
+    /// Compares the events of `actual` with those of `expected`; the headers (scenario and seed;
+    /// never the mapsim version) only with `compareHeaders`. `relaxed` is for runs on the real
+    /// network: it ignores timings, frames (their number follows the timings) and the order of the
+    /// events between two consecutive milestones (`RelaxedComparison`).
+    public init(expected: Trace, actual: Trace, relaxed: Bool = false, compareHeaders: Bool = false) {
         var differences: [Difference] = []
-        if expected.header.scenario != actual.header.scenario || expected.header.seed != actual.header.seed {
+        if compareHeaders && (expected.header.scenario != actual.header.scenario || expected.header.seed != actual.header.seed) {
             differences.append(Difference(index: 0, detail: "header: scenario \(expected.header.scenario) seed \(expected.header.seed) → scenario \(actual.header.scenario) seed \(actual.header.seed)"))
         }
-        let expectedEvents = relaxed ? Self.canonicalOrder(expected.events) : expected.events
-        let actualEvents = relaxed ? Self.canonicalOrder(actual.events) : actual.events
+        if relaxed {
+            self.differences = differences + RelaxedComparison(expected: expected.events, actual: actual.events).differences
+            return
+        }
+        let expectedEvents = expected.events
+        let actualEvents = actual.events
         let a = expectedEvents.map(\.jsonLine)
         let b = actualEvents.map(\.jsonLine)
         // Runs of events only in one trace, between events both share; a run of changed events of
@@ -62,14 +67,6 @@ public struct TraceDiff: Sendable, Equatable {
     public func lines(limit: Int = 20) -> [String] {
         let shown = differences.prefix(limit).map(\.description)
         return differences.count > limit ? shown + ["... and \(differences.count - limit) more differences"] : shown
-    }
-
-    /// Events sorted within each time window (same `end`) by their JSON text, so that reordering
-    /// inside a window does not count.
-    private static func canonicalOrder(_ events: [MapEvent]) -> [MapEvent] {
-        events.enumerated().sorted { lhs, rhs in
-            lhs.element.end != rhs.element.end ? lhs.element.end < rhs.element.end : lhs.element.jsonLine < rhs.element.jsonLine
-        }.map(\.element)
     }
 
     /// The index pairs of a longest common subsequence of `a` and `b` (after their common prefix and
@@ -110,7 +107,7 @@ public struct TraceDiff: Sendable, Equatable {
         return head + middle + tail
     }
 
-    private static func summary(_ event: MapEvent) -> String {
+    static func summary(_ event: MapEvent) -> String {
         "\(event.type.rawValue) at \(event.end): \(JSONWriter.string(.object(event.payload.data)))"
     }
 
