@@ -22,9 +22,11 @@ public enum URLResolver {
         let afterScheme = base.dropFirst(baseScheme.count + 1)
         var authority = ""
         var basePath = Substring(afterScheme)
+        // `asset://` has no host: everything after the slashes is a path below the asset root.
+        let hasHost = baseScheme != "asset"
         if afterScheme.hasPrefix("//") {
             let rest = afterScheme.dropFirst(2)
-            let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+            let end = hasHost ? rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex : rest.startIndex
             authority = "//" + rest[..<end]
             basePath = rest[end...]
         }
@@ -41,7 +43,7 @@ public enum URLResolver {
         } else if let slash = basePath.lastIndex(of: "/") {
             mergedPath = basePath[...slash] + referencePath
         } else {
-            mergedPath = (authority.isEmpty ? "" : "/") + referencePath
+            mergedPath = (authority.isEmpty || !hasHost ? "" : "/") + referencePath
         }
         return prefix + removeDotSegments(mergedPath) + suffix
     }

@@ -1,5 +1,6 @@
 import Testing
 @testable import MapSim
+import MapSimTesting
 
 @Suite("URLs")
 struct URLTests {
@@ -49,5 +50,29 @@ struct URLTests {
     ] as [(String, String?, String)])
     func resolvesRelativeReferences(reference: String, base: String?, expected: String) {
         #expect(URLResolver.resolve(reference, against: base) == expected)
+    }
+
+    @Test(arguments: [
+        ("file:///a/b/style.json", ["file:///a/b/sprite", "file:///a/b/sprite", "file:///a/sprite", "file:///abs/sprite"]),
+        ("asset://style.json", ["asset://sprite", "asset://sprite", "asset://sprite", "asset:///abs/sprite"]),
+        ("asset://dir/style.json", ["asset://dir/sprite", "asset://dir/sprite", "asset://sprite", "asset:///abs/sprite"]),
+        ("https://h/x/style.json?k=1", ["https://h/x/sprite", "https://h/x/sprite", "https://h/sprite", "https://h/abs/sprite"]),
+    ])
+    func relativeReferencesResolveAgainstEveryKindOfBase(base: String, expected: [String]) {
+        #expect(["sprite", "./sprite", "../sprite", "/abs/sprite"].map { URLResolver.resolve($0, against: base) } == expected)
+        // Absolute references are kept as they are, whatever the base.
+        for absolute in ["asset://other/sprite", "file:///f/sprite", "https://x/y/sprite", "mapbox://sprites/a/b"] {
+            #expect(URLResolver.resolve(absolute, against: base) == absolute)
+        }
+    }
+
+    @Test func anAssetStyleLoadsItsRelativeSpriteFromTheAssetRoot() async throws {
+        let map = Map(loader: FileResourceLoader(assetRoot: SampleStyle.folder))
+        let recorder = EventRecorder(map)
+        await map.setStyleURI("asset://style.json")
+        _ = await map.run(until: .mapIdle, timeout: .seconds(30))
+        let urls = recorder.payloads(of: MapEvents.resourceRequest).map(\.request.url)
+        #expect(urls.contains("asset://sprite.json") && urls.contains("asset://tiles.json"), "\(urls)")
+        #expect(recorder.payloads(of: MapEvents.mapLoadingError).isEmpty)
     }
 }
