@@ -30,7 +30,8 @@ public enum DeepValidator {
         guard let style, !style.sprites.isEmpty || style.layers.contains(where: { $0.iconImage != nil }) else { return diagnostics }
         let lines = JSONLineIndex(scanning: bytes)
         for (index, layer) in style.layers.enumerated() {
-            guard let icon = layer.iconImage, !sprite.contains(icon) else { continue }
+            // An empty icon-image is no icon, as the SDKs read it.
+            guard let icon = layer.iconImage, !icon.isEmpty, !sprite.contains(icon) else { continue }
             let path = "layers[\(index)].layout.icon-image"
             diagnostics.append(StyleDiagnostic(message: "\(path): image \"\(icon)\" is not in the sprite", line: lines.line(path)))
         }

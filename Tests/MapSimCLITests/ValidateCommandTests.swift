@@ -57,4 +57,13 @@ struct ValidateCommandTests {
         #expect(twice.standardOutput.split(separator: "\n").count == 1, "a retried failure is still reported once")
         #expect(server.received.filter { $0.path == "/tiles.json" }.count == 1 + 3, "one try, then one plus two retries")
     }
+
+    @Test func deepValidationReadsAnEmptyIconImageAsNoIcon() async throws {
+        let fixture = try sampleFolderCopy()
+        let path = fixture.path + "/sample/style.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: #""icon-image": "park""#, with: #""icon-image": """#)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try await CommandRunner.run(["validate", "--deep", "--no-cache", path])
+        #expect(result.status == 0 && result.standardOutput.isEmpty, "\(result.standardOutput)")
+    }
 }

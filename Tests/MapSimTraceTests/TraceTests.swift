@@ -76,6 +76,8 @@ struct TraceTests {
         #expect(redactor.redact("https://a/b?x=1&Key=s3cr3t") == "https://a/b?x=1&Key=REDACTED")
         #expect(redactor.redact("failed (https://a/b?session=zz) then") == "failed (https://a/b?session=REDACTED) then")
         #expect(redactor.redact("https://a/b?monkey=1") == "https://a/b?monkey=1")
+        #expect(redactor.redact("failed to load https://a/s.json?access_token=pk.abc: HTTP 404") == "failed to load https://a/s.json?access_token=REDACTED: HTTP 404",
+                "the colon after the URL is the message's")
         let event = MapEvent(begin: .zero, end: .zero, payload: .mapLoadingError(MapLoadingError(type: .style, message: "https://h/s?access_token=pk.x failed")))
         #expect(!redactor.redact(event).jsonLine.contains("pk.x"))
     }

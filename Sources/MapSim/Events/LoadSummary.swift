@@ -56,7 +56,8 @@ public struct LoadSummary: Sendable, Equatable {
             traffic[index].traffic.bytes += request.response?.size ?? 0
             if request.response?.error != nil { traffic[index].traffic.failures += 1 }
             if request.cancelled { traffic[index].traffic.cancelled += 1 }
-            if request.response != nil {
+            // A request that never left (offline) was answered by nobody.
+            if let response = request.response, response.error?.reason != .inOfflineMode {
                 if let position = responsesBySource.firstIndex(where: { $0.source == request.dataSource }) {
                     responsesBySource[position].count += 1
                 } else {

@@ -26,7 +26,7 @@ public struct URLRedactor: Sendable, Equatable {
                   parameters.contains(rest[..<equals].lowercased()) else { continue }
             result += rest[...equals] + "REDACTED"
             rest = rest[rest.index(after: equals)...]
-            let end = rest.firstIndex { $0 == "&" || $0 == "#" || $0 == " " || $0 == "\"" || $0 == ")" || $0 == "," || $0 == "\n" } ?? rest.endIndex
+            let end = rest.firstIndex { $0 == "&" || $0 == "#" || $0 == " " || $0 == "\"" || $0 == ")" || $0 == "," || $0 == "\n" || $0 == ":" } ?? rest.endIndex
             rest = rest[end...]
         }
         return result + rest

@@ -118,4 +118,15 @@ final class LockedLog: Sendable {
             #expect(String(decoding: bytes, as: UTF8.self) == "prefix " + JSONWriter.string(.object(event.jsonObject)), "\(payload)")
         }
     }
+
+    @Test func anOfflineRunIsNeverSaidToBeAnsweredByTheNetwork() {
+        var summary = LoadSummary()
+        let request = Resource.style("https://h/s.json")
+        summary.record(MapEvent(begin: .zero, end: .zero, payload: .resourceRequest(ResourceRequest(
+            dataSource: .network, request: request, response: .failure(.inOfflineMode, "offline", source: .network), cancelled: false))))
+        summary.record(MapEvent(begin: .zero, end: .zero, payload: .resourceRequest(ResourceRequest(
+            dataSource: .database, request: request, response: .success([1], source: .cache), cancelled: false))))
+        #expect(summary.responsesBySource.map(\.source) == [.database])
+        #expect(summary.total.requests == 2 && summary.total.failures == 1)
+    }
 }
