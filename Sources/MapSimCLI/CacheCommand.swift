@@ -17,7 +17,8 @@ struct CacheCommand: AsyncParsableCommand {
 
         Examples:
           mapsim cache stats
-          mapsim cache download-region https://maps.test/style.json --bounds -122.6,37.7,-122.3,37.9 --min-zoom 0 --max-zoom 11
+          mapsim cache download-region https://maps.test/style.json \\
+              --bounds -122.6,37.7,-122.3,37.9 --min-zoom 0 --max-zoom 11
           mapsim cache invalidate --cache ./ci-cache.db
         """,
         subcommands: [Stats.self, Clear.self, Invalidate.self, DownloadRegion.self]

@@ -37,10 +37,13 @@ struct LoadCommand: AsyncParsableCommand {
 
         Examples:
           mapsim load styles/sample/style.json
-          mapsim load styles/sample/style.json --center -122.42,37.78 --zoom 11 --pitch 45
-          mapsim load styles/sample/style.json --until map-loaded --events load.jsonl --quiet
+          mapsim load styles/sample/style.json --center -122.42,37.78 \\
+              --zoom 11 --pitch 45
+          mapsim load styles/sample/style.json --until map-loaded \\
+              --events load.jsonl --quiet
           mapsim load http://127.0.0.1:8080/style.json
-          mapsim load https://maps.test/style.json --network 3g --mirror https://maps.test/=styles/sample
+          mapsim load https://maps.test/style.json --network 3g \\
+              --mirror https://maps.test/=styles/sample
           mapsim load https://maps.test/style.json --offline
         """
     )

@@ -17,8 +17,10 @@ struct MapSimCommand: AsyncParsableCommand {
 
         Examples:
           mapsim load styles/sample/style.json
-          mapsim load styles/sample/style.json --zoom 11 --size 1920x1080 --events run.jsonl
-          mapsim load https://maps.test/style.json --network 3g --mirror https://maps.test/=styles/sample
+          mapsim load styles/sample/style.json --zoom 11 --size 1920x1080 \\
+              --events run.jsonl
+          mapsim load https://maps.test/style.json --network 3g \\
+              --mirror https://maps.test/=styles/sample
           mapsim run traces/*.scenario.yaml
           mapsim validate styles/sample/style.json --deep
           mapsim tiles --center -122.5,37.8 --zoom 10 --size 512x512
@@ -31,7 +33,7 @@ struct MapSimCommand: AsyncParsableCommand {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let request = ValidateCommand.PlainRequest(arguments) {
-            StandardOutput.exit(await ValidateCommand.validate(request.files, json: request.json))
+            StandardOutput.exit(await ValidateCommand.validate(request.files, format: request.json ? .json : .text))
         }
         do {
             var command = try parseAsRoot(arguments)

@@ -31,8 +31,11 @@ struct ValidateCommand: AsyncParsableCommand {
     @Argument(help: "Style files; - for standard input.")
     var files: [String]
 
-    @Flag(help: "Print the problems as JSON.")
+    @Flag(help: "Print the problems as JSON, as gl-style-validate --json does (one array per file).")
     var json = false
+
+    @Option(help: ArgumentHelp("jsonl: one JSON object per file, {\"file\", \"diagnostics\": [{\"message\", \"line\"}]} (or \"error\" when it cannot be read), for scripts.", valueName: "FORMAT"))
+    var format: ValidateFormat?
 
     @Flag(help: "Also load the style and report what does not resolve.")
     var deep = false
@@ -44,7 +47,7 @@ struct ValidateCommand: AsyncParsableCommand {
     var loading: LoadingOptions
 
     func run() async throws {
-        let status = await Self.validate(files, json: json, deepLoading: deep ? loading : nil, retries: retries)
+        let status = await Self.validate(files, format: format ?? (json ? .json : .text), deepLoading: deep ? loading : nil, retries: retries)
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -68,7 +71,7 @@ struct ValidateCommand: AsyncParsableCommand {
     /// status: 0 valid, 1 invalid, 2 unreadable. On the main actor, so that a plain run stays on
     /// the main thread: a hop to a worker thread costs it a second allocator arena (1.4 MB).
     @MainActor
-    static func validate(_ files: [String], json: Bool, deepLoading: LoadingOptions? = nil, retries: Int = 0) async -> Int32 {
+    static func validate(_ files: [String], format: ValidateFormat, deepLoading: LoadingOptions? = nil, retries: Int = 0) async -> Int32 {
         var invalid = false
         var unreadable = false
         for file in files {
@@ -77,6 +80,9 @@ struct ValidateCommand: AsyncParsableCommand {
                 bytes = try InputFile.read(file, limit: Style.maximumDocumentSize)
             } catch {
                 printError("mapsim: \(error)")
+                if format == .jsonl {
+                    print(JSONWriter.string(.object(JSONObject([("file", .string(file)), ("error", .string("\(error)"))]))))
+                }
                 unreadable = true
                 continue
             }
@@ -88,18 +94,29 @@ struct ValidateCommand: AsyncParsableCommand {
                 await environment.shutdown()
             }
             invalid = invalid || !diagnostics.isEmpty
-            printDiagnostics(diagnostics, file: file, json: json)
+            printDiagnostics(diagnostics, file: file, format: format)
         }
         return unreadable ? 2 : invalid ? 1 : 0
     }
 
-    private static func printDiagnostics(_ diagnostics: [StyleDiagnostic], file: String, json: Bool) {
-        if json {
+    private static func printDiagnostics(_ diagnostics: [StyleDiagnostic], file: String, format: ValidateFormat) {
+        switch format {
+        case .json:
             print(StyleDiagnostic.jsonText(diagnostics))
-        } else {
+        case .jsonl:
+            let list = diagnostics.map { diagnostic in
+                JSONValue.object(JSONObject([("message", .string(diagnostic.message))] + (diagnostic.line.map { [("line", JSONValue.number(Double($0)))] } ?? [])))
+            }
+            print(JSONWriter.string(.object(JSONObject([("file", .string(file)), ("diagnostics", .array(list))]))))
+        case .text:
             for diagnostic in diagnostics {
                 print("\(file):\(diagnostic.line.map { "\($0):" } ?? "") \(diagnostic.message)")
             }
         }
     }
+}
+
+/// How `mapsim validate` prints.
+enum ValidateFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, jsonl
 }

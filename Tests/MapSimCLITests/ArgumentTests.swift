@@ -1,5 +1,6 @@
 import Testing
 @testable import MapSimCLI
+@testable import MapSimCache
 import MapSim
 import MapSimStyle
 
@@ -23,5 +24,13 @@ struct ArgumentTests {
     @Test func colorsOnlyWhenAsked() async {
         #expect(Terminal(usesColor: false).paint("x", .red) == "x")
         #expect(Terminal(usesColor: true).paint("x", .red) == "\u{1B}[31mx\u{1B}[0m")
+    }
+
+    @Test func theDownloadProgressNeverGoesBack() {
+        let bar = ProgressBar(terminal: Terminal(usesColor: false))
+        #expect(bar.advance(to: RegionProgress(completedResources: 3, requiredResources: 4)) == 0.75)
+        // The TileJSON arrived: 100 more tiles are needed. The work known grew; the bar stays.
+        #expect(bar.advance(to: RegionProgress(completedResources: 4, requiredResources: 104)) == 0.75)
+        #expect(bar.advance(to: RegionProgress(completedResources: 104, requiredResources: 104)) == 1)
     }
 }

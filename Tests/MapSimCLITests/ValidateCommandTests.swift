@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MapSimJSON
 import MapSimTesting
 @testable import MapSim
 @testable import MapSimStyle
@@ -65,5 +66,26 @@ struct ValidateCommandTests {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let result = try await CommandRunner.run(["validate", "--deep", "--no-cache", path])
         #expect(result.status == 0 && result.standardOutput.isEmpty, "\(result.standardOutput)")
+    }
+
+    @Test func severalFilesAsJSONLinesOneObjectEachWithItsName() async throws {
+        let result = try await CommandRunner.run(["validate", "--format", "jsonl", "styles/sample/style.json", "styles/failing/malformed.json", "/nonexistent.json"])
+        #expect(result.status == 2)
+        let objects = try result.standardOutput.split(separator: "\n").map { try JSONParser.parse(String($0)) }
+        #expect(objects.map { $0["file"]?.stringValue } == ["styles/sample/style.json", "styles/failing/malformed.json", "/nonexistent.json"])
+        #expect(objects[0]["diagnostics"] == .array([]))
+        #expect(objects[1]["diagnostics"]?.arrayValue?.first?["line"] == .number(6))
+        #expect(objects[2]["error"] == .string("cannot read /nonexistent.json: there is no such file"))
+    }
+
+    @Test func helpExamplesAreWholeCommandsThatFitTheScreen() async throws {
+        for command in [[], ["load"], ["cache"], ["run"], ["diff"], ["validate"], ["tiles"], ["export"]] {
+            let help = try await CommandRunner.run(command + ["--help"]).standardOutput
+            let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            for (index, line) in lines.enumerated() where line.hasPrefix("  mapsim ") || (index > 0 && lines[index - 1].hasSuffix(" \\")) {
+                #expect(line.count <= 80, "\(command): \(line)")
+                if line.hasPrefix("      ") { #expect(line.dropFirst(6).hasPrefix("--"), "a continued example goes on with an option: \(line)") }
+            }
+        }
     }
 }
