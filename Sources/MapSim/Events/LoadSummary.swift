@@ -23,6 +23,8 @@ public struct LoadSummary: Sendable, Equatable {
     public var traffic: [(kind: Resource.Kind, traffic: Traffic)] = []
     /// Responses by the backend that gave them (`data-source`), in the order first seen.
     public var responsesBySource: [(source: DataSource, count: Int)] = []
+    /// URLs whose last answer was a failure: their cancellation is not another request.
+    private var settledFailures: Set<String> = []
     /// Network responses that confirmed a cached copy (HTTP 304).
     public var notModified = 0
     /// Every map-loading-error, in order.
@@ -48,6 +50,10 @@ public struct LoadSummary: Sendable, Equatable {
         case .styleImageMissing(let id): missingImages.append(id)
         case .renderFrameFinished: frames += 1
         case .resourceRequest(let request):
+            // A request given up after it failed (offline, say) ends with a cancellation: the same
+            // request, counted once.
+            if request.cancelled && settledFailures.remove(request.request.url) != nil { break }
+            if request.response?.error != nil { settledFailures.insert(request.request.url) }
             let index = traffic.firstIndex { $0.kind == request.request.kind } ?? {
                 traffic.append((request.request.kind, Traffic()))
                 return traffic.count - 1

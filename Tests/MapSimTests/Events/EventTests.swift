@@ -128,5 +128,9 @@ final class LockedLog: Sendable {
             dataSource: .database, request: request, response: .success([1], source: .cache), cancelled: false))))
         #expect(summary.responsesBySource.map(\.source) == [.database])
         #expect(summary.total.requests == 2 && summary.total.failures == 1)
+        // The failed request, given up, ends with a cancellation: still one request.
+        summary.record(MapEvent(begin: .zero, end: .zero, payload: .resourceRequest(ResourceRequest(
+            dataSource: .resourceLoader, request: request, response: nil, cancelled: true))))
+        #expect(summary.total.requests == 2 && summary.total.cancelled == 0)
     }
 }
