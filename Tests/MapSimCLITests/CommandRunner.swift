@@ -19,6 +19,23 @@ struct CommandRunner {
         return folder.appendingPathComponent("mapsim")
     }()
 
+    /// A copy of the binary that `nobody` can run wherever the clone is (its folders may be
+    /// private), made once per test run in one fixed place, so nothing piles up.
+    private static let unprivilegedCopy: Swift.Result<URL, any Error> = Swift.Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapsim-cli-tests-bin")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        let copy = folder.appendingPathComponent("mapsim")
+        try? FileManager.default.removeItem(at: copy)
+        try FileManager.default.copyItem(at: executable, to: copy)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy.path)
+        return copy
+    }
+
+    private static func unprivilegedExecutable() throws -> URL {
+        try unprivilegedCopy.get()
+    }
+
     private static let scratchCacheHome = FileManager.default.temporaryDirectory.appendingPathComponent("mapsim-cli-tests-cache").path
 
     /// Runs `mapsim` with `arguments` in `directory`; `environment` adds to (or, with nil, removes
@@ -41,7 +58,7 @@ struct CommandRunner {
         let process = Process()
         if unprivileged && getuid() == 0 {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", executable.path] + arguments
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", try unprivilegedExecutable().path] + arguments
         } else {
             process.executableURL = executable
             process.arguments = arguments
