@@ -10,8 +10,7 @@ struct LngLatArgument: ExpressibleByArgument {
     init?(argument: String) {
         let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2, let lon = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-              let lat = Double(parts[1].trimmingCharacters(in: .whitespaces)),
-              (-180...180).contains(lon), (-90...90).contains(lat) else { return nil }
+              let lat = Double(parts[1].trimmingCharacters(in: .whitespaces)), lon.isFinite, lat.isFinite else { return nil }
         value = LngLat(longitude: lon, latitude: lat)
     }
 

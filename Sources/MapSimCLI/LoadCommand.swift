@@ -97,7 +97,7 @@ struct LoadCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        try CameraArguments.validate(zoom: zoom, pitch: pitch)
+        try CameraArguments.validate(center: center?.value, zoom: zoom, pitch: pitch)
         guard pixelRatio > 0, pixelRatio <= 8 else { throw ValidationError("--pixel-ratio must be above 0 and at most 8") }
         guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
     }

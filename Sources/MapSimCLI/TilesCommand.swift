@@ -49,7 +49,7 @@ struct TilesCommand: ParsableCommand {
     var maxZoom: Int = 22
 
     func validate() throws {
-        try CameraArguments.validate(zoom: zoom, pitch: pitch)
+        try CameraArguments.validate(center: center.value, zoom: zoom, pitch: pitch)
         guard tileSize > 0, tileSize <= 8192 else { throw ValidationError("--tile-size must be between 1 and 8192") }
         guard (0...30).contains(minZoom), (0...30).contains(maxZoom), minZoom <= maxZoom else {
             throw ValidationError("--min-zoom and --max-zoom must be in 0...30 with min ≤ max")

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Testing
 @testable import MapSimCLI
 @testable import MapSimCache
@@ -9,7 +10,13 @@ struct ArgumentTests {
     @Test func parsesCentresAndSizes() async {
         #expect(LngLatArgument(argument: "-122.5,37.8")?.value == LngLat(longitude: -122.5, latitude: 37.8))
         #expect(LngLatArgument(argument: "1, 2")?.value == LngLat(longitude: 1, latitude: 2))
-        for bad in ["", "1", "1,2,3", "a,b", "181,0", "0,91"] { #expect(LngLatArgument(argument: bad) == nil, "\(bad)") }
+        for bad in ["", "1", "1,2,3", "a,b", "nan,0", "0,inf"] { #expect(LngLatArgument(argument: bad) == nil, "\(bad)") }
+        // Out of range is a usage error that says the range.
+        #expect {
+            try CameraArguments.validate(center: LngLat(longitude: 181, latitude: 0), zoom: nil, pitch: nil)
+        } throws: { error in
+            "\(error)" == "--center must be a longitude between -180 and 180 and a latitude between -90 and 90, not 181.0,0.0"
+        }
         #expect(SizeArgument(argument: "1920x1080").map { [$0.width, $0.height] } == [1920, 1080])
         #expect(SizeArgument(argument: "512X512") != nil)
         for bad in ["10", "0x10", "x", "10x-1", "99999x1"] { #expect(SizeArgument(argument: bad) == nil, "\(bad)") }
