@@ -96,11 +96,11 @@ struct JSONLineEncoder {
         member("kind", resource.kind.rawValue)
         member("priority", resource.priority.rawValue)
         key("loading-method")
+        // As `LoadingMethod.names`, without making the array.
+        let cache = resource.loadingMethod.contains(.cache)
         bytes.append(0x5B)
-        for (index, name) in resource.loadingMethod.names.enumerated() {
-            if index > 0 { bytes.append(0x2C) }
-            JSONWriter.writeString(name, into: &bytes)
-        }
+        if cache { bytes.append(contentsOf: #""cache""#.utf8) }
+        if resource.loadingMethod.contains(.network) { bytes.append(contentsOf: (cache ? #","network""# : #""network""#).utf8) }
         bytes.append(0x5D)
         close()
     }

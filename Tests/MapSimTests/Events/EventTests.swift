@@ -110,6 +110,8 @@ final class LockedLog: Sendable {
                                              response: failure, cancelled: false)),
             .resourceRequest(ResourceRequest(dataSource: .resourceLoader, request: .glyphs(template: "g/{fontstack}/{range}", fontStack: ["A"], rangeStart: 0),
                                              response: nil, cancelled: true)),
+            .resourceRequest(ResourceRequest(dataSource: .database, request: Resource.source("https://h/t.json").loading(from: .cache),
+                                             response: nil, cancelled: true)),
         ]
         for (index, payload) in payloads.enumerated() {
             let event = MapEvent(begin: SimTime(microseconds: Int64(index) * 7 - 3), end: SimTime(microseconds: 1_000_000_000_000), payload: payload)
