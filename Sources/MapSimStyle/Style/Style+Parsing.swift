@@ -57,12 +57,37 @@ extension Style {
         }
         guard let layers = root.member("layers") else { throw root.failure("missing required property \"layers\"") }
         var seen = Set<String>()
-        for field in try layers.array() {
+        let fields = try layers.array()
+        // Legacy `ref` layers take their referenced layer's type, source, source-layer, zoom range,
+        // filter and layout, as the reference's deref does (from the layers as written).
+        var byID: [String: JSONObject] = [:]
+        for field in fields {
+            if let object = field.value.objectValue, let id = object["id"]?.stringValue, byID[id] == nil { byID[id] = object }
+        }
+        for written in fields {
+            var field = written
+            if let object = written.value.objectValue, let reference = written.member("ref") {
+                let id = try reference.string()
+                guard let parent = byID[id] else { throw reference.failure("layer \"\(id)\" not found") }
+                field = JSONField(.object(Self.deref(object, parent: parent)), path: written.path)
+            }
             let layer = try StyleLayer.parse(field, sources: style.sources)
             guard seen.insert(layer.id).inserted else { throw field.member("id")!.failure("duplicate layer id \"\(layer.id)\"") }
             style.layers.append(layer)
         }
         return style
+    }
+
+    /// The properties a legacy `ref` layer takes from the layer it refers to.
+    static let refProperties = ["type", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout"]
+
+    /// `layer` with `ref` resolved against `parent`.
+    static func deref(_ layer: JSONObject, parent: JSONObject) -> JSONObject {
+        var result = JSONObject(layer.members.filter { $0.key != "ref" })
+        for key in refProperties {
+            if let value = parent[key] { result[key] = value }
+        }
+        return result
     }
 
     private static func parseSprites(_ field: JSONField?) throws(StyleError) -> [SpriteSource] {

@@ -114,4 +114,25 @@ struct TileJSONTests {
         ])
         #expect(try Style.parse(Array(#"{"version": 8, "zoom": 3, "sources": {}, "layers": []}"#.utf8)).warnings.isEmpty)
     }
+
+    @Test func legacyRefLayersTakeTheirParentsTypeSourceZoomsFilterAndLayout() throws {
+        let style = try Style.parse(Array(#"""
+        {"version": 8, "sources": {"v": {"type": "vector", "url": "https://h/v.json"}},
+         "layers": [
+           {"id": "roads", "type": "line", "source": "v", "source-layer": "road", "minzoom": 5, "maxzoom": 16,
+            "layout": {"visibility": "none"}, "paint": {"line-color": "red"}},
+           {"id": "roads-casing", "ref": "roads", "type": "fill", "paint": {"line-width": 3}},
+           {"id": "labels", "ref": "pois"},
+           {"id": "pois", "type": "symbol", "source": "v", "source-layer": "poi", "layout": {"text-field": "{name}"}}
+         ]}
+        """#.utf8))
+        let casing = style.layers[1]
+        #expect(casing.id == "roads-casing" && casing.kind == .line && casing.source == "v" && casing.sourceLayer == "road")
+        #expect(casing.minZoom == 5 && casing.maxZoom == 16 && !casing.isVisible)
+        // A ref may name a later layer.
+        #expect(style.layers[2].kind == .symbol && style.layers[2].textField == "{name}")
+        #expect(throws: StyleError(.invalidValue, path: "layers[1].ref", message: "layer \"nowhere\" not found")) {
+            try Style.parse(Array(#"{"version": 8, "sources": {}, "layers": [{"id": "a", "type": "background"}, {"id": "b", "ref": "nowhere"}]}"#.utf8))
+        }
+    }
 }
