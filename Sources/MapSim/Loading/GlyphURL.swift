@@ -14,15 +14,16 @@ public enum GlyphURL {
         }
     }
 
-    /// Percent-encodes everything but unreserved characters and the comma between fonts.
+    /// Percent-encodes everything but unreserved characters, the comma between fonts included, with
+    /// lower-case hex digits: `Font%20A%2cFont%20B`, as MapLibre Native spells it.
     static func percentEncode(_ text: String) -> String {
         var result = ""
         for byte in text.utf8 {
             let c = Character(Unicode.Scalar(byte))
-            if c.isASCII && (c.isLetter || c.isNumber || "-._~,".contains(c)) {
+            if c.isASCII && (c.isLetter || c.isNumber || "-._~".contains(c)) {
                 result.append(c)
             } else {
-                result += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+                result += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: false)
             }
         }
         return result

@@ -21,9 +21,12 @@ struct URLTests {
         #expect(SpriteURL.url(base: "https://h/s/sprite?key=1", part: .png, pixelRatio: 2) == "https://h/s/sprite@2x.png?key=1")
     }
 
-    @Test func glyphURLsEncodeTheFontStack() {
+    @Test func glyphURLsEncodeTheFontStackAsMapLibreNativeDoes() {
+        // The comma between fonts is encoded too, with lower-case hex digits.
         #expect(GlyphURL.url(template: "g/{fontstack}/{range}.pbf", fontStack: ["Open Sans Regular", "Arial Unicode MS Regular"], rangeStart: 300)
-            == "g/Open%20Sans%20Regular,Arial%20Unicode%20MS%20Regular/256-511.pbf")
+            == "g/Open%20Sans%20Regular%2cArial%20Unicode%20MS%20Regular/256-511.pbf")
+        #expect(GlyphURL.url(template: "{fontstack}", fontStack: ["Noto Sans CJK/Bold"], rangeStart: 0) == "Noto%20Sans%20CJK%2fBold")
+        #expect(GlyphURL.url(template: "{fontstack}", fontStack: ["Été"], rangeStart: 0) == "%c3%89t%c3%a9")
     }
 
     @Test func normalizesMapboxURLs() {
