@@ -53,7 +53,9 @@ public struct LoadSummary: Sendable, Equatable {
             // A request given up after it failed (offline, say) ends with a cancellation: the same
             // request, counted once.
             if request.cancelled && settledFailures.remove(request.request.url) != nil { break }
-            if request.response?.error != nil { settledFailures.insert(request.request.url) }
+            if let response = request.response {
+                if response.error != nil { settledFailures.insert(request.request.url) } else { settledFailures.remove(request.request.url) }
+            }
             let index = traffic.firstIndex { $0.kind == request.request.kind } ?? {
                 traffic.append((request.request.kind, Traffic()))
                 return traffic.count - 1

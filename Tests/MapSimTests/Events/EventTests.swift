@@ -123,16 +123,21 @@ final class LockedLog: Sendable {
 
     @Test func anOfflineRunIsNeverSaidToBeAnsweredByTheNetwork() {
         var summary = LoadSummary()
-        let request = Resource.style("https://h/s.json")
-        summary.record(MapEvent(begin: .zero, end: .zero, payload: .resourceRequest(ResourceRequest(
-            dataSource: .network, request: request, response: .failure(.inOfflineMode, "offline", source: .network), cancelled: false))))
-        summary.record(MapEvent(begin: .zero, end: .zero, payload: .resourceRequest(ResourceRequest(
-            dataSource: .database, request: request, response: .success([1], source: .cache), cancelled: false))))
+        func record(_ url: String, _ dataSource: DataSource, _ response: Response?) {
+            summary.record(MapEvent(begin: .zero, end: .zero, payload: .resourceRequest(ResourceRequest(
+                dataSource: dataSource, request: .style(url), response: response, cancelled: response == nil))))
+        }
+        record("https://h/a", .network, .failure(.inOfflineMode, "offline", source: .network))
+        record("https://h/b", .database, .success([1], source: .cache))
         #expect(summary.responsesBySource.map(\.source) == [.database])
         #expect(summary.total.requests == 2 && summary.total.failures == 1)
         // The failed request, given up, ends with a cancellation: still one request.
-        summary.record(MapEvent(begin: .zero, end: .zero, payload: .resourceRequest(ResourceRequest(
-            dataSource: .resourceLoader, request: request, response: nil, cancelled: true))))
+        record("https://h/a", .resourceLoader, nil)
         #expect(summary.total.requests == 2 && summary.total.cancelled == 0)
+        // A failure that a retry mended is forgotten: a later cancellation is a request of its own.
+        record("https://h/c", .network, .failure(.server, "500", source: .network))
+        record("https://h/c", .network, .success([1], source: .network))
+        record("https://h/c", .resourceLoader, nil)
+        #expect(summary.total.requests == 5 && summary.total.cancelled == 1)
     }
 }
