@@ -12,8 +12,12 @@ import MapSimStyle
 struct RegionDownload: Sendable {
     /// What the executor must do.
     enum Effect: Sendable, Equatable {
-        /// Run a pipeline action (a load, a cache write).
-        case pipeline(MapAction)
+        /// Load an attempt from a backend; its answer comes back through `answer`.
+        case load(RequestID, AttemptID, RequestPipeline.Backend, Resource)
+        /// Write a network response to the cache.
+        case store(Resource, Response)
+        /// A 304 confirmed the cached copy.
+        case refresh(Resource, Response)
         /// Pin a delivered resource to the region.
         case pin(Resource)
     }
@@ -92,13 +96,18 @@ struct RegionDownload: Sendable {
     private mutating func route(_ actions: [MapAction]) {
         for action in actions {
             switch action {
-            case .load, .cancelLoad, .store, .refreshCache:
-                effects.append(.pipeline(action))
+            case .load(let request, let attempt, let backend, let resource):
+                effects.append(.load(request, attempt, backend, resource))
+            case .store(let resource, let response):
+                effects.append(.store(resource, response))
+            case .refreshCache(let resource, let response):
+                effects.append(.refresh(resource, response))
             case .scheduleTimer(let id, let time):
                 timers.schedule(id, at: time)
             case .deliver(let id, let response, let final):
                 receive(response, for: id, final: final)
-            case .emit, .request, .cancelRequest, .invalidate, .scheduleFrame:
+            case .cancelLoad, .emit, .request, .cancelRequest, .invalidate, .scheduleFrame:
+                // A load is only cancelled once it was answered here; events are for maps.
                 continue
             }
         }

@@ -42,17 +42,15 @@ public struct RegionDownloader: Sendable {
             while true {
                 for effect in run.takeEffects() {
                     switch effect {
-                    case .pipeline(.load(let request, let attempt, let backend, let resource)):
+                    case .load(let request, let attempt, let backend, let resource):
                         let load = backends.loader(for: backend, resource: resource)
                         group.addTask { (request, attempt, backend, await load()) }
-                    case .pipeline(.store(let resource, let response)):
+                    case .store(let resource, let response):
                         cache.store(resource, response)
-                    case .pipeline(.refreshCache(let resource, let response)):
+                    case .refresh(let resource, let response):
                         cache.refresh(resource, response)
                     case .pin(let resource):
                         try? cache.pin(resource, to: id)
-                    case .pipeline:
-                        continue
                     }
                 }
                 if let answer = await group.next() {

@@ -49,7 +49,7 @@ public enum InputFile {
         case ENOENT: "there is no such file"
         case EACCES, EPERM: "permission denied"
         case EISDIR: "it is a directory"
-        default: String(decoding: Array(UnsafeBufferPointer(start: strerror(code), count: Int(strlen(strerror(code))))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        default: String(cString: strerror(code))
         }
     }
 }

@@ -30,8 +30,6 @@ public enum YAMLReader {
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw Refusal(line: nil, reason: "not valid YAML: \(error)")
         } catch {
             throw Refusal(line: nil, reason: "not valid YAML: \(error)")
         }

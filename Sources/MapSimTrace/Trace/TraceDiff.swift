@@ -107,7 +107,7 @@ public struct TraceDiff: Sendable, Equatable {
         return head + middle + tail
     }
 
-    static func summary(_ event: MapEvent) -> String {
+    private static func summary(_ event: MapEvent) -> String {
         "\(event.type.rawValue) at \(event.end): \(JSONWriter.string(.object(event.payload.data)))"
     }
 
