@@ -24,9 +24,10 @@ struct MapSimCommand: AsyncParsableCommand {
           mapsim run traces/*.scenario.yaml
           mapsim validate styles/sample/style.json --deep
           mapsim tiles --center -122.5,37.8 --zoom 10 --size 512x512
+          mapsim eval '["get", "name"]' --properties '{"name": "Oslo"}'
         """,
         version: MapSimInfo.version,
-        subcommands: [LoadCommand.self, TilesCommand.self, CacheCommand.self, RunCommand.self, DiffCommand.self, ExportCommand.self, ValidateCommand.self]
+        subcommands: [LoadCommand.self, TilesCommand.self, CacheCommand.self, RunCommand.self, DiffCommand.self, ExportCommand.self, ValidateCommand.self, EvalCommand.self]
     )
 
     /// Runs the command; exits 74 when standard output could not be written, whatever else happened.

@@ -1,64 +1,234 @@
-import Foundation
-
-/// Recognizes CSS colors as the style spec accepts them: the CSS named colors, `#rgb`, `#rgba`,
-/// `#rrggbb`, `#rrggbbaa`, `rgb()`/`rgba()` and `hsl()`/`hsla()` with values in range.
+/// Parses CSS colors as the style spec's reference does: the CSS named colors, `transparent`,
+/// `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, and `rgb()`/`rgba()`/`hsl()`/`hsla()` in both the comma
+/// syntax and the space syntax with an optional `/ alpha`. Out-of-range components are clamped, as
+/// the reference clamps them.
 enum CSSColor {
     /// Whether `text` is a color.
     static func isColor(_ text: String) -> Bool {
-        let lowered = normalized(text)
-        if names.contains(lowered) { return true }
-        if lowered.hasPrefix("#") {
-            let digits = lowered.dropFirst()
-            return [3, 4, 6, 8].contains(digits.count) && digits.allSatisfy(\.isHexDigit)
-        }
-        for prefix in ["rgba(", "rgb(", "hsla(", "hsl("] where lowered.hasPrefix(prefix) && lowered.hasSuffix(")") {
-            let parts = lowered.dropFirst(prefix.count).dropLast()
-                .split(whereSeparator: { $0 == "," || $0 == " " || $0 == "/" }).map(String.init)
-            guard parts.count == 3 || parts.count == 4 else { return false }
-            if parts.count == 4 {
-                guard let alpha = value(parts[3], percentOf: 1), (0...1).contains(alpha) else { return false }
-            }
-            if prefix.hasPrefix("rgb") {
-                return parts.prefix(3).allSatisfy { value($0, percentOf: 255).map { (0...255).contains($0) } ?? false }
-            }
-            return Double(parts[0].replacingOccurrences(of: "deg", with: "")) != nil
-                && parts[1...2].allSatisfy { $0.hasSuffix("%") && Double($0.dropLast()).map { (0...100).contains($0) } ?? false }
-        }
-        return false
+        parse(text) != nil
     }
 
-    /// The text without surrounding spaces and tabs, in lower case (ASCII letters only, as CSS names are).
+    /// The color's straight (not premultiplied) red, green, blue and alpha, each from 0 to 1, or nil.
+    static func parse(_ text: String) -> (red: Double, green: Double, blue: Double, alpha: Double)? {
+        let input = normalized(text)
+        if input == "transparent" { return (0, 0, 0, 0) }
+        if let (r, g, b) = names[input] { return (Double(r) / 255, Double(g) / 255, Double(b) / 255, 1) }
+        if input.first == "#" { return hex(Array(input.utf8.dropFirst())) }
+        var scanner = Scanner(Array(input.utf8))
+        if scanner.skip("rgba(") || scanner.skip("rgb(") {
+            return scanner.functionArguments(hue: false).flatMap(rgb)
+        }
+        scanner = Scanner(Array(input.utf8))
+        if scanner.skip("hsla(") || scanner.skip("hsl(") {
+            return scanner.functionArguments(hue: true).flatMap(hsl)
+        }
+        return nil
+    }
+
+    /// `#` followed by 3, 4, 6 or 8 hexadecimal digits.
+    private static func hex(_ digits: [UInt8]) -> (Double, Double, Double, Double)? {
+        guard [3, 4, 6, 8].contains(digits.count) else { return nil }
+        let values = digits.map { digit -> Int? in
+            switch digit {
+            case 0x30...0x39: Int(digit - 0x30)
+            case 0x61...0x66: Int(digit - 0x61 + 10)
+            default: nil
+            }
+        }
+        guard values.allSatisfy({ $0 != nil }) else { return nil }
+        let nibbles = values.map { $0 ?? 0 }
+        let step = digits.count < 6 ? 1 : 2
+        func channel(_ index: Int) -> Double {
+            guard index * step < nibbles.count else { return 1 }
+            let value = step == 1 ? nibbles[index] * 17 : nibbles[index * 2] * 16 + nibbles[index * 2 + 1]
+            return Double(value) / 255
+        }
+        return (channel(0), channel(1), channel(2), channel(3))
+    }
+
+    private static func rgb(_ arguments: Scanner.Arguments) -> (Double, Double, Double, Double)? {
+        guard arguments.hasValidSeparators else { return nil }
+        let percents = arguments.percent.prefix(3)
+        let maximum: Double
+        if percents.allSatisfy({ $0 }) {
+            maximum = 100
+        } else if percents.allSatisfy({ !$0 }) {
+            maximum = 255
+        } else {
+            return nil
+        }
+        let values = arguments.values
+        let rgba = (clamp(values[0] / maximum, 0, 1), clamp(values[1] / maximum, 0, 1), clamp(values[2] / maximum, 0, 1),
+                    values.count > 3 ? alpha(values[3], percent: arguments.percent[3]) : 1)
+        return [rgba.0, rgba.1, rgba.2, rgba.3].contains(where: \.isNaN) ? nil : rgba
+    }
+
+    private static func hsl(_ arguments: Scanner.Arguments) -> (Double, Double, Double, Double)? {
+        guard arguments.hasValidSeparators else { return nil }
+        let values = arguments.values
+        let hue = values[0], saturation = clamp(values[1], 0, 100) / 100, lightness = clamp(values[2], 0, 100) / 100
+        let alpha = values.count > 3 ? alpha(values[3], percent: arguments.percent[3]) : 1
+        guard ![hue, saturation, lightness, alpha].contains(where: \.isNaN) else { return nil }
+        var angle = hue.truncatingRemainder(dividingBy: 360)
+        if angle < 0 { angle += 360 }
+        func channel(_ n: Double) -> Double {
+            let k = (n + angle / 30).truncatingRemainder(dividingBy: 12)
+            let a = saturation * min(lightness, 1 - lightness)
+            return lightness - a * max(-1, min(k - 3, 9 - k, 1))
+        }
+        return (channel(0), channel(8), channel(4), alpha)
+    }
+
+    private static func alpha(_ value: Double, percent: Bool) -> Double {
+        clamp(percent ? value / 100 : value, 0, 1)
+    }
+
+    /// `min(max(low, n), high)` as JavaScript computes it: NaN stays NaN.
+    private static func clamp(_ n: Double, _ low: Double, _ high: Double) -> Double {
+        n.isNaN ? n : Swift.min(Swift.max(low, n), high)
+    }
+
+    /// The text in lower case, without surrounding white space.
     private static func normalized(_ text: String) -> String {
-        let bytes = text.utf8
-        guard let first = bytes.firstIndex(where: { $0 != 0x20 && !(0x09...0x0D).contains($0) }),
-              let last = bytes.lastIndex(where: { $0 != 0x20 && !(0x09...0x0D).contains($0) }) else { return "" }
-        let trimmed = bytes[first...last]
-        if !trimmed.contains(where: { (0x41...0x5A).contains($0) }) { return String(Substring(trimmed)) }
-        return String(decoding: trimmed.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+        let trimmed = text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+        return String(trimmed).lowercased()
     }
 
-    private static func value(_ text: String, percentOf scale: Double) -> Double? {
-        text.hasSuffix("%") ? Double(text.dropLast()).map { $0 / 100 * scale } : Double(text)
+    /// Reads the arguments of `rgb()` or `hsl()`: three numbers separated by white space or commas,
+    /// an optional fourth after `,` or `/`, then `)` and the end.
+    private struct Scanner {
+        struct Arguments {
+            var values: [Double] = []
+            var percent: [Bool] = []
+            var separators: String = ""
+
+            /// All spaces, all commas, or spaces then a slash before the alpha.
+            var hasValidSeparators: Bool { ["  ", "  /", ",,", ",,,"].contains(separators) }
+        }
+
+        let bytes: [UInt8]
+        var index = 0
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        mutating func skip(_ literal: String) -> Bool {
+            let literalBytes = Array(literal.utf8)
+            guard bytes.count - index >= literalBytes.count, Array(bytes[index..<index + literalBytes.count]) == literalBytes else { return false }
+            index += literalBytes.count
+            return true
+        }
+
+        private mutating func skipSpaces() -> Bool {
+            let start = index
+            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0C, 0x0D].contains(bytes[index]) { index += 1 }
+            return index > start
+        }
+
+        private mutating func number() -> Double? {
+            let start = index
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]) || [0x65, 0x2E, 0x2B, 0x2D].contains(bytes[index]) { index += 1 }
+            guard index > start else { return nil }
+            return JavaScriptNumber.parse(String(decoding: bytes[start..<index], as: UTF8.self))
+        }
+
+        /// The separator between two arguments: `,` with optional spaces, or spaces alone.
+        private mutating func separator() -> Character? {
+            let spaced = skipSpaces()
+            if index < bytes.count, bytes[index] == 0x2C {
+                index += 1
+                _ = skipSpaces()
+                return ","
+            }
+            return spaced ? " " : nil
+        }
+
+        mutating func functionArguments(hue: Bool) -> Arguments? {
+            var arguments = Arguments()
+            _ = skipSpaces()
+            for position in 0..<3 {
+                if position > 0 {
+                    guard let separator = separator() else { return nil }
+                    arguments.separators.append(separator)
+                }
+                guard let value = number() else { return nil }
+                var percent = skip("%")
+                if hue {
+                    if position == 0 {
+                        guard !percent else { return nil }
+                        _ = skip("deg")
+                    } else if !percent {
+                        return nil
+                    }
+                    percent = false
+                }
+                arguments.values.append(value)
+                arguments.percent.append(percent)
+            }
+            let beforeAlpha = index
+            _ = skipSpaces()
+            if index < bytes.count, bytes[index] == 0x2C || bytes[index] == 0x2F {
+                arguments.separators.append(bytes[index] == 0x2C ? "," : "/")
+                index += 1
+                _ = skipSpaces()
+                if let value = number() {
+                    arguments.values.append(value)
+                    arguments.percent.append(skip("%"))
+                } else {
+                    return nil
+                }
+            } else {
+                index = beforeAlpha
+            }
+            _ = skipSpaces()
+            guard skip(")"), index == bytes.count else { return nil }
+            return arguments
+        }
     }
 
-    /// The 148 CSS named colors and `transparent`.
-    private static let names: Set<String> = [
-        "transparent", "aliceblue", "antiquewhite", "aqua", "aquamarine", "azure", "beige", "bisque", "black", "blanchedalmond",
-        "blue", "blueviolet", "brown", "burlywood", "cadetblue", "chartreuse", "chocolate", "coral", "cornflowerblue", "cornsilk",
-        "crimson", "cyan", "darkblue", "darkcyan", "darkgoldenrod", "darkgray", "darkgreen", "darkgrey", "darkkhaki", "darkmagenta",
-        "darkolivegreen", "darkorange", "darkorchid", "darkred", "darksalmon", "darkseagreen", "darkslateblue", "darkslategray",
-        "darkslategrey", "darkturquoise", "darkviolet", "deeppink", "deepskyblue", "dimgray", "dimgrey", "dodgerblue", "firebrick",
-        "floralwhite", "forestgreen", "fuchsia", "gainsboro", "ghostwhite", "gold", "goldenrod", "gray", "green", "greenyellow",
-        "grey", "honeydew", "hotpink", "indianred", "indigo", "ivory", "khaki", "lavender", "lavenderblush", "lawngreen",
-        "lemonchiffon", "lightblue", "lightcoral", "lightcyan", "lightgoldenrodyellow", "lightgray", "lightgreen", "lightgrey",
-        "lightpink", "lightsalmon", "lightseagreen", "lightskyblue", "lightslategray", "lightslategrey", "lightsteelblue",
-        "lightyellow", "lime", "limegreen", "linen", "magenta", "maroon", "mediumaquamarine", "mediumblue", "mediumorchid",
-        "mediumpurple", "mediumseagreen", "mediumslateblue", "mediumspringgreen", "mediumturquoise", "mediumvioletred",
-        "midnightblue", "mintcream", "mistyrose", "moccasin", "navajowhite", "navy", "oldlace", "olive", "olivedrab", "orange",
-        "orangered", "orchid", "palegoldenrod", "palegreen", "paleturquoise", "palevioletred", "papayawhip", "peachpuff", "peru",
-        "pink", "plum", "powderblue", "purple", "rebeccapurple", "red", "rosybrown", "royalblue", "saddlebrown", "salmon",
-        "sandybrown", "seagreen", "seashell", "sienna", "silver", "skyblue", "slateblue", "slategray", "slategrey", "snow",
-        "springgreen", "steelblue", "tan", "teal", "thistle", "tomato", "turquoise", "violet", "wheat", "white", "whitesmoke",
-        "yellow", "yellowgreen",
+    /// The CSS named colors, as 0–255 channels.
+    private static let names: [String: (Int, Int, Int)] = [
+        "aliceblue": (240, 248, 255), "antiquewhite": (250, 235, 215), "aqua": (0, 255, 255), "aquamarine": (127, 255, 212),
+        "azure": (240, 255, 255), "beige": (245, 245, 220), "bisque": (255, 228, 196), "black": (0, 0, 0),
+        "blanchedalmond": (255, 235, 205), "blue": (0, 0, 255), "blueviolet": (138, 43, 226), "brown": (165, 42, 42),
+        "burlywood": (222, 184, 135), "cadetblue": (95, 158, 160), "chartreuse": (127, 255, 0), "chocolate": (210, 105, 30),
+        "coral": (255, 127, 80), "cornflowerblue": (100, 149, 237), "cornsilk": (255, 248, 220), "crimson": (220, 20, 60),
+        "cyan": (0, 255, 255), "darkblue": (0, 0, 139), "darkcyan": (0, 139, 139), "darkgoldenrod": (184, 134, 11),
+        "darkgray": (169, 169, 169), "darkgreen": (0, 100, 0), "darkgrey": (169, 169, 169), "darkkhaki": (189, 183, 107),
+        "darkmagenta": (139, 0, 139), "darkolivegreen": (85, 107, 47), "darkorange": (255, 140, 0),
+        "darkorchid": (153, 50, 204), "darkred": (139, 0, 0), "darksalmon": (233, 150, 122),
+        "darkseagreen": (143, 188, 143), "darkslateblue": (72, 61, 139), "darkslategray": (47, 79, 79),
+        "darkslategrey": (47, 79, 79), "darkturquoise": (0, 206, 209), "darkviolet": (148, 0, 211),
+        "deeppink": (255, 20, 147), "deepskyblue": (0, 191, 255), "dimgray": (105, 105, 105), "dimgrey": (105, 105, 105),
+        "dodgerblue": (30, 144, 255), "firebrick": (178, 34, 34), "floralwhite": (255, 250, 240),
+        "forestgreen": (34, 139, 34), "fuchsia": (255, 0, 255), "gainsboro": (220, 220, 220), "ghostwhite": (248, 248, 255),
+        "gold": (255, 215, 0), "goldenrod": (218, 165, 32), "gray": (128, 128, 128), "green": (0, 128, 0),
+        "greenyellow": (173, 255, 47), "grey": (128, 128, 128), "honeydew": (240, 255, 240), "hotpink": (255, 105, 180),
+        "indianred": (205, 92, 92), "indigo": (75, 0, 130), "ivory": (255, 255, 240), "khaki": (240, 230, 140),
+        "lavender": (230, 230, 250), "lavenderblush": (255, 240, 245), "lawngreen": (124, 252, 0),
+        "lemonchiffon": (255, 250, 205), "lightblue": (173, 216, 230), "lightcoral": (240, 128, 128),
+        "lightcyan": (224, 255, 255), "lightgoldenrodyellow": (250, 250, 210), "lightgray": (211, 211, 211),
+        "lightgreen": (144, 238, 144), "lightgrey": (211, 211, 211), "lightpink": (255, 182, 193),
+        "lightsalmon": (255, 160, 122), "lightseagreen": (32, 178, 170), "lightskyblue": (135, 206, 250),
+        "lightslategray": (119, 136, 153), "lightslategrey": (119, 136, 153), "lightsteelblue": (176, 196, 222),
+        "lightyellow": (255, 255, 224), "lime": (0, 255, 0), "limegreen": (50, 205, 50), "linen": (250, 240, 230),
+        "magenta": (255, 0, 255), "maroon": (128, 0, 0), "mediumaquamarine": (102, 205, 170), "mediumblue": (0, 0, 205),
+        "mediumorchid": (186, 85, 211), "mediumpurple": (147, 112, 219), "mediumseagreen": (60, 179, 113),
+        "mediumslateblue": (123, 104, 238), "mediumspringgreen": (0, 250, 154), "mediumturquoise": (72, 209, 204),
+        "mediumvioletred": (199, 21, 133), "midnightblue": (25, 25, 112), "mintcream": (245, 255, 250),
+        "mistyrose": (255, 228, 225), "moccasin": (255, 228, 181), "navajowhite": (255, 222, 173), "navy": (0, 0, 128),
+        "oldlace": (253, 245, 230), "olive": (128, 128, 0), "olivedrab": (107, 142, 35), "orange": (255, 165, 0),
+        "orangered": (255, 69, 0), "orchid": (218, 112, 214), "palegoldenrod": (238, 232, 170),
+        "palegreen": (152, 251, 152), "paleturquoise": (175, 238, 238), "palevioletred": (219, 112, 147),
+        "papayawhip": (255, 239, 213), "peachpuff": (255, 218, 185), "peru": (205, 133, 63), "pink": (255, 192, 203),
+        "plum": (221, 160, 221), "powderblue": (176, 224, 230), "purple": (128, 0, 128), "rebeccapurple": (102, 51, 153),
+        "red": (255, 0, 0), "rosybrown": (188, 143, 143), "royalblue": (65, 105, 225), "saddlebrown": (139, 69, 19),
+        "salmon": (250, 128, 114), "sandybrown": (244, 164, 96), "seagreen": (46, 139, 87), "seashell": (255, 245, 238),
+        "sienna": (160, 82, 45), "silver": (192, 192, 192), "skyblue": (135, 206, 235), "slateblue": (106, 90, 205),
+        "slategray": (112, 128, 144), "slategrey": (112, 128, 144), "snow": (255, 250, 250), "springgreen": (0, 255, 127),
+        "steelblue": (70, 130, 180), "tan": (210, 180, 140), "teal": (0, 128, 128), "thistle": (216, 191, 216),
+        "tomato": (255, 99, 71), "turquoise": (64, 224, 208), "violet": (238, 130, 238), "wheat": (245, 222, 179),
+        "white": (255, 255, 255), "whitesmoke": (245, 245, 245), "yellow": (255, 255, 0), "yellowgreen": (154, 205, 50),
     ]
 }

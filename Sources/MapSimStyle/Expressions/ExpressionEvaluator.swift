@@ -1,11 +1,13 @@
 import Foundation
 import MapSimJSON
 
-/// Evaluates constant expressions at parse time, as the reference does, so that a constant that
-/// cannot be evaluated is reported where it is written. Only constant expressions get here: no
-/// feature, zoom or state is ever read.
-enum ExpressionEvaluator {
-    static func evaluate(_ expression: ParsedExpression) throws(ExpressionRuntimeError) -> ExpressionValue {
+/// Evaluates parsed expressions with the reference's semantics: JavaScript's coercions and
+/// comparisons, runtime errors with the reference's messages. The parser uses it with an empty
+/// context to fold constants, so a constant that cannot be evaluated is a parse error there.
+struct ExpressionEvaluator {
+    let context: ExpressionContext
+
+    func evaluate(_ expression: ParsedExpression) throws(ExpressionRuntimeError) -> ExpressionValue {
         let children = expression.children
         switch expression.form {
         case .literal(let value):
@@ -19,230 +21,380 @@ enum ExpressionEvaluator {
         case .coercion:
             return try coerce(expression.type, children)
         case .compound(let name):
-            return try compound(name, type: expression.type, children.map { child throws(ExpressionRuntimeError) in try evaluate(child) })
+            return try compound(name, children)
         case .case:
             var index = 0
             while index < children.count - 1 {
-                if try evaluate(children[index]) == .bool(true) { return try evaluate(children[index + 1]) }
+                if try evaluate(children[index]).isTruthy { return try evaluate(children[index + 1]) }
                 index += 2
             }
             return try evaluate(children[children.count - 1])
         case .coalesce:
-            for child in children {
-                let value = try evaluate(child)
-                if value != .null { return value }
-            }
-            return .null
+            return try coalesce(children)
         case .match(let labels):
             let input = try evaluate(children[0])
-            for (index, set) in labels.enumerated() where set.contains(input) {
-                return try evaluate(children[index + 1])
+            if case .string = input, labels.first?.first?.stringValue != nil {
+                for (index, set) in labels.enumerated() where set.contains(input) { return try evaluate(children[index + 1]) }
+            } else if case .number = input, labels.first?.first?.numberValue != nil {
+                for (index, set) in labels.enumerated() where set.contains(input) { return try evaluate(children[index + 1]) }
             }
             return try evaluate(children[children.count - 1])
         case .step(let labels):
-            guard case .number(let input) = try evaluate(children[0]) else { return .opaque(expression.type) }
-            let index = labels.lastIndex { $0 <= input } ?? 0
-            return try evaluate(children[index + 1])
-        case .interpolate(let labels):
-            guard case .number(let input) = try evaluate(children[0]) else { return .opaque(expression.type) }
-            if input <= labels[0] { return try evaluate(children[1]) }
-            if input >= labels[labels.count - 1] { return try evaluate(children[labels.count]) }
-            // Between two stops the outputs are blended; only their evaluation can fail.
-            let index = labels.lastIndex { $0 <= input } ?? 0
-            _ = try evaluate(children[index + 1])
-            _ = try evaluate(children[index + 2])
-            return .opaque(expression.type)
-        case .comparison(let op, let collator):
-            let lhs = try evaluate(children[0])
-            let rhs = try evaluate(children[1])
-            return try compare(op, lhs, rhs, collated: collator)
+            if labels.count == 1 { return try evaluate(children[1]) }
+            let input = try number(evaluate(children[0]))
+            return try evaluate(children[try Self.stopIndex(labels, input) + 1])
+        case .interpolate(let labels, let curve, let space):
+            return try interpolate(expression.type, labels: labels, curve: curve, space: space, children)
+        case .comparison(let op, let collated):
+            return try compare(op, children, collated: collated)
+        case .collator:
+            let locale = children.count > 2 ? try evaluate(children[2]).stringValue : nil
+            return .collator(ExpressionCollator(caseSensitive: try evaluate(children[0]).isTruthy,
+                                                diacriticSensitive: try evaluate(children[1]).isTruthy, locale: locale))
+        case .format(let sections):
+            return .formatted(FormattedText(sections: try sections.map { slots throws(ExpressionRuntimeError) in try formatSection(slots, children) }))
+        case .image:
+            let name = try evaluate(children[0]).text
+            if name.isEmpty { return .null }
+            return .image(ResolvedImage(name: name, available: context.availableImages?.contains(name) ?? false))
         case .in:
-            return try contains(try evaluate(children[0]), try evaluate(children[1]))
+            return try contains(evaluate(children[0]), evaluate(children[1]))
         case .indexOf:
-            return try indexOf(children.map { child throws(ExpressionRuntimeError) in try evaluate(child) })
+            return try indexOf(children)
         case .slice:
-            return try slice(children.map { child throws(ExpressionRuntimeError) in try evaluate(child) })
+            return try slice(children)
         case .at:
-            return try element(try evaluate(children[0]), of: try evaluate(children[1]))
+            return try element(evaluate(children[0]), of: evaluate(children[1]))
         case .length:
             switch try evaluate(children[0]) {
             case .string(let s): return .number(Double(s.unicodeScalars.count))
             case .array(let items): return .number(Double(items.count))
-            case .opaque: return .opaque(.number)
             case let other: throw ExpressionRuntimeError(message: "Expected value to be of type string or array, but found \(other.type) instead.")
             }
-        case .collator, .format, .image, .numberFormat, .within, .distance, .globalState:
-            return .opaque(expression.type)
+        case .numberFormat(let slots):
+            return try numberFormat(slots, children)
+        case .within(let shape):
+            return .bool(shape.contains(context.feature, in: context.tile))
+        case .distance(let shape):
+            return .number(shape.distance(to: context.feature, in: context.tile))
+        case .globalState(let key):
+            return context.globalState[key].map(ExpressionValue.init) ?? .null
         }
     }
 
     // MARK: - Annotations
 
-    private static func assert(_ type: ExpressionType, _ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
+    private func assert(_ type: ExpressionType, _ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
         for (index, child) in children.enumerated() {
             let value = try evaluate(child)
-            if type.mismatch(value.type) == nil { return value }
+            let actual = value.type
+            if type.mismatch(actual) == nil { return value }
             if index == children.count - 1 {
-                throw ExpressionRuntimeError(message: "Expected value to be of type \(type), but found \(value.type) instead.")
+                throw ExpressionRuntimeError(message: "Expected value to be of type \(type), but found \(actual) instead.")
             }
         }
-        return .opaque(type)
+        return .null
     }
 
-    private static func coerce(_ type: ExpressionType, _ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
+    /// How a coercion's failure shows the value: strings as they are, the rest as JSON.
+    private static func shown(_ value: ExpressionValue) -> String {
+        value.stringValue ?? ExpressionValue.jsonText(value.json(topLevel: false))
+    }
+
+    private func coerce(_ type: ExpressionType, _ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
         switch type {
         case .boolean:
-            switch try evaluate(children[0]) {
-            case .null: return .bool(false)
-            case .bool(let b): return .bool(b)
-            case .number(let n): return .bool(n != 0 && !n.isNaN)
-            case .string(let s): return .bool(!s.isEmpty)
-            case .opaque: return .opaque(.boolean)
-            default: return .bool(true)
-            }
+            return .bool(try evaluate(children[0]).isTruthy)
         case .number:
             var value = ExpressionValue.null
             for child in children {
                 value = try evaluate(child)
                 if value == .null { return .number(0) }
-                guard let number = javaScriptNumber(value) else { return .opaque(.number) }
+                let number = Self.javaScriptNumber(value)
                 if !number.isNaN { return .number(number) }
             }
-            throw ExpressionRuntimeError(message: "Could not convert \(JSONWriter.string(value.json)) to number.")
+            throw ExpressionRuntimeError(message: "Could not convert \(ExpressionValue.jsonText(value.json(topLevel: false))) to number.")
         case .color:
-            var last = ExpressionValue.null
+            var value = ExpressionValue.null
             var problem: String?
             for child in children {
-                last = try evaluate(child)
+                value = try evaluate(child)
                 problem = nil
-                switch last {
-                case .color, .opaque: return last
-                case .string(let text) where CSSColor.isColor(text): return .color(text)
+                switch value {
+                case .color:
+                    return value
+                case .string(let text):
+                    if let color = RGBAColor(css: text) { return .color(color) }
                 case .array(let items):
                     if items.count < 3 || items.count > 4 {
-                        problem = "Invalid rgba value \(JSONWriter.string(last.json)): expected an array containing either three or four numeric values."
+                        problem = "Invalid rgba value \(ExpressionValue.jsonText(value.json(topLevel: false))): expected an array containing either three or four numeric values."
                     } else {
-                        problem = rgbaProblem(items)
+                        problem = Self.rgbaProblem(items)
                     }
-                    if problem == nil { return .color(JSONWriter.string(last.json)) }
+                    if problem == nil, let r = items[0].numberValue, let g = items[1].numberValue, let b = items[2].numberValue {
+                        return .color(RGBAColor(premultiplied: r / 255, g / 255, b / 255, alpha: items.count > 3 ? items[3].numberValue ?? 1 : 1))
+                    }
                 default:
                     break
                 }
             }
-            if let problem { throw ExpressionRuntimeError(message: problem) }
-            let shown = last.stringValue ?? JSONWriter.string(last.json)
-            throw ExpressionRuntimeError(message: "Could not parse color from value '\(shown)'")
-        case .string:
-            let value = try evaluate(children[0])
-            return value.text.map(ExpressionValue.string) ?? .opaque(.string)
+            throw ExpressionRuntimeError(message: problem ?? "Could not parse color from value '\(Self.shown(value))'")
         case .padding, .numberArray, .colorArray, .variableAnchorOffsetCollection:
-            var last = ExpressionValue.null
+            var value = ExpressionValue.null
             for child in children {
-                last = try evaluate(child)
-                if !last.isKnown || parses(last, as: type) { return .opaque(type) }
+                value = try evaluate(child)
+                if let parsed = Self.typedArray(value, as: type) { return parsed }
             }
-            let shown = last.stringValue ?? JSONWriter.string(last.json)
-            throw ExpressionRuntimeError(message: "Could not parse \(type) from value '\(shown)'")
+            throw ExpressionRuntimeError(message: "Could not parse \(type) from value '\(Self.shown(value))'")
+        case .formatted:
+            let value = try evaluate(children[0])
+            if case .formatted = value { return value }
+            return .formatted(FormattedText(text: value.text))
+        case .resolvedImage:
+            let value = try evaluate(children[0])
+            if case .image = value { return value }
+            let name = value.text
+            return name.isEmpty ? .null : .image(ResolvedImage(name: name, available: false))
+        case .projectionDefinition:
+            return try evaluate(children[0])
         default:
-            // formatted, resolvedImage and projection definitions are built from any value.
-            return .opaque(type)
+            return .string(try evaluate(children[0]).text)
         }
     }
 
-    /// Whether `value` can be read as a padding, number array, color array or variable anchor offsets.
-    private static func parses(_ value: ExpressionValue, as type: ExpressionType) -> Bool {
-        func isNumber(_ v: ExpressionValue) -> Bool { if case .number = v { return true } else { return false } }
-        func isColor(_ v: ExpressionValue) -> Bool {
-            if case .string(let s) = v { return CSSColor.isColor(s) }
-            if case .color = v { return true }
-            return false
-        }
+    /// A padding, number array, color array or variable anchor offsets read from `value`, or nil.
+    static func typedArray(_ value: ExpressionValue, as type: ExpressionType) -> ExpressionValue? {
         switch (type, value) {
-        case (.padding, .number), (.numberArray, .number): return true
-        case (.padding, .array(let items)): return (1...4).contains(items.count) && items.allSatisfy(isNumber)
-        case (.numberArray, .array(let items)): return items.allSatisfy(isNumber)
-        case (.colorArray, _) where isColor(value): return true
-        case (.colorArray, .array(let items)): return items.allSatisfy(isColor)
+        case (.padding, .padding), (.numberArray, .numberArray), (.colorArray, .colorArray), (.variableAnchorOffsetCollection, .variableAnchorOffsets):
+            return value
+        case (.padding, .number(let n)):
+            return .padding([n, n, n, n])
+        case (.numberArray, .number(let n)):
+            return .numberArray([n])
+        case (.padding, .array(let items)):
+            let numbers = items.compactMap(\.numberValue)
+            guard (1...4).contains(items.count), numbers.count == items.count else { return nil }
+            switch numbers.count {
+            case 1: return .padding([numbers[0], numbers[0], numbers[0], numbers[0]])
+            case 2: return .padding([numbers[0], numbers[1], numbers[0], numbers[1]])
+            case 3: return .padding([numbers[0], numbers[1], numbers[2], numbers[1]])
+            default: return .padding(numbers)
+            }
+        case (.numberArray, .array(let items)):
+            let numbers = items.compactMap(\.numberValue)
+            return numbers.count == items.count ? .numberArray(numbers) : nil
+        case (.colorArray, .string(let text)):
+            return RGBAColor(css: text).map { .colorArray([$0]) }
+        case (.colorArray, .array(let items)):
+            let colors = items.compactMap { $0.stringValue.flatMap(RGBAColor.init(css:)) }
+            return colors.count == items.count ? .colorArray(colors) : nil
         case (.variableAnchorOffsetCollection, .array(let items)):
             let anchors: Set<String> = ["center", "left", "right", "top", "bottom", "top-left", "top-right", "bottom-left", "bottom-right"]
-            guard items.count % 2 == 0 else { return false }
-            return stride(from: 0, to: items.count, by: 2).allSatisfy { index in
+            guard !items.isEmpty, items.count % 2 == 0 else { return nil }
+            for index in stride(from: 0, to: items.count, by: 2) {
                 guard case .string(let anchor) = items[index], anchors.contains(anchor),
-                      case .array(let offset) = items[index + 1], offset.count == 2, offset.allSatisfy(isNumber) else { return false }
-                return true
+                      case .array(let offset) = items[index + 1], offset.count == 2, offset.allSatisfy({ $0.numberValue != nil }) else { return nil }
             }
-        default: return false
+            return .variableAnchorOffsets(items.map { $0.json(topLevel: false) })
+        default:
+            return nil
         }
     }
 
     // MARK: - Compound operators
 
-    private static func compound(_ name: String, type: ExpressionType, _ args: [ExpressionValue]) throws(ExpressionRuntimeError) -> ExpressionValue {
-        let numbers = args.compactMap(\.numberValue)
-        // Anything built from a value this evaluator does not model is itself not modelled.
-        guard args.allSatisfy(\.isKnown) else { return .opaque(type) }
+    private func number(_ value: ExpressionValue) -> Double {
+        value.numberValue ?? .nan
+    }
+
+    private func numbers(_ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> [Double] {
+        var result: [Double] = []
+        result.reserveCapacity(children.count)
+        for child in children { result.append(number(try evaluate(child))) }
+        return result
+    }
+
+    private func compound(_ name: String, _ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
+        let properties = context.feature?.properties ?? JSONObject()
         switch name {
-        case "+": return .number(numbers.reduce(0, +))
-        case "*": return .number(numbers.reduce(1, *))
-        case "-": return .number(numbers.count == 1 ? -numbers[0] : numbers[0] - numbers[1])
-        case "/": return .number(numbers[0] / numbers[1])
-        case "%": return .number(fmod(numbers[0], numbers[1]))
-        case "^": return .number(pow(numbers[0], numbers[1]))
-        case "ln2": return .number(M_LN2)
-        case "pi": return .number(Double.pi)
-        case "e": return .number(M_E)
-        case "sqrt": return .number(numbers[0].squareRoot())
-        case "log10": return .number(log10(numbers[0]))
-        case "ln": return .number(log(numbers[0]))
-        case "log2": return .number(log2(numbers[0]))
-        case "sin": return .number(sin(numbers[0]))
-        case "cos": return .number(cos(numbers[0]))
-        case "tan": return .number(tan(numbers[0]))
-        case "asin": return .number(asin(numbers[0]))
-        case "acos": return .number(acos(numbers[0]))
-        case "atan": return .number(atan(numbers[0]))
-        case "abs": return .number(abs(numbers[0]))
-        case "floor": return .number(numbers[0].rounded(.down))
-        case "ceil": return .number(numbers[0].rounded(.up))
-        case "round": return .number(numbers[0].rounded(.toNearestOrAwayFromZero))
-        case "min": return .number(numbers.isEmpty ? .infinity : numbers.contains(where: \.isNaN) ? .nan : numbers.min() ?? .infinity)
-        case "max": return .number(numbers.isEmpty ? -.infinity : numbers.contains(where: \.isNaN) ? .nan : numbers.max() ?? -.infinity)
-        case "!": return .bool(args[0] != .bool(true))
-        case "all": return .bool(args.allSatisfy { $0 == .bool(true) })
-        case "any": return .bool(args.contains(.bool(true)))
-        case "upcase": return args[0].stringValue.map { .string($0.uppercased()) } ?? .opaque(.string)
-        case "downcase": return args[0].stringValue.map { .string($0.lowercased()) } ?? .opaque(.string)
-        case "concat":
-            let parts = args.compactMap { $0.text }
-            return parts.count == args.count ? .string(parts.joined()) : .opaque(.string)
-        case "typeof": return .string(args[0].type.description)
-        case "has", "get":
-            guard args.count == 2, case .object(let object) = args[1], let key = args[0].stringValue else { return .opaque(type) }
-            if name == "has" { return .bool(object[key] != nil) }
+        case "get":
+            let key = try evaluate(children[0]).text
+            if children.count == 1 { return properties[key].map(ExpressionValue.init) ?? .null }
+            guard case .object(let object) = try evaluate(children[1]) else { return .null }
             return object[key].map(ExpressionValue.init) ?? .null
+        case "has":
+            let key = try evaluate(children[0]).text
+            if children.count == 1 { return .bool(properties[key] != nil) }
+            guard case .object(let object) = try evaluate(children[1]) else { return .bool(false) }
+            return .bool(object[key] != nil)
+        case "all":
+            for child in children where !(try evaluate(child).isTruthy) { return .bool(false) }
+            return .bool(true)
+        case "any":
+            for child in children where try evaluate(child).isTruthy { return .bool(true) }
+            return .bool(false)
+        case "!":
+            return .bool(!(try evaluate(children[0]).isTruthy))
+        case "zoom":
+            return .number(context.zoom ?? .nan)
+        case "feature-state":
+            return context.featureState[try evaluate(children[0]).text].map(ExpressionValue.init) ?? .null
+        case "properties":
+            return .object(properties)
+        case "geometry-type":
+            return context.feature?.geometryType.map(ExpressionValue.string) ?? .null
+        case "id":
+            return context.feature?.id.map(ExpressionValue.init) ?? .null
+        case "heatmap-density":
+            return .number(context.heatmapDensity ?? 0)
+        case "elevation":
+            return .number(context.elevation ?? 0)
+        case "line-progress":
+            return .number(context.lineProgress ?? 0)
+        case "accumulated":
+            return context.accumulated ?? .null
+        case "is-supported-script":
+            return .bool(true)
+        case "error":
+            throw ExpressionRuntimeError(message: try evaluate(children[0]).text)
+        case "typeof":
+            return .string(try evaluate(children[0]).type.description)
+        case "to-rgba":
+            guard case .color(let color) = try evaluate(children[0]) else { return .null }
+            let rgba = color.rgba
+            return .array([.number(rgba[0] * 255), .number(rgba[1] * 255), .number(rgba[2] * 255), .number(rgba[3])])
+        case "rgb", "rgba":
+            let values = try children.map { child throws(ExpressionRuntimeError) in try evaluate(child) }
+            if let problem = Self.rgbaProblem(values) { throw ExpressionRuntimeError(message: problem) }
+            let n = values.map { $0.numberValue ?? .nan }
+            return .color(RGBAColor(straight: n[0] / 255, n[1] / 255, n[2] / 255, alpha: n.count > 3 ? n[3] : 1))
+        case "upcase":
+            return .string(try evaluate(children[0]).text.uppercased())
+        case "downcase":
+            return .string(try evaluate(children[0]).text.lowercased())
+        case "concat":
+            var text = ""
+            for child in children { text += try evaluate(child).text }
+            return .string(text)
         case "split":
-            guard let text = args[0].stringValue, let separator = args[1].stringValue else { return .opaque(type) }
-            if separator.isEmpty { return .array(text.map { .string(String($0)) }) }
+            let text = try evaluate(children[0]).text
+            let separator = try evaluate(children[1]).text
+            if separator.isEmpty { return .array(text.utf16.map { .string(String(decoding: [$0], as: UTF16.self)) }) }
             return .array(text.components(separatedBy: separator).map(ExpressionValue.string))
         case "join":
-            guard case .array(let items) = args[0], let separator = args[1].stringValue else { return .opaque(type) }
-            let parts = items.compactMap(\.text)
-            return parts.count == items.count ? .string(parts.joined(separator: separator)) : .opaque(type)
-        case "rgb", "rgba":
-            if let problem = rgbaProblem(args) { throw ExpressionRuntimeError(message: problem) }
-            return .color("rgba(\(args.map { $0.text ?? "" }.joined(separator: ",")))")
+            guard case .array(let items) = try evaluate(children[0]) else { return .string("") }
+            return .string(items.map(\.text).joined(separator: try evaluate(children[1]).text))
+        case "resolved-locale":
+            guard case .collator(let collator) = try evaluate(children[0]) else { return .null }
+            return .string(collator.resolvedLocale)
         default:
-            return .opaque(type)
+            if name.hasPrefix("filter-") { return try filter(name, children, properties: properties) }
+            return .number(try arithmetic(name, numbers(children)))
+        }
+    }
+
+    private func arithmetic(_ name: String, _ n: [Double]) throws(ExpressionRuntimeError) -> Double {
+        switch name {
+        case "+": return n.reduce(0, +)
+        case "*": return n.reduce(1, *)
+        case "-": return n.count == 1 ? -n[0] : n[0] - n[1]
+        case "/": return n[0] / n[1]
+        case "%": return n[0].truncatingRemainder(dividingBy: n[1])
+        case "^": return abs(n[0]) == 1 && n[1].isInfinite ? .nan : pow(n[0], n[1])
+        case "ln2": return M_LN2
+        case "pi": return Double.pi
+        case "e": return M_E
+        case "sqrt": return n[0].squareRoot()
+        case "log10": return log(n[0]) / M_LN10
+        case "ln": return log(n[0])
+        case "log2": return log(n[0]) / M_LN2
+        case "sin": return sin(n[0])
+        case "cos": return cos(n[0])
+        case "tan": return tan(n[0])
+        case "asin": return asin(n[0])
+        case "acos": return acos(n[0])
+        case "atan": return atan(n[0])
+        case "abs": return abs(n[0])
+        case "floor": return n[0].rounded(.down)
+        case "ceil": return n[0].rounded(.up)
+        case "round": return n[0] < 0 ? -Self.javaScriptRound(-n[0]) : Self.javaScriptRound(n[0])
+        case "min": return n.contains(where: \.isNaN) ? .nan : n.min() ?? .infinity
+        case "max": return n.contains(where: \.isNaN) ? .nan : n.max() ?? -.infinity
+        default: throw ExpressionRuntimeError(message: "Unknown expression \"\(name)\".")
+        }
+    }
+
+    /// JavaScript's `Math.round`: halves go up.
+    private static func javaScriptRound(_ x: Double) -> Double {
+        let down = x.rounded(.down)
+        return x - down >= 0.5 ? down + 1 : down
+    }
+
+    /// The compiled forms of legacy filters, which compare with JavaScript's strict rules.
+    private func filter(_ name: String, _ children: [ParsedExpression], properties: JSONObject) throws(ExpressionRuntimeError) -> ExpressionValue {
+        let literals = try children.map { child throws(ExpressionRuntimeError) in try evaluate(child) }
+        let id = context.feature?.id.map(ExpressionValue.init) ?? .null
+        let type = context.feature?.geometryType.map(ExpressionValue.string) ?? .null
+        func property(_ key: ExpressionValue) -> ExpressionValue? { properties[key.text].map(ExpressionValue.init) }
+        func ordered(_ a: ExpressionValue?, _ b: ExpressionValue, _ op: String) -> Bool {
+            switch (a, b) {
+            case (.number(let x)?, .number(let y)):
+                return op == "<" ? x < y : op == ">" ? x > y : op == "<=" ? x <= y : x >= y
+            case (.string(let x)?, .string(let y)):
+                let (u, v) = (Array(x.utf16), Array(y.utf16))
+                return op == "<" ? u.lexicographicallyPrecedes(v) : op == ">" ? v.lexicographicallyPrecedes(u)
+                    : op == "<=" ? !v.lexicographicallyPrecedes(u) : !u.lexicographicallyPrecedes(v)
+            case (.bool(let x)?, .bool(let y)):
+                let (u, v) = (x ? 1 : 0, y ? 1 : 0)
+                return op == "<" ? u < v : op == ">" ? u > v : op == "<=" ? u <= v : u >= v
+            default:
+                return false
+            }
+        }
+        func list(_ value: ExpressionValue) -> [ExpressionValue] {
+            if case .array(let items) = value { return items }
+            return []
+        }
+        switch name {
+        case "filter-==": return .bool(Self.strictlyEqual(property(literals[0]) ?? .null, literals[1]) && property(literals[0]) != nil)
+        case "filter-id-==": return .bool(Self.strictlyEqual(id, literals[0]))
+        case "filter-type-==": return .bool(Self.strictlyEqual(type, literals[0]))
+        case "filter-<", "filter->", "filter-<=", "filter->=":
+            return .bool(ordered(property(literals[0]), literals[1], String(name.dropFirst("filter-".count))))
+        case "filter-id-<", "filter-id->", "filter-id-<=", "filter-id->=":
+            return .bool(ordered(context.feature?.id.map(ExpressionValue.init), literals[0], String(name.dropFirst("filter-id-".count))))
+        case "filter-has": return .bool(property(literals[0]) != nil)
+        case "filter-has-id": return .bool(id != .null)
+        case "filter-type-in": return .bool(list(literals[0]).contains { Self.strictlyEqual($0, type) })
+        case "filter-id-in": return .bool(list(literals[0]).contains { Self.strictlyEqual($0, id) })
+        case "filter-in-small", "filter-in-large":
+            guard let value = property(literals[0]) else { return .bool(false) }
+            return .bool(list(literals[1]).contains { Self.strictlyEqual($0, value) })
+        default: throw ExpressionRuntimeError(message: "Unknown expression \"\(name)\".")
+        }
+    }
+
+    /// JavaScript's `===` on expression values: primitives by value (NaN is not equal to itself),
+    /// anything else never.
+    static func strictlyEqual(_ a: ExpressionValue, _ b: ExpressionValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.number(let x), .number(let y)): return x == y
+        case (.string(let x), .string(let y)): return x == y
+        default: return false
         }
     }
 
     /// The reference's message for components that are not a valid rgba color, or nil.
-    private static func rgbaProblem(_ components: [ExpressionValue]) -> String? {
+    static func rgbaProblem(_ components: [ExpressionValue]) -> String? {
         func inRange(_ value: ExpressionValue, _ upper: Double) -> Bool {
             guard case .number(let n) = value else { return false }
             return n >= 0 && n <= upper
         }
-        let shown = { (values: ArraySlice<ExpressionValue>) in values.map { $0.text ?? "" }.joined(separator: ", ") }
+        func shown(_ values: ArraySlice<ExpressionValue>) -> String {
+            values.map { $0 == .null ? "" : $0.text }.joined(separator: ", ")
+        }
         let hasNumericAlpha = components.count > 3 && components[3].numberValue != nil
         if !components.prefix(3).allSatisfy({ inRange($0, 255) }) {
             return "Invalid rgba value [\(shown(hasNumericAlpha ? components.prefix(4) : components.prefix(3)))]: 'r', 'g', and 'b' must be between 0 and 255."
@@ -253,21 +405,153 @@ enum ExpressionEvaluator {
         return nil
     }
 
+    // MARK: - Control flow
+
+    private func coalesce(_ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
+        var requestedImage: String?
+        for (index, child) in children.enumerated() {
+            var result = try evaluate(child)
+            // An unavailable image is passed over, but remembered so that a missing image is reported.
+            if case .image(let image) = result, !image.available {
+                if requestedImage == nil { requestedImage = image.name }
+                result = index == children.count - 1 ? .string(requestedImage ?? image.name) : .null
+            }
+            if result != .null { return result }
+        }
+        return .null
+    }
+
+    /// The index of the last stop at or below `input` (the reference's binary search).
+    static func stopIndex(_ labels: [Double], _ input: Double) throws(ExpressionRuntimeError) -> Int {
+        if input <= labels[0] { return 0 }
+        if input >= labels[labels.count - 1] { return labels.count - 1 }
+        if input.isNaN { throw ExpressionRuntimeError(message: "Input is not a number.") }
+        var low = 0
+        var high = labels.count - 1
+        while low <= high {
+            let middle = (low + high) / 2
+            if labels[middle] <= input {
+                if middle == labels.count - 1 || input < labels[middle + 1] { return middle }
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
+        }
+        return 0
+    }
+
+    private func interpolate(_ type: ExpressionType, labels: [Double], curve: ParsedExpression.InterpolationCurve,
+                             space: RGBAColor.Space, _ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
+        if labels.count == 1 { return try evaluate(children[1]) }
+        let input = number(try evaluate(children[0]))
+        if input <= labels[0] { return try evaluate(children[1]) }
+        if input >= labels[labels.count - 1] { return try evaluate(children[labels.count]) }
+        let index = try Self.stopIndex(labels, input)
+        let t = Self.interpolationFactor(curve, input: input, lower: labels[index], upper: labels[index + 1])
+        let lower = try evaluate(children[index + 1])
+        let upper = try evaluate(children[index + 2])
+        return try Self.blend(lower, upper, t, space: space)
+    }
+
+    /// How far `input` is between two stops, shaped by the curve.
+    static func interpolationFactor(_ curve: ParsedExpression.InterpolationCurve, input: Double, lower: Double, upper: Double) -> Double {
+        func exponential(_ base: Double) -> Double {
+            let difference = upper - lower
+            let progress = input - lower
+            if difference == 0 { return 0 }
+            if base == 1 { return progress / difference }
+            return (pow(base, progress) - 1) / (pow(base, difference) - 1)
+        }
+        switch curve {
+        case .linear: return exponential(1)
+        case .exponential(let base): return exponential(base)
+        case .cubicBezier(let bezier): return bezier.solve(exponential(1))
+        }
+    }
+
+    /// The value `t` of the way from `a` to `b`.
+    static func blend(_ a: ExpressionValue, _ b: ExpressionValue, _ t: Double, space: RGBAColor.Space) throws(ExpressionRuntimeError) -> ExpressionValue {
+        func mix(_ x: Double, _ y: Double) -> Double { x + t * (y - x) }
+        func mixAll(_ x: [Double], _ y: [Double]) -> [Double] { x.indices.map { mix($0 < x.count ? x[$0] : .nan, $0 < y.count ? y[$0] : .nan) } }
+        switch (a, b) {
+        case (.number(let x), .number(let y)):
+            return .number(mix(x, y))
+        case (.color(let x), .color(let y)):
+            return .color(RGBAColor.interpolate(x, y, t, in: space))
+        case (.padding(let x), .padding(let y)):
+            return .padding(mixAll(x, y))
+        case (.numberArray(let x), .numberArray(let y)):
+            return .numberArray(mixAll(x, y))
+        case (.colorArray(let x), .colorArray(let y)):
+            guard x.count == y.count else {
+                throw ExpressionRuntimeError(message: "colorArray: Arrays have mismatched length (\(x.count) vs. \(y.count)), cannot interpolate.")
+            }
+            return .colorArray(zip(x, y).map { RGBAColor.interpolate($0, $1, t, in: space) })
+        case (.variableAnchorOffsets(let x), .variableAnchorOffsets(let y)):
+            guard x.count == y.count else {
+                throw ExpressionRuntimeError(message: "Cannot interpolate values of different length. from: \(ExpressionValue.jsonText(.array(x))), to: \(ExpressionValue.jsonText(.array(y)))")
+            }
+            var output: [JSONValue] = []
+            for index in stride(from: 0, to: x.count, by: 2) {
+                guard x[index] == y[index] else {
+                    throw ExpressionRuntimeError(message: "Cannot interpolate values containing mismatched anchors. from[\(index)]: \(ExpressionValue(x[index]).text), to[\(index)]: \(ExpressionValue(y[index]).text)")
+                }
+                let from = x[index + 1].arrayValue?.compactMap(\.numberValue) ?? []
+                let to = y[index + 1].arrayValue?.compactMap(\.numberValue) ?? []
+                output += [x[index], .array(mixAll(from, to).map(JSONValue.number))]
+            }
+            return .variableAnchorOffsets(output)
+        case (.array(let x), .array(let y)):
+            return .array(mixAll(x.map { $0.numberValue ?? .nan }, y.map { $0.numberValue ?? .nan }).map(ExpressionValue.number))
+        case (.string(let x), .string(let y)):
+            return .projection(ProjectionDefinition(from: x, to: y, transition: t))
+        default:
+            return a
+        }
+    }
+
     // MARK: - Comparison and collections
 
-    private static func compare(_ op: String, _ lhs: ExpressionValue, _ rhs: ExpressionValue, collated: Bool) throws(ExpressionRuntimeError) -> ExpressionValue {
-        guard lhs.isKnown, rhs.isKnown, !collated else { return .opaque(.boolean) }
-        if op == "==" { return .bool(lhs == rhs) }
-        if op == "!=" { return .bool(lhs != rhs) }
+    private func compare(_ op: String, _ children: [ParsedExpression], collated: Bool) throws(ExpressionRuntimeError) -> ExpressionValue {
+        let lhs = try evaluate(children[0])
+        let rhs = try evaluate(children[1])
+        let ordering = op != "==" && op != "!="
+        let untyped = children[0].type.kind == "value" || children[1].type.kind == "value"
+        if ordering && untyped {
+            let (left, right) = (lhs.type.kind, rhs.type.kind)
+            guard left == right, left == "string" || left == "number" else {
+                throw ExpressionRuntimeError(message: "Expected arguments for \"\(op)\" to be (string, string) or (number, number), but found (\(left), \(right)) instead.")
+            }
+        }
+        if collated, case .string(let a) = lhs, case .string(let b) = rhs, case .collator(let collator) = try evaluate(children[2]) {
+            let order = collator.compare(a, b)
+            switch op {
+            case "==": return .bool(order == 0)
+            case "!=": return .bool(order != 0)
+            case "<": return .bool(order < 0)
+            case ">": return .bool(order > 0)
+            case "<=": return .bool(order <= 0)
+            default: return .bool(order >= 0)
+            }
+        }
+        switch op {
+        case "==": return .bool(Self.strictlyEqual(lhs, rhs))
+        case "!=": return .bool(!Self.strictlyEqual(lhs, rhs))
+        default: return .bool(Self.lessOrGreater(op, lhs, rhs))
+        }
+    }
+
+    /// JavaScript's `<`, `>`, `<=`, `>=` on two values of the same primitive type.
+    private static func lessOrGreater(_ op: String, _ lhs: ExpressionValue, _ rhs: ExpressionValue) -> Bool {
         switch (lhs, rhs) {
         case (.number(let a), .number(let b)):
-            return .bool(op == "<" ? a < b : op == ">" ? a > b : op == "<=" ? a <= b : a >= b)
+            return op == "<" ? a < b : op == ">" ? a > b : op == "<=" ? a <= b : a >= b
         case (.string(let a), .string(let b)):
             let (x, y) = (Array(a.utf16), Array(b.utf16))
-            return .bool(op == "<" ? x.lexicographicallyPrecedes(y) : op == ">" ? y.lexicographicallyPrecedes(x)
-                         : op == "<=" ? !y.lexicographicallyPrecedes(x) : !x.lexicographicallyPrecedes(y))
+            return op == "<" ? x.lexicographicallyPrecedes(y) : op == ">" ? y.lexicographicallyPrecedes(x)
+                : op == "<=" ? !y.lexicographicallyPrecedes(x) : !x.lexicographicallyPrecedes(y)
         default:
-            throw ExpressionRuntimeError(message: "Expected arguments for \"\(op)\" to be (string, string) or (number, number), but found (\(lhs.type.kind), \(rhs.type.kind)) instead.")
+            return false
         }
     }
 
@@ -278,72 +562,149 @@ enum ExpressionEvaluator {
         }
     }
 
-    private static func contains(_ needle: ExpressionValue, _ haystack: ExpressionValue) throws(ExpressionRuntimeError) -> ExpressionValue {
-        guard needle.isKnown, haystack.isKnown else { return .opaque(.boolean) }
-        switch haystack {
-        case .null, .bool(false), .string(""): return .bool(false)
-        case .number(let n) where n == 0 || n.isNaN: return .bool(false)
-        default: break
-        }
-        guard isSearchable(needle) else {
+    private func contains(_ needle: ExpressionValue, _ haystack: ExpressionValue) throws(ExpressionRuntimeError) -> ExpressionValue {
+        if !haystack.isTruthy { return .bool(false) }
+        guard Self.isSearchable(needle) else {
             throw ExpressionRuntimeError(message: "Expected first argument to be of type boolean, string, number or null, but found \(needle.type) instead.")
         }
         switch haystack {
-        case .string(let text): return .bool(text.contains(needle.text ?? ""))
-        case .array(let items): return .bool(items.contains(needle))
+        case .string(let text): return .bool(Self.utf16Index(of: Self.javaScriptString(needle), in: text, from: 0) != nil)
+        case .array(let items): return .bool(items.contains { Self.strictlyEqual($0, needle) })
         default: throw ExpressionRuntimeError(message: "Expected second argument to be of type array or string, but found \(haystack.type) instead.")
         }
     }
 
-    private static func indexOf(_ args: [ExpressionValue]) throws(ExpressionRuntimeError) -> ExpressionValue {
-        guard args.allSatisfy(\.isKnown) else { return .opaque(.number) }
-        let (needle, haystack) = (args[0], args[1])
-        guard isSearchable(needle) else {
+    private func indexOf(_ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
+        let needle = try evaluate(children[0])
+        let haystack = try evaluate(children[1])
+        guard Self.isSearchable(needle) else {
             throw ExpressionRuntimeError(message: "Expected first argument to be of type boolean, string, number or null, but found \(needle.type) instead.")
         }
+        let from = children.count > 2 ? number(try evaluate(children[2])) : 0
         switch haystack {
-        case .string, .array: return .opaque(.number)
-        default: throw ExpressionRuntimeError(message: "Expected second argument to be of type array or string, but found \(haystack.type) instead.")
+        case .string(let text):
+            let units = Array(text.utf16)
+            let start = Self.relativeIndex(from, count: units.count, clampNegative: false)
+            guard let found = Self.utf16Index(of: Self.javaScriptString(needle), in: text, from: start) else { return .number(-1) }
+            return .number(Double(String(decoding: units[..<found], as: UTF16.self).unicodeScalars.count))
+        case .array(let items):
+            let start = Self.relativeIndex(from, count: items.count, clampNegative: true)
+            guard start < items.count else { return .number(-1) }
+            return .number(Double(items[start...].firstIndex { Self.strictlyEqual($0, needle) } ?? -1))
+        default:
+            throw ExpressionRuntimeError(message: "Expected second argument to be of type array or string, but found \(haystack.type) instead.")
         }
     }
 
-    private static func slice(_ args: [ExpressionValue]) throws(ExpressionRuntimeError) -> ExpressionValue {
-        switch args[0] {
-        case .string, .array, .opaque: return .opaque(args[0].type)
-        default: throw ExpressionRuntimeError(message: "Expected first argument to be of type array or string, but found \(args[0].type) instead.")
+    private func slice(_ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
+        let input = try evaluate(children[0])
+        let begin = number(try evaluate(children[1]))
+        let end = children.count > 2 ? number(try evaluate(children[2])) : nil
+        func bounds(_ count: Int) -> Range<Int> {
+            let start = Self.relativeIndex(begin, count: count, clampNegative: true)
+            let stop = end.map { Self.relativeIndex($0, count: count, clampNegative: true) } ?? count
+            return start < stop ? start..<stop : start..<start
+        }
+        switch input {
+        case .string(let text):
+            let scalars = Array(text.unicodeScalars)
+            var result = String.UnicodeScalarView()
+            result.append(contentsOf: scalars[bounds(scalars.count)])
+            return .string(String(result))
+        case .array(let items):
+            return .array(Array(items[bounds(items.count)]))
+        default:
+            throw ExpressionRuntimeError(message: "Expected first argument to be of type array or string, but found \(input.type) instead.")
         }
     }
 
-    private static func element(_ index: ExpressionValue, of array: ExpressionValue) throws(ExpressionRuntimeError) -> ExpressionValue {
-        guard case .number(let i) = index, case .array(let items) = array else { return .opaque(.value) }
-        if i < 0 { throw ExpressionRuntimeError(message: "Array index out of bounds: \(ExpressionValue.format(i)) < 0.") }
+    /// A JavaScript relative index (`slice`, `indexOf`): truncated, negative from the end, clamped.
+    private static func relativeIndex(_ value: Double, count: Int, clampNegative: Bool) -> Int {
+        if value.isNaN { return 0 }
+        let truncated = value.rounded(.towardZero)
+        if truncated < 0 {
+            if !clampNegative { return 0 }
+            return max(0, count + Int(max(truncated, -Double(count))))
+        }
+        return Int(min(truncated, Double(count)))
+    }
+
+    /// Where `needle` first occurs in `text` at or after the UTF-16 offset `start`, in UTF-16 units.
+    private static func utf16Index(of needle: String, in text: String, from start: Int) -> Int? {
+        let units = Array(text.utf16)
+        let pattern = Array(needle.utf16)
+        let first = min(max(start, 0), units.count)
+        if pattern.isEmpty { return first }
+        guard units.count >= pattern.count, first <= units.count - pattern.count else { return nil }
+        for offset in first...(units.count - pattern.count) where units[offset..<offset + pattern.count].elementsEqual(pattern) {
+            return offset
+        }
+        return nil
+    }
+
+    /// JavaScript's `String(value)` for the primitives `in` and `index-of` search for.
+    private static func javaScriptString(_ value: ExpressionValue) -> String {
+        value == .null ? "null" : value.text
+    }
+
+    private func element(_ index: ExpressionValue, of array: ExpressionValue) throws(ExpressionRuntimeError) -> ExpressionValue {
+        let i = number(index)
+        guard case .array(let items) = array else { return .null }
+        if i < 0 { throw ExpressionRuntimeError(message: "Array index out of bounds: \(JavaScriptNumber.string(i)) < 0.") }
         if i >= Double(items.count) {
-            throw ExpressionRuntimeError(message: "Array index out of bounds: \(ExpressionValue.format(i)) > \(items.count - 1).")
+            throw ExpressionRuntimeError(message: "Array index out of bounds: \(JavaScriptNumber.string(i)) > \(items.count - 1).")
         }
-        if i.rounded(.down) != i { throw ExpressionRuntimeError(message: "Array index must be an integer, but found \(ExpressionValue.format(i)) instead.") }
+        if i.rounded(.down) != i { throw ExpressionRuntimeError(message: "Array index must be an integer, but found \(JavaScriptNumber.string(i)) instead.") }
         return items[Int(i)]
     }
 
-    /// JavaScript's `Number(value)`, or nil when that is not modelled.
-    private static func javaScriptNumber(_ value: ExpressionValue) -> Double? {
+    // MARK: - Text
+
+    private func formatSection(_ slots: ParsedExpression.FormatSectionSlots, _ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> FormattedSection {
+        let content = try evaluate(children[slots.content])
+        let verticalAlign = try slots.verticalAlign.map { index throws(ExpressionRuntimeError) in try evaluate(children[index]).stringValue } ?? nil
+        if case .image(let image) = content {
+            return FormattedSection(text: "", image: image, verticalAlign: verticalAlign)
+        }
+        var section = FormattedSection(text: content.text, verticalAlign: verticalAlign)
+        if let index = slots.scale { section.scale = try evaluate(children[index]).numberValue }
+        if let index = slots.font, case .array(let fonts) = try evaluate(children[index]) {
+            section.fontStack = fonts.map(\.text).joined(separator: ",")
+        }
+        if let index = slots.textColor, case .color(let color) = try evaluate(children[index]) { section.textColor = color }
+        return section
+    }
+
+    private func numberFormat(_ slots: ParsedExpression.NumberFormatSlots, _ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
+        func option(_ index: Int?) throws(ExpressionRuntimeError) -> ExpressionValue? {
+            guard let index else { return nil }
+            return try evaluate(children[index])
+        }
+        let format = LocaleNumberFormat(
+            locale: try option(slots.locale)?.stringValue, currency: try option(slots.currency)?.stringValue, unit: try option(slots.unit)?.stringValue,
+            minimumFractionDigits: try option(slots.minFractionDigits)?.numberValue, maximumFractionDigits: try option(slots.maxFractionDigits)?.numberValue)
+        return .string(format.string(number(try evaluate(children[0]))))
+    }
+
+    /// JavaScript's `Number(value)`.
+    static func javaScriptNumber(_ value: ExpressionValue) -> Double {
         switch value {
         case .null: return 0
         case .bool(let b): return b ? 1 : 0
         case .number(let n): return n
-        case .string(let s):
-            let trimmed = s.trimmingCharacters(in: .whitespacesAndNewlines)
-            if trimmed.isEmpty { return 0 }
-            if trimmed == "Infinity" || trimmed == "+Infinity" { return .infinity }
-            if trimmed == "-Infinity" { return -.infinity }
-            if trimmed.lowercased().hasPrefix("0x") { return UInt64(trimmed.dropFirst(2), radix: 16).map(Double.init) ?? .nan }
-            if trimmed.contains(where: { $0.isLetter && $0 != "e" && $0 != "E" }) { return .nan }
-            return Double(trimmed) ?? .nan
-        case .array(let items):
-            if items.isEmpty { return 0 }
-            if items.count == 1 { return javaScriptNumber(items[0].text.map(ExpressionValue.string) ?? .null) }
-            return .nan
-        case .object, .color: return .nan
-        case .opaque: return nil
+        case .string(let s): return JavaScriptNumber.parse(s)
+        case .array: return JavaScriptNumber.parse(arrayText(value))
+        default: return .nan
+        }
+    }
+
+    /// JavaScript's `String(array)`: items joined with commas, null as nothing, nested arrays flattened.
+    private static func arrayText(_ value: ExpressionValue) -> String {
+        switch value {
+        case .null: return ""
+        case .array(let items): return items.map(arrayText).joined(separator: ",")
+        case .object: return "[object Object]"
+        default: return value.text
         }
     }
 }

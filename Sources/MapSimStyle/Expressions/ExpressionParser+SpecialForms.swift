@@ -192,7 +192,7 @@ extension ExpressionParser {
                         return labelParser.error("Branch labels must be integers no larger than 9007199254740991.")
                     }
                     if n.rounded(.down) != n { return labelParser.error("Numeric branch labels must be integer values.") }
-                    key = ExpressionValue.format(n)
+                    key = JavaScriptNumber.string(n)
                 case .string(let s):
                     key = s
                 default:
@@ -276,18 +276,21 @@ extension ExpressionParser {
         guard args.count > 1, case .array(let interpolation) = args[1], let name = interpolation.first else {
             return error("Expected an interpolation type expression.", at: 1)
         }
+        let curve: ParsedExpression.InterpolationCurve
         switch name {
         case .string("linear"):
-            break
+            curve = .linear
         case .string("exponential"):
-            guard interpolation.count > 1, case .number = interpolation[1] else {
+            guard interpolation.count > 1, case .number(let base) = interpolation[1] else {
                 return error("Exponential interpolation requires a numeric base.", at: 1, 1)
             }
+            curve = .exponential(base: base)
         case .string("cubic-bezier"):
-            let points = interpolation.dropFirst()
-            guard points.count == 4, points.allSatisfy({ $0.numberValue.map { (0...1).contains($0) } ?? false }) else {
+            let points = interpolation.dropFirst().compactMap { $0.numberValue.flatMap { (0...1).contains($0) ? $0 : nil } }
+            guard interpolation.count == 5, points.count == 4 else {
                 return error("Cubic bezier interpolation requires four numeric arguments with values between 0 and 1.", at: 1)
             }
+            curve = .cubicBezier(UnitBezier(points[0], points[1], points[2], points[3]))
         default:
             return error("Unknown interpolation type \(Self.javaScriptString(name))", at: 1, 0)
         }
@@ -309,7 +312,8 @@ extension ExpressionParser {
         default: interpolatable = false
         }
         guard interpolatable else { return error("Type \(type) is not interpolatable.") }
-        return ParsedExpression(.interpolate(labels: labels), type: type, children: [input] + outputs)
+        let space: RGBAColor.Space = op == "interpolate-hcl" ? .hcl : op == "interpolate-lab" ? .lab : .rgb
+        return ParsedExpression(.interpolate(labels: labels, curve: curve, space: space), type: type, children: [input] + outputs)
     }
 
     func parseComparison(_ op: String, _ args: [JSONValue]) -> ParsedExpression? {
@@ -361,19 +365,22 @@ extension ExpressionParser {
         // JavaScript's `typeof null` is "object": a null first argument is refused as an object is.
         if args[1] == .null || args[1].objectValue != nil { return error("First argument must be an image or text section.") }
         var children: [ParsedExpression] = []
+        var sections: [ParsedExpression.FormatSectionSlots] = []
         var nextMayBeOptions = false
         for argument in args.dropFirst() {
             if nextMayBeOptions, case .object(let options) = argument {
                 nextMayBeOptions = false
-                let optionTypes: [(String, ExpressionType)] = [
-                    ("font-scale", .number), ("text-font", .array(.string, count: nil)), ("text-color", .color), ("vertical-align", .string),
+                let optionTypes: [(String, ExpressionType, WritableKeyPath<ParsedExpression.FormatSectionSlots, Int?>)] = [
+                    ("font-scale", .number, \.scale), ("text-font", .array(.string, count: nil), \.font), ("text-color", .color, \.textColor),
+                    ("vertical-align", .string, \.verticalAlign),
                 ]
-                for (name, type) in optionTypes {
+                for (name, type, slot) in optionTypes {
                     guard let option = options[name], Self.isTruthy(option) else { continue }
                     if name == "vertical-align", case .string(let align) = option, !["bottom", "center", "top"].contains(align) {
                         return error("'vertical-align' must be one of: 'bottom', 'center', 'top' but found '\(align)' instead.")
                     }
                     guard let parsed = parse(option, at: 1, expected: type) else { return nil }
+                    sections[sections.count - 1][keyPath: slot] = children.count
                     children.append(parsed)
                 }
             } else {
@@ -382,10 +389,11 @@ extension ExpressionParser {
                     return error("Formatted text type must be 'string', 'value', 'image' or 'null'.")
                 }
                 nextMayBeOptions = true
+                sections.append(ParsedExpression.FormatSectionSlots(content: children.count))
                 children.append(content)
             }
         }
-        return ParsedExpression(.format, type: .formatted, children: children)
+        return ParsedExpression(.format(sections), type: .formatted, children: children)
     }
 
     func parseImage(_ args: [JSONValue]) -> ParsedExpression? {
@@ -399,15 +407,21 @@ extension ExpressionParser {
         guard let number = parse(args[1], at: 1, expected: .number) else { return nil }
         guard case .object(let options) = args[2] else { return error("NumberFormat options argument must be an object.") }
         var children = [number]
-        for (name, type) in [("locale", ExpressionType.string), ("currency", .string), ("unit", .string), ("min-fraction-digits", .number), ("max-fraction-digits", .number)] {
+        var slots = ParsedExpression.NumberFormatSlots()
+        let optionTypes: [(String, ExpressionType, WritableKeyPath<ParsedExpression.NumberFormatSlots, Int?>)] = [
+            ("locale", .string, \.locale), ("currency", .string, \.currency), ("unit", .string, \.unit),
+            ("min-fraction-digits", .number, \.minFractionDigits), ("max-fraction-digits", .number, \.maxFractionDigits),
+        ]
+        for (name, type, slot) in optionTypes {
             guard let option = options[name], Self.isTruthy(option) else { continue }
             guard let parsed = parse(option, at: 1, expected: type) else { return nil }
+            slots[keyPath: slot] = children.count
             children.append(parsed)
         }
         if let currency = options["currency"], let unit = options["unit"], Self.isTruthy(currency), Self.isTruthy(unit) {
             return error("NumberFormat options `currency` and `unit` are mutually exclusive")
         }
-        return ParsedExpression(.numberFormat, type: .string, children: children)
+        return ParsedExpression(.numberFormat(slots), type: .string, children: children)
     }
 
     func parseGeometryOperator(_ op: String, _ args: [JSONValue]) -> ParsedExpression? {
@@ -427,16 +441,17 @@ extension ExpressionParser {
             valid = isGeometry(geojson)
         }
         guard valid else { return error("'\(op)' expression requires valid geojson object that contains polygon geometry type.") }
-        return ParsedExpression(op == "within" ? .within : .distance, type: op == "within" ? .boolean : .number)
+        let shape = GeoJSONShape(geojson)
+        return ParsedExpression(op == "within" ? .within(shape) : .distance(shape), type: op == "within" ? .boolean : .number)
     }
 
     func parseGlobalState(_ args: [JSONValue]) -> ParsedExpression? {
         guard args.count == 2 else { return error("Expected 1 argument, but found \(args.count - 1) instead.") }
         if args[1] == .null { return error("Global state property must be defined.") }
-        guard case .string = args[1] else {
+        guard case .string(let key) = args[1] else {
             return error("Global state property must be string, but found \(Self.javaScriptType(args[1])) instead.")
         }
-        return ParsedExpression(.globalState, type: .value)
+        return ParsedExpression(.globalState(key), type: .value)
     }
 
     /// JavaScript's `typeof` of a JSON value.
@@ -454,7 +469,7 @@ extension ExpressionParser {
         switch value {
         case .null: "null"
         case .bool(let b): b ? "true" : "false"
-        case .number(let n): ExpressionValue.format(n)
+        case .number(let n): JavaScriptNumber.string(n)
         case .string(let s): s
         case .array(let items): items.map { $0 == .null ? "" : javaScriptString($0) }.joined(separator: ",")
         case .object: "[object Object]"

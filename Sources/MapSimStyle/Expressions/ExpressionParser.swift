@@ -100,7 +100,7 @@ struct ExpressionParser {
         }
         if !parsed.isLiteral && parsed.type != .resolvedImage && parsed.isConstant {
             do {
-                parsed = ParsedExpression(.literal(try ExpressionEvaluator.evaluate(parsed)), type: parsed.type)
+                parsed = ParsedExpression(.literal(try ExpressionEvaluator(context: ExpressionContext()).evaluate(parsed)), type: parsed.type)
             } catch {
                 return self.error(error.message)
             }

@@ -1,7 +1,7 @@
 import Foundation
 import MapSimJSON
 
-/// An error evaluating a constant expression, with the reference's message.
+/// An error raised while evaluating an expression, with the reference's message.
 struct ExpressionRuntimeError: Error {
     let message: String
 }

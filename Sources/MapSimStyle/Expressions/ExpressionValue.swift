@@ -1,25 +1,29 @@
 import MapSimJSON
 
-/// The value of a constant style expression, as far as validation needs it.
-///
-/// Validation folds constant subexpressions the way the reference does, because a constant that
-/// fails to evaluate (`["to-color", "reddish"]`) is a parse error there. Values that no check can
-/// fail on — formatted text, collators, colors taken apart — are kept `opaque`: only their type
-/// is known, and nothing built from them reports an error.
-enum ExpressionValue: Equatable, Sendable {
+/// A value of the expression language: what an expression evaluates to, with one case per type
+/// of the style spec's type system.
+public enum ExpressionValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
-    /// A color that parsed; its text is kept, not its components.
-    case color(String)
+    case color(RGBAColor)
     case array([ExpressionValue])
+    /// An object, from a literal, the feature's properties or a state.
     case object(JSONObject)
-    /// A value of this type whose content is not modelled.
-    case opaque(ExpressionType)
+    case collator(ExpressionCollator)
+    case formatted(FormattedText)
+    case image(ResolvedImage)
+    /// Four paddings: top, right, bottom, left.
+    case padding([Double])
+    case numberArray([Double])
+    case colorArray([RGBAColor])
+    /// Anchors and their `[x, y]` offsets, alternating, as written.
+    case variableAnchorOffsets([JSONValue])
+    case projection(ProjectionDefinition)
 
     /// The value of a JSON literal.
-    init(_ json: JSONValue) {
+    public init(_ json: JSONValue) {
         switch json {
         case .null: self = .null
         case .bool(let b): self = .bool(b)
@@ -40,7 +44,14 @@ enum ExpressionValue: Equatable, Sendable {
         case .string: return .string
         case .color: return .color
         case .object: return .object
-        case .opaque(let type): return type
+        case .collator: return .collator
+        case .formatted: return .formatted
+        case .image: return .resolvedImage
+        case .padding: return .padding
+        case .numberArray: return .numberArray
+        case .colorArray: return .colorArray
+        case .variableAnchorOffsets: return .variableAnchorOffsetCollection
+        case .projection: return .projectionDefinition
         case .array(let items):
             var item: ExpressionType?
             for element in items {
@@ -59,44 +70,105 @@ enum ExpressionValue: Equatable, Sendable {
         }
     }
 
-    /// Whether the value is modelled (not `opaque`), here or in any item.
-    var isKnown: Bool {
-        switch self {
-        case .opaque: false
-        case .array(let items): items.allSatisfy(\.isKnown)
-        default: true
-        }
-    }
-
-    /// The value as the `to-string` operator writes it, or nil when it is not modelled.
-    var text: String? {
+    /// The value as the `to-string` operator and `concat` write it.
+    public var text: String {
         switch self {
         case .null: return ""
         case .bool(let b): return b ? "true" : "false"
-        case .number(let n): return ExpressionValue.format(n)
+        case .number(let n): return JavaScriptNumber.string(n)
         case .string(let s): return s
-        case .color, .opaque: return nil
-        case .array, .object: return isKnown ? JSONWriter.string(json) : nil
+        case .color(let color): return color.cssText
+        case .formatted(let formatted): return formatted.sections.map(\.text).joined()
+        case .image(let image): return image.name
+        case .projection: return "[object Object]"
+        case .padding(let values), .numberArray(let values): return Self.jsonText(.array(values.map(JSONValue.number)))
+        case .colorArray(let colors): return Self.jsonText(.array(colors.map { ExpressionValue.color($0).json(topLevel: false) }))
+        case .variableAnchorOffsets(let items): return Self.jsonText(.array(items))
+        default: return Self.jsonText(json(topLevel: false))
         }
     }
 
-    /// The value as JSON (opaque parts as null).
-    var json: JSONValue {
+    /// The value as the reference's test harness writes an output: colors as `[r, g, b, a]` at the
+    /// top and as `{r, g, b, a}` inside other values (premultiplied, from 0 to 1), typed arrays as
+    /// `{"values": [...]}`, formatted text as its sections, images as `{name, available}`.
+    public func json(topLevel: Bool = true) -> JSONValue {
+        func color(_ color: RGBAColor) -> JSONValue {
+            .object(JSONObject([("r", .number(color.red)), ("g", .number(color.green)), ("b", .number(color.blue)), ("a", .number(color.alpha))]))
+        }
+        func values(_ items: [JSONValue]) -> JSONValue { .object(JSONObject([("values", .array(items))])) }
         switch self {
-        case .null, .opaque, .color: return .null
+        case .null: return .null
         case .bool(let b): return .bool(b)
         case .number(let n): return .number(n)
         case .string(let s): return .string(s)
-        case .array(let items): return .array(items.map(\.json))
+        case .color(let value):
+            return topLevel ? .array([value.red, value.green, value.blue, value.alpha].map(JSONValue.number)) : color(value)
+        case .array(let items): return .array(items.map { $0.json(topLevel: false) })
         case .object(let object): return .object(object)
+        case .collator(let collator):
+            return .object(JSONObject([("locale", collator.locale.map(JSONValue.string) ?? .null), ("sensitivity", .string(collator.sensitivity)),
+                                       ("collator", .object(JSONObject()))]))
+        case .formatted(let formatted):
+            let sections = formatted.sections.map { section -> JSONValue in
+                .object(JSONObject([
+                    ("text", .string(section.text)), ("image", section.image.map { ExpressionValue.image($0).json() } ?? .null),
+                    ("scale", section.scale.map(JSONValue.number) ?? .null), ("fontStack", section.fontStack.map(JSONValue.string) ?? .null),
+                    ("textColor", section.textColor.map(color) ?? .null), ("verticalAlign", section.verticalAlign.map(JSONValue.string) ?? .null),
+                ]))
+            }
+            return .object(JSONObject([("sections", .array(sections))]))
+        case .image(let image):
+            return .object(JSONObject([("name", .string(image.name)), ("available", .bool(image.available))]))
+        case .padding(let numbers), .numberArray(let numbers): return values(numbers.map(JSONValue.number))
+        case .colorArray(let colors): return values(colors.map(color))
+        case .variableAnchorOffsets(let items): return values(items)
+        case .projection(let projection):
+            return .object(JSONObject([("from", .string(projection.from)), ("to", .string(projection.to)), ("transition", .number(projection.transition))]))
         }
     }
 
-    /// A number as JavaScript's `String(n)` writes it.
-    static func format(_ n: Double) -> String {
-        if n.isNaN { return "NaN" }
-        if n.isInfinite { return n < 0 ? "-Infinity" : "Infinity" }
-        return JSONWriter.formatNumber(n)
+    /// JSON text as JavaScript's `JSON.stringify` writes it: numbers in JavaScript's notation,
+    /// NaN and infinities as null.
+    public static func jsonText(_ json: JSONValue) -> String {
+        var output = ""
+        write(json, to: &output)
+        return output
+    }
+
+    private static func write(_ json: JSONValue, to output: inout String) {
+        switch json {
+        case .null: output += "null"
+        case .bool(let b): output += b ? "true" : "false"
+        case .number(let n): output += n.isFinite ? JavaScriptNumber.string(n) : "null"
+        case .string(let s): JSONWriter.writeString(s, to: &output)
+        case .array(let items):
+            output += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { output += "," }
+                write(item, to: &output)
+            }
+            output += "]"
+        case .object(let object):
+            output += "{"
+            for (index, member) in object.members.enumerated() {
+                if index > 0 { output += "," }
+                JSONWriter.writeString(member.key, to: &output)
+                output += ":"
+                write(member.value, to: &output)
+            }
+            output += "}"
+        }
+    }
+
+    /// Whether JavaScript would hold the value true in a condition.
+    var isTruthy: Bool {
+        switch self {
+        case .null: false
+        case .bool(let b): b
+        case .number(let n): n != 0 && !n.isNaN
+        case .string(let s): !s.isEmpty
+        default: true
+        }
     }
 }
 
@@ -112,4 +184,52 @@ extension ExpressionValue {
         if case .string(let s) = self { return s }
         return nil
     }
+}
+
+/// Text with per-section fonts, scales, colors and inline images: the value of `format`.
+public struct FormattedText: Equatable, Sendable {
+    public var sections: [FormattedSection]
+
+    /// One unformatted section holding `text`.
+    init(text: String) {
+        sections = [FormattedSection(text: text)]
+    }
+
+    init(sections: [FormattedSection]) {
+        self.sections = sections
+    }
+}
+
+/// One section of formatted text: text or an image, with its own overrides.
+public struct FormattedSection: Equatable, Sendable {
+    public var text: String
+    public var image: ResolvedImage?
+    public var scale: Double?
+    /// The section's `text-font`, joined with commas, when it overrides the layer's.
+    public var fontStack: String?
+    public var textColor: RGBAColor?
+    public var verticalAlign: String?
+
+    init(text: String, image: ResolvedImage? = nil, scale: Double? = nil, fontStack: String? = nil,
+         textColor: RGBAColor? = nil, verticalAlign: String? = nil) {
+        self.text = text
+        self.image = image
+        self.scale = scale
+        self.fontStack = fontStack
+        self.textColor = textColor
+        self.verticalAlign = verticalAlign
+    }
+}
+
+/// An image named by an expression, and whether the style's images have it.
+public struct ResolvedImage: Equatable, Sendable {
+    public var name: String
+    public var available: Bool
+}
+
+/// A projection, or a transition between two, as `interpolate` gives it.
+public struct ProjectionDefinition: Equatable, Sendable {
+    public var from: String
+    public var to: String
+    public var transition: Double
 }

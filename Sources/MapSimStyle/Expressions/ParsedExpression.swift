@@ -1,8 +1,9 @@
 /// One node of a parsed, type-checked style expression.
 ///
-/// The node keeps what validation asks of it: its type, its children in the reference's order,
-/// and enough of its form to tell whether it depends on the feature, the zoom or feature state,
-/// whether its outputs are literals, and to evaluate it when it is constant.
+/// The node keeps its type, its children in the reference's order, and its form with what
+/// evaluation needs (stops, interpolation curve, format sections, geometry): enough to tell whether
+/// it depends on the feature, the zoom or feature state, whether its outputs are literals, and to
+/// evaluate it.
 final class ParsedExpression: Sendable {
     /// What kind of node this is, with the parts specific to it.
     enum Form: Sendable {
@@ -17,24 +18,51 @@ final class ParsedExpression: Sendable {
         /// `step`: children are the input then the outputs.
         case step(labels: [Double])
         /// `interpolate*`: children are the input then the outputs.
-        case interpolate(labels: [Double])
+        case interpolate(labels: [Double], curve: InterpolationCurve, space: RGBAColor.Space)
         /// `match`: children are the input, the outputs, then the fallback.
         case match(labels: [[ExpressionValue]])
         case `case`
         case coalesce
         case comparison(String, collator: Bool)
         case collator
-        case format
+        /// `format`: the children of each section, by index.
+        case format([FormatSectionSlots])
         case image
         case `in`
         case indexOf
         case slice
         case at
         case length
-        case numberFormat
-        case within
-        case distance
-        case globalState
+        /// `number-format`: children are the number, then the options present, by index.
+        case numberFormat(NumberFormatSlots)
+        case within(GeoJSONShape)
+        case distance(GeoJSONShape)
+        case globalState(String)
+    }
+
+    /// How `interpolate` blends between two stops.
+    enum InterpolationCurve: Sendable {
+        case linear
+        case exponential(base: Double)
+        case cubicBezier(UnitBezier)
+    }
+
+    /// Where the parts of one `format` section are among the node's children.
+    struct FormatSectionSlots: Sendable {
+        var content: Int
+        var scale: Int?
+        var font: Int?
+        var textColor: Int?
+        var verticalAlign: Int?
+    }
+
+    /// Where the options of `number-format` are among the node's children.
+    struct NumberFormatSlots: Sendable {
+        var locale: Int?
+        var currency: Int?
+        var unit: Int?
+        var minFractionDigits: Int?
+        var maxFractionDigits: Int?
     }
 
     /// What an expression reads besides its literals: the feature, and the global inputs the

@@ -180,10 +180,12 @@ struct StyleValidatorTests {
     }
 
     @Test func recognizesCSSColors() {
-        for color in ["#fff", "#ffff", "#a0b1c2", "#a0b1c2ff", "rgb(0, 128, 255)", "rgba(0,0,0,0.5)", "hsl(120, 50%, 50%)", "hsla(0, 0%, 0%, 1)", "Red", "transparent"] {
+        // Out-of-range components are clamped, not refused, as gl-style-validate 24.8.0 clamps them.
+        for color in ["#fff", "#ffff", "#a0b1c2", "#a0b1c2ff", "rgb(0, 128, 255)", "rgba(0,0,0,0.5)", "hsl(120, 50%, 50%)", "hsla(0, 0%, 0%, 1)", "Red",
+                      "transparent", "rgb(255 0 0 / 50%)", "rgb(300, 0, 0)", "rgba(0,0,0,2)", "hsl(1, 200%, 5%)"] {
             #expect(CSSColor.isColor(color), "\(color)")
         }
-        for bad in ["", "#ff", "#gggggg", "rgb(300, 0, 0)", "rgba(0,0,0,2)", "hsl(1, 200%, 5%)", "valueOf", "__proto__", "not a color"] {
+        for bad in ["", "#ff", "#gggggg", "rgb(255, 0 0)", "rgb(10%, 0, 0)", "hsl(1, 2, 3)", "valueOf", "__proto__", "not a color"] {
             #expect(!CSSColor.isColor(bad), "\(bad)")
         }
     }

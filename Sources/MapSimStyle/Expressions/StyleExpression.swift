@@ -1,0 +1,73 @@
+import MapSimJSON
+
+/// A style expression compiled for one property (or for no property in particular), ready to
+/// evaluate on features: the expression language's public face.
+///
+/// Legacy property functions (`{"stops": ...}`) are converted to expressions first, as the SDKs
+/// convert them, so a property value from any style compiles here.
+public struct StyleExpression: Sendable {
+    let root: ParsedExpression
+
+    /// The result type, as the style spec writes it (`number`, `array<string>`, `color`, ...).
+    public var type: String { root.type.description }
+    /// Whether the value is the same for every feature.
+    public let isFeatureConstant: Bool
+    /// Whether the value is the same at every zoom.
+    public let isZoomConstant: Bool
+    private let isColor: Bool
+
+    /// One problem that kept an expression from compiling: where (`[2][1]`, empty for the whole
+    /// expression) and the reference's message.
+    public struct Problem: Error, Equatable, Sendable {
+        public let key: String
+        public let message: String
+    }
+
+    /// The problems that kept an expression from compiling, in the reference's order.
+    public struct Failure: Error, Sendable {
+        public let problems: [Problem]
+    }
+
+    /// Compiles `json` as the value of the property `spec` (the property's entry of the style
+    /// spec: `type`, `property-type`, `expression`), or as an expression of any type without one.
+    public static func compile(_ json: JSONValue, propertySpec spec: JSONObject?) -> Result<StyleExpression, Failure> {
+        var expression = json
+        if let spec, case .object(let function) = json {
+            do {
+                expression = try LegacyFunction.expression(from: function, spec: spec)
+            } catch {
+                return .failure(Failure(problems: [Problem(key: "", message: error.message)]))
+            }
+        }
+        let result: Result<StyleExpressionCompiler.Compiled, StyleExpressionCompiler.Failure>
+        if let spec {
+            result = StyleExpressionCompiler.compileProperty(expression, spec: spec)
+        } else {
+            result = StyleExpressionCompiler.compile(expression, spec: nil).map { parsed in
+                StyleExpressionCompiler.Compiled(expression: parsed, isFeatureConstant: parsed.isFeatureConstant, isZoomConstant: parsed.isZoomConstant)
+            }
+        }
+        switch result {
+        case .success(let compiled):
+            return .success(StyleExpression(root: compiled.expression, isFeatureConstant: compiled.isFeatureConstant,
+                                            isZoomConstant: compiled.isZoomConstant, isColor: compiled.expression.type == .color))
+        case .failure(let failure):
+            return .failure(Failure(problems: failure.errors.map { Problem(key: $0.key, message: $0.message) }))
+        }
+    }
+
+    /// The expression's value in `context`, or the runtime error the reference would raise.
+    public func evaluate(_ context: ExpressionContext) throws(Problem) -> ExpressionValue {
+        do {
+            return try ExpressionEvaluator(context: context).evaluate(root)
+        } catch {
+            throw Problem(key: "", message: error.message)
+        }
+    }
+
+    /// A value as the reference's test harness writes an output of this expression: a color
+    /// result as `[r, g, b, a]`.
+    public func outputJSON(_ value: ExpressionValue) -> JSONValue {
+        value.json(topLevel: isColor)
+    }
+}

@@ -1,0 +1,72 @@
+import Testing
+@testable import MapSimStyle
+@testable import MapSimJSON
+
+/// The parts of evaluation the suite's cases touch lightly: JavaScript's number spelling, CSS
+/// colors, number formatting, collation, legacy tokens, and evaluation on a feature.
+@Suite("Expression evaluation")
+struct ExpressionEvaluatorTests {
+    private func evaluate(_ expression: String, zoom: Double? = nil, properties: String = "{}") throws -> ExpressionValue {
+        guard case .success(let compiled) = StyleExpression.compile(try JSONParser.parse(expression), propertySpec: nil) else {
+            Issue.record("\(expression) does not compile")
+            return .null
+        }
+        let feature = ExpressionFeature(properties: try JSONParser.parse(properties).objectValue ?? JSONObject(), geometryType: "Point")
+        return try compiled.evaluate(ExpressionContext(zoom: zoom, feature: feature))
+    }
+
+    @Test func numbersAreSpelledAsJavaScriptSpellsThem() {
+        #expect(JavaScriptNumber.string(1e21) == "1e+21")
+        #expect(JavaScriptNumber.string(1e20) == "100000000000000000000")
+        #expect(JavaScriptNumber.string(0.000001) == "0.000001")
+        #expect(JavaScriptNumber.string(1.5e-7) == "1.5e-7")
+        #expect(JavaScriptNumber.string(-0.0) == "0")
+        #expect(JavaScriptNumber.string(123.456) == "123.456")
+        #expect(JavaScriptNumber.parse(" 0x1F ") == 31)
+        #expect(JavaScriptNumber.parse("") == 0)
+        #expect(JavaScriptNumber.parse("1e3") == 1000)
+        #expect(JavaScriptNumber.parse("12px").isNaN)
+    }
+
+    @Test func cssColorsParseInBothSyntaxesAndClamp() throws {
+        let spaced = try #require(RGBAColor(css: "rgb(255 0 0 / 50%)"))
+        #expect(spaced.red == 0.5 && spaced.alpha == 0.5)
+        let clamped = try #require(RGBAColor(css: "rgba(300, 0, 0, 2)"))
+        #expect(clamped.red == 1 && clamped.alpha == 1)
+        #expect(RGBAColor(css: "#0f08")?.alpha == Double(0x88) / 255)
+        #expect(RGBAColor(css: "hsl(120deg 100% 50%)")?.green == 1)
+        #expect(RGBAColor(css: "rgb(255, 0 0)") == nil)
+        #expect(RGBAColor(css: "rgb(50%, 0, 0)") == nil)
+        #expect(RGBAColor(css: "reddish") == nil)
+    }
+
+    @Test func numberFormatRoundsHalfAwayAndCarries() {
+        #expect(LocaleNumberFormat(maximumFractionDigits: 3).string(9.9995) == "10")
+        #expect(LocaleNumberFormat().string(-1234.5) == "-1,234.5")
+        #expect(LocaleNumberFormat(currency: "USD").string(0.5) == "$0.50")
+        #expect(LocaleNumberFormat(locale: "de-DE", currency: "EUR").string(1234.5) == "1.234,50\u{00A0}€")
+        #expect(LocaleNumberFormat(unit: "kilometer-per-hour").string(50) == "50 km/h")
+    }
+
+    @Test func collatorsFoldWhatTheyAreToldToFold() {
+        let base = ExpressionCollator(caseSensitive: false, diacriticSensitive: false, locale: "en")
+        #expect(base.compare("Ärger", "arger") == 0 && base.compare("a", "b") < 0)
+        let variant = ExpressionCollator(caseSensitive: true, diacriticSensitive: true, locale: nil)
+        #expect(variant.compare("a", "A") < 0 && variant.compare("a", "ä") < 0 && variant.compare("äa", "aä") > 0)
+        #expect(variant.resolvedLocale == "en-US" && base.resolvedLocale == "en")
+    }
+
+    @Test func legacyTokensBecomeExpressions() {
+        #expect(TokenReplacer.tokenExpression("{name}") == .array([.string("to-string"), .array([.string("get"), .string("name")])]))
+        #expect(TokenReplacer.tokenExpression("no tokens") == .string("no tokens"))
+        #expect(TokenReplacer.tokenExpression("{{a}} {}") == .array([.string("concat"), .string("{"), .array([.string("get"), .string("a")]), .string("} {}")]))
+    }
+
+    @Test func featuresAreRead() throws {
+        #expect(try evaluate(#"["concat", ["get", "name"], " ", ["geometry-type"]]"#, properties: #"{"name": "Oslo"}"#) == .string("Oslo Point"))
+        #expect(try evaluate(#"["interpolate", ["exponential", 2], ["zoom"], 0, 0, 10, 100]"#, zoom: 5) == .number(100 * (pow2(5) - 1) / (pow2(10) - 1)))
+        #expect(throws: StyleExpression.Problem.self) { try evaluate(#"["number", ["get", "missing"]]"#) }
+    }
+
+    private func pow2(_ n: Double) -> Double { (0..<Int(n)).reduce(1.0) { value, _ in value * 2 } }
+}
