@@ -30,7 +30,10 @@ public struct StyleExpression: Sendable {
 
     /// Compiles `json` as the value of the property `spec` (the property's entry of the style
     /// spec: `type`, `property-type`, `expression`), or as an expression of any type without one.
-    public static func compile(_ json: JSONValue, propertySpec spec: JSONObject?) -> Result<StyleExpression, Failure> {
+    ///
+    /// With `propertyRules` false only the type is checked, as for a layer filter, where
+    /// `["zoom"]` may appear anywhere.
+    public static func compile(_ json: JSONValue, propertySpec spec: JSONObject?, propertyRules: Bool = true) -> Result<StyleExpression, Failure> {
         var expression = json
         if let spec, case .object(let function) = json {
             do {
@@ -40,10 +43,10 @@ public struct StyleExpression: Sendable {
             }
         }
         let result: Result<StyleExpressionCompiler.Compiled, StyleExpressionCompiler.Failure>
-        if let spec {
+        if let spec, propertyRules {
             result = StyleExpressionCompiler.compileProperty(expression, spec: spec)
         } else {
-            result = StyleExpressionCompiler.compile(expression, spec: nil).map { parsed in
+            result = StyleExpressionCompiler.compile(expression, spec: spec).map { parsed in
                 StyleExpressionCompiler.Compiled(expression: parsed, isFeatureConstant: parsed.isFeatureConstant, isZoomConstant: parsed.isZoomConstant)
             }
         }

@@ -70,3 +70,37 @@ struct ExpressionEvaluatorTests {
 
     private func pow2(_ n: Double) -> Double { (0..<Int(n)).reduce(1.0) { value, _ in value * 2 } }
 }
+
+/// Layer filters, legacy and expression, as the SDKs run them.
+@Suite("StyleFilter")
+struct StyleFilterTests {
+    private func passes(_ filter: String, properties: String = "{}", type: String = "Point", id: JSONValue? = nil, zoom: Double = 10) throws -> Bool {
+        let compiled = try StyleFilter(try JSONParser.parse(filter))
+        let feature = ExpressionFeature(properties: try JSONParser.parse(properties).objectValue ?? JSONObject(), id: id, geometryType: type)
+        return compiled.matches(ExpressionContext(zoom: zoom, feature: feature))
+    }
+
+    @Test func legacyFiltersAreConvertedAsTheReferenceConvertsThem() throws {
+        #expect(try passes(#"["==", "class", "park"]"#, properties: #"{"class": "park"}"#))
+        #expect(try !passes(#"["==", "class", "park"]"#, properties: #"{"class": "parking"}"#))
+        #expect(try passes(#"["!=", "class", "park"]"#))
+        #expect(try passes(#"["in", "$type", "Point", "LineString"]"#))
+        #expect(try !passes(#"["in", "$type", "Polygon"]"#))
+        #expect(try passes(#"["!in", "rank", 1, 2]"#, properties: #"{"rank": 3}"#))
+        #expect(try passes(#"["has", "name"]"#, properties: #"{"name": ""}"#) && !passes(#"["!has", "name"]"#, properties: #"{"name": ""}"#))
+        #expect(try passes(#"["none", ["==", "a", 1], ["==", "a", 2]]"#, properties: #"{"a": 3}"#))
+        #expect(try passes(#"["all", [">=", "rank", 2], ["<", "rank", 5]]"#, properties: #"{"rank": 4}"#))
+        // Legacy ordering compares only values of the same type.
+        #expect(try !passes(#"["<", "rank", 5]"#, properties: #"{"rank": "4"}"#))
+        #expect(try passes(#"["==", "$id", 7]"#, id: .number(7)) && !passes(#"["has", "$id"]"#))
+        #expect(try passes(#"["any"]"#) == false && passes(#"["all"]"#))
+    }
+
+    @Test func expressionFiltersEvaluateAndErrorsCountAsFalse() throws {
+        #expect(try passes(#"["==", ["get", "class"], "park"]"#, properties: #"{"class": "park"}"#))
+        #expect(try passes(#"[">=", ["zoom"], 9]"#, zoom: 9.5))
+        #expect(try !passes(#"["<", ["get", "rank"], 5]"#, properties: #"{"rank": "x"}"#))
+        #expect(try passes("true") && !passes("false"))
+        #expect(throws: StyleExpression.Failure.self) { try StyleFilter(try JSONParser.parse(#"["==", ["get", "a"]]"#)) }
+    }
+}
