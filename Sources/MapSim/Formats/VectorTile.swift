@@ -1,9 +1,10 @@
 import MapSimJSON
+import MapSimStyle
 
 /// A decoded Mapbox Vector Tile (spec 2.1): its layers, their features and feature properties.
 ///
-/// Geometry command streams are checked for well-formedness, not kept: the simulator needs to know
-/// which layers have features and what their properties say, not their shapes.
+/// Geometry command streams are checked for well-formedness when the tile is decoded and kept as
+/// they are; `Feature.geometry(extent:)` decodes them when an expression needs the shapes.
 public struct VectorTile: Sendable, Equatable {
     /// One layer of a vector tile.
     public struct Layer: Sendable, Equatable {
@@ -15,28 +16,60 @@ public struct VectorTile: Sendable, Equatable {
         public var features: [Feature]
     }
 
-    /// A feature: its id, geometry type and properties.
+    /// A feature: its id, geometry type, properties and geometry.
     public struct Feature: Sendable, Equatable {
         /// The geometry types of the spec.
         public enum GeometryType: UInt64, Sendable {
             case unknown = 0, point = 1, lineString = 2, polygon = 3
+
+            /// The name expressions see (`["geometry-type"]`).
+            public var name: String {
+                switch self {
+                case .unknown: "Unknown"
+                case .point: "Point"
+                case .lineString: "LineString"
+                case .polygon: "Polygon"
+                }
+            }
         }
 
-        /// The feature id, if any.
-        public var id: UInt64?
+        /// The feature id, if any: a number from the tile, or whatever `promoteId` or GeoJSON gives.
+        public var id: JSONValue?
         /// The geometry type.
         public var geometryType: GeometryType
         /// The properties, in tag order.
-        public var properties: [(key: String, value: JSONValue)]
+        public var properties: JSONObject
+        /// The geometry: lines or rings of points in tile units of `geometryExtent`.
+        public var shape: Shape
+
+        /// A feature's geometry: the tile's command stream, or points already decoded (GeoJSON).
+        public enum Shape: Sendable, Equatable {
+            case commands([UInt32], extent: UInt32)
+            case points([[TilePoint]], extent: UInt32)
+        }
+
+        public init(id: JSONValue? = nil, geometryType: GeometryType, properties: JSONObject, shape: Shape = .points([], extent: 4096)) {
+            self.id = id
+            self.geometryType = geometryType
+            self.properties = properties
+            self.shape = shape
+        }
 
         /// The property `key`, if present.
         public func property(_ key: String) -> JSONValue? {
-            properties.first { $0.key == key }?.value
+            properties[key]
         }
 
-        public static func == (lhs: Feature, rhs: Feature) -> Bool {
-            lhs.id == rhs.id && lhs.geometryType == rhs.geometryType && lhs.properties.count == rhs.properties.count
-                && zip(lhs.properties, rhs.properties).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        /// The geometry as lines or rings of points, scaled to a tile of `extent` units.
+        public func geometry(extent: UInt32) -> [[TilePoint]] {
+            switch shape {
+            case .points(let lines, let own):
+                if own == extent { return lines }
+                let scale = Double(extent) / Double(own)
+                return lines.map { $0.map { TilePoint(x: $0.x * scale, y: $0.y * scale) } }
+            case .commands(let commands, let own):
+                return VectorTile.decodeGeometry(commands, scale: Double(extent) / Double(own))
+            }
         }
     }
 
@@ -93,19 +126,20 @@ public struct VectorTile: Sendable, Equatable {
         guard extent > 0 else { throw LoadingError.malformedResource("layer \"\(name)\" has extent 0") }
         var features: [Feature] = []
         for (featureIndex, var featureReader) in rawFeatures.enumerated() {
-            features.append(try decodeFeature(&featureReader, keys: keys, values: values, where: "feature \(featureIndex) of layer \"\(name)\""))
+            features.append(try decodeFeature(&featureReader, keys: keys, values: values, extent: extent, where: "feature \(featureIndex) of layer \"\(name)\""))
         }
         return Layer(name: name, extent: extent, features: features)
     }
 
-    private static func decodeFeature(_ reader: inout ProtobufReader, keys: [String], values: [JSONValue], where location: String) throws(LoadingError) -> Feature {
-        var feature = Feature(id: nil, geometryType: .unknown, properties: [])
+    private static func decodeFeature(_ reader: inout ProtobufReader, keys: [String], values: [JSONValue], extent: UInt32,
+                                      where location: String) throws(LoadingError) -> Feature {
+        var feature = Feature(geometryType: .unknown, properties: JSONObject())
         var tags: [UInt64] = []
         var geometry: [UInt64] = []
         while !reader.isAtEnd {
             let field = try reader.nextField()
             switch field.number {
-            case 1: feature.id = try reader.varint()
+            case 1: feature.id = .number(Double(try reader.varint()))
             case 2: tags += try reader.packedVarints(field.type)
             case 3: feature.geometryType = Feature.GeometryType(rawValue: try reader.varint()) ?? .unknown
             case 4: geometry += try reader.packedVarints(field.type)
@@ -117,9 +151,10 @@ public struct VectorTile: Sendable, Equatable {
             guard tags[pair] < keys.count, tags[pair + 1] < values.count else {
                 throw LoadingError.malformedResource("\(location) has a tag index outside the layer's keys or values")
             }
-            feature.properties.append((keys[Int(tags[pair])], values[Int(tags[pair + 1])]))
+            feature.properties[keys[Int(tags[pair])]] = values[Int(tags[pair + 1])]
         }
         try checkGeometry(geometry, where: location)
+        feature.shape = .commands(geometry.map { UInt32(truncatingIfNeeded: $0) }, extent: extent)
         return feature
     }
 
@@ -139,6 +174,36 @@ public struct VectorTile: Sendable, Equatable {
                 throw LoadingError.malformedResource("\(location) has an unknown geometry command \(command)")
             }
         }
+    }
+
+    /// Decodes a checked command stream: MoveTo starts a line or ring, LineTo extends it, ClosePath
+    /// closes a ring by repeating its first point.
+    static func decodeGeometry(_ commands: [UInt32], scale: Double) -> [[TilePoint]] {
+        var lines: [[TilePoint]] = []
+        var x: Int64 = 0
+        var y: Int64 = 0
+        var index = 0
+        func zigzag(_ value: UInt32) -> Int64 { Int64(value >> 1) ^ -Int64(value & 1) }
+        while index < commands.count {
+            let command = commands[index] & 7
+            let count = Int(commands[index] >> 3)
+            index += 1
+            switch command {
+            case 1, 2:
+                for _ in 0..<count where index + 1 < commands.count {
+                    x += zigzag(commands[index])
+                    y += zigzag(commands[index + 1])
+                    index += 2
+                    if command == 1 || lines.isEmpty { lines.append([]) }
+                    lines[lines.count - 1].append(TilePoint(x: Double(x) * scale, y: Double(y) * scale))
+                }
+            case 7:
+                if let first = lines.last?.first { lines[lines.count - 1].append(first) }
+            default:
+                return lines
+            }
+        }
+        return lines
     }
 
     private static func decodeValue(_ reader: inout ProtobufReader) throws(LoadingError) -> JSONValue {

@@ -16,12 +16,16 @@ extension LoadSequence {
         var placementChanged = false
         var usedImages = Set<String>()
         let zoom = effectiveCamera.zoom
+        let images = availableImages
         for index in load.sources.indices {
             let layers = style.layers.filter { $0.source == load.sources[index].spec.id && $0.isShown(atZoom: zoom) }
             for tile in load.sources[index].visible {
                 guard let state = load.sources[index].tiles[tile], state.status == .loaded, let content = state.content else { continue }
                 let firstDraw = !state.rendered
                 load.sources[index].tiles[tile]?.rendered = true
+                // Images that arrived since the tile was laid out may change what it uses (coalesce, image).
+                let layout = state.layoutImages == images ? state.layout : layOut(source: index, tile: tile)
+                usedImages.formUnion(layout?.images ?? [])
                 for layer in layers where content.hasFeatures(in: layer.sourceLayer) {
                     switch layer.kind {
                     case .symbol:
@@ -29,7 +33,6 @@ extension LoadSequence {
                             placementChanged = true
                             extendAnimation(to: now + options.symbolFadeDuration)
                         }
-                        if let image = layer.iconImage { usedImages.insert(image) }
                     case .raster where firstDraw && layer.rasterFadeDuration > 0:
                         extendAnimation(to: now + .milliseconds(layer.rasterFadeDuration))
                     default:

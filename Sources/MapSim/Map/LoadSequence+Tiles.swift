@@ -16,9 +16,10 @@ extension LoadSequence {
             guard load.sources[index].lastView != view else { continue }
             load.sources[index].lastView = view
             var wanted: [CanonicalTileID] = []
+            var zooms: [CanonicalTileID: Int] = [:]
             if used, let pyramid = load.sources[index].pyramid, coverIsBounded(source: index, pyramid: pyramid, camera: camera) {
-                var seen = Set<CanonicalTileID>()
-                for tile in pyramid.visibleTiles(camera: camera, viewport: viewport) where seen.insert(tile.canonical).inserted {
+                for tile in pyramid.visibleTiles(camera: camera, viewport: viewport) where zooms[tile.canonical] == nil {
+                    zooms[tile.canonical] = tile.overscaledZ
                     wanted.append(tile.canonical)
                 }
             }
@@ -33,12 +34,13 @@ extension LoadSequence {
             }
             load.sources[index].setVisible(wanted)
             for tile in wanted where load.sources[index].tiles[tile] == nil {
-                if let content = load.sources[index].geoJSONContent {
-                    load.sources[index].tiles[tile] = TileState(status: .parsing, content: content)
+                let zoom = zooms[tile] ?? tile.z
+                if let geoJSON = load.sources[index].geoJSON {
+                    load.sources[index].tiles[tile] = TileState(status: .parsing, zoom: zoom, content: .geoJSON(geoJSON.features(in: tile)))
                     settleContent(source: index, tile: tile)
                 } else if let template = load.sources[index].template {
                     let resource = Resource.tile(template, id: tile, pixelRatio: viewport.pixelRatio)
-                    load.sources[index].tiles[tile] = TileState(status: .loading(startRequest(.tile(id, tile), resource)))
+                    load.sources[index].tiles[tile] = TileState(status: .loading(startRequest(.tile(id, tile), resource)), zoom: zoom)
                 }
             }
         }
@@ -67,7 +69,7 @@ extension LoadSequence {
         if response.error != nil && state.status == .loaded { return }
         let kind = load.sources[index].spec.kind
         if response.noContent || response.notModified && response.data == nil {
-            load.sources[index].tiles[tile]?.content = TileContent(layersWithFeatures: [], featureProperties: [:])
+            load.sources[index].tiles[tile]?.content = .empty
             settleContent(source: index, tile: tile)
             return
         }
@@ -78,13 +80,14 @@ extension LoadSequence {
             switch kind {
             case .vector:
                 do {
-                    load.sources[index].tiles[tile]?.content = TileContent(try VectorTile.decode(data))
+                    let spec = load.sources[index].spec
+                    load.sources[index].tiles[tile]?.content = .vector(Self.promotingIDs(try VectorTile.decode(data), source: spec))
                 } catch {
                     failure = "invalid vector tile \(tile) of source \"\(id)\": \(error)"
                 }
             default:
                 if ImageSignature.isImage(data) {
-                    load.sources[index].tiles[tile]?.content = .opaque
+                    load.sources[index].tiles[tile]?.content = .image
                 } else {
                     failure = "tile \(tile) of source \"\(id)\" is not a PNG, JPEG or WebP image"
                 }
@@ -99,9 +102,28 @@ extension LoadSequence {
         settleContent(source: index, tile: tile)
     }
 
-    /// Requests the glyph ranges a tile's text needs, or completes the tile when it needs none.
+    /// A vector tile whose features take their id from the source's `promoteId` property.
+    private static func promotingIDs(_ tile: VectorTile, source: StyleSource) -> VectorTile {
+        guard source.promoteID != nil else { return tile }
+        var promoted = tile
+        for index in promoted.layers.indices {
+            guard let property = source.promotedProperty(in: promoted.layers[index].name) else { continue }
+            for feature in promoted.layers[index].features.indices {
+                promoted.layers[index].features[feature].id = promoted.layers[index].features[feature].properties[property]
+            }
+        }
+        return promoted
+    }
+
+    /// The images the style has now: its sprites' and those added at run time.
+    var availableImages: Set<String> {
+        load.sprite.imageNames.union(runtimeImages)
+    }
+
+    /// Lays the tile out and requests the glyph ranges its text needs, or completes the tile when
+    /// it needs none.
     mutating func settleContent(source index: Int, tile: CanonicalTileID) {
-        let needed = glyphRanges(source: index, tile: tile)
+        let needed = layOut(source: index, tile: tile)?.glyphs.sorted() ?? []
         var waiting = Set<GlyphRangeKey>()
         for key in needed {
             switch load.glyphs[key] {
@@ -135,22 +157,16 @@ extension LoadSequence {
         return resolve(options.mapbox.glyphs(template))
     }
 
-    func glyphRanges(source index: Int, tile: CanonicalTileID) -> [GlyphRangeKey] {
-        guard let style = load.style, let content = load.sources[index].tiles[tile]?.content else { return [] }
-        var keys = Set<GlyphRangeKey>()
-        for layer in style.layers where layer.kind == .symbol && layer.source == load.sources[index].spec.id && layer.isVisible && layer.hasText {
-            guard content.hasFeatures(in: layer.sourceLayer) else { continue }
-            var starts = Set<Int>()
-            if let field = layer.textField {
-                for properties in content.properties(in: layer.sourceLayer) {
-                    for scalar in TextField.resolve(field, properties: properties).unicodeScalars { starts.insert(Int(scalar.value) / 256 * 256) }
-                }
-            } else {
-                starts.insert(0)
-            }
-            for start in starts { keys.insert(GlyphRangeKey(fontStack: layer.textFont, start: start)) }
-        }
-        return keys.sorted()
+    /// Works out (again) what the tile's layers need, with the images the style has now.
+    @discardableResult
+    mutating func layOut(source index: Int, tile: CanonicalTileID) -> TileLayout? {
+        guard let style = load.style, let state = load.sources[index].tiles[tile], let content = state.content else { return nil }
+        let id = load.sources[index].spec.id
+        let images = availableImages
+        let layout = TileLayout(content: content, layers: style.layers.filter { $0.source == id }, zoom: state.zoom, tile: tile, availableImages: images)
+        load.sources[index].tiles[tile]?.layout = layout
+        load.sources[index].tiles[tile]?.layoutImages = images
+        return layout
     }
 
     mutating func receiveGlyphs(_ response: Response, key: GlyphRangeKey, id: RequestID) {

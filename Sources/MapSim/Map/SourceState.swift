@@ -16,8 +16,8 @@ struct SourceState: Sendable {
     var metadata: Metadata
     var pyramid: TilePyramid?
     var template: TileURLTemplate?
-    /// Features of a GeoJSON source, shared by all its tiles.
-    var geoJSONContent: TileContent?
+    /// The features of a GeoJSON source, cut into its tiles.
+    var geoJSON: GeoJSONTiler?
     /// Every tile loaded or loading, by canonical id.
     var tiles: [CanonicalTileID: TileState] = [:]
     /// The tiles the view needs now, nearest first.
@@ -76,11 +76,11 @@ extension SourceState {
         metadata = .loaded
     }
 
-    /// Takes the data of a GeoJSON source: every tile holds all of its features.
+    /// Takes the data of a GeoJSON source, to be cut into tiles as they are needed.
     mutating func applyGeoJSON(_ document: JSONValue) {
         pyramid = TilePyramid(rounding: .floor, tileSize: 512, minZoom: spec.minZoom ?? 0, maxZoom: spec.maxZoom ?? 18)
-        let features = GeoJSONFeatures.properties(of: document)
-        geoJSONContent = TileContent(layersWithFeatures: features.isEmpty ? [] : nil, featureProperties: ["": features])
+        geoJSON = GeoJSONTiler(document, options: GeoJSONTiler.Options(buffer: spec.buffer, promoteId: spec.promotedProperty(in: ""),
+                                                                       generateId: spec.generatesIDs))
         metadata = .loaded
     }
 }

@@ -2,38 +2,29 @@ import MapSimJSON
 import MapSimStyle
 
 /// What a tile's data holds that loading and rendering care about.
-struct TileContent: Sendable, Equatable {
-    /// Names of the source layers with at least one feature; nil means "every layer" (raster, GeoJSON).
-    var layersWithFeatures: Set<String>?
-    /// The property lists of the features of each source layer, for text.
-    var featureProperties: [String: [[(key: String, value: JSONValue)]]]
+enum TileContent: Sendable {
+    /// A raster image: every layer of the source draws it.
+    case image
+    /// A decoded vector tile (no layers for an empty tile).
+    case vector(VectorTile)
+    /// The features of a GeoJSON source that fall in the tile: one layer that every style layer reads.
+    case geoJSON([VectorTile.Feature])
 
-    static func == (lhs: TileContent, rhs: TileContent) -> Bool {
-        lhs.layersWithFeatures == rhs.layersWithFeatures && lhs.featureProperties.keys.sorted() == rhs.featureProperties.keys.sorted()
-    }
+    /// A tile without data (204, or 304 without a body).
+    static let empty = TileContent.vector(VectorTile(layers: []))
 
-    static let opaque = TileContent(layersWithFeatures: nil, featureProperties: [:])
-
-    func hasFeatures(in sourceLayer: String?) -> Bool {
-        guard let layersWithFeatures else { return true }
-        guard let sourceLayer else { return !layersWithFeatures.isEmpty }
-        return layersWithFeatures.contains(sourceLayer)
-    }
-
-    func properties(in sourceLayer: String?) -> [[(key: String, value: JSONValue)]] {
-        featureProperties[sourceLayer ?? ""] ?? featureProperties[""] ?? []
-    }
-}
-
-extension TileContent {
-    /// The content of a decoded vector tile.
-    init(_ tile: VectorTile) {
-        var layers = Set<String>()
-        var properties: [String: [[(key: String, value: JSONValue)]]] = [:]
-        for layer in tile.layers where !layer.features.isEmpty {
-            layers.insert(layer.name)
-            properties[layer.name, default: []] += layer.features.map(\.properties)
+    /// The features a style layer of `sourceLayer` reads, with their extent; nil for images.
+    func features(in sourceLayer: String?) -> (features: [VectorTile.Feature], extent: UInt32)? {
+        switch self {
+        case .image: nil
+        case .geoJSON(let features): (features, GeoJSONTiler.extent)
+        case .vector(let tile): tile.layer(named: sourceLayer ?? "").map { ($0.features, $0.extent) } ?? ([], 4096)
         }
-        self.init(layersWithFeatures: layers, featureProperties: properties)
+    }
+
+    /// Whether a layer of `sourceLayer` has anything to draw in the tile.
+    func hasFeatures(in sourceLayer: String?) -> Bool {
+        guard let features = features(in: sourceLayer) else { return true }
+        return !features.features.isEmpty
     }
 }

@@ -13,7 +13,13 @@ struct TileState: Sendable {
     }
 
     var status: Status
+    /// The zoom the tile is laid out at: the view's, past the source's maxzoom when overscaled.
+    var zoom: Int
     var content: TileContent?
+    /// What the tile's layers need, worked out when its data arrives.
+    var layout: TileLayout?
+    /// The images that were known when the layout was worked out.
+    var layoutImages: Set<String> = []
     /// Whether a frame has drawn it (its fade-in has started).
     var rendered = false
 

@@ -109,6 +109,15 @@ final class ParsedExpression: Sendable {
         }
     }
 
+    /// Whether this expression or one of its children reads the feature's geometry.
+    var readsGeometry: Bool {
+        switch form {
+        case .within, .distance: return true
+        case .variable(let bound): return bound.readsGeometry
+        default: return children.contains { $0.readsGeometry }
+        }
+    }
+
     /// The compound operator's name, or nil.
     var compoundName: String? {
         if case .compound(let name) = form { return name }

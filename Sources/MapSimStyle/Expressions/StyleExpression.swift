@@ -7,11 +7,15 @@ import MapSimJSON
 /// convert them, so a property value from any style compiles here.
 public struct StyleExpression: Sendable {
     let root: ParsedExpression
+    /// The JSON the expression was compiled from.
+    let source: JSONValue
 
     /// The result type, as the style spec writes it (`number`, `array<string>`, `color`, ...).
     public var type: String { root.type.description }
     /// Whether the value is the same for every feature.
     public let isFeatureConstant: Bool
+    /// Whether the value depends on the feature's geometry (`within`, `distance`).
+    public var readsGeometry: Bool { root.readsGeometry }
     /// Whether the value is the same at every zoom.
     public let isZoomConstant: Bool
     private let isColor: Bool
@@ -52,7 +56,7 @@ public struct StyleExpression: Sendable {
         }
         switch result {
         case .success(let compiled):
-            return .success(StyleExpression(root: compiled.expression, isFeatureConstant: compiled.isFeatureConstant,
+            return .success(StyleExpression(root: compiled.expression, source: json, isFeatureConstant: compiled.isFeatureConstant,
                                             isZoomConstant: compiled.isZoomConstant, isColor: compiled.expression.type == .color))
         case .failure(let failure):
             return .failure(Failure(problems: failure.errors.map { Problem(key: $0.key, message: $0.message) }))

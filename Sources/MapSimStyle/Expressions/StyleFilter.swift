@@ -4,8 +4,24 @@ import MapSimJSON
 /// filter (`["==", "class", "x"]`, `in`, `!in`, `has`, `!has`, `all`, `any`, `none`, `$type`,
 /// `$id`) converted first to the reference's filter expressions. A feature passes when the filter
 /// evaluates to true; an error or a null counts as false, as in the SDKs.
-public struct StyleFilter: Sendable {
-    private let expression: StyleExpression?
+public struct StyleFilter: Sendable, Equatable {
+    let expression: StyleExpression?
+    /// Whether no feature passes (a filter that could not be compiled).
+    private let rejectsAll: Bool
+
+    /// The filter of a layer without one: every feature passes.
+    public static let none = StyleFilter(expression: nil, rejectsAll: false)
+    /// A filter no feature passes.
+    static let nothing = StyleFilter(expression: nil, rejectsAll: true)
+
+    private init(expression: StyleExpression?, rejectsAll: Bool) {
+        self.expression = expression
+        self.rejectsAll = rejectsAll
+    }
+
+    public static func == (lhs: StyleFilter, rhs: StyleFilter) -> Bool {
+        lhs.rejectsAll == rhs.rejectsAll && lhs.expression?.source == rhs.expression?.source
+    }
 
     /// The filter's property spec: a boolean of zoom and feature, not interpolated, default false.
     private static let spec = JSONObject([
@@ -15,6 +31,7 @@ public struct StyleFilter: Sendable {
 
     /// The filter `json` (nil or absent: every feature passes).
     public init(_ json: JSONValue?) throws(StyleExpression.Failure) {
+        rejectsAll = false
         guard let json, json != .null else {
             expression = nil
             return
@@ -29,9 +46,12 @@ public struct StyleFilter: Sendable {
     /// Whether the filter needs nothing of the feature (every feature passes or none does at a zoom).
     public var isFeatureConstant: Bool { expression?.isFeatureConstant ?? true }
 
+    /// Whether every feature passes: no filter, or one that is constantly true.
+    public var passesEverything: Bool { expression == nil && !rejectsAll }
+
     /// Whether the feature in `context` passes.
     public func matches(_ context: ExpressionContext) -> Bool {
-        guard let expression else { return true }
+        guard let expression else { return !rejectsAll }
         return (try? expression.evaluate(context))?.isTruthy ?? false
     }
 

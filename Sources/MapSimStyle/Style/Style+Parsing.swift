@@ -71,7 +71,7 @@ extension Style {
                 guard let parent = byID[id] else { throw reference.failure("layer \"\(id)\" not found") }
                 field = JSONField(.object(Self.deref(object, parent: parent)), path: written.path)
             }
-            let layer = try StyleLayer.parse(field, sources: style.sources)
+            let layer = try StyleLayer.parse(field, sources: style.sources, warnings: &style.warnings)
             guard seen.insert(layer.id).inserted else { throw field.member("id")!.failure("duplicate layer id \"\(layer.id)\"") }
             style.layers.append(layer)
         }
@@ -111,6 +111,15 @@ extension StyleSource {
         _ = try field.object()
         guard let type = field.member("type") else { throw field.failure("missing required property \"type\"") }
         var source = StyleSource(id: id, kind: try type.enumeration(Kind.self))
+        if let promote = field.member("promoteId") {
+            switch promote.value {
+            case .string(let name): source.promoteID = ["": name]
+            default:
+                var byLayer: [String: String] = [:]
+                for (layer, _) in try promote.object().members { byLayer[layer] = try promote.member(layer)?.string() }
+                source.promoteID = byLayer
+            }
+        }
         switch source.kind {
         case .vector, .raster, .rasterDEM:
             source.url = try field.member("url")?.string()
@@ -137,6 +146,8 @@ extension StyleSource {
             }
             source.maxZoom = try field.member("maxzoom")?.integer(in: 0...24)
             source.minZoom = try field.member("minzoom")?.integer(in: 0...24)
+            source.generatesIDs = try field.member("generateId")?.bool() ?? false
+            source.buffer = try field.member("buffer")?.integer(in: 0...512) ?? 128
         case .image:
             guard let url = field.member("url") else { throw field.failure("an image source needs \"url\"") }
             source.url = try url.string()
@@ -149,7 +160,7 @@ extension StyleSource {
 }
 
 extension StyleLayer {
-    static func parse(_ field: JSONField, sources: [StyleSource]) throws(StyleError) -> StyleLayer {
+    static func parse(_ field: JSONField, sources: [StyleSource], warnings: inout [String]) throws(StyleError) -> StyleLayer {
         _ = try field.object()
         guard let idField = field.member("id") else { throw field.failure("missing required property \"id\"") }
         let id = try idField.string()
@@ -183,18 +194,12 @@ extension StyleLayer {
                 if let icon = layout.member("icon-image"), case .string(let name) = icon.value, !name.contains("{") {
                     layer.iconImage = name
                 }
-                if let text = layout.member("text-field") {
-                    if case .string(let value) = text.value {
-                        layer.textField = value
-                    } else {
-                        layer.hasExpressionTextField = true
-                    }
-                }
                 if let font = layout.member("text-font"), case .array = font.value, let fonts = try? font.strings() {
                     layer.textFont = fonts
                 }
             }
         }
+        layer.layout = LayerLayout.compile(try field.object(), kind: layer.kind, path: field.path, warnings: &warnings)
         if layer.kind == .raster, let paint = field.member("paint"), let fade = paint.member("raster-fade-duration"), case .number = fade.value {
             layer.rasterFadeDuration = Int64(try fade.number(in: 0...Double(Int32.max)))
         }

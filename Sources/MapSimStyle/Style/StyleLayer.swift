@@ -24,12 +24,10 @@ public struct StyleLayer: Sendable, Equatable {
     public var isVisible: Bool
     /// The constant `icon-image` of a symbol layer.
     public var iconImage: String?
-    /// The constant `text-field` of a symbol layer; `{name}` tokens are taken from feature properties.
-    public var textField: String?
-    /// Whether the layer has a `text-field` that is an expression (its text is not known in advance).
-    public var hasExpressionTextField: Bool
-    /// The font stack of a symbol layer's text.
+    /// The constant font stack of a symbol layer's text (the default stack when `text-font` is data-driven).
     public var textFont: [String]
+    /// What the layer reads of each feature: filter, text, fonts, icons and patterns, compiled.
+    public var layout: LayerLayout
     /// The `raster-fade-duration` of a raster layer, in milliseconds.
     public var rasterFadeDuration: Int64
 
@@ -38,8 +36,8 @@ public struct StyleLayer: Sendable, Equatable {
 
     /// A layer of `kind`.
     public init(id: String, kind: Kind, source: String? = nil, sourceLayer: String? = nil, minZoom: Double? = nil, maxZoom: Double? = nil,
-                isVisible: Bool = true, iconImage: String? = nil, textField: String? = nil, hasExpressionTextField: Bool = false,
-                textFont: [String] = StyleLayer.defaultTextFont, rasterFadeDuration: Int64 = 300) {
+                isVisible: Bool = true, iconImage: String? = nil, textFont: [String] = StyleLayer.defaultTextFont,
+                layout: LayerLayout = LayerLayout(), rasterFadeDuration: Int64 = 300) {
         self.id = id
         self.kind = kind
         self.source = source
@@ -48,9 +46,8 @@ public struct StyleLayer: Sendable, Equatable {
         self.maxZoom = maxZoom
         self.isVisible = isVisible
         self.iconImage = iconImage
-        self.textField = textField
-        self.hasExpressionTextField = hasExpressionTextField
         self.textFont = textFont
+        self.layout = layout
         self.rasterFadeDuration = rasterFadeDuration
     }
 
@@ -60,5 +57,11 @@ public struct StyleLayer: Sendable, Equatable {
     }
 
     /// Whether the layer draws text.
-    public var hasText: Bool { textField != nil || hasExpressionTextField }
+    public var hasText: Bool { layout.textField != nil }
+
+    /// Whether the SDKs lay the layer out in a tile of (overscaled) zoom `z`: visible, and `z` at
+    /// or above its minzoom rounded down and below its maxzoom rounded up.
+    public func isLaidOut(atTileZoom z: Int) -> Bool {
+        isVisible && Double(z) >= (minZoom ?? 0).rounded(.down) && Double(z) < (maxZoom ?? .infinity).rounded(.up)
+    }
 }

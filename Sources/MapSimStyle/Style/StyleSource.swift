@@ -42,6 +42,17 @@ public struct StyleSource: Sendable, Equatable {
     public var inlineData: JSONValue?
     /// The video URLs of a video source.
     public var videoURLs: [String]
+    /// `promoteId`: the property that gives features their id, for every source layer or per layer.
+    public var promoteID: [String: String]?
+    /// `generateId` of a GeoJSON source: features without an id get their index.
+    public var generatesIDs = false
+    /// `buffer` of a GeoJSON source: how far past its edges a tile holds features, in 8192ths.
+    public var buffer = 128
+
+    /// The property that gives the features of `sourceLayer` their id, if any.
+    public func promotedProperty(in sourceLayer: String) -> String? {
+        promoteID?[sourceLayer] ?? promoteID?[""]
+    }
 
     /// A source of `kind`.
     public init(id: String, kind: Kind, url: String? = nil, tiles: [String]? = nil, minZoom: Int? = nil, maxZoom: Int? = nil,

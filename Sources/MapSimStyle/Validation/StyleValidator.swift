@@ -10,7 +10,7 @@ public struct StyleValidator {
     var diagnostics: [StyleDiagnostic] = []
 
     /// The parsed reference, shared by every validation.
-    private static let parsedReference: JSONObject = (try? JSONParser.parse(StyleSpecReference.json).objectValue) ?? JSONObject()
+    static let parsedReference: JSONObject = (try? JSONParser.parse(StyleSpecReference.json).objectValue) ?? JSONObject()
 
     private init() {
         reference = Self.parsedReference

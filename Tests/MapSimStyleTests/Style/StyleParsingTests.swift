@@ -17,7 +17,7 @@ struct StyleParsingTests {
         #expect(style.layers.count == 8)
         let pois = try #require(style.layers.first { $0.id == "pois" })
         #expect(pois.kind == .symbol && pois.sourceLayer == "pois")
-        #expect(pois.iconImage == "marker" && pois.textField == "{name}" && pois.textFont == ["Mapsim Sans Regular"])
+        #expect(pois.iconImage == "marker" && pois.hasText && pois.textFont == ["Mapsim Sans Regular"])
         #expect(style.transition == StyleTransition(duration: 300, delay: 0))
     }
 
@@ -130,7 +130,7 @@ struct TileJSONTests {
         #expect(casing.id == "roads-casing" && casing.kind == .line && casing.source == "v" && casing.sourceLayer == "road")
         #expect(casing.minZoom == 5 && casing.maxZoom == 16 && !casing.isVisible)
         // A ref may name a later layer.
-        #expect(style.layers[2].kind == .symbol && style.layers[2].textField == "{name}")
+        #expect(style.layers[2].kind == .symbol && style.layers[2].hasText)
         #expect(throws: StyleError(.invalidValue, path: "layers[1].ref", message: "layer \"nowhere\" not found")) {
             try Style.parse(Array(#"{"version": 8, "sources": {}, "layers": [{"id": "a", "type": "background"}, {"id": "b", "ref": "nowhere"}]}"#.utf8))
         }
