@@ -15,14 +15,17 @@ extension LoadSequence {
             let view = SourceState.View(camera: camera, viewport: viewport, used: used)
             guard load.sources[index].lastView != view else { continue }
             load.sources[index].lastView = view
-            var wanted: [CanonicalTileID] = []
-            var zooms: [CanonicalTileID: Int] = [:]
+            var wanted: [TileKey] = []
+            var zooms: [TileKey: Int] = [:]
             if used, let pyramid = load.sources[index].pyramid, coverIsBounded(source: index, pyramid: pyramid, camera: camera) {
-                for tile in pyramid.visibleTiles(camera: camera, viewport: viewport) where zooms[tile.canonical] == nil {
-                    zooms[tile.canonical] = tile.overscaledZ
-                    wanted.append(tile.canonical)
+                for tile in pyramid.visibleTiles(camera: camera, viewport: viewport) {
+                    let key = TileKey(canonical: tile.canonical, wrap: tile.wrap)
+                    guard zooms[key] == nil else { continue }
+                    zooms[key] = tile.overscaledZ
+                    wanted.append(key)
                 }
             }
+            if let pyramid = load.sources[index].pyramid { addFallbackParents(to: &wanted, zooms: &zooms, source: index, minZoom: pyramid.minZoom) }
             let wantedSet = Set(wanted)
             let abandoned = load.sources[index].tiles.filter { tile, state in
                 if case .loading = state.status { return !wantedSet.contains(tile) }
@@ -34,15 +37,30 @@ extension LoadSequence {
             }
             load.sources[index].setVisible(wanted)
             for tile in wanted where load.sources[index].tiles[tile] == nil {
-                let zoom = zooms[tile] ?? tile.z
+                let zoom = zooms[tile] ?? tile.canonical.z
                 if let geoJSON = load.sources[index].geoJSON {
-                    load.sources[index].tiles[tile] = TileState(status: .parsing, zoom: zoom, content: .geoJSON(geoJSON.features(in: tile)))
+                    load.sources[index].tiles[tile] = TileState(status: .parsing, zoom: zoom, content: .geoJSON(geoJSON.features(in: tile.canonical)))
                     settleContent(source: index, tile: tile)
                 } else if let template = load.sources[index].template {
-                    let resource = Resource.tile(template, id: tile, pixelRatio: viewport.pixelRatio)
+                    let resource = Resource.tile(template, id: tile.canonical, pixelRatio: viewport.pixelRatio)
                     load.sources[index].tiles[tile] = TileState(status: .loading(startRequest(.tile(id, tile), resource)), zoom: zoom)
                 }
             }
+        }
+    }
+
+    /// Adds, for each tile that arrived without anything to draw, its parent, and the parent's parent
+    /// when that has nothing either, down to the source's minzoom: one level per round trip, as the
+    /// SDKs look for a tile to show in place of a missing raster tile.
+    private func addFallbackParents(to wanted: inout [TileKey], zooms: inout [TileKey: Int], source index: Int, minZoom: Int) {
+        var position = 0
+        while position < wanted.count {
+            let tile = wanted[position]
+            position += 1
+            guard let state = load.sources[index].tiles[tile], state.isComplete, !state.isRenderable,
+                  let parent = tile.parent, parent.canonical.z >= minZoom, zooms[parent] == nil else { continue }
+            zooms[parent] = parent.canonical.z
+            wanted.append(parent)
         }
     }
 
@@ -63,13 +81,18 @@ extension LoadSequence {
         return false
     }
 
-    mutating func receiveTile(_ response: Response, source id: String, tile: CanonicalTileID) {
+    mutating func receiveTile(_ response: Response, source id: String, tile: TileKey) {
         guard let index = load.sources.firstIndex(where: { $0.spec.id == id }), let state = load.sources[index].tiles[tile] else { return }
         // A failed refresh keeps the data already shown.
         if response.error != nil && state.status == .loaded { return }
         let kind = load.sources[index].spec.kind
         if response.noContent || response.notModified && response.data == nil {
             load.sources[index].tiles[tile]?.content = .empty
+            if kind == .raster || kind == .rasterDEM {
+                // An image tile without an image cannot be drawn: its parent is loaded in its place.
+                load.sources[index].tiles[tile]?.isRenderable = false
+                load.sources[index].lastView = nil
+            }
             settleContent(source: index, tile: tile)
             return
         }
@@ -83,19 +106,19 @@ extension LoadSequence {
                     let spec = load.sources[index].spec
                     load.sources[index].tiles[tile]?.content = .vector(Self.promotingIDs(try VectorTile.decode(data), source: spec))
                 } catch {
-                    failure = "invalid vector tile \(tile) of source \"\(id)\": \(error)"
+                    failure = "invalid vector tile \(tile.canonical) of source \"\(id)\": \(error)"
                 }
             default:
                 if ImageSignature.isImage(data) {
                     load.sources[index].tiles[tile]?.content = .image
                 } else {
-                    failure = "tile \(tile) of source \"\(id)\" is not a PNG, JPEG or WebP image"
+                    failure = "tile \(tile.canonical) of source \"\(id)\" is not a PNG, JPEG or WebP image"
                 }
             }
         }
         if let failure {
             load.sources[index].setStatus(.failed, of: tile)
-            actions.append(.emit(.mapLoadingError(MapLoadingError(type: .tile, message: failure, sourceID: id, tileID: tile))))
+            actions.append(.emit(.mapLoadingError(MapLoadingError(type: .tile, message: failure, sourceID: id, tileID: tile.canonical))))
             actions.append(.invalidate)
             return
         }
@@ -122,7 +145,7 @@ extension LoadSequence {
 
     /// Lays the tile out and requests the glyph ranges its text needs, or completes the tile when
     /// it needs none.
-    mutating func settleContent(source index: Int, tile: CanonicalTileID) {
+    mutating func settleContent(source index: Int, tile: TileKey) {
         let needed = layOut(source: index, tile: tile)?.glyphs.sorted() ?? []
         var waiting = Set<GlyphRangeKey>()
         for key in needed {
@@ -159,11 +182,11 @@ extension LoadSequence {
 
     /// Works out (again) what the tile's layers need, with the images the style has now.
     @discardableResult
-    mutating func layOut(source index: Int, tile: CanonicalTileID) -> TileLayout? {
+    mutating func layOut(source index: Int, tile: TileKey) -> TileLayout? {
         guard let style = load.style, let state = load.sources[index].tiles[tile], let content = state.content else { return nil }
         let id = load.sources[index].spec.id
         let images = availableImages
-        let layout = TileLayout(content: content, layers: style.layers.filter { $0.source == id }, zoom: state.zoom, tile: tile, availableImages: images)
+        let layout = TileLayout(content: content, layers: style.layers.filter { $0.source == id }, zoom: state.zoom, tile: tile.canonical, availableImages: images)
         load.sources[index].tiles[tile]?.layout = layout
         load.sources[index].tiles[tile]?.layoutImages = images
         return layout
@@ -198,10 +221,10 @@ extension LoadSequence {
         }
     }
 
-    mutating func complete(source index: Int, tile: CanonicalTileID) {
+    mutating func complete(source index: Int, tile: TileKey) {
         load.sources[index].setStatus(.loaded, of: tile)
         let source = load.sources[index]
-        actions.append(.emit(.sourceDataLoaded(SourceDataLoaded(id: source.spec.id, type: .tile, loaded: source.isViewComplete, tileID: tile))))
+        actions.append(.emit(.sourceDataLoaded(SourceDataLoaded(id: source.spec.id, type: .tile, loaded: source.isViewComplete, tileID: tile.canonical))))
         actions.append(.invalidate)
     }
 }

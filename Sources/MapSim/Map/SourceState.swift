@@ -19,10 +19,10 @@ struct SourceState: Sendable {
     /// The features of a GeoJSON source, cut into its tiles.
     var geoJSON: GeoJSONTiler?
     /// Every tile loaded or loading, by canonical id.
-    var tiles: [CanonicalTileID: TileState] = [:]
+    var tiles: [TileKey: TileState] = [:]
     /// The tiles the view needs now, nearest first.
-    private(set) var visible: [CanonicalTileID] = []
-    private var visibleSet: Set<CanonicalTileID> = []
+    private(set) var visible: [TileKey] = []
+    private var visibleSet: Set<TileKey> = []
     /// How many visible tiles are not complete: kept as statuses change, so asking is O(1).
     private var incompleteVisible = 0
     /// The view needs more tiles than the limit: reported once, nothing requested.
@@ -43,14 +43,14 @@ struct SourceState: Sendable {
     }
 
     /// The view now needs `tiles`, nearest first.
-    mutating func setVisible(_ tiles: [CanonicalTileID]) {
+    mutating func setVisible(_ tiles: [TileKey]) {
         visible = tiles
         visibleSet = Set(tiles)
         incompleteVisible = tiles.count { !(self.tiles[$0]?.isComplete ?? false) }
     }
 
     /// Changes the status of a tile it has, keeping the count of incomplete visible tiles.
-    mutating func setStatus(_ status: TileState.Status, of tile: CanonicalTileID) {
+    mutating func setStatus(_ status: TileState.Status, of tile: TileKey) {
         guard let wasComplete = tiles[tile]?.isComplete else { return }
         tiles[tile]?.status = status
         let isComplete = tiles[tile]?.isComplete ?? false

@@ -10,7 +10,7 @@ struct StyleLoad: Sendable {
         case spriteJSON(Int)
         case spriteImage(Int)
         case metadata(String)
-        case tile(String, CanonicalTileID)
+        case tile(String, TileKey)
         case glyphs(GlyphRangeKey)
     }
 

@@ -22,6 +22,9 @@ struct TileState: Sendable {
     var layoutImages: Set<String> = []
     /// Whether a frame has drawn it (its fade-in has started).
     var rendered = false
+    /// Whether it can be drawn once complete: a raster tile without an image (404) cannot, and its
+    /// parent is loaded in its place.
+    var isRenderable = true
 
     var isComplete: Bool {
         status == .loaded || status == .failed
