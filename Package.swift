@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "MapSimCacheTests", dependencies: ["MapSimCache", "MapSimHTTP", "MapSim", "MapSimStyle", "MapSimTesting"]),
         .testTarget(name: "MapSimKitTests", dependencies: ["MapSimKit", "MapSim", "MapSimCache", "MapSimTesting"]),
         .testTarget(name: "MapSimCLITests", dependencies: ["MapSimCLI", "MapSim", "MapSimJSON", "MapSimCache", "MapSimTesting"]),
-        .testTarget(name: "RegressionTests", dependencies: ["MapSimKit", "MapSimTrace", "MapSim", "MapSimTesting"]),
+        .testTarget(name: "RegressionTests", dependencies: ["MapSimKit", "MapSimTrace", "MapSim", "MapSimHTTP", "MapSimJSON", "MapSimStyle", "MapSimTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

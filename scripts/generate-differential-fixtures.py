@@ -335,6 +335,10 @@ CAMERAS = {
         {"name": "z10", "center": [8.54, 47.37], "zoom": 10},
         {"name": "z12.5", "center": [8.545, 47.37], "zoom": 12.5},
         {"name": "z8.7", "center": [8.6, 47.3], "zoom": 8.7},
+        {"name": "towns-z11.3", "center": [8.72, 47.42], "zoom": 11.3},
+        {"name": "winterthur-z12.2", "center": [8.72, 47.50], "zoom": 12.2},
+        {"name": "pois-z14.5-pitch", "center": [8.541, 47.371], "zoom": 14.5, "pitch": 50, "bearing": 30},
+        {"name": "overzoom-z16", "center": [8.545, 47.366], "zoom": 16},
     ],
     "raster-404": [{"name": "z10", "center": [8.54, 47.37], "zoom": 10}],
     "world-copies": [{"name": "wide-z1", "center": [0, 20], "zoom": 1, "size": "2048x512"},
@@ -344,9 +348,14 @@ CAMERAS = {
 }
 
 def main():
-    if os.path.isdir(ROOT):
-        for name in CAMERAS:
-            shutil.rmtree(os.path.join(ROOT, name), ignore_errors=True)
+    # Everything is written again except the recordings of MapLibre Native (mln/), which
+    # scripts/record-mln-requests makes.
+    for name in CAMERAS:
+        folder = os.path.join(ROOT, name)
+        for entry in os.listdir(folder) if os.path.isdir(folder) else []:
+            if entry != "mln":
+                path = os.path.join(folder, entry)
+                shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
     fonts = ["Fixture Regular", "Fixture Bold", "Fixture Italic,Fixture Regular", "Fixture CJK"]
 
     folder = os.path.join(ROOT, "labels")

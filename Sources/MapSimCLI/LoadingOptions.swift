@@ -36,6 +36,9 @@ struct LoadingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The folder asset:// URLs resolve under (default: the style's folder).", valueName: "DIR"))
     var assetRoot: String?
 
+    @Option(help: ArgumentHelp("continuous (an interactive map, the default) or still (one image: no fades, and a glyph range that fails stops the load, as MapLibre's still mode).", valueName: "MODE"))
+    var mode: MapMode = .continuous
+
     func validate() throws {
         if let network, NetworkPreset(rawValue: network) == nil {
             throw ValidationError("unknown --network profile \"\(network)\"; use one of \(NetworkPreset.names.joined(separator: ", "))")
@@ -59,9 +62,11 @@ struct LoadingOptions: ParsableArguments {
         let options = LoadingEnvironment.Options(assetRoot: assetRoot, cache: noCache ? .none : .file(cache ?? CacheLocation.defaultPath),
                                                  network: network, startsOffline: offline,
                                                  map: Map.Options(mapbox: mapbox, maximumConcurrentRequests: maxRequests, maximumRetries: maximumRetries,
-                                                                  maximumTilesPerSource: maxTiles))
+                                                                  maximumTilesPerSource: maxTiles, mode: mode))
         let environment = LoadingEnvironment(options, styleURL: styleURL)
         for warning in environment.warnings { printError("mapsim: warning: \(warning)") }
         return environment
     }
 }
+
+extension MapMode: ExpressibleByArgument {}

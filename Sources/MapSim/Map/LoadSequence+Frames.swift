@@ -55,7 +55,9 @@ extension LoadSequence {
         return FrameState(isFull: isFull, placementChanged: placementChanged, animationEnd: load.animationEnd.flatMap { $0 > now ? $0 : nil })
     }
 
+    /// Keeps frames coming until `end`; a still image has no animation.
     mutating func extendAnimation(to end: SimTime) {
+        guard options.mode == .continuous else { return }
         load.animationEnd = max(load.animationEnd ?? end, end)
     }
 }

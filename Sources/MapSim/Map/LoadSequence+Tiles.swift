@@ -195,20 +195,26 @@ extension LoadSequence {
     mutating func receiveGlyphs(_ response: Response, key: GlyphRangeKey, id: RequestID) {
         guard load.glyphs[key] == .some(nil) else { return }
         if response.error != nil { cancel(id) }
-        var loaded = true
         let url = glyphTemplate().map { Resource.glyphs(template: $0, fontStack: key.fontStack, rangeStart: key.start).url } ?? ""
+        var failure: String?
         if let error = response.error {
-            loaded = false
-            actions.append(.emit(.mapLoadingError(MapLoadingError(type: .glyphs, message: "failed to load glyphs \(url): \(error.message)"))))
+            failure = "failed to load glyphs \(url): \(error.message)"
         } else if let data = response.data {
             do {
                 _ = try GlyphSet.decode(data)
             } catch {
-                loaded = false
-                actions.append(.emit(.mapLoadingError(MapLoadingError(type: .glyphs, message: "invalid glyphs \(url): \(error)"))))
+                failure = "invalid glyphs \(url): \(error)"
             }
         }
-        load.glyphs[key] = .some(loaded)
+        if let failure {
+            actions.append(.emit(.mapLoadingError(MapLoadingError(type: .glyphs, message: failure))))
+            // A still image cannot be drawn without its glyphs: the load stops, as in MapLibre's still mode.
+            if options.mode == .still {
+                load.phase = .failed(failure)
+                return
+            }
+        }
+        load.glyphs[key] = .some(failure == nil)
         for index in load.sources.indices {
             for (tile, state) in load.sources[index].tiles.sorted(by: { $0.key < $1.key }) {
                 guard case .waitingForGlyphs(var waiting) = state.status, waiting.remove(key) != nil else { continue }

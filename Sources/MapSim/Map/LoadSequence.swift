@@ -19,6 +19,7 @@ struct LoadSequence: Sendable {
         var symbolFadeDuration = SimTime.milliseconds(300)
         /// The most tiles one source may need for one view; a cover past it is refused.
         var maximumTilesPerSource = 10_000
+        var mode = MapMode.continuous
     }
 
     /// A frame's view of the load: what is drawn and what animates.

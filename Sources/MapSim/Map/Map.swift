@@ -60,7 +60,7 @@ public actor Map {
         self.timing = timing
         machine = MapMachine(camera: camera, viewport: viewport,
                              options: LoadSequence.Options(mapbox: options.mapbox, symbolFadeDuration: options.symbolFadeDuration,
-                                                           maximumTilesPerSource: options.maximumTilesPerSource),
+                                                           maximumTilesPerSource: options.maximumTilesPerSource, mode: options.mode),
                              pipeline: .init(maximumConcurrentRequests: options.maximumConcurrentRequests, usesCache: backends.cache != nil,
                                              wallClockStart: options.wallClockStart, maximumRetries: options.maximumRetries))
         for window in timing.offlineWindows where !window.isEmpty {
