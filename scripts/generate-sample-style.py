@@ -335,8 +335,12 @@ def main():
     write_json(os.path.join(FAILING, "broken-tilejson.json"), failing("Broken TileJSON", tilejson="broken-tiles.json"))
     write(os.path.join(FAILING, "broken-tiles.json"), '{"tilejson": "3.0.0", "tiles": ["../sample/tiles/{z}/{x}/{y}.pbf"], "minzoom": 0,\n')
     write_json(os.path.join(FAILING, "missing-icon.json"), failing("Missing icon", icon="no-such-icon"))
+    mismatch = failing("Data mismatch", icon=["get", "kind"])
+    mismatch["layers"][3]["source-layer"] = "road"
+    mismatch["layers"][4]["filter"] = ["==", ["get", "klass"], "major"]
+    write_json(os.path.join(FAILING, "data-mismatch.json"), mismatch)
     write(os.path.join(FAILING, "malformed.json"), '{\n  "version": 8,\n  "sources": {},\n  "layers": [\n    {"id": "background", "type": "background"}\n  ]\n  "name": "missing comma"\n}\n')
-    print(f"wrote {count} tiles, 2 sprites, 2 glyph ranges and 5 styles under {os.path.normpath(ROOT)}")
+    print(f"wrote {count} tiles, 2 sprites, 2 glyph ranges and 6 styles under {os.path.normpath(ROOT)}")
 
 if __name__ == "__main__":
     main()

@@ -93,7 +93,7 @@ struct ValidateCommand: AsyncParsableCommand {
                 diagnostics += await DeepValidator.validate(styleURL: styleURL, bytes: bytes, environment: environment)
                 await environment.shutdown()
             }
-            invalid = invalid || !diagnostics.isEmpty
+            invalid = invalid || diagnostics.contains { !$0.isWarning }
             printDiagnostics(diagnostics, file: file, format: format)
         }
         return unreadable ? 2 : invalid ? 1 : 0
@@ -105,12 +105,13 @@ struct ValidateCommand: AsyncParsableCommand {
             print(StyleDiagnostic.jsonText(diagnostics))
         case .jsonl:
             let list = diagnostics.map { diagnostic in
-                JSONValue.object(JSONObject([("message", .string(diagnostic.message))] + (diagnostic.line.map { [("line", JSONValue.number(Double($0)))] } ?? [])))
+                JSONValue.object(JSONObject([("message", .string(diagnostic.message))] + (diagnostic.line.map { [("line", JSONValue.number(Double($0)))] } ?? [])
+                                            + (diagnostic.isWarning ? [("severity", JSONValue.string("warning"))] : [])))
             }
             print(JSONWriter.string(.object(JSONObject([("file", .string(file)), ("diagnostics", .array(list))]))))
         case .text:
             for diagnostic in diagnostics {
-                print("\(file):\(diagnostic.line.map { "\($0):" } ?? "") \(diagnostic.message)")
+                print("\(file):\(diagnostic.line.map { "\($0):" } ?? "") \(diagnostic.isWarning ? "warning: " : "")\(diagnostic.message)")
             }
         }
     }

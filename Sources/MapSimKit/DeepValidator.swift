@@ -7,8 +7,10 @@ import Synchronization
 /// `mapsim validate --deep`: loads a style through an environment, at the style's own camera, and
 /// reports what does not resolve.
 public enum DeepValidator {
-    /// Diagnostics for every resource that failed to load (once each) and every symbol layer whose
-    /// constant `icon-image` the sprite lacks; `bytes` is the style's text, for line numbers. The
+    /// Diagnostics for every resource that failed to load (once each); for every layer the images
+    /// its features use (icons, patterns) that the sprite lacks, and a `source-layer` that no loaded
+    /// tile of its source has; and, as warnings, each `["get", FIELD]` whose field no loaded feature
+    /// of the layer's source layer has. `bytes` is the style's text, for line numbers and paths. The
     /// environment's map options say how often a failure is retried.
     public static func validate(styleURL: String, bytes: [UInt8], environment: LoadingEnvironment) async -> [StyleDiagnostic] {
         let map = await environment.makeMap()
@@ -19,6 +21,7 @@ public enum DeepValidator {
         subscription.cancel()
         let sprite = await map.spriteImageNames
         let style = await map.style
+        let data = await map.tileData
 
         let redactor = URLRedactor()
         // A resource that failed more than once (retried, or revalidated) is reported once.
@@ -27,14 +30,73 @@ public enum DeepValidator {
             let message = redactor.redact("\(error.type.rawValue): \(error.message)")
             return seen.insert(message).inserted ? StyleDiagnostic(message: message, line: nil) : nil
         }
-        guard let style, !style.sprites.isEmpty || style.layers.contains(where: { $0.iconImage != nil }) else { return diagnostics }
+        guard let style else { return diagnostics }
         let lines = JSONLineIndex(scanning: bytes)
+        let written = (try? JSONParser.parse(bytes))?["layers"]?.arrayValue ?? []
         for (index, layer) in style.layers.enumerated() {
-            // An empty icon-image is no icon, as the SDKs read it.
-            guard let icon = layer.iconImage, !icon.isEmpty, !sprite.contains(icon) else { continue }
-            let path = "layers[\(index)].layout.icon-image"
-            diagnostics.append(StyleDiagnostic(message: "\(path): image \"\(icon)\" is not in the sprite", line: lines.line(path)))
+            diagnostics += missingImages(layer, index: index, sprite: sprite, used: data.imagesByLayer[layer.id] ?? [], checksSprite: !style.sprites.isEmpty, lines: lines)
+            guard let sourceID = layer.source, let source = data.sources[sourceID] else { continue }
+            let kind = style.source(id: sourceID)?.kind
+            if kind == .vector, let name = layer.sourceLayer, source.layers[name] == nil {
+                let path = "layers[\(index)].source-layer"
+                let zooms = source.zooms.sorted().map(String.init).joined(separator: ", ")
+                diagnostics.append(StyleDiagnostic(message: "\(path): source layer \"\(name)\" is in no tile of source \"\(sourceID)\" (loaded at zoom \(zooms))",
+                                                   line: lines.line(path)))
+                continue
+            }
+            let sourceLayer = kind == .geojson ? "" : layer.sourceLayer ?? ""
+            guard index < written.count, let fields = source.layers[sourceLayer], fields.featureCount > 0 else { continue }
+            for (path, field) in fieldReads(in: written[index], path: "layers[\(index)]") where !fields.fields.contains(field) {
+                let owner = kind == .geojson ? "source \"\(sourceID)\"" : "source layer \"\(sourceLayer)\""
+                diagnostics.append(StyleDiagnostic(message: "\(path): no feature of \(owner) has the field \"\(field)\"", line: lines.line(path), isWarning: true))
+            }
         }
         return diagnostics
+    }
+
+    /// The images a layer needs that the sprite lacks: its constant `icon-image`, and every image
+    /// its features asked for (icons, patterns), each once.
+    private static func missingImages(_ layer: StyleLayer, index: Int, sprite: Set<String>, used: Set<String>, checksSprite: Bool,
+                                      lines: JSONLineIndex) -> [StyleDiagnostic] {
+        let property: String
+        switch layer.kind {
+        case .fill: property = "paint.fill-pattern"
+        case .line: property = "paint.line-pattern"
+        case .fillExtrusion: property = "paint.fill-extrusion-pattern"
+        default: property = "layout.icon-image"
+        }
+        var images = used
+        // An empty icon-image is no icon, as the SDKs read it.
+        if let icon = layer.iconImage, !icon.isEmpty { images.insert(icon) }
+        guard checksSprite || layer.iconImage != nil else { return [] }
+        let path = "layers[\(index)].\(property)"
+        return images.subtracting(sprite).sorted().map { image in
+            StyleDiagnostic(message: "\(path): image \"\(image)\" is not in the sprite", line: lines.line(path))
+        }
+    }
+
+    /// Every `["get", FIELD]` (of the feature, with a literal field name) in a layer's filter,
+    /// layout and paint, with its JSON path.
+    private static func fieldReads(in layer: JSONValue, path: String) -> [(path: String, field: String)] {
+        var reads: [(String, String)] = []
+        func walk(_ value: JSONValue, _ path: String) {
+            switch value {
+            case .array(let items):
+                if items.count == 2, items[0] == .string("get"), case .string(let field) = items[1] {
+                    reads.append((path, field))
+                    return
+                }
+                for (offset, item) in items.enumerated() { walk(item, "\(path)[\(offset)]") }
+            case .object(let object):
+                for member in object.members { walk(member.value, "\(path).\(member.key)") }
+            default:
+                break
+            }
+        }
+        if let filter = layer["filter"] { walk(filter, path + ".filter") }
+        for group in ["layout", "paint"] {
+            if let properties = layer[group] { walk(properties, "\(path).\(group)") }
+        }
+        return reads
     }
 }

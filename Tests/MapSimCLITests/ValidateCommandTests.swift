@@ -41,6 +41,22 @@ struct ValidateCommandTests {
         #expect(sample.status == 0 && sample.standardOutput.isEmpty)
     }
 
+    @Test func deepValidationReadsTheTiles() async throws {
+        let result = try await CommandRunner.run(["validate", "--deep", "--no-cache", "styles/failing/data-mismatch.json"])
+        #expect(result.status == 1)
+        let file = "styles/failing/data-mismatch.json"
+        #expect(result.standardOutput == """
+        \(file):47: layers[3].source-layer: source layer "road" is in no tile of source "city" (loaded at zoom 10)
+        \(file):69: warning: layers[4].filter[1]: no feature of source layer "roads" has the field "klass"
+        \(file):96: layers[6].layout.icon-image: image "food" is not in the sprite
+        \(file):96: layers[6].layout.icon-image: image "museum" is not in the sprite
+        \(file):96: layers[6].layout.icon-image: image "pier" is not in the sprite
+
+        """)
+        let json = try await CommandRunner.run(["validate", "--deep", "--no-cache", "--json", file])
+        #expect(json.standardOutput.contains("\"severity\": \"warning\""))
+    }
+
     @Test func deepValidationTriesEachResourceOnceAndReportsItOnce() async throws {
         // A server that always fails with 503: the SDK's schedule would retry it without end.
         let fixture = try FixtureDirectory()

@@ -121,6 +121,9 @@ public actor Map {
     /// sheets other than `default`).
     public var spriteImageNames: Set<String> { machine.sequence.spriteImageNames }
 
+    /// What the tiles loaded so far hold: source layers, their fields, the images each layer uses.
+    public var tileData: TileDataReport { machine.sequence.tileDataReport }
+
     /// Whether `state` holds now.
     public func isInState(_ state: State) -> Bool { machine.isInState(state) }
 

@@ -11,6 +11,8 @@ struct TileLayout: Sendable, Equatable {
     var glyphs: Set<GlyphRangeKey> = []
     /// The images the tile's symbols and patterns use.
     var images: Set<String> = []
+    /// The images each style layer uses, by layer id.
+    var imagesByLayer: [String: Set<String>] = [:]
 
     init(content: TileContent, layers: [StyleLayer], zoom: Int, tile: CanonicalTileID, availableImages: Set<String>) {
         var starts: [[String]: Set<Int>] = [:]
@@ -26,14 +28,14 @@ struct TileLayout: Sendable, Equatable {
                 guard rules.filter.matches(context) else { continue }
                 switch layer.kind {
                 case .symbol:
-                    addText(rules, context: context, defaultFont: layer.textFont, to: &starts)
-                    if let icon = rules.iconImage, let name = Self.imageName(icon, context) { images.insert(name) }
+                    addText(rules, context: context, defaultFont: layer.textFont, layer: layer.id, to: &starts)
+                    if let icon = rules.iconImage, let name = Self.imageName(icon, context) { use(name, in: layer.id) }
                 case .fill, .line, .fillExtrusion:
                     guard let pattern = rules.pattern else { continue }
                     for offset in [-1.0, 0, 1] {
                         var shifted = context
                         shifted.zoom = Double(zoom) + offset
-                        if let name = Self.imageName(pattern, shifted) { images.insert(name) }
+                        if let name = Self.imageName(pattern, shifted) { use(name, in: layer.id) }
                     }
                 default:
                     break
@@ -45,6 +47,11 @@ struct TileLayout: Sendable, Equatable {
         }
     }
 
+    private mutating func use(_ image: String, in layer: String) {
+        images.insert(image)
+        imagesByLayer[layer, default: []].insert(image)
+    }
+
     /// The name of the image an expression picks for a feature, or nil for none.
     private static func imageName(_ expression: StyleExpression, _ context: ExpressionContext) -> String? {
         switch try? expression.evaluate(context) {
@@ -54,7 +61,8 @@ struct TileLayout: Sendable, Equatable {
         }
     }
 
-    private mutating func addText(_ rules: LayerLayout, context: ExpressionContext, defaultFont: [String], to starts: inout [[String]: Set<Int>]) {
+    private mutating func addText(_ rules: LayerLayout, context: ExpressionContext, defaultFont: [String], layer: String,
+                                  to starts: inout [[String]: Set<Int>]) {
         guard let field = rules.textField, case .formatted(let text)? = try? field.evaluate(context) else { return }
         var transform = "none"
         if let expression = rules.textTransform, case .string(let value)? = try? expression.evaluate(context) { transform = value }
@@ -63,7 +71,7 @@ struct TileLayout: Sendable, Equatable {
         let vertical = rules.verticalText != .never && text.sections.contains { VerticalPunctuation.allowsVerticalWritingMode($0.text) }
         for section in text.sections {
             if let image = section.image {
-                if !image.name.isEmpty { images.insert(image.name) }
+                if !image.name.isEmpty { use(image.name, in: layer) }
                 continue
             }
             let transformed = transform == "uppercase" ? section.text.uppercased() : transform == "lowercase" ? section.text.lowercased() : section.text

@@ -9,12 +9,16 @@ public struct StyleDiagnostic: Sendable, Equatable, CustomStringConvertible {
     public var line: Int?
     /// A stable name of the problem, for the few that gl-style-validate names (`source.canvas`).
     public var identifier: String?
+    /// Whether it is only a warning (something that may be intended), which does not make the
+    /// style invalid.
+    public var isWarning: Bool
 
     /// A diagnostic.
-    public init(message: String, line: Int?, identifier: String? = nil) {
+    public init(message: String, line: Int?, identifier: String? = nil, isWarning: Bool = false) {
         self.message = message
         self.line = line
         self.identifier = identifier
+        self.isWarning = isWarning
     }
 
     /// The diagnostic as gl-style-validate's JSON object: `{"message": ..., "line": ...}`.
@@ -22,6 +26,7 @@ public struct StyleDiagnostic: Sendable, Equatable, CustomStringConvertible {
         var object = JSONObject([("message", .string(message))])
         if let identifier { object["identifier"] = .string(identifier) }
         if let line { object["line"] = .number(Double(line)) }
+        if isWarning { object["severity"] = .string("warning") }
         return .object(object)
     }
 
@@ -35,6 +40,7 @@ public struct StyleDiagnostic: Sendable, Equatable, CustomStringConvertible {
             var members = ["    \"message\": \(JSONWriter.string(.string(diagnostic.message)))"]
             if let identifier = diagnostic.identifier { members.append("    \"identifier\": \(JSONWriter.string(.string(identifier)))") }
             if let line = diagnostic.line { members.append("    \"line\": \(line)") }
+            if diagnostic.isWarning { members.append("    \"severity\": \"warning\"") }
             return "  {\n" + members.joined(separator: ",\n") + "\n  }"
         }
         return "[\n" + objects.joined(separator: ",\n") + "\n]"
