@@ -13,7 +13,9 @@ struct ProtobufReader {
         self.init(bytes, range: 0..<bytes.count)
     }
 
-    private init(_ bytes: [UInt8], range: Range<Int>) {
+
+    /// A reader of `range` of `bytes`.
+    init(_ bytes: [UInt8], range: Range<Int>) {
         self.bytes = bytes
         position = range.lowerBound
         end = range.upperBound
@@ -64,6 +66,11 @@ struct ProtobufReader {
 
     mutating func data() throws(LoadingError) -> ArraySlice<UInt8> {
         bytes[try lengthDelimitedRange()]
+    }
+
+    /// A length-delimited field as the range of its bytes, and the buffer they are in.
+    mutating func dataRange() throws(LoadingError) -> (buffer: [UInt8], range: Range<Int>) {
+        (bytes, try lengthDelimitedRange())
     }
 
     mutating func fixed32() throws(LoadingError) -> UInt32 {

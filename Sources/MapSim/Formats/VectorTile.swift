@@ -42,9 +42,10 @@ public struct VectorTile: Sendable, Equatable {
         /// The geometry: lines or rings of points in tile units of `geometryExtent`.
         public var shape: Shape
 
-        /// A feature's geometry: the tile's command stream, or points already decoded (GeoJSON).
+        /// A feature's geometry: the tile's packed command stream (checked, not yet decoded), or
+        /// points already decoded (GeoJSON).
         public enum Shape: Sendable, Equatable {
-            case commands([UInt32], extent: UInt32)
+            case packed([UInt8], range: Range<Int>, extent: UInt32)
             case points([[TilePoint]], extent: UInt32)
         }
 
@@ -67,7 +68,10 @@ public struct VectorTile: Sendable, Equatable {
                 if own == extent { return lines }
                 let scale = Double(extent) / Double(own)
                 return lines.map { $0.map { TilePoint(x: $0.x * scale, y: $0.y * scale) } }
-            case .commands(let commands, let own):
+            case .packed(let bytes, let range, let own):
+                var reader = ProtobufReader(bytes, range: range)
+                var commands: [UInt32] = []
+                while !reader.isAtEnd, let value = try? reader.varint() { commands.append(UInt32(truncatingIfNeeded: value)) }
                 return VectorTile.decodeGeometry(commands, scale: Double(extent) / Double(own))
             }
         }
@@ -126,52 +130,73 @@ public struct VectorTile: Sendable, Equatable {
         guard extent > 0 else { throw LoadingError.malformedResource("layer \"\(name)\" has extent 0") }
         var features: [Feature] = []
         for (featureIndex, var featureReader) in rawFeatures.enumerated() {
-            features.append(try decodeFeature(&featureReader, keys: keys, values: values, extent: extent, where: "feature \(featureIndex) of layer \"\(name)\""))
+            features.append(try decodeFeature(&featureReader, keys: keys, values: values, extent: extent, index: featureIndex, layer: name))
         }
         return Layer(name: name, extent: extent, features: features)
     }
 
     private static func decodeFeature(_ reader: inout ProtobufReader, keys: [String], values: [JSONValue], extent: UInt32,
-                                      where location: String) throws(LoadingError) -> Feature {
+                                      index: Int, layer: String) throws(LoadingError) -> Feature {
+        var location: String { "feature \(index) of layer \"\(layer)\"" }
         var feature = Feature(geometryType: .unknown, properties: JSONObject())
-        var tags: [UInt64] = []
-        var geometry: [UInt64] = []
+        var members: [(key: String, value: JSONValue)] = []
+        var geometry: (buffer: [UInt8], range: Range<Int>) = ([], 0..<0)
+        func addTag(_ key: UInt64, _ value: UInt64) throws(LoadingError) {
+            guard key < keys.count, value < values.count else {
+                throw LoadingError.malformedResource("\(location) has a tag index outside the layer's keys or values")
+            }
+            members.append((keys[Int(key)], values[Int(value)]))
+        }
+        var pendingKey: UInt64?
         while !reader.isAtEnd {
             let field = try reader.nextField()
-            switch field.number {
-            case 1: feature.id = .number(Double(try reader.varint()))
-            case 2: tags += try reader.packedVarints(field.type)
-            case 3: feature.geometryType = Feature.GeometryType(rawValue: try reader.varint()) ?? .unknown
-            case 4: geometry += try reader.packedVarints(field.type)
+            switch (field.number, field.type) {
+            case (1, .varint): feature.id = .number(Double(try reader.varint()))
+            case (2, .lengthDelimited):
+                var tags = try reader.message()
+                members.reserveCapacity(members.count + 8)
+                while !tags.isAtEnd {
+                    let key = try tags.varint()
+                    guard !tags.isAtEnd else { throw LoadingError.malformedResource("\(location) has an odd number of tags") }
+                    try addTag(key, try tags.varint())
+                }
+            case (2, .varint):
+                let value = try reader.varint()
+                if let key = pendingKey {
+                    try addTag(key, value)
+                    pendingKey = nil
+                } else {
+                    pendingKey = value
+                }
+            case (3, .varint): feature.geometryType = Feature.GeometryType(rawValue: try reader.varint()) ?? .unknown
+            case (4, .lengthDelimited): geometry = try reader.dataRange()
             default: try reader.skip(field.type)
             }
         }
-        guard tags.count % 2 == 0 else { throw LoadingError.malformedResource("\(location) has an odd number of tags") }
-        for pair in stride(from: 0, to: tags.count, by: 2) {
-            guard tags[pair] < keys.count, tags[pair + 1] < values.count else {
-                throw LoadingError.malformedResource("\(location) has a tag index outside the layer's keys or values")
-            }
-            feature.properties[keys[Int(tags[pair])]] = values[Int(tags[pair + 1])]
-        }
-        try checkGeometry(geometry, where: location)
-        feature.shape = .commands(geometry.map { UInt32(truncatingIfNeeded: $0) }, extent: extent)
+        if pendingKey != nil { throw LoadingError.malformedResource("\(location) has an odd number of tags") }
+        try checkGeometry(geometry.buffer, range: geometry.range, where: { location })
+        feature.properties = JSONObject(members: members)
+        feature.shape = .packed(geometry.buffer, range: geometry.range, extent: extent)
         return feature
     }
 
-    private static func checkGeometry(_ commands: [UInt64], where location: String) throws(LoadingError) {
-        var index = 0
-        while index < commands.count {
-            let command = commands[index] & 7
-            let count = Int(commands[index] >> 3)
-            index += 1
+    /// Checks a packed command stream: known commands, each with all the coordinates it announces.
+    private static func checkGeometry(_ bytes: [UInt8], range: Range<Int>, where location: () -> String) throws(LoadingError) {
+        var reader = ProtobufReader(bytes, range: range)
+        while !reader.isAtEnd {
+            let header = try reader.varint()
+            let command = header & 7
+            let count = header >> 3
             switch command {
             case 1, 2:
-                guard count <= (commands.count - index) / 2 else { throw LoadingError.malformedResource("\(location) has a truncated geometry") }
-                index += 2 * count
+                for _ in 0..<(2 * count) {
+                    guard !reader.isAtEnd else { throw LoadingError.malformedResource("\(location()) has a truncated geometry") }
+                    _ = try reader.varint()
+                }
             case 7:
                 break
             default:
-                throw LoadingError.malformedResource("\(location) has an unknown geometry command \(command)")
+                throw LoadingError.malformedResource("\(location()) has an unknown geometry command \(command)")
             }
         }
     }

@@ -3,10 +3,15 @@
 /// takes its isolated, final, initial or medial form from its neighbours, lam followed by alef
 /// becomes one ligature, and harakat take their spacing forms. Text without Arabic is unchanged.
 enum ArabicShaping {
+    /// Whether `text` has Arabic letters to shape.
+    static func needsShaping(_ text: String) -> Bool {
+        text.utf16.contains { (0x0600...0x06FF).contains($0) }
+    }
+
     /// The UTF-16 units of `text` after shaping.
     static func shape(_ text: String) -> [UInt16] {
         let units = Array(text.utf16)
-        guard units.contains(where: { (0x0600...0x06FF).contains($0) }) else { return units }
+        guard needsShaping(text) else { return units }
         var result: [UInt16] = []
         result.reserveCapacity(units.count)
         var index = 0

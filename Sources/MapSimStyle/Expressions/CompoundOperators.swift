@@ -113,8 +113,8 @@ extension ExpressionParser {
             for (index, argument) in parsedArgs.enumerated() {
                 _ = attempt.child(index + 1).checkSubtype(signature.type(at: index), argument.type)
             }
-            if attempt.errors.isEmpty {
-                return ParsedExpression(.compound(op), type: definition.type, children: parsedArgs)
+            if attempt.errors.isEmpty, let resolved = CompoundOperator(name: op) {
+                return ParsedExpression(.compound(op, resolved), type: definition.type, children: parsedArgs)
             }
         }
         if overloads.count == 1, let lastAttempt {

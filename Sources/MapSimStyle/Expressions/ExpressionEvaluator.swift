@@ -6,6 +6,13 @@ import MapSimJSON
 /// context to fold constants, so a constant that cannot be evaluated is a parse error there.
 struct ExpressionEvaluator {
     let context: ExpressionContext
+    /// The feature's properties, taken out of the context once.
+    private let properties: JSONObject
+
+    init(context: ExpressionContext) {
+        self.context = context
+        properties = context.feature?.properties ?? JSONObject()
+    }
 
     func evaluate(_ expression: ParsedExpression) throws(ExpressionRuntimeError) -> ExpressionValue {
         let children = expression.children
@@ -20,8 +27,8 @@ struct ExpressionEvaluator {
             return try assert(expression.type, children)
         case .coercion:
             return try coerce(expression.type, children)
-        case .compound(let name):
-            return try compound(name, children)
+        case .compound(_, let op):
+            return try compound(op, children)
         case .case:
             var index = 0
             while index < children.count - 1 {
@@ -31,14 +38,9 @@ struct ExpressionEvaluator {
             return try evaluate(children[children.count - 1])
         case .coalesce:
             return try coalesce(children)
-        case .match(let labels):
-            let input = try evaluate(children[0])
-            if case .string = input, labels.first?.first?.stringValue != nil {
-                for (index, set) in labels.enumerated() where set.contains(input) { return try evaluate(children[index + 1]) }
-            } else if case .number = input, labels.first?.first?.numberValue != nil {
-                for (index, set) in labels.enumerated() where set.contains(input) { return try evaluate(children[index + 1]) }
-            }
-            return try evaluate(children[children.count - 1])
+        case .match(let table):
+            let branch = table.branch(for: try evaluate(children[0]))
+            return try evaluate(children[branch.map { $0 + 1 } ?? children.count - 1])
         case .step(let labels):
             if labels.count == 1 { return try evaluate(children[1]) }
             let input = try number(evaluate(children[0]))
@@ -87,6 +89,11 @@ struct ExpressionEvaluator {
     private func assert(_ type: ExpressionType, _ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
         for (index, child) in children.enumerated() {
             let value = try evaluate(child)
+            // The common cases, without building the value's type.
+            switch (type, value) {
+            case (.string, .string), (.number, .number), (.boolean, .bool), (.object, .object): return value
+            default: break
+            }
             let actual = value.type
             if type.mismatch(actual) == nil { return value }
             if index == children.count - 1 {
@@ -214,113 +221,113 @@ struct ExpressionEvaluator {
         return result
     }
 
-    private func compound(_ name: String, _ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
-        let properties = context.feature?.properties ?? JSONObject()
-        switch name {
-        case "get":
+    private func compound(_ op: CompoundOperator, _ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
+        switch op {
+        case .get:
             let key = try evaluate(children[0]).text
             if children.count == 1 { return properties[key].map(ExpressionValue.init) ?? .null }
             guard case .object(let object) = try evaluate(children[1]) else { return .null }
             return object[key].map(ExpressionValue.init) ?? .null
-        case "has":
+        case .has:
             let key = try evaluate(children[0]).text
             if children.count == 1 { return .bool(properties[key] != nil) }
             guard case .object(let object) = try evaluate(children[1]) else { return .bool(false) }
             return .bool(object[key] != nil)
-        case "all":
+        case .all:
             for child in children where !(try evaluate(child).isTruthy) { return .bool(false) }
             return .bool(true)
-        case "any":
+        case .any:
             for child in children where try evaluate(child).isTruthy { return .bool(true) }
             return .bool(false)
-        case "!":
+        case .not:
             return .bool(!(try evaluate(children[0]).isTruthy))
-        case "zoom":
+        case .zoom:
             return .number(context.zoom ?? .nan)
-        case "feature-state":
+        case .featureState:
             return context.featureState[try evaluate(children[0]).text].map(ExpressionValue.init) ?? .null
-        case "properties":
+        case .properties:
             return .object(properties)
-        case "geometry-type":
+        case .geometryType:
             return context.feature?.geometryType.map(ExpressionValue.string) ?? .null
-        case "id":
+        case .id:
             return context.feature?.id.map(ExpressionValue.init) ?? .null
-        case "heatmap-density":
+        case .heatmapDensity:
             return .number(context.heatmapDensity ?? 0)
-        case "elevation":
+        case .elevation:
             return .number(context.elevation ?? 0)
-        case "line-progress":
+        case .lineProgress:
             return .number(context.lineProgress ?? 0)
-        case "accumulated":
+        case .accumulated:
             return context.accumulated ?? .null
-        case "is-supported-script":
+        case .isSupportedScript:
             return .bool(true)
-        case "error":
+        case .error:
             throw ExpressionRuntimeError(message: try evaluate(children[0]).text)
-        case "typeof":
+        case .typeOf:
             return .string(try evaluate(children[0]).type.description)
-        case "to-rgba":
+        case .toRGBA:
             guard case .color(let color) = try evaluate(children[0]) else { return .null }
             let rgba = color.rgba
             return .array([.number(rgba[0] * 255), .number(rgba[1] * 255), .number(rgba[2] * 255), .number(rgba[3])])
-        case "rgb", "rgba":
+        case .rgb, .rgba:
             let values = try children.map { child throws(ExpressionRuntimeError) in try evaluate(child) }
             if let problem = Self.rgbaProblem(values) { throw ExpressionRuntimeError(message: problem) }
             let n = values.map { $0.numberValue ?? .nan }
             return .color(RGBAColor(straight: n[0] / 255, n[1] / 255, n[2] / 255, alpha: n.count > 3 ? n[3] : 1))
-        case "upcase":
+        case .upcase:
             return .string(try evaluate(children[0]).text.uppercased())
-        case "downcase":
+        case .downcase:
             return .string(try evaluate(children[0]).text.lowercased())
-        case "concat":
+        case .concat:
             var text = ""
             for child in children { text += try evaluate(child).text }
             return .string(text)
-        case "split":
+        case .split:
             let text = try evaluate(children[0]).text
             let separator = try evaluate(children[1]).text
             if separator.isEmpty { return .array(text.utf16.map { .string(String(decoding: [$0], as: UTF16.self)) }) }
             return .array(text.components(separatedBy: separator).map(ExpressionValue.string))
-        case "join":
+        case .join:
             guard case .array(let items) = try evaluate(children[0]) else { return .string("") }
             return .string(items.map(\.text).joined(separator: try evaluate(children[1]).text))
-        case "resolved-locale":
+        case .resolvedLocale:
             guard case .collator(let collator) = try evaluate(children[0]) else { return .null }
             return .string(collator.resolvedLocale)
+        case .filter(let name):
+            return try filter(name, children, properties: properties)
         default:
-            if name.hasPrefix("filter-") { return try filter(name, children, properties: properties) }
-            return .number(try arithmetic(name, numbers(children)))
+            return .number(arithmetic(op, try numbers(children)))
         }
     }
 
-    private func arithmetic(_ name: String, _ n: [Double]) throws(ExpressionRuntimeError) -> Double {
-        switch name {
-        case "+": return n.reduce(0, +)
-        case "*": return n.reduce(1, *)
-        case "-": return n.count == 1 ? -n[0] : n[0] - n[1]
-        case "/": return n[0] / n[1]
-        case "%": return n[0].truncatingRemainder(dividingBy: n[1])
-        case "^": return abs(n[0]) == 1 && n[1].isInfinite ? .nan : pow(n[0], n[1])
-        case "ln2": return M_LN2
-        case "pi": return Double.pi
-        case "e": return M_E
-        case "sqrt": return n[0].squareRoot()
-        case "log10": return log(n[0]) / M_LN10
-        case "ln": return log(n[0])
-        case "log2": return log(n[0]) / M_LN2
-        case "sin": return sin(n[0])
-        case "cos": return cos(n[0])
-        case "tan": return tan(n[0])
-        case "asin": return asin(n[0])
-        case "acos": return acos(n[0])
-        case "atan": return atan(n[0])
-        case "abs": return abs(n[0])
-        case "floor": return n[0].rounded(.down)
-        case "ceil": return n[0].rounded(.up)
-        case "round": return n[0] < 0 ? -Self.javaScriptRound(-n[0]) : Self.javaScriptRound(n[0])
-        case "min": return n.contains(where: \.isNaN) ? .nan : n.min() ?? .infinity
-        case "max": return n.contains(where: \.isNaN) ? .nan : n.max() ?? -.infinity
-        default: throw ExpressionRuntimeError(message: "Unknown expression \"\(name)\".")
+    private func arithmetic(_ op: CompoundOperator, _ n: [Double]) -> Double {
+        switch op {
+        case .plus: return n.reduce(0, +)
+        case .times: return n.reduce(1, *)
+        case .minus: return n.count == 1 ? -n[0] : n[0] - n[1]
+        case .divide: return n[0] / n[1]
+        case .modulo: return n[0].truncatingRemainder(dividingBy: n[1])
+        case .power: return abs(n[0]) == 1 && n[1].isInfinite ? .nan : pow(n[0], n[1])
+        case .ln2: return M_LN2
+        case .pi: return Double.pi
+        case .e: return M_E
+        case .sqrt: return n[0].squareRoot()
+        case .log10: return log(n[0]) / M_LN10
+        case .ln: return log(n[0])
+        case .log2: return log(n[0]) / M_LN2
+        case .sin: return sin(n[0])
+        case .cos: return cos(n[0])
+        case .tan: return tan(n[0])
+        case .asin: return asin(n[0])
+        case .acos: return acos(n[0])
+        case .atan: return atan(n[0])
+        case .abs: return abs(n[0])
+        case .floor: return n[0].rounded(.down)
+        case .ceil: return n[0].rounded(.up)
+        case .round: return n[0] < 0 ? -Self.javaScriptRound(-n[0]) : Self.javaScriptRound(n[0])
+        case .min: return n.contains(where: \.isNaN) ? .nan : n.min() ?? .infinity
+        case .max: return n.contains(where: \.isNaN) ? .nan : n.max() ?? -.infinity
+        default: return .nan
         }
     }
 
@@ -515,12 +522,12 @@ struct ExpressionEvaluator {
     private func compare(_ op: String, _ children: [ParsedExpression], collated: Bool) throws(ExpressionRuntimeError) -> ExpressionValue {
         let lhs = try evaluate(children[0])
         let rhs = try evaluate(children[1])
-        let ordering = op != "==" && op != "!="
-        let untyped = children[0].type.kind == "value" || children[1].type.kind == "value"
-        if ordering && untyped {
-            let (left, right) = (lhs.type.kind, rhs.type.kind)
-            guard left == right, left == "string" || left == "number" else {
-                throw ExpressionRuntimeError(message: "Expected arguments for \"\(op)\" to be (string, string) or (number, number), but found (\(left), \(right)) instead.")
+        let equality = op == "==" || op == "!="
+        if !equality && (children[0].isUntyped || children[1].isUntyped) {
+            switch (lhs, rhs) {
+            case (.number, .number), (.string, .string): break
+            default:
+                throw ExpressionRuntimeError(message: "Expected arguments for \"\(op)\" to be (string, string) or (number, number), but found (\(lhs.type.kind), \(rhs.type.kind)) instead.")
             }
         }
         if collated, case .string(let a) = lhs, case .string(let b) = rhs, case .collator(let collator) = try evaluate(children[2]) {
@@ -534,11 +541,8 @@ struct ExpressionEvaluator {
             default: return .bool(order >= 0)
             }
         }
-        switch op {
-        case "==": return .bool(Self.strictlyEqual(lhs, rhs))
-        case "!=": return .bool(!Self.strictlyEqual(lhs, rhs))
-        default: return .bool(Self.lessOrGreater(op, lhs, rhs))
-        }
+        if equality { return .bool(Self.strictlyEqual(lhs, rhs) == (op == "==")) }
+        return .bool(Self.lessOrGreater(op, lhs, rhs))
     }
 
     /// JavaScript's `<`, `>`, `<=`, `>=` on two values of the same primitive type.

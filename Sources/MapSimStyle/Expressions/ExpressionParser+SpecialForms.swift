@@ -216,7 +216,7 @@ extension ExpressionParser {
         guard let input = parse(args[1], at: 1, expected: .value) else { return nil }
         guard let otherwise = parse(args[args.count - 1], at: args.count - 1, expected: output) else { return nil }
         if input.type != .value, let inputType, child(1).checkSubtype(inputType, input.type) { return nil }
-        return ParsedExpression(.match(labels: labelSets), type: output ?? otherwise.type, children: [input] + outputs + [otherwise])
+        return ParsedExpression(.match(ParsedExpression.MatchTable(labelSets)), type: output ?? otherwise.type, children: [input] + outputs + [otherwise])
     }
 
     func parseCoalesce(_ args: [JSONValue]) -> ParsedExpression? {

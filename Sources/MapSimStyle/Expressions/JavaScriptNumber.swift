@@ -34,6 +34,7 @@ enum JavaScriptNumber {
         if n == 0 { return "0" }
         if n.isInfinite { return n < 0 ? "-Infinity" : "Infinity" }
         if n < 0 { return "-" + string(-n) }
+        if n < 1e15, n == n.rounded(.down) { return String(Int64(n)) }
         let (digits, exponent) = shortestDigits(n)
         let k = digits.count
         if k <= exponent && exponent <= 21 {

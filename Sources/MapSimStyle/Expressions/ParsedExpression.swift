@@ -8,8 +8,8 @@ final class ParsedExpression: Sendable {
     /// What kind of node this is, with the parts specific to it.
     enum Form: Sendable {
         case literal(ExpressionValue)
-        /// An operator of the compound table (`get`, `+`, `concat`, ...), by name.
-        case compound(String)
+        /// An operator of the compound table (`get`, `+`, `concat`, ...), by name, and resolved.
+        case compound(String, CompoundOperator)
         case assertion
         case coercion
         case `let`
@@ -19,8 +19,9 @@ final class ParsedExpression: Sendable {
         case step(labels: [Double])
         /// `interpolate*`: children are the input then the outputs.
         case interpolate(labels: [Double], curve: InterpolationCurve, space: RGBAColor.Space)
-        /// `match`: children are the input, the outputs, then the fallback.
-        case match(labels: [[ExpressionValue]])
+        /// `match`: children are the input, the outputs, then the fallback; the labels lead to
+        /// the output at their index.
+        case match(MatchTable)
         case `case`
         case coalesce
         case comparison(String, collator: Bool)
@@ -45,6 +46,33 @@ final class ParsedExpression: Sendable {
         case linear
         case exponential(base: Double)
         case cubicBezier(UnitBezier)
+    }
+
+    /// The branch labels of a `match`, by value: all strings or all numbers, as the reference requires.
+    struct MatchTable: Sendable {
+        var strings: [String: Int] = [:]
+        var numbers: [Double: Int] = [:]
+
+        init(_ labelSets: [[ExpressionValue]]) {
+            for (index, labels) in labelSets.enumerated() {
+                for label in labels {
+                    switch label {
+                    case .string(let text): strings[text] = strings[text] ?? index
+                    case .number(let n): numbers[n] = numbers[n] ?? index
+                    default: break
+                    }
+                }
+            }
+        }
+
+        /// The index of the output `input` leads to, or nil for the fallback.
+        func branch(for input: ExpressionValue) -> Int? {
+            switch input {
+            case .string(let text): strings[text]
+            case .number(let n): numbers[n]
+            default: nil
+            }
+        }
     }
 
     /// Where the parts of one `format` section are among the node's children.
@@ -95,7 +123,7 @@ final class ParsedExpression: Sendable {
         switch form {
         case .within, .distance:
             return .feature
-        case .compound(let name):
+        case .compound(let name, _):
             switch name {
             case "get", "has": return argumentCount == 1 ? .feature : []
             case "feature-state": return [.feature, .featureState]
@@ -118,9 +146,15 @@ final class ParsedExpression: Sendable {
         }
     }
 
+    /// Whether the static type is `value`: its runtime type is checked where it matters.
+    var isUntyped: Bool {
+        if case .value = type { return true }
+        return false
+    }
+
     /// The compound operator's name, or nil.
     var compoundName: String? {
-        if case .compound(let name) = form { return name }
+        if case .compound(let name, _) = form { return name }
         return nil
     }
 
@@ -155,7 +189,7 @@ final class ParsedExpression: Sendable {
         switch form {
         case .variable(let bound): return bound.isConstant
         case .collator, .within, .distance, .globalState: return false
-        case .compound("error"): return false
+        case .compound(_, .error): return false
         default: break
         }
         let childrenConstant: Bool

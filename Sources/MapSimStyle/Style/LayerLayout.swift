@@ -19,9 +19,7 @@ public struct LayerLayout: Sendable, Equatable {
     /// vertically, or labels along lines rotated with the map.
     public var verticalText: VerticalText
     /// Whether an expression reads the feature's geometry (`within`, `distance`).
-    public var readsGeometry: Bool {
-        [filter.expression, textField, textFont, textTransform, iconImage, pattern].contains { $0?.readsGeometry ?? false }
-    }
+    public private(set) var readsGeometry = false
 
     /// The layer's layout and paint as written, which the compiled members come from.
     private let source: JSONValue
@@ -103,6 +101,8 @@ public struct LayerLayout: Sendable, Equatable {
         default:
             break
         }
+        layout.readsGeometry = [layout.filter.expression, layout.textField, layout.textFont, layout.textTransform, layout.iconImage, layout.pattern]
+            .contains { $0?.readsGeometry ?? false }
         return layout
     }
 
