@@ -55,7 +55,8 @@ public enum ExpressionCaseRunner {
         context.lineProgress = globals["lineProgress"]?.numberValue
         context.accumulated = globals["accumulated"].map(ExpressionValue.init)
         if let images = globals["availableImages"]?.arrayValue { context.availableImages = Set(images.compactMap { $0.stringValue }) }
-        if let id = globals["canonicalID"], let z = id["z"]?.numberValue, let x = id["x"]?.numberValue, let y = id["y"]?.numberValue {
+        if let id = globals["canonicalID"], let z = id["z"]?.numberValue, let x = id["x"]?.numberValue, let y = id["y"]?.numberValue,
+           [z, x, y].allSatisfy({ $0.isFinite && abs($0) < 1e9 }) {
             context.tile = CanonicalTile(z: Int(z), x: Int(x), y: Int(y))
         }
         var feature = ExpressionFeature(properties: featureJSON["properties"]?.objectValue ?? JSONObject(), id: featureJSON["id"])

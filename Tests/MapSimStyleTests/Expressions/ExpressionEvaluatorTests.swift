@@ -1,4 +1,5 @@
 import Testing
+import MapSim
 @testable import MapSimStyle
 @testable import MapSimJSON
 
@@ -102,5 +103,50 @@ struct StyleFilterTests {
         #expect(try !passes(#"["<", ["get", "rank"], 5]"#, properties: #"{"rank": "x"}"#))
         #expect(try passes("true") && !passes("false"))
         #expect(throws: StyleExpression.Failure.self) { try StyleFilter(try JSONParser.parse(#"["==", ["get", "a"]]"#)) }
+    }
+}
+
+/// Evaluation never crashes or hangs: thousands of random expressions, compiled without a property
+/// and evaluated on features of every kind, give a value or a runtime error.
+@Suite("Expression evaluation robustness")
+struct ExpressionRobustnessTests {
+    @Test func randomExpressionsEvaluateOrFail() throws {
+        let operators = ["let", "var", "literal", "array", "at", "in", "index-of", "slice", "case", "match", "coalesce", "step",
+                         "interpolate", "interpolate-hcl", "interpolate-lab", "typeof", "string", "number", "boolean", "object", "collator",
+                         "format", "image", "number-format", "to-string", "to-number", "to-boolean", "to-rgba", "to-color", "rgb", "rgba",
+                         "get", "has", "length", "properties", "feature-state", "geometry-type", "id", "zoom", "+", "*", "-", "/",
+                         "%", "^", "sqrt", "ln", "min", "max", "round", "floor", "==", "!=", ">", "<", "<=", "all", "any", "!", "concat",
+                         "split", "join", "upcase", "downcase", "resolved-locale", "error", "global-state", "within", "distance"]
+        let leaves = ["0", "1", "-2.5", "1e308", "-1e308", "300", "0.5", "\"red\"", "\"name\"", "\"rank\"", "\"\"", "\"x,y\"", "true", "null",
+                      "[\"get\", \"name\"]", "[\"get\", \"rank\"]", "[\"zoom\"]", "[\"literal\", [1, 2, 3]]", "[\"literal\", {\"a\": [1]}]",
+                      "[\"linear\"]", "[\"exponential\", 2]", "[\"cubic-bezier\", 0, 0, 1, 1]", "{\"locale\": \"de\", \"currency\": \"EUR\"}",
+                      "{\"type\": \"Point\", \"coordinates\": [0, 0]}", "{\"type\": \"Polygon\", \"coordinates\": [[[0, 0], [1, 0], [1, 1], [0, 0]]]}"]
+        var random = SplitMix64(seed: 11)
+        func expression(_ depth: Int) -> String {
+            if depth == 0 || random.next() % 4 == 0 { return leaves[Int(random.next() % UInt64(leaves.count))] }
+            let op = operators[Int(random.next() % UInt64(operators.count))]
+            let arguments = (0..<Int(random.next() % 6)).map { _ in expression(depth - 1) }
+            return "[\"\(op)\"\(arguments.map { ", " + $0 }.joined())]"
+        }
+        let features = [
+            ExpressionFeature(properties: try JSONParser.parse(#"{"name": "Zürich", "rank": 3, "tags": [1, "a"], "nested": {"a": null}}"#).objectValue ?? JSONObject(),
+                              id: .number(7), geometryType: "Point", geometry: [[TilePoint(x: 10, y: 10)]]),
+            ExpressionFeature(properties: JSONObject(), id: .string("x"), geometryType: "Polygon",
+                              geometry: [[TilePoint(x: 0, y: 0), TilePoint(x: 100, y: 0), TilePoint(x: 100, y: 100), TilePoint(x: 0, y: 0)]]),
+            ExpressionFeature(properties: JSONObject([("rank", .number(.infinity))])),
+        ]
+        var compiled = 0
+        for _ in 0..<4_000 {
+            guard let json = try? JSONParser.parse(expression(4)), case .success(let expression) = StyleExpression.compile(json, propertySpec: nil) else { continue }
+            compiled += 1
+            for (index, feature) in features.enumerated() {
+                let context = ExpressionContext(zoom: Double(index * 7), feature: feature, availableImages: ["red"], tile: CanonicalTile(z: 3, x: 4, y: 2))
+                switch Result(catching: { try expression.evaluate(context) }) {
+                case .success(let value): _ = ExpressionValue.jsonText(expression.outputJSON(value))
+                case .failure(let error): #expect(!(error as? StyleExpression.Problem)!.message.isEmpty)
+                }
+            }
+        }
+        #expect(compiled > 500)
     }
 }
