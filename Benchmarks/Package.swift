@@ -10,6 +10,7 @@ let package = Package(
         .package(name: "mapsim", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         .executableTarget(
@@ -46,6 +47,19 @@ let package = Package(
                 .product(name: "MapSimTesting", package: "mapsim"),
             ],
             path: "Benchmarks/Expressions",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "TileDecoding",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "MapSim", package: "mapsim"),
+                .product(name: "MapSimJSON", package: "mapsim"),
+                .product(name: "MapSimStyle", package: "mapsim"),
+                .product(name: "MapSimTesting", package: "mapsim"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            path: "Benchmarks/TileDecoding",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(

@@ -28,9 +28,9 @@ struct EvalCommand: ParsableCommand {
         Examples:
           mapsim eval '["+", 1, ["get", "n"]]' --properties '{"n": 41}'
           mapsim eval '["step", ["zoom"], "small", 10, "large"]' --zoom 12
-          mapsim eval '["match", ["geometry-type"], "Point", "dot", "other"]' --geometry-type Point
+          mapsim eval '["geometry-type"]' --geometry-type Point
           mapsim eval '{"stops": [[0, 1], [10, 5]]}' --zoom 5 \\
-              --property-spec '{"type": "number", "expression": {"interpolated": true, "parameters": ["zoom"]}}'
+              --property-spec '{"type": "number"}'
           mapsim eval --cases cases.jsonl > results.jsonl
         """
     )
@@ -62,7 +62,7 @@ struct EvalCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Image ids the style has, comma-separated (for image expressions).", valueName: "IDS"))
     var availableImages: String?
 
-    @Option(help: ArgumentHelp("The property the expression sets, as its style-spec entry in JSON (type, property-type, expression).", valueName: "JSON"))
+    @Option(help: ArgumentHelp("The property the expression sets, as its style-spec entry in JSON (type; property-type and expression default to data-driven, interpolated, of zoom and feature).", valueName: "JSON"))
     var propertySpec: String?
 
     func validate() throws {
@@ -80,7 +80,7 @@ struct EvalCommand: ParsableCommand {
             if status != 0 { throw ExitCode(status) }
             return
         }
-        let spec = try propertySpec.map { try Self.object($0, option: "--property-spec") }
+        let spec = try propertySpec.map { ExpressionCaseRunner.completedSpec(try Self.object($0, option: "--property-spec")) }
         let json = try Self.json(expression ?? "", option: "EXPR")
         let compiled: StyleExpression
         switch StyleExpression.compile(json, propertySpec: spec) {

@@ -12,8 +12,7 @@ struct EvalCommandTests {
         #expect(step.standardOutput == "\"large\"\n")
         let color = try await CommandRunner.run(["eval", #"["to-color", "rgba(255, 0, 0, 0.5)"]"#])
         #expect(color.standardOutput == "[0.5,0,0,0.5]\n")
-        let function = try await CommandRunner.run(["eval", #"{"stops": [[0, 1], [10, 5]]}"#, "--zoom", "5", "--property-spec",
-                                                    #"{"type": "number", "expression": {"interpolated": true, "parameters": ["zoom"]}}"#])
+        let function = try await CommandRunner.run(["eval", #"{"stops": [[0, 1], [10, 5]]}"#, "--zoom", "5", "--property-spec", #"{"type": "number"}"#])
         #expect(function.standardOutput == "3\n")
         let state = try await CommandRunner.run(["eval", #"["case", ["boolean", ["feature-state", "hover"], false], "on", "off"]"#,
                                                  "--feature-state", #"{"hover": true}"#, "--id", "7"])

@@ -33,8 +33,9 @@ public enum ExpressionCaseRunner {
         }
     }
 
-    /// The harness's defaults: a data-driven property, interpolated, of zoom and feature.
-    private static func completedSpec(_ given: JSONObject?) -> JSONObject {
+    /// A property spec completed with the suite harness's defaults: data-driven, interpolated, of
+    /// zoom and feature, unless it says otherwise.
+    public static func completedSpec(_ given: JSONObject?) -> JSONObject {
         var spec = given ?? JSONObject()
         if !(spec["property-type"].map(ExpressionParser.isTruthy) ?? false) { spec["property-type"] = .string("data-driven") }
         if !(spec["expression"].map(ExpressionParser.isTruthy) ?? false) {
