@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "MapSimHTTP", targets: ["MapSimHTTP"]),
         .library(name: "MapSimCache", targets: ["MapSimCache"]),
         .library(name: "MapSimKit", targets: ["MapSimKit"]),
+        .library(name: "MapSimLive", targets: ["MapSimLive"]),
         .library(name: "MapSimTesting", targets: ["MapSimTesting"]),
         .executable(name: "mapsim", targets: ["MapSimCLI"]),
     ],
@@ -29,6 +30,7 @@ let package = Package(
         .target(name: "MapSimJSON"),
         .target(name: "MapSimStyle", dependencies: ["MapSimJSON"]),
         .target(name: "MapSim", dependencies: ["MapSimJSON", "MapSimStyle"]),
+        .target(name: "MapSimLive", dependencies: ["MapSim", "MapSimJSON"]),
         .target(name: "MapSimTrace", dependencies: ["MapSim", "MapSimJSON", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "MapSimHTTP",
@@ -60,6 +62,7 @@ let package = Package(
         .testTarget(name: "MapSimTraceTests", dependencies: ["MapSimTrace", "MapSim", "MapSimJSON", "MapSimTesting"]),
         .testTarget(name: "MapSimHTTPTests", dependencies: ["MapSimHTTP", "MapSim", "MapSimTesting"]),
         .testTarget(name: "MapSimCacheTests", dependencies: ["MapSimCache", "MapSimHTTP", "MapSim", "MapSimStyle", "MapSimTesting"]),
+        .testTarget(name: "MapSimLiveTests", dependencies: ["MapSimLive", "MapSim", "MapSimJSON"]),
         .testTarget(name: "MapSimKitTests", dependencies: ["MapSimKit", "MapSim", "MapSimCache", "MapSimTesting"]),
         .testTarget(name: "MapSimCLITests", dependencies: ["MapSimCLI", "MapSim", "MapSimJSON", "MapSimCache", "MapSimTesting"]),
         .testTarget(name: "RegressionTests", dependencies: ["MapSimKit", "MapSimTrace", "MapSim", "MapSimHTTP", "MapSimJSON", "MapSimStyle", "MapSimTesting"]),

@@ -1,0 +1,91 @@
+import Testing
+import MapSim
+@testable import MapSimLive
+
+/// The manager's rules, input by input.
+@Suite("LiveDataManager")
+struct LiveDataManagerTests {
+    private let occupancy = TopicCriteria(dataset: "ds", domainType: "occupancy")
+    private let positions = TopicCriteria(dataset: "ds", domainType: "position")
+
+    private func events(_ actions: [LiveDataManager.Action]) -> [String] {
+        actions.compactMap { if case .emit(let event) = $0 { event.type } else { nil } }
+    }
+
+    @Test func theFirstSubscribeConnectsAndTheLastUnsubscribeDisconnects() {
+        var manager = LiveDataManager()
+        let now = SimTime.zero
+        #expect(manager.handle(.subscribe(occupancy), at: now) == [.emit(.stateChanged(.connecting, previous: .closed)), .connect])
+        #expect(manager.handle(.connected, at: now) == [.emit(.stateChanged(.connected, previous: .connecting)), .subscribe(occupancy)])
+        #expect(manager.handle(.subscribeAnswered(occupancy, granted: true), at: now) == [.emit(.subscribed(occupancy))])
+        #expect(manager.handle(.subscribe(positions), at: now) == [.subscribe(positions)])
+        #expect(manager.handle(.unsubscribe(occupancy), at: now) == [.unsubscribe(occupancy)])
+        #expect(manager.handle(.unsubscribeAnswered(occupancy), at: now) == [.emit(.unsubscribed(occupancy))])
+        #expect(manager.handle(.unsubscribe(positions), at: now) == [.unsubscribe(positions)])
+        #expect(manager.handle(.unsubscribeAnswered(positions), at: now)
+                == [.emit(.unsubscribed(positions)), .emit(.stateChanged(.disconnecting, previous: .connected)), .disconnect])
+        #expect(manager.handle(.disconnected, at: now) == [.emit(.stateChanged(.closed, previous: .disconnecting))])
+    }
+
+    @Test func aRefusedSubscriptionIsReportedOnceAndNeverRetried() {
+        var manager = LiveDataManager()
+        _ = manager.handle(.subscribe(occupancy), at: .zero)
+        _ = manager.handle(.subscribe(positions), at: .zero)
+        _ = manager.handle(.connected, at: .zero)
+        #expect(events(manager.handle(.subscribeAnswered(positions, granted: false), at: .zero)) == ["live-subscription-error"])
+        _ = manager.handle(.subscribeAnswered(occupancy, granted: true), at: .zero)
+        _ = manager.handle(.connectionLost("reset"), at: .seconds(5))
+        _ = manager.handle(.reconnectDue, at: .seconds(6))
+        let resubscribed = manager.handle(.connected, at: .seconds(6)).filter { if case .subscribe = $0 { true } else { false } }
+        #expect(resubscribed == [.subscribe(occupancy)], "only what was granted is subscribed again")
+    }
+
+    @Test func aLostConnectionIsRetriedWithBackoffAndEverythingIsSubscribedAgain() {
+        var manager = LiveDataManager(seed: 3)
+        _ = manager.handle(.subscribe(occupancy), at: .zero)
+        _ = manager.handle(.subscribe(positions), at: .zero)
+        _ = manager.handle(.connected, at: .zero)
+        var delays: [Int64] = []
+        var now = SimTime.seconds(1)
+        let lost = manager.handle(.connectionLost("broker went away"), at: now)
+        #expect(events(lost) == ["live-error", "live-state-changed"] && manager.state == .closed)
+        if case .scheduleReconnect(let due)? = lost.last { delays.append((due - now).microseconds) }
+        for _ in 0..<5 {
+            now = now + .seconds(30)
+            _ = manager.handle(.reconnectDue, at: now)
+            let failed = manager.handle(.connectFailed("refused"), at: now)
+            if case .scheduleReconnect(let due)? = failed.last { delays.append((due - now).microseconds) }
+        }
+        // 1 s, 2 s, 4 s, 8 s, then 10 s at most, each times 0.75...1.
+        for (attempt, delay) in delays.enumerated() {
+            let full = min(10_000_000, 1_000_000 << Int64(attempt))
+            #expect(delay >= full * 3 / 4 && delay <= full, "attempt \(attempt + 1): \(delay)")
+        }
+        #expect(delays.count == 6)
+        _ = manager.handle(.reconnectDue, at: now + .seconds(30))
+        let reconnected = manager.handle(.connected, at: now + .seconds(30))
+        #expect(reconnected.contains(.subscribe(occupancy)) && reconnected.contains(.subscribe(positions)))
+    }
+
+    @Test func updatesAreMatchedOnTheClientAndTheNewestWins() throws {
+        var manager = LiveDataManager()
+        _ = manager.handle(.subscribe(occupancy), at: .zero)
+        _ = manager.handle(.connected, at: .zero)
+        _ = manager.handle(.subscribeAnswered(occupancy, granted: true), at: .zero)
+        let topic = "ds/v/b/f/r/room-1/occupancy"
+        let newer = #"{"timestamp": "2026-11-23T10:00:02Z", "properties": {"occupied": "true"}}"#
+        let older = #"{"timestamp": "2026-11-23T10:00:01Z", "properties": {"occupied": "false"}}"#
+        #expect(events(manager.handle(.message(topic: topic, payload: Array(newer.utf8)), at: .zero)) == ["live-update"])
+        #expect(manager.handle(.message(topic: topic, payload: Array(older.utf8)), at: .zero).isEmpty, "an older update never overwrites a newer one")
+        #expect(manager.handle(.message(topic: "ds/v/b/f/r/room-1/position", payload: Array(newer.utf8)), at: .zero).isEmpty, "not asked for")
+        #expect(events(manager.handle(.message(topic: "ds/v/b", payload: []), at: .zero)) == ["live-error"])
+        #expect(manager.store.update(id: "room-1", domainType: "occupancy")?.properties == ["occupied": "true"])
+    }
+
+    @Test func eventsHaveTheHouseNamesAndPayloads() {
+        let event = LiveEvent.stateChanged(.connected, previous: .connecting)
+        #expect(event.type == "live-state-changed")
+        #expect(event.data == .object(.init([("state", .string("connected")), ("previous", .string("connecting"))])))
+        #expect(LiveEvent.subscriptionError(occupancy, message: "no").data["criteria"] == .string("ds/+/+/+/+/+/occupancy"))
+    }
+}

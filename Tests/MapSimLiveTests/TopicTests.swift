@@ -1,0 +1,82 @@
+import Testing
+@testable import MapSimLive
+
+@Suite("Live topics and criteria")
+struct TopicTests {
+    @Test func topicsHaveSevenNamedLevels() throws {
+        let topic = try LiveTopic(parsing: "ds/venue/b1/f2/r3/loc-9/occupancy")
+        #expect(topic.location == "loc-9" && topic.domainType == "occupancy" && topic.description == "ds/venue/b1/f2/r3/loc-9/occupancy")
+        #expect(throws: LiveTopicError(topic: "ds/venue/b1", reason: "it has 3 levels; a topic has 7: dataset/venue/building/floor/room/location/domainType")) {
+            try LiveTopic(parsing: "ds/venue/b1")
+        }
+        #expect(throws: LiveTopicError(topic: "ds//b/f/r/l/d", reason: "level 2 (venue) is empty")) { try LiveTopic(parsing: "ds//b/f/r/l/d") }
+        #expect(throws: LiveTopicError.self) { try LiveTopic(parsing: "ds/v/b/f/r/+/occupancy") }
+    }
+
+    @Test func criteriaMatchWithWildcards() throws {
+        let occupancy = try TopicCriteria(parsing: "ds/venue/+/+/+/+/occupancy")
+        let room = try LiveTopic(parsing: "ds/venue/b1/f2/r3/loc-9/occupancy")
+        let position = try LiveTopic(parsing: "ds/venue/b1/f2/r3/loc-9/position")
+        let elsewhere = try LiveTopic(parsing: "other/venue/b1/f2/r3/loc-9/occupancy")
+        #expect(occupancy.matches(room) && !occupancy.matches(position) && !occupancy.matches(elsewhere))
+        let dataset = try TopicCriteria(parsing: "ds/#")
+        let co2 = try LiveTopic(parsing: "ds/v/b1/f/r/l/co2")
+        let otherBuilding = try LiveTopic(parsing: "ds/v/b2/f/r/l/co2")
+        #expect(dataset.mqttFilter == "ds/#" && dataset.matches(co2) && dataset.matches(otherBuilding))
+        let building = try TopicCriteria(parsing: "ds/+/b1/#")
+        #expect(building.mqttFilter == "ds/+/b1/#" && building.matches(co2) && !building.matches(otherBuilding))
+        #expect(TopicCriteria(dataset: "ds", domainType: "position").mqttFilter == "ds/+/+/+/+/+/position")
+    }
+
+    @Test func malformedCriteriaSayWhy() {
+        #expect(throws: LiveTopicError(topic: "ds/#/x", reason: "# may only be the last level")) { try TopicCriteria(parsing: "ds/#/x") }
+        #expect(throws: LiveTopicError(topic: "+/v/b/f/r/l/d", reason: "criteria must name their dataset")) { try TopicCriteria(parsing: "+/v/b/f/r/l/d") }
+        #expect(throws: LiveTopicError(topic: "ds/v/b", reason: "it has 3 levels; criteria have 7 (use + for any value, or end with #)")) {
+            try TopicCriteria(parsing: "ds/v/b")
+        }
+        #expect(throws: LiveTopicError.self) { try TopicCriteria(parsing: "ds/v+/b/f/r/l/d") }
+        #expect(throws: LiveTopicError.self) { try TopicCriteria(parsing: "ds/v/b/f/r/l/d/e/#") }
+        #expect(throws: LiveTopicError.self) { try TopicCriteria(parsing: "") }
+    }
+}
+
+@Suite("Live updates")
+struct LiveUpdateTests {
+    private let topic = LiveTopic(dataset: "ds", venue: "v", building: "b", floor: "f", room: "r", location: "room-12", domainType: "occupancy")
+
+    @Test func payloadsReadAndWrite() throws {
+        let update = try LiveUpdate(topic: topic, payload: Array(#"{"timestamp": "2026-11-23T10:15:00.25+01:00", "properties": {"count": "3"}}"#.utf8))
+        #expect(update.id == "room-12" && update.properties == ["count": "3"])
+        #expect(update.timestamp == 1_795_425_300_250_000)
+        #expect(try LiveUpdate(topic: topic, payload: update.payload) == update)
+        #expect(ISO8601Timestamp.string(update.timestamp) == "2026-11-23T09:15:00.25Z")
+    }
+
+    @Test func badPayloadsSayWhy() {
+        for (payload, reason) in [("not json", "the payload is not JSON"), ("[]", "the payload is not a JSON object"),
+                                  (#"{"timestamp": 5}"#, "\"timestamp\" is missing or not a string"),
+                                  (#"{"timestamp": "2026-11-23 10:15"}"#, "is not an ISO 8601 date and time with a time zone"),
+                                  (#"{"timestamp": "2026-11-23T10:15:00Z", "properties": {"n": 3}}"#, "property \"n\" is not a string")] {
+            #expect(throws: LiveUpdateError.self, "\(payload)") { try LiveUpdate(topic: topic, payload: Array(payload.utf8)) }
+            do {
+                _ = try LiveUpdate(topic: topic, payload: Array(payload.utf8))
+            } catch {
+                #expect(error.reason.contains(reason), "\(error.reason)")
+            }
+        }
+    }
+
+    @Test func theNewestTimestampWins() {
+        var store = LiveStore()
+        let newer = LiveUpdate(topic: topic, id: "a", timestamp: 2_000, properties: ["occupied": "true"])
+        let older = LiveUpdate(topic: topic, id: "a", timestamp: 1_000, properties: ["occupied": "false"])
+        let first = store.apply(newer)
+        let second = store.apply(older)
+        #expect(first && !second)
+        #expect(store.update(id: "a", domainType: "occupancy") == newer)
+        var other = topic
+        other.domainType = "co2"
+        let applied = store.apply(LiveUpdate(topic: other, id: "a", timestamp: 1, properties: [:]))
+        #expect(applied && store.count == 2)
+    }
+}
