@@ -25,12 +25,16 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(name: "MapSimJSON"),
         .target(name: "MapSimStyle", dependencies: ["MapSimJSON"]),
         .target(name: "MapSim", dependencies: ["MapSimJSON", "MapSimStyle"]),
-        .target(name: "MapSimLive", dependencies: ["MapSim", "MapSimJSON"]),
+        .target(
+            name: "MapSimLive",
+            dependencies: ["MapSim", "MapSimJSON", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
+        ),
         .target(name: "MapSimTrace", dependencies: ["MapSim", "MapSimJSON", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "MapSimHTTP",
@@ -62,7 +66,7 @@ let package = Package(
         .testTarget(name: "MapSimTraceTests", dependencies: ["MapSimTrace", "MapSim", "MapSimJSON", "MapSimTesting"]),
         .testTarget(name: "MapSimHTTPTests", dependencies: ["MapSimHTTP", "MapSim", "MapSimTesting"]),
         .testTarget(name: "MapSimCacheTests", dependencies: ["MapSimCache", "MapSimHTTP", "MapSim", "MapSimStyle", "MapSimTesting"]),
-        .testTarget(name: "MapSimLiveTests", dependencies: ["MapSimLive", "MapSim", "MapSimJSON"]),
+        .testTarget(name: "MapSimLiveTests", dependencies: ["MapSimLive", "MapSim", "MapSimJSON", "MapSimTesting"]),
         .testTarget(name: "MapSimKitTests", dependencies: ["MapSimKit", "MapSim", "MapSimCache", "MapSimTesting"]),
         .testTarget(name: "MapSimCLITests", dependencies: ["MapSimCLI", "MapSim", "MapSimJSON", "MapSimCache", "MapSimTesting"]),
         .testTarget(name: "RegressionTests", dependencies: ["MapSimKit", "MapSimTrace", "MapSim", "MapSimHTTP", "MapSimJSON", "MapSimStyle", "MapSimTesting"]),

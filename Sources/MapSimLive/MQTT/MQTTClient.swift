@@ -1,0 +1,230 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// An MQTT 3.1.1 client over TCP on SwiftNIO: connects with credentials and a clean session,
+/// subscribes (a refused filter comes back as `0x80`), unsubscribes, publishes at QoS 0 or 1 and
+/// acknowledges QoS 1 deliveries, keeps the connection alive with PINGREQ, and disconnects.
+/// Incoming publishes arrive on `messages`; the stream ends when the connection does.
+public final class MQTTClient: Sendable {
+    /// Why a client operation failed.
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// Messages published to a subscribed topic, in arrival order; finishes when the connection closes.
+    public let messages: AsyncStream<MQTTPacket.Publish>
+    private let channel: any Channel
+    private let state: Mutex<State>
+    private let messageContinuation: AsyncStream<MQTTPacket.Publish>.Continuation
+
+    private struct State {
+        var nextPacketID: UInt16 = 1
+        var pending: [UInt16: CheckedContinuation<MQTTPacket, any Error>] = [:]
+        var closed: String?
+        var lastHeard = NIODeadline.now()
+    }
+
+    /// Connects to `host:port` and waits for the broker's CONNACK; a refusal, a protocol error or no
+    /// answer within `timeout` is a `Failure` saying which.
+    public static func connect(host: String, port: Int, options: MQTTPacket.Connect, timeout: TimeAmount = .seconds(10)) async throws -> MQTTClient {
+        let (stream, continuation) = AsyncStream<MQTTPacket>.makeStream()
+        let channel: any Channel
+        do {
+            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(timeout)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(MQTTChannelHandler(continuation))
+                    }
+                }
+                .connect(host: host, port: port).get()
+        } catch {
+            throw Failure(message: "cannot connect to \(host):\(port): \(error)")
+        }
+        let client = MQTTClient(channel: channel)
+        let connack: MQTTPacket
+        do {
+            connack = try await client.exchange(.connect(options), expecting: nil, timeout: timeout, from: stream)
+        } catch {
+            try? await channel.close()
+            throw error
+        }
+        guard case .connack(_, let code) = connack, code == 0 else {
+            try? await channel.close()
+            let reasons: [UInt8: String] = [1: "unacceptable protocol version", 2: "client identifier rejected", 3: "server unavailable",
+                                            4: "bad user name or password", 5: "not authorized"]
+            if case .connack(_, let code) = connack { throw Failure(message: "the broker refused the connection: \(reasons[code] ?? "code \(code)")") }
+            throw Failure(message: "the broker answered CONNECT with something other than CONNACK")
+        }
+        client.keepAlive(every: options.keepAlive)
+        return client
+    }
+
+    private init(channel: any Channel) {
+        self.channel = channel
+        state = Mutex(State())
+        (messages, messageContinuation) = AsyncStream<MQTTPacket.Publish>.makeStream()
+    }
+
+    /// Sends CONNECT and waits for the first packet, then hands the stream to the reader.
+    private func exchange(_ packet: MQTTPacket, expecting: UInt16?, timeout: TimeAmount, from stream: AsyncStream<MQTTPacket>) async throws -> MQTTPacket {
+        try await send(packet)
+        let first = try await withThrowingTaskGroup(of: MQTTPacket?.self) { group in
+            group.addTask {
+                for await packet in stream { return packet }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: .nanoseconds(timeout.nanoseconds))
+                throw Failure(message: "the broker did not answer CONNECT within \(timeout.nanoseconds / 1_000_000_000) s")
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        guard let first else { throw Failure(message: "the broker closed the connection before answering CONNECT") }
+        Task { await self.read(stream) }
+        return first
+    }
+
+    /// Dispatches every packet after CONNACK until the connection closes.
+    private func read(_ stream: AsyncStream<MQTTPacket>) async {
+        var reason = "the connection closed"
+        for await packet in stream {
+            state.withLock { $0.lastHeard = .now() }
+            switch packet {
+            case .publish(let publish):
+                if publish.qos == 1, let id = publish.packetID { try? await send(.puback(packetID: id)) }
+                messageContinuation.yield(publish)
+            case .suback(let id, _), .unsuback(let id), .puback(let id):
+                let continuation = state.withLock { $0.pending.removeValue(forKey: id) }
+                continuation?.resume(returning: packet)
+            case .pingresp:
+                break
+            default:
+                reason = "the broker sent an unexpected packet"
+                try? await channel.close()
+            }
+        }
+        let pending = state.withLock { state -> [CheckedContinuation<MQTTPacket, any Error>] in
+            state.closed = state.closed ?? reason
+            defer { state.pending = [:] }
+            return Array(state.pending.values)
+        }
+        for continuation in pending { continuation.resume(throwing: Failure(message: reason)) }
+        messageContinuation.finish()
+    }
+
+    private func keepAlive(every seconds: UInt16) {
+        guard seconds > 0 else { return }
+        let interval = TimeAmount.seconds(Int64(seconds))
+        let half = TimeAmount.milliseconds(Int64(seconds) * 500)
+        channel.eventLoop.scheduleRepeatedTask(initialDelay: half, delay: half) { [weak self] task in
+            guard let self else {
+                task.cancel()
+                return
+            }
+            let silent = self.state.withLock { NIODeadline.now() - $0.lastHeard }
+            // Nothing from the broker for one and a half keep-alive periods: the connection is gone.
+            if silent > interval + half {
+                task.cancel()
+                self.channel.close(promise: nil)
+            } else {
+                self.channel.writeAndFlush(ByteBuffer(bytes: MQTTPacket.pingreq.encoded), promise: nil)
+            }
+        }
+    }
+
+    private func send(_ packet: MQTTPacket) async throws {
+        do {
+            try await channel.writeAndFlush(ByteBuffer(bytes: packet.encoded))
+        } catch {
+            throw Failure(message: "cannot send: \(error)")
+        }
+    }
+
+    /// Sends a packet that carries a fresh packet id and waits for the answer with that id.
+    private func request(_ make: (UInt16) -> MQTTPacket) async throws -> MQTTPacket {
+        let id: UInt16 = state.withLock { state in
+            let id = state.nextPacketID
+            state.nextPacketID = id == UInt16.max ? 1 : id + 1
+            return id
+        }
+        let packet = make(id)
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<MQTTPacket, any Error>) in
+            let closed = state.withLock { state -> String? in
+                if state.closed == nil { state.pending[id] = continuation }
+                return state.closed
+            }
+            if let closed {
+                continuation.resume(throwing: Failure(message: closed))
+                return
+            }
+            channel.writeAndFlush(ByteBuffer(bytes: packet.encoded)).whenFailure { [self] error in
+                let waiting = self.state.withLock { $0.pending.removeValue(forKey: id) }
+                waiting?.resume(throwing: Failure(message: "cannot send: \(error)"))
+            }
+        }
+    }
+
+    /// Subscribes to `filters` at QoS `qos`; returns the broker's code for each: the QoS granted, or
+    /// `0x80` when it refused that filter.
+    public func subscribe(_ filters: [String], qos: UInt8 = 1) async throws -> [UInt8] {
+        let answer = try await request { .subscribe(packetID: $0, filters: filters.map { (filter: $0, qos: qos) }) }
+        guard case .suback(_, let codes) = answer, codes.count == filters.count else {
+            throw Failure(message: "the broker answered SUBSCRIBE with \(filters.count) filters wrongly")
+        }
+        return codes
+    }
+
+    public func unsubscribe(_ filters: [String]) async throws {
+        _ = try await request { .unsubscribe(packetID: $0, filters: filters) }
+    }
+
+    /// Publishes `payload` on `topic`; at QoS 1 returns once the broker acknowledged it.
+    public func publish(_ topic: String, payload: [UInt8], qos: UInt8 = 0, retain: Bool = false) async throws {
+        if qos == 0 {
+            try await send(.publish(MQTTPacket.Publish(topic: topic, payload: payload, retain: retain)))
+        } else {
+            _ = try await request { .publish(MQTTPacket.Publish(topic: topic, payload: payload, qos: 1, retain: retain, packetID: $0)) }
+        }
+    }
+
+    /// Sends DISCONNECT and closes the connection.
+    public func disconnect() async {
+        try? await send(.disconnect)
+        try? await channel.close()
+    }
+}
+
+/// Turns the bytes of a connection into packets for the client; a protocol error closes it.
+private final class MQTTChannelHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private var decoder = MQTTPacketDecoder()
+    private let continuation: AsyncStream<MQTTPacket>.Continuation
+
+    init(_ continuation: AsyncStream<MQTTPacket>.Continuation) {
+        self.continuation = continuation
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var buffer = unwrapInboundIn(data)
+        decoder.append(buffer.readBytes(length: buffer.readableBytes) ?? [])
+        do {
+            while let packet = try decoder.next() { continuation.yield(packet) }
+        } catch {
+            context.close(promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        continuation.finish()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}

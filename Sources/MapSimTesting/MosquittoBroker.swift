@@ -1,0 +1,87 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real Mosquitto broker for tests, started on 127.0.0.1 on a free port with a generated
+/// configuration (anonymous clients allowed, nothing persisted), stopped with `stop()`. Mosquitto
+/// comes from the Debian package `mosquitto`, which the README's set-up and `.ci/run` install.
+public final class MosquittoBroker: @unchecked Sendable {
+    public let port: Int
+    private let process: Process
+    private let folder: FixtureDirectory
+
+    /// Why a broker could not be started.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Starts a broker, with `extraConfiguration` lines added to its configuration, and waits until it accepts connections.
+    public init(extraConfiguration: [String] = []) throws {
+        guard let binary = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto", "/usr/local/sbin/mosquitto", "/opt/homebrew/sbin/mosquitto"].first(where: FileManager.default.isExecutableFile) else {
+            throw Failure(description: "mosquitto is not installed (Debian: apt-get install mosquitto; the README's set-up and .ci/run do it)")
+        }
+        folder = try FixtureDirectory()
+        port = try Self.freePort()
+        let configuration = ["listener \(port) 127.0.0.1", "allow_anonymous true", "persistence false", "log_dest stderr"] + extraConfiguration
+        let path = try folder.write("mosquitto.conf", configuration.joined(separator: "\n") + "\n")
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["-c", path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        guard Self.waitUntilListening(port: port) else {
+            stop()
+            throw Failure(description: "mosquitto did not start listening on port \(port)")
+        }
+    }
+
+    /// Stops the broker at once, as a crash would, and waits for it to exit. (SIGKILL: the broker
+    /// inherits the signal mask of the thread that started it, which may block SIGTERM.)
+    public func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// A TCP port nothing listens on now.
+    private static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "cannot open a socket") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else { throw Failure(description: "cannot find a free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether something accepts connections on the port within a few seconds of trying.
+    private static func waitUntilListening(port: Int) -> Bool {
+        for attempt in 0..<200 {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            close(descriptor)
+            if connected { return true }
+            // The broker is starting: it is the broker's readiness that is waited for, not a duration.
+            usleep(useconds_t(min(50_000, 1_000 * (attempt + 1))))
+        }
+        return false
+    }
+}

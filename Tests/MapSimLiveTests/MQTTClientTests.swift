@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import MapSimTesting
+@testable import MapSimLive
+
+/// The MQTT client against a real Mosquitto on loopback.
+@Suite("MQTTClient", .serialized)
+struct MQTTClientTests {
+    @Test func subscribesReceivesWhatMatchesOnceAndUnsubscribes() async throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let reader = try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: .init(clientID: "reader", keepAlive: 30))
+        let publisher = try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: .init(clientID: "publisher"))
+        #expect(try await reader.subscribe(["ds/+/+/+/+/+/occupancy"], qos: 1) == [1])
+        for index in 1...3 {
+            try await publisher.publish("ds/v/b/f/r/room-\(index)/occupancy", payload: Array("\(index)".utf8), qos: 1)
+        }
+        try await publisher.publish("ds/v/b/f/r/room-9/position", payload: Array("no".utf8), qos: 1)
+        try await publisher.publish("ds/v/b/f/r/room-4/occupancy", payload: Array("4".utf8), qos: 0)
+        var received: [String] = []
+        for await message in reader.messages {
+            received.append(message.topic + "=" + String(decoding: message.payload, as: UTF8.self))
+            if received.count == 4 { break }
+        }
+        #expect(received == ["ds/v/b/f/r/room-1/occupancy=1", "ds/v/b/f/r/room-2/occupancy=2", "ds/v/b/f/r/room-3/occupancy=3", "ds/v/b/f/r/room-4/occupancy=4"])
+        try await reader.unsubscribe(["ds/+/+/+/+/+/occupancy"])
+        await reader.disconnect()
+        await publisher.disconnect()
+    }
+
+    @Test func aBrokerThatIsNotThereIsAClearError() async throws {
+        let broker = try MosquittoBroker()
+        let port = broker.port
+        broker.stop()
+        await #expect(throws: MQTTClient.Failure.self) {
+            try await MQTTClient.connect(host: "127.0.0.1", port: port, options: .init(clientID: "nobody"), timeout: .seconds(2))
+        }
+    }
+
+    @Test func theClientSeesTheConnectionEnd() async throws {
+        let broker = try MosquittoBroker()
+        let reader = try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: .init(clientID: "reader"))
+        _ = try await reader.subscribe(["ds/#"])
+        broker.stop()
+        for await _ in reader.messages {}
+        await #expect(throws: MQTTClient.Failure.self) { try await reader.subscribe(["ds/#"]) }
+    }
+}
