@@ -16,14 +16,29 @@ public final class MosquittoBroker: @unchecked Sendable {
         public var description: String
     }
 
-    /// Starts a broker, with `extraConfiguration` lines added to its configuration, and waits until it accepts connections.
-    public init(extraConfiguration: [String] = []) throws {
+    /// Starts a broker and waits until it accepts connections. Subscriptions to `deniedSubscriptions`
+    /// (topic filters, wildcards allowed) are refused with SUBACK `0x80`, through Mosquitto's
+    /// dynamic-security plugin: its `acl_file` never refuses a SUBSCRIBE, it grants it and delivers nothing.
+    public init(deniedSubscriptions: [String] = []) throws {
         guard let binary = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto", "/usr/local/sbin/mosquitto", "/opt/homebrew/sbin/mosquitto"].first(where: FileManager.default.isExecutableFile) else {
             throw Failure(description: "mosquitto is not installed (Debian: apt-get install mosquitto; the README's set-up and .ci/run do it)")
         }
         folder = try FixtureDirectory()
         port = try Self.freePort()
-        let configuration = ["listener \(port) 127.0.0.1", "allow_anonymous true", "persistence false", "log_dest stderr"] + extraConfiguration
+        var configuration = ["listener \(port) 127.0.0.1", "allow_anonymous true", "persistence false", "log_dest stderr"]
+        if !deniedSubscriptions.isEmpty {
+            let plugins = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib", "/usr/local/lib", "/opt/homebrew/lib"]
+                .map { $0 + "/mosquitto_dynamic_security.so" }
+            guard let plugin = plugins.first(where: FileManager.default.fileExists) else {
+                throw Failure(description: "mosquitto's dynamic-security plugin is not installed (it comes with the mosquitto package)")
+            }
+            let acls = deniedSubscriptions.map { #"{"acltype": "subscribePattern", "topic": "\#($0)", "allow": false}"# }
+            let security = #"{"defaultACLAccess": {"publishClientSend": true, "publishClientReceive": true, "subscribe": true, "unsubscribe": true}, "#
+                + #""clients": [], "groups": [{"groupname": "anonymous", "roles": [{"rolename": "limited"}]}], "anonymousGroup": "anonymous", "#
+                + #""roles": [{"rolename": "limited", "acls": ["# + acls.joined(separator: ", ") + "]}]}\n"
+            let securityPath = try folder.write("dynamic-security.json", security)
+            configuration += ["plugin \(plugin)", "plugin_opt_config_file \(securityPath)"]
+        }
         let path = try folder.write("mosquitto.conf", configuration.joined(separator: "\n") + "\n")
         process = Process()
         process.executableURL = URL(fileURLWithPath: binary)

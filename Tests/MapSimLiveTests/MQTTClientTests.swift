@@ -28,6 +28,14 @@ struct MQTTClientTests {
         await publisher.disconnect()
     }
 
+    @Test func aDeniedSubscriptionIsRefusedWithTheFailureCode() async throws {
+        let broker = try MosquittoBroker(deniedSubscriptions: ["ds/secret/#"])
+        defer { broker.stop() }
+        let reader = try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: .init(clientID: "reader"))
+        #expect(try await reader.subscribe(["ds/secret/#", "ds/open/#"], qos: 1) == [MQTTPacket.subscriptionFailure, 1])
+        await reader.disconnect()
+    }
+
     @Test func aBrokerThatIsNotThereIsAClearError() async throws {
         let broker = try MosquittoBroker()
         let port = broker.port
