@@ -15,9 +15,7 @@ import MapSim
 ///   per item and domain, and an older update that arrives later is dropped.
 public struct LiveDataManager: Sendable {
     /// The manager's connection state.
-    public enum State: String, Sendable, Equatable {
-        case closed, connecting, connected, disconnecting
-    }
+    public typealias State = LiveConnectionState
 
     /// What happens to the manager.
     public enum Input: Sendable {
@@ -93,14 +91,14 @@ public struct LiveDataManager: Sendable {
             }
         case .unsubscribe(let criteria):
             guard let index = wanted.firstIndex(of: criteria) else {
-                actions.append(.emit(.unsubscriptionError(criteria, message: "not subscribed")))
+                actions.append(.emit(.unsubscriptionError(criteria: criteria.mqttFilter, message: "not subscribed")))
                 break
             }
             wanted.remove(at: index)
             if state == .connected {
                 actions.append(.unsubscribe(criteria))
             } else {
-                actions.append(.emit(.unsubscribed(criteria)))
+                actions.append(.emit(.unsubscribed(criteria: criteria.mqttFilter)))
                 if wanted.isEmpty { reconnectScheduled = false }
             }
         case .connected:
@@ -123,18 +121,18 @@ public struct LiveDataManager: Sendable {
             guard wanted.contains(criteria) else { break }
             if granted {
                 active.insert(criteria)
-                actions.append(.emit(.subscribed(criteria)))
+                actions.append(.emit(.subscribed(criteria: criteria.mqttFilter)))
             } else {
                 wanted.removeAll { $0 == criteria }
-                actions.append(.emit(.subscriptionError(criteria, message: "the broker refused the subscription to \(criteria.mqttFilter)")))
+                actions.append(.emit(.subscriptionError(criteria: criteria.mqttFilter, message: "the broker refused the subscription to \(criteria.mqttFilter)")))
                 if wanted.isEmpty && state == .connected { actions += move(to: .disconnecting) + [.disconnect] }
             }
         case .unsubscribeAnswered(let criteria):
             active.remove(criteria)
-            actions.append(.emit(.unsubscribed(criteria)))
+            actions.append(.emit(.unsubscribed(criteria: criteria.mqttFilter)))
             if wanted.isEmpty && state == .connected { actions += move(to: .disconnecting) + [.disconnect] }
         case .unsubscribeFailed(let criteria, let message):
-            actions.append(.emit(.unsubscriptionError(criteria, message: message)))
+            actions.append(.emit(.unsubscriptionError(criteria: criteria.mqttFilter, message: message)))
         case .message(let topicText, let payload):
             actions += receive(topicText, payload)
         case .reconnectDue:
@@ -177,7 +175,7 @@ public struct LiveDataManager: Sendable {
         guard active.contains(where: { $0.matches(topic) }) else { return [] }
         do {
             let update = try LiveUpdate(topic: topic, payload: payload)
-            return store.apply(update) ? [.emit(.update(update))] : []
+            return store.apply(update) ? [.emit(.update(update.event))] : []
         } catch {
             return [.emit(.error(message: "\(error)"))]
         }

@@ -12,11 +12,12 @@ public struct LiveStore: Sendable {
     public init() {}
 
     /// Takes `update` if it is newer than what is held for its item and domain (an equal timestamp
-    /// replaces it: the later delivery wins a tie); returns whether it did.
+    /// replaces it: the later delivery wins a tie, unless it is the same update delivered twice);
+    /// returns whether it did.
     @discardableResult
     public mutating func apply(_ update: LiveUpdate) -> Bool {
         let key = Key(id: update.id, domainType: update.topic.domainType)
-        if let held = newest[key], held.timestamp > update.timestamp { return false }
+        if let held = newest[key], held.timestamp > update.timestamp || held == update { return false }
         newest[key] = update
         return true
     }

@@ -1,3 +1,4 @@
+import MapSim
 import MapSimJSON
 
 /// One live update: what an item's domain now says, and when it was true.
@@ -60,107 +61,9 @@ public struct LiveUpdate: Sendable, Equatable {
             ("id", .string(id)), ("timestamp", .string(ISO8601Timestamp.string(timestamp))), ("properties", .object(properties)),
         ]))).utf8)
     }
-}
 
-/// A payload that is not a live update, with its topic and why.
-public struct LiveUpdateError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var topic: String
-    public var reason: String
-
-    public var description: String { "invalid update on \(topic): \(reason)" }
-}
-
-/// ISO 8601 dates and times with a time zone, to and from microseconds since 1970 (UTC), without
-/// Foundation's formatters: the same text gives the same instant on every machine.
-enum ISO8601Timestamp {
-    /// `2026-11-23T10:15:00Z`, `2026-11-23T10:15:00.250+01:00`, or nil.
-    static func microseconds(_ text: String) -> Int64? {
-        let bytes = Array(text.utf8)
-        var index = 0
-        func number(_ digits: Int) -> Int? {
-            guard index + digits <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[index..<(index + digits)] {
-                guard (0x30...0x39).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - 0x30)
-            }
-            index += digits
-            return value
-        }
-        func expect(_ characters: Set<UInt8>) -> Bool {
-            guard index < bytes.count, characters.contains(bytes[index]) else { return false }
-            index += 1
-            return true
-        }
-        guard let year = number(4), expect([0x2D]), let month = number(2), expect([0x2D]), let day = number(2), expect([0x54, 0x74, 0x20]),
-              let hour = number(2), expect([0x3A]), let minute = number(2), expect([0x3A]), let second = number(2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
-        var fraction: Int64 = 0
-        if index < bytes.count, bytes[index] == 0x2E {
-            index += 1
-            var scale: Int64 = 100_000
-            let start = index
-            while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
-                fraction += Int64(bytes[index] - 0x30) * scale
-                scale /= 10
-                index += 1
-            }
-            guard index > start else { return nil }
-        }
-        var offset = 0
-        if expect([0x5A, 0x7A]) {
-            offset = 0
-        } else if index < bytes.count, bytes[index] == 0x2B || bytes[index] == 0x2D {
-            let sign = bytes[index] == 0x2D ? -1 : 1
-            index += 1
-            guard let hours = number(2), expect([0x3A]), let minutes = number(2), hours < 24, minutes < 60 else { return nil }
-            offset = sign * (hours * 60 + minutes)
-        } else {
-            return nil
-        }
-        guard index == bytes.count else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = Int64(days) * 86_400 + Int64(hour * 3_600 + minute * 60 + second) - Int64(offset * 60)
-        return seconds * 1_000_000 + fraction
-    }
-
-    /// `YYYY-MM-DDTHH:MM:SS.ffffffZ` (the fraction only when there is one).
-    static func string(_ microseconds: Int64) -> String {
-        let seconds = microseconds >= 0 ? microseconds / 1_000_000 : (microseconds - 999_999) / 1_000_000
-        let fraction = microseconds - seconds * 1_000_000
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let remainder = seconds - days * 86_400
-        let (year, month, day) = civilFromDays(Int(days))
-        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        var text = "\(year)-\(two(Int64(month)))-\(two(Int64(day)))T\(two(remainder / 3_600)):\(two(remainder % 3_600 / 60)):\(two(remainder % 60))"
-        if fraction != 0 {
-            var digits = String(fraction)
-            digits = String(repeating: "0", count: 6 - digits.count) + digits
-            while digits.hasSuffix("0") { digits.removeLast() }
-            text += "." + digits
-        }
-        return text + "Z"
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    /// The update as the payload of a live-update event.
+    public var event: LiveUpdateReceived {
+        LiveUpdateReceived(topic: topic.description, id: id, timestamp: ISO8601Timestamp.string(timestamp), properties: properties)
     }
 }

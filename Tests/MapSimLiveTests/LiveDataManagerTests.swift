@@ -9,7 +9,7 @@ struct LiveDataManagerTests {
     private let positions = TopicCriteria(dataset: "ds", domainType: "position")
 
     private func events(_ actions: [LiveDataManager.Action]) -> [String] {
-        actions.compactMap { if case .emit(let event) = $0 { event.type } else { nil } }
+        actions.compactMap { if case .emit(let event) = $0 { event.type.rawValue } else { nil } }
     }
 
     @Test func theFirstSubscribeConnectsAndTheLastUnsubscribeDisconnects() {
@@ -17,13 +17,13 @@ struct LiveDataManagerTests {
         let now = SimTime.zero
         #expect(manager.handle(.subscribe(occupancy), at: now) == [.emit(.stateChanged(.connecting, previous: .closed)), .connect])
         #expect(manager.handle(.connected, at: now) == [.emit(.stateChanged(.connected, previous: .connecting)), .subscribe(occupancy)])
-        #expect(manager.handle(.subscribeAnswered(occupancy, granted: true), at: now) == [.emit(.subscribed(occupancy))])
+        #expect(manager.handle(.subscribeAnswered(occupancy, granted: true), at: now) == [.emit(.subscribed(criteria: occupancy.mqttFilter))])
         #expect(manager.handle(.subscribe(positions), at: now) == [.subscribe(positions)])
         #expect(manager.handle(.unsubscribe(occupancy), at: now) == [.unsubscribe(occupancy)])
-        #expect(manager.handle(.unsubscribeAnswered(occupancy), at: now) == [.emit(.unsubscribed(occupancy))])
+        #expect(manager.handle(.unsubscribeAnswered(occupancy), at: now) == [.emit(.unsubscribed(criteria: occupancy.mqttFilter))])
         #expect(manager.handle(.unsubscribe(positions), at: now) == [.unsubscribe(positions)])
         #expect(manager.handle(.unsubscribeAnswered(positions), at: now)
-                == [.emit(.unsubscribed(positions)), .emit(.stateChanged(.disconnecting, previous: .connected)), .disconnect])
+                == [.emit(.unsubscribed(criteria: positions.mqttFilter)), .emit(.stateChanged(.disconnecting, previous: .connected)), .disconnect])
         #expect(manager.handle(.disconnected, at: now) == [.emit(.stateChanged(.closed, previous: .disconnecting))])
     }
 
@@ -82,10 +82,14 @@ struct LiveDataManagerTests {
         #expect(manager.store.update(id: "room-1", domainType: "occupancy")?.properties == ["occupied": "true"])
     }
 
-    @Test func eventsHaveTheHouseNamesAndPayloads() {
+    @Test func eventsHaveTheHouseNamesAndPayloads() throws {
         let event = LiveEvent.stateChanged(.connected, previous: .connecting)
-        #expect(event.type == "live-state-changed")
-        #expect(event.data == .object(.init([("state", .string("connected")), ("previous", .string("connecting"))])))
-        #expect(LiveEvent.subscriptionError(occupancy, message: "no").data["criteria"] == .string("ds/+/+/+/+/+/occupancy"))
+        #expect(event.type.rawValue == "live-state-changed")
+        #expect(event.data == .init([("state", .string("connected")), ("previous", .string("connecting"))]))
+        let refused = LiveEvent.subscriptionError(criteria: occupancy.mqttFilter, message: "no")
+        #expect(refused.data["criteria"] == .string("ds/+/+/+/+/+/occupancy"))
+        let line = MapEvent(begin: .zero, end: .milliseconds(5), payload: .live(refused)).jsonLine
+        #expect(line == #"{"type":"live-subscription-error","begin":0,"end":5000,"data":{"criteria":"ds/+/+/+/+/+/occupancy","message":"no"}}"#)
+        #expect(try LiveEvent(type: .liveSubscriptionError, data: refused.data) == refused, "it reads back")
     }
 }

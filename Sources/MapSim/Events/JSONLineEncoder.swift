@@ -73,6 +73,7 @@ struct JSONLineEncoder {
             member("type", loaded.type.rawValue)
             if let flag = loaded.loaded { member("loaded", flag) }
             if let tileID = loaded.tileID { tile("tile-id", tileID) }
+            if let dataID = loaded.dataID { member("data-id", dataID) }
         case .renderFrameFinished(let frame):
             member("render-mode", frame.renderMode.rawValue)
             member("needs-repaint", frame.needsRepaint)
@@ -86,6 +87,11 @@ struct JSONLineEncoder {
                 self.response(response)
             }
             member("cancelled", request.cancelled)
+        case .live(let event):
+            for (name, value) in event.data.members {
+                key(name)
+                JSONWriter.write(value, into: &bytes)
+            }
         }
         close()
     }

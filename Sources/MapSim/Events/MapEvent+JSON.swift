@@ -52,6 +52,7 @@ extension MapEventPayload {
             var object = JSONObject([("id", .string(loaded.id)), ("type", .string(loaded.type.rawValue))])
             if let flag = loaded.loaded { object["loaded"] = .bool(flag) }
             if let tileID = loaded.tileID { object["tile-id"] = tileID.json }
+            if let dataID = loaded.dataID { object["data-id"] = .string(dataID) }
             return object
         case .renderFrameFinished(let frame):
             return JSONObject([
@@ -64,6 +65,8 @@ extension MapEventPayload {
             if let response = request.response { object["response"] = .object(response.eventData) }
             object["cancelled"] = .bool(request.cancelled)
             return object
+        case .live(let event):
+            return event.data
         }
     }
 }

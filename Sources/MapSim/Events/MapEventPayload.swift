@@ -20,6 +20,8 @@ public enum MapEventPayload: Sendable, Equatable {
     case renderFrameFinished(RenderFrameFinished)
     case cameraChanged
     case resourceRequest(ResourceRequest)
+    /// Live data: its connection, subscriptions and updates.
+    case live(LiveEvent)
 
     /// The event type of this payload.
     public var type: MapEventType {
@@ -38,6 +40,7 @@ public enum MapEventPayload: Sendable, Equatable {
         case .renderFrameFinished: .renderFrameFinished
         case .cameraChanged: .cameraChanged
         case .resourceRequest: .resourceRequest
+        case .live(let event): event.type
         }
     }
 }

@@ -1,4 +1,4 @@
-/// The fourteen event types of the Mapbox map event model, by their exact names.
+/// The fourteen event types of the Mapbox map event model, by their exact names, and the seven of live data.
 public enum MapEventType: String, Sendable, CaseIterable, Codable {
     case mapLoaded = "map-loaded"
     case mapLoadingError = "map-loading-error"
@@ -14,4 +14,11 @@ public enum MapEventType: String, Sendable, CaseIterable, Codable {
     case renderFrameFinished = "render-frame-finished"
     case cameraChanged = "camera-changed"
     case resourceRequest = "resource-request"
+    case liveStateChanged = "live-state-changed"
+    case liveSubscribed = "live-subscribed"
+    case liveUnsubscribed = "live-unsubscribed"
+    case liveSubscriptionError = "live-subscription-error"
+    case liveUnsubscriptionError = "live-unsubscription-error"
+    case liveError = "live-error"
+    case liveUpdate = "live-update"
 }

@@ -1,4 +1,4 @@
-/// The typed handles of the fourteen event types, named as in the Mapbox SDKs.
+/// The typed handles of the event types, named as in the Mapbox SDKs; the live-data events share one handle.
 public enum MapEvents {
     public static let mapLoaded = MapEventKind<Void>(type: .mapLoaded) { if case .mapLoaded = $0 { () } else { nil } }
     public static let mapLoadingError = MapEventKind<MapLoadingError>(type: .mapLoadingError) { if case .mapLoadingError(let p) = $0 { p } else { nil } }
@@ -14,4 +14,6 @@ public enum MapEvents {
     public static let renderFrameFinished = MapEventKind<RenderFrameFinished>(type: .renderFrameFinished) { if case .renderFrameFinished(let p) = $0 { p } else { nil } }
     public static let cameraChanged = MapEventKind<Void>(type: .cameraChanged) { if case .cameraChanged = $0 { () } else { nil } }
     public static let resourceRequest = MapEventKind<ResourceRequest>(type: .resourceRequest) { if case .resourceRequest(let p) = $0 { p } else { nil } }
+    /// Every live-data event (live-state-changed, live-subscribed, live-update…).
+    public static let live = MapEventKind<LiveEvent>(type: .liveUpdate) { if case .live(let event) = $0 { event } else { nil } }
 }

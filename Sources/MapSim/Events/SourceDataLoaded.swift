@@ -13,12 +13,15 @@ public struct SourceDataLoaded: Sendable, Equatable {
     public var loaded: Bool?
     /// For tiles: which tile (`tile-id`).
     public var tileID: CanonicalTileID?
+    /// For metadata after a run-time change of a GeoJSON source: the id the caller gave it (`data-id`).
+    public var dataID: String?
 
     /// A payload.
-    public init(id: String, type: Kind, loaded: Bool? = nil, tileID: CanonicalTileID? = nil) {
+    public init(id: String, type: Kind, loaded: Bool? = nil, tileID: CanonicalTileID? = nil, dataID: String? = nil) {
         self.id = id
         self.type = type
         self.loaded = loaded
         self.tileID = tileID
+        self.dataID = dataID
     }
 }

@@ -16,10 +16,19 @@ struct GeoJSONTiler: Sendable {
         var properties: JSONObject
         /// Lines or rings of world coordinates, from 0 to 1.
         var world: [[TilePoint]]
+        var bounds: WorldRect
+    }
+
+    /// A box in world coordinates, from 0 to 1.
+    struct WorldRect: Sendable, Equatable {
         var minX, minY, maxX, maxY: Double
     }
 
-    private let entries: [Entry]
+    /// The features in order; a removed one leaves a hole until the next compaction.
+    private var entries: [Entry?] = []
+    /// Where the entries of each feature id are (by `GeoJSONSourceDiff.key`).
+    private var positions: [String: [Int]] = [:]
+    private var holes = 0
     private let buffer: Double
 
     /// Options of a GeoJSON source that shape its tiles.
@@ -31,7 +40,6 @@ struct GeoJSONTiler: Sendable {
 
     init(_ document: JSONValue, options: Options = Options()) {
         buffer = Double(options.buffer)
-        var entries: [Entry] = []
         let features: [JSONValue]
         switch document["type"]?.stringValue {
         case "FeatureCollection": features = document["features"]?.arrayValue ?? []
@@ -42,29 +50,107 @@ struct GeoJSONTiler: Sendable {
             let properties = feature["properties"]?.objectValue ?? JSONObject()
             var id = feature["id"]
             if let promoted = options.promoteId { id = properties[promoted] } else if options.generateId { id = .number(Double(index)) }
-            for (type, lines) in Self.geometries(feature["geometry"]) {
-                let points = lines.joined()
-                guard !points.isEmpty else { continue }
-                entries.append(Entry(id: id, type: type, properties: properties, world: lines,
-                                     minX: points.map(\.x).min() ?? 0, minY: points.map(\.y).min() ?? 0,
-                                     maxX: points.map(\.x).max() ?? 0, maxY: points.map(\.y).max() ?? 0))
-            }
+            add(id: id, geometry: feature["geometry"], properties: properties)
         }
-        self.entries = entries
     }
 
     /// Whether the source has no feature at all.
-    var isEmpty: Bool { entries.isEmpty }
+    var isEmpty: Bool { entries.count == holes }
+
+    /// How many features it holds (a GeometryCollection counts once per geometry).
+    var count: Int { entries.count - holes }
+
+    private mutating func add(id: JSONValue?, geometry: JSONValue?, properties: JSONObject) {
+        for (type, lines) in Self.geometries(geometry) {
+            let points = lines.joined()
+            guard let first = points.first else { continue }
+            var bounds = WorldRect(minX: first.x, minY: first.y, maxX: first.x, maxY: first.y)
+            for point in points {
+                bounds.minX = min(bounds.minX, point.x)
+                bounds.maxX = max(bounds.maxX, point.x)
+                bounds.minY = min(bounds.minY, point.y)
+                bounds.maxY = max(bounds.maxY, point.y)
+            }
+            if let id { positions[GeoJSONSourceDiff.key(id), default: []].append(entries.count) }
+            entries.append(Entry(id: id, type: type, properties: properties, world: lines, bounds: bounds))
+        }
+    }
+
+    /// Applies `diff`; returns the boxes of every feature it touched, where they were and where they are now.
+    mutating func apply(_ diff: GeoJSONSourceDiff) -> [WorldRect] {
+        var touched: [WorldRect] = []
+        for id in diff.ids {
+            guard let change = diff.change(of: id) else { continue }
+            let key = GeoJSONSourceDiff.key(id)
+            let held = positions[key] ?? []
+            touched += held.compactMap { entries[$0]?.bounds }
+            if change.isRemoval || change.geometry != nil {
+                var properties = held.first.flatMap { entries[$0]?.properties } ?? JSONObject()
+                for position in held { entries[position] = nil }
+                holes += held.count
+                positions[key] = nil
+                guard !change.isRemoval else { continue }
+                Self.apply(change, to: &properties)
+                add(id: id, geometry: change.geometry, properties: properties)
+                touched += (positions[key] ?? []).compactMap { entries[$0]?.bounds }
+            } else {
+                for position in held { Self.apply(change, to: &entries[position]!.properties) }
+            }
+        }
+        if holes > 1024 && holes * 2 > entries.count { compact() }
+        return touched
+    }
+
+    private static func apply(_ change: GeoJSONSourceDiff.FeatureChange, to properties: inout JSONObject) {
+        for name in change.removedProperties { properties[name] = nil }
+        for (name, value) in change.properties.members { properties[name] = value }
+    }
+
+    private mutating func compact() {
+        let kept = entries.compactMap { $0 }
+        entries = []
+        positions = [:]
+        holes = 0
+        for entry in kept {
+            if let id = entry.id { positions[GeoJSONSourceDiff.key(id), default: []].append(entries.count) }
+            entries.append(entry)
+        }
+    }
+
+    /// The feature `id` as GeoJSON (`id`, `properties` and its geometry's type; a point's coordinates
+    /// too, to 7 decimals); nil when the source has no such feature.
+    func feature(id: JSONValue) -> JSONValue? {
+        guard let position = positions[GeoJSONSourceDiff.key(id)]?.first, let entry = entries[position] else { return nil }
+        var geometry = JSONObject([("type", .string(entry.type.name))])
+        if entry.type == .point, let point = entry.world.first?.first {
+            let longitude = (point.x - 0.5) * 360
+            let latitude = atan(sinh(.pi * (1 - 2 * point.y))) * 180 / .pi
+            func rounded(_ value: Double) -> JSONValue { .number((value * 1e7).rounded() / 1e7) }
+            geometry["coordinates"] = .array([rounded(longitude), rounded(latitude)])
+        }
+        return .object(JSONObject([("type", .string("Feature")), ("id", id), ("geometry", .object(geometry)), ("properties", .object(entry.properties))]))
+    }
+
+    /// Whether `rect` meets `tile` widened by the buffer.
+    func intersects(_ rect: WorldRect, _ tile: CanonicalTileID) -> Bool {
+        let (left, top, right, bottom) = area(of: tile)
+        return rect.maxX >= left && rect.minX <= right && rect.maxY >= top && rect.minY <= bottom
+    }
+
+    /// The world box a tile covers with its buffer.
+    private func area(of tile: CanonicalTileID) -> (left: Double, top: Double, right: Double, bottom: Double) {
+        let scale = pow(2, Double(tile.z))
+        let margin = buffer / Double(Self.extent) / scale
+        return (Double(tile.x) / scale - margin, Double(tile.y) / scale - margin, Double(tile.x + 1) / scale + margin, Double(tile.y + 1) / scale + margin)
+    }
 
     /// The features in `tile`, with their geometry in its coordinates.
     func features(in tile: CanonicalTileID) -> [VectorTile.Feature] {
         let scale = pow(2, Double(tile.z))
-        let margin = buffer / Double(Self.extent) / scale
-        let (left, top) = (Double(tile.x) / scale - margin, Double(tile.y) / scale - margin)
-        let (right, bottom) = (Double(tile.x + 1) / scale + margin, Double(tile.y + 1) / scale + margin)
+        let (left, top, right, bottom) = area(of: tile)
         let extent = Double(Self.extent)
         return entries.compactMap { entry in
-            guard entry.maxX >= left, entry.minX <= right, entry.maxY >= top, entry.minY <= bottom else { return nil }
+            guard let entry, entry.bounds.maxX >= left, entry.bounds.minX <= right, entry.bounds.maxY >= top, entry.bounds.minY <= bottom else { return nil }
             if entry.type == .point {
                 guard entry.world.joined().contains(where: { $0.x >= left && $0.x <= right && $0.y >= top && $0.y <= bottom }) else { return nil }
             }

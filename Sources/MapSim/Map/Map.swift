@@ -1,3 +1,4 @@
+import MapSimJSON
 import MapSimStyle
 
 /// A headless map: it loads a style the way a Mapbox/MapLibre map does and reports every step as an event.
@@ -124,6 +125,12 @@ public actor Map {
     /// What the tiles loaded so far hold: source layers, their fields, the images each layer uses.
     public var tileData: TileDataReport { machine.sequence.tileDataReport }
 
+    /// The feature `id` of the GeoJSON source `source` as it is now, as GeoJSON (`id`, `properties`, the
+    /// geometry's type and a point's coordinates); nil when there is no such source or feature.
+    public func geoJSONFeature(source: String, id: JSONValue) -> JSONValue? {
+        machine.sequence.load.sources.first { $0.spec.id == source }?.geoJSON?.feature(id: id)
+    }
+
     /// Whether `state` holds now.
     public func isInState(_ state: State) -> Bool { machine.isInState(state) }
 
@@ -158,6 +165,21 @@ public actor Map {
     /// Adds an image at run time, as `Style.addStyleImage` does in the SDKs; when no rendered symbol
     /// uses it any more, style-image-remove-unused fires.
     public func addStyleImage(id: String) { feed(.addImage(id)) }
+
+    /// Changes features of the GeoJSON source `id` by their ids, as MapLibre's `GeoJSONSource.updateData`:
+    /// move them, set or remove properties, remove or add features. The map applies the change as a
+    /// worker would, 1 ms plus 1 µs per feature later, then reports source-data-loaded
+    /// `{type: metadata, data-id}` and lays the touched tiles out again, so data-driven layers
+    /// re-evaluate. Changes made while one is being applied are merged into the next.
+    public func updateGeoJSONSource(id: String, diff: GeoJSONSourceDiff, dataID: String? = nil) throws(LoadingError) {
+        execute(try machine.updateGeoJSONSource(id: id, diff: diff, dataID: dataID, at: scheduler.now))
+    }
+
+    /// Sends a live-data event into the map's event stream at the current time, for the live-data
+    /// components attached to the map, so every observer sees one ordered stream.
+    public func report(_ event: LiveEvent) {
+        dispatcher.dispatch(MapEvent(begin: scheduler.now, end: scheduler.now, payload: .live(event)))
+    }
 
     /// Goes offline (network requests fail at once with `in-offline-mode` and wait) or back online
     /// (requests whose last failure was a connection or offline failure restart).
@@ -241,6 +263,8 @@ public actor Map {
                 backends.cache?.refresh(resource, response)
             case .scheduleTimer(let id, let time):
                 scheduler.schedule(.timer(id), at: time)
+            case .scheduleGeoJSONUpdate(let source, let token, let time):
+                scheduler.schedule(.geoJSONUpdateParsed(source: source, token: token), at: time)
             case .scheduleFrame(let time):
                 scheduler.schedule(.frame, at: time)
             case .emit(let payload, let begin):

@@ -24,6 +24,8 @@ public enum MapAction: Sendable, Equatable {
     case refreshCache(Resource, Response)
     /// Feed `MapInput.timer` for this request at this time (to the scheduler).
     case scheduleTimer(RequestID, at: SimTime)
+    /// Feed `MapInput.geoJSONUpdateParsed` at this time: the worker is done with an update (to the scheduler).
+    case scheduleGeoJSONUpdate(source: String, token: Int, at: SimTime)
     /// Feed `MapInput.frame` at this time (to the scheduler).
     case scheduleFrame(at: SimTime)
     /// Send an event to observers, ending now and beginning at `begin` (now when nil).

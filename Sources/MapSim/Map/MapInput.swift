@@ -18,6 +18,8 @@ public enum MapInput: Sendable {
     case answer(RequestID, AttemptID, Response, from: RequestPipeline.Backend)
     /// A timer of a request is due (a retry or a refresh).
     case timer(RequestID)
+    /// The worker finished an update of a GeoJSON source.
+    case geoJSONUpdateParsed(source: String, token: Int)
     /// A frame is due.
     case frame
 }

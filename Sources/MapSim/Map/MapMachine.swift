@@ -49,6 +49,8 @@ struct MapMachine: Sendable {
         case .timer(let id):
             pipeline.timerFired(for: id, at: now)
             route(pipeline.takeActions(), at: now)
+        case .geoJSONUpdateParsed(let source, let token):
+            sequence.finishGeoJSONUpdate(source: source, token: token, at: now)
         case .frame:
             renderFrame(at: now)
         }
@@ -66,6 +68,12 @@ struct MapMachine: Sendable {
     /// Removes a source no layer uses (source-removed; its requests are cancelled).
     mutating func removeSource(id: String, at now: SimTime) throws(LoadingError) -> [MapAction] {
         try sequence.removeSource(id: id)
+        return flush(at: now)
+    }
+
+    /// Changes features of a GeoJSON source; the change is applied when the worker is done with it.
+    mutating func updateGeoJSONSource(id: String, diff: GeoJSONSourceDiff, dataID: String?, at now: SimTime) throws(LoadingError) -> [MapAction] {
+        try sequence.updateGeoJSON(source: id, diff: diff, dataID: dataID, at: now)
         return flush(at: now)
     }
 
@@ -112,7 +120,7 @@ struct MapMachine: Sendable {
                 route(sequence.takeActions(), at: now)
             case .invalidate:
                 if !inFrame { output += render.invalidate(at: now) }
-            case .load, .cancelLoad, .store, .refreshCache, .scheduleTimer, .scheduleFrame, .emit:
+            case .load, .cancelLoad, .store, .refreshCache, .scheduleTimer, .scheduleGeoJSONUpdate, .scheduleFrame, .emit:
                 output.append(action)
             }
         }

@@ -18,6 +18,8 @@ struct SourceState: Sendable {
     var template: TileURLTemplate?
     /// The features of a GeoJSON source, cut into its tiles.
     var geoJSON: GeoJSONTiler?
+    /// Run-time changes to a GeoJSON source on their way through the worker.
+    var updates = GeoJSONUpdateQueue()
     /// Every tile loaded or loading, by canonical id.
     var tiles: [TileKey: TileState] = [:]
     /// The tiles the view needs now, nearest first.

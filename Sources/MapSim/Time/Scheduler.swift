@@ -25,6 +25,9 @@ public struct Scheduler<Action>: Sendable where Action: Sendable {
     /// Whether no action is waiting.
     public var isEmpty: Bool { heap.isEmpty }
 
+    /// When the earliest waiting action is due; nil when none waits.
+    public var nextTime: SimTime? { heap.first?.time }
+
     /// Schedules `action` at `time`; a time in the past runs at `now`.
     public mutating func schedule(_ action: Action, at time: SimTime) {
         let entry = Entry(time: max(time, now), sequence: nextSequence, action: action)

@@ -57,7 +57,8 @@ extension MapEvent {
         case .sourceRemoved: return .sourceRemoved(id: try string("id"))
         case .sourceDataLoaded:
             return .sourceDataLoaded(SourceDataLoaded(id: try string("id"), type: try enumeration("type", SourceDataLoaded.Kind.self),
-                                                      loaded: try data.member("loaded")?.bool(), tileID: try tile(data.member("tile-id"))))
+                                                      loaded: try data.member("loaded")?.bool(), tileID: try tile(data.member("tile-id")),
+                                                      dataID: try data.member("data-id")?.string()))
         case .renderFrameFinished:
             return .renderFrameFinished(RenderFrameFinished(renderMode: try enumeration("render-mode", RenderFrameFinished.Mode.self),
                                                             needsRepaint: try bool("needs-repaint"), placementChanged: try bool("placement-changed")))
@@ -67,6 +68,16 @@ extension MapEvent {
             let response = try data.member("response").map { field throws(StyleError) in try Self.response(field) }
             guard let source = DataSource(rawValue: try string("data-source")) else { throw data.failure("unknown data-source") }
             return .resourceRequest(ResourceRequest(dataSource: source, request: request, response: response, cancelled: try bool("cancelled")))
+        case .liveStateChanged, .liveSubscribed, .liveUnsubscribed, .liveSubscriptionError, .liveUnsubscriptionError, .liveError, .liveUpdate:
+            let object = try data.object()
+            let event: LiveEvent?
+            do {
+                event = try LiveEvent(type: type, data: object)
+            } catch {
+                throw data.failure(error.description)
+            }
+            guard let event else { throw data.failure("not a live event") }
+            return .live(event)
         }
     }
 

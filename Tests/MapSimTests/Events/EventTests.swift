@@ -36,8 +36,10 @@ struct MapEventJSONTests {
     }
 
     @Test func everyEventTypeHasItsName() {
-        #expect(MapEventType.allCases.count == 14)
-        #expect(Set(MapEventType.allCases.map(\.rawValue)).count == 14)
+        #expect(MapEventType.allCases.count == 21)
+        #expect(Set(MapEventType.allCases.map(\.rawValue)).count == 21)
+        #expect(MapEventType.allCases.filter { $0.rawValue.hasPrefix("live-") }.map(\.rawValue)
+            == ["live-state-changed", "live-subscribed", "live-unsubscribed", "live-subscription-error", "live-unsubscription-error", "live-error", "live-update"])
     }
 }
 
@@ -103,6 +105,10 @@ final class LockedLog: Sendable {
             .styleDataLoaded(StyleDataLoaded(type: .sprite)), .styleImageMissing(id: "i"), .styleImageRemoveUnused(id: "j"),
             .sourceAdded(id: "a"), .sourceRemoved(id: "b"),
             .sourceDataLoaded(SourceDataLoaded(id: "v", type: .tile, loaded: false, tileID: tile)), .sourceDataLoaded(SourceDataLoaded(id: "v", type: .metadata)),
+            .sourceDataLoaded(SourceDataLoaded(id: "g", type: .metadata, dataID: "live-3")),
+            .live(.stateChanged(.connecting, previous: .closed)), .live(.subscribed(criteria: "ds/#")),
+            .live(.subscriptionError(criteria: "ds/+/+/+/+/+/x", message: "refused")), .live(.error(message: "lost")),
+            .live(.update(LiveUpdateReceived(topic: "ds/v/b/f/r/l/occupancy", id: "l", timestamp: "2026-11-24T00:00:00Z", properties: ["b": "2", "a": "\"1\""]))),
             .renderFrameFinished(RenderFrameFinished(renderMode: .partial, needsRepaint: true, placementChanged: false)),
             .resourceRequest(ResourceRequest(dataSource: .database, request: .tile(TileURLTemplate("https://h/{z}/{x}/{y}"), id: tile, pixelRatio: 2),
                                              response: response, cancelled: false)),

@@ -52,6 +52,8 @@ struct MachineDriver {
                 scheduler.schedule(.timer(id), at: time)
             case .scheduleFrame(let time):
                 scheduler.schedule(.frame, at: time)
+            case .scheduleGeoJSONUpdate(let source, let token, let time):
+                scheduler.schedule(.geoJSONUpdateParsed(source: source, token: token), at: time)
             case .emit(let payload, let begin):
                 events.append(MapEvent(begin: begin ?? scheduler.now, end: scheduler.now, payload: payload))
             case .store, .refreshCache, .request, .cancelRequest, .deliver, .invalidate:

@@ -1,0 +1,82 @@
+import MapSimJSON
+
+/// What live data reports into the map's event stream, with kebab-case names and payload keys like the
+/// map's own events:
+///
+/// | event | payload |
+/// |---|---|
+/// | `live-state-changed` | `state`, `previous` (`closed`, `connecting`, `connected`, `disconnecting`) |
+/// | `live-subscribed`, `live-unsubscribed` | `criteria` (the MQTT filter) |
+/// | `live-subscription-error`, `live-unsubscription-error` | `criteria`, `message` |
+/// | `live-error` | `message` |
+/// | `live-update` | `topic`, `id`, `timestamp`, `properties` |
+public enum LiveEvent: Sendable, Equatable {
+    case stateChanged(LiveConnectionState, previous: LiveConnectionState)
+    case subscribed(criteria: String)
+    case unsubscribed(criteria: String)
+    case subscriptionError(criteria: String, message: String)
+    case unsubscriptionError(criteria: String, message: String)
+    case error(message: String)
+    case update(LiveUpdateReceived)
+
+    /// The event type.
+    public var type: MapEventType {
+        switch self {
+        case .stateChanged: .liveStateChanged
+        case .subscribed: .liveSubscribed
+        case .unsubscribed: .liveUnsubscribed
+        case .subscriptionError: .liveSubscriptionError
+        case .unsubscriptionError: .liveUnsubscriptionError
+        case .error: .liveError
+        case .update: .liveUpdate
+        }
+    }
+
+    /// The payload as an event data object.
+    public var data: JSONObject {
+        switch self {
+        case .stateChanged(let state, let previous):
+            JSONObject([("state", .string(state.rawValue)), ("previous", .string(previous.rawValue))])
+        case .subscribed(let criteria), .unsubscribed(let criteria):
+            JSONObject([("criteria", .string(criteria))])
+        case .subscriptionError(let criteria, let message), .unsubscriptionError(let criteria, let message):
+            JSONObject([("criteria", .string(criteria)), ("message", .string(message))])
+        case .error(let message):
+            JSONObject([("message", .string(message))])
+        case .update(let update):
+            JSONObject([
+                ("topic", .string(update.topic)), ("id", .string(update.id)), ("timestamp", .string(update.timestamp)),
+                ("properties", .object(JSONObject(update.properties.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))),
+            ])
+        }
+    }
+
+    /// Reads the payload of an event of `type` from its data object; nil when `type` is not a live event.
+    public init?(type: MapEventType, data: JSONObject) throws(LiveEventDecodingError) {
+        func string(_ key: String) throws(LiveEventDecodingError) -> String {
+            guard let value = data[key]?.stringValue else { throw LiveEventDecodingError(key: key) }
+            return value
+        }
+        func state(_ key: String) throws(LiveEventDecodingError) -> LiveConnectionState {
+            guard let value = LiveConnectionState(rawValue: try string(key)) else { throw LiveEventDecodingError(key: key) }
+            return value
+        }
+        switch type {
+        case .liveStateChanged: self = .stateChanged(try state("state"), previous: try state("previous"))
+        case .liveSubscribed: self = .subscribed(criteria: try string("criteria"))
+        case .liveUnsubscribed: self = .unsubscribed(criteria: try string("criteria"))
+        case .liveSubscriptionError: self = .subscriptionError(criteria: try string("criteria"), message: try string("message"))
+        case .liveUnsubscriptionError: self = .unsubscriptionError(criteria: try string("criteria"), message: try string("message"))
+        case .liveError: self = .error(message: try string("message"))
+        case .liveUpdate:
+            guard let members = data["properties"]?.objectValue?.members else { throw LiveEventDecodingError(key: "properties") }
+            var properties: [String: String] = [:]
+            for (name, value) in members {
+                guard let text = value.stringValue else { throw LiveEventDecodingError(key: "properties.\(name)") }
+                properties[name] = text
+            }
+            self = .update(LiveUpdateReceived(topic: try string("topic"), id: try string("id"), timestamp: try string("timestamp"), properties: properties))
+        default: return nil
+        }
+    }
+}

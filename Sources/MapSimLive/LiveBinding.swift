@@ -1,0 +1,36 @@
+import MapSim
+import MapSimJSON
+
+/// How live updates change a GeoJSON source of the map: the update's item id is the feature id (the
+/// feature's `id`, or its `promoteId` property, as a string); a `position` update with `longitude` and
+/// `latitude` moves the feature (and adds a point for an item the source lacks); every property of an
+/// update is set on the feature as `live.DOMAIN.NAME` (`live.occupancy.count`), a string as sent, so
+/// that data-driven layers read it (`["to-number", ["get", "live.occupancy.count"]]`).
+public struct LiveBinding: Sendable, Equatable {
+    /// The GeoJSON source the updates change.
+    public var sourceID: String
+
+    /// A binding to the GeoJSON source `sourceID`.
+    public init(sourceID: String) {
+        self.sourceID = sourceID
+    }
+
+    /// The feature property an update's property is set as.
+    public static func propertyName(domain: String, property: String) -> String {
+        "live.\(domain).\(property)"
+    }
+
+    /// What `update` changes: the feature id and its change.
+    public func change(for update: LiveUpdateReceived) -> (id: JSONValue, change: GeoJSONSourceDiff.FeatureChange) {
+        let domain = update.topic.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+        var change = GeoJSONSourceDiff.FeatureChange()
+        for (name, value) in update.properties.sorted(by: { $0.key < $1.key }) {
+            change.properties[Self.propertyName(domain: domain, property: name)] = .string(value)
+        }
+        if domain == "position", let longitude = update.properties["longitude"].flatMap(Double.init), let latitude = update.properties["latitude"].flatMap(Double.init),
+           (-180...180).contains(longitude), (-90...90).contains(latitude) {
+            change.geometry = .object(JSONObject([("type", .string("Point")), ("coordinates", .array([.number(longitude), .number(latitude)]))]))
+        }
+        return (.string(update.id), change)
+    }
+}
