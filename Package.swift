@@ -35,7 +35,7 @@ let package = Package(
             name: "MapSimLive",
             dependencies: ["MapSim", "MapSimJSON", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
         ),
-        .target(name: "MapSimTrace", dependencies: ["MapSim", "MapSimJSON", .product(name: "Yams", package: "Yams")]),
+        .target(name: "MapSimTrace", dependencies: ["MapSim", "MapSimJSON", "MapSimLive", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "MapSimHTTP",
             dependencies: ["MapSim", .product(name: "AsyncHTTPClient", package: "async-http-client")]
@@ -44,7 +44,7 @@ let package = Package(
             name: "MapSimCache",
             dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .target(name: "MapSimKit", dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", "MapSimTrace", "MapSimCache", "MapSimHTTP"]),
+        .target(name: "MapSimKit", dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", "MapSimTrace", "MapSimCache", "MapSimHTTP", "MapSimLive"]),
         .target(
             name: "MapSimTesting",
             dependencies: [
@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "MapSimLiveTests", dependencies: ["MapSimLive", "MapSim", "MapSimJSON", "MapSimStyle", "MapSimTesting"]),
         .testTarget(name: "MapSimKitTests", dependencies: ["MapSimKit", "MapSim", "MapSimCache", "MapSimTesting"]),
         .testTarget(name: "MapSimCLITests", dependencies: ["MapSimCLI", "MapSim", "MapSimJSON", "MapSimCache", "MapSimTesting"]),
-        .testTarget(name: "RegressionTests", dependencies: ["MapSimKit", "MapSimTrace", "MapSim", "MapSimHTTP", "MapSimJSON", "MapSimStyle", "MapSimTesting"]),
+        .testTarget(name: "RegressionTests", dependencies: ["MapSimKit", "MapSimTrace", "MapSim", "MapSimHTTP", "MapSimJSON", "MapSimStyle", "MapSimLive", "MapSimTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import Foundation
 import MapSim
 import MapSimCache
 import MapSimJSON
+import MapSimLive
 import MapSimTrace
 
 /// Runs scenarios on the simulated network and the virtual clock, so that each gives the same
@@ -65,6 +66,9 @@ public struct ScenarioRunner: Sendable {
         let recorder = TraceRecorder(header: Trace.Header(scenario: scenario.name, seed: scenario.seed), redactor: redactor)
         let subscription = recorder.record(map)
         await map.setCamera(scenario.camera)
+        let live = scenario.live.map { setup in
+            LiveSession(map: map, broker: setup.broker, binding: setup.source.map(LiveBinding.init(sourceID:)), seed: scenario.seed)
+        }
 
         var failures: [String] = []
         var stepStarts: [Int] = []
@@ -74,25 +78,54 @@ public struct ScenarioRunner: Sendable {
             case .load:
                 await map.setStyleURI(scenario.style)
             case .wait(let state, let timeout):
-                switch await map.run(until: state, timeout: timeout) {
+                let outcome = if let live { await live.run(until: state, timeout: timeout) } else { await map.run(until: state, timeout: timeout) }
+                switch outcome {
                 case .reached: break
                 case .styleFailed(let message): failures.append("step \(index + 1): waiting for \(state.rawValue): the style failed: \(message)")
                 case .timedOut: failures.append("step \(index + 1): \(state.rawValue) not reached within \(timeout)")
                 }
             case .advance(let duration):
-                await map.advance(by: duration)
+                if let live { await live.advance(by: duration) } else { await map.advance(by: duration) }
             case .camera(let options):
                 await map.setCamera(options)
             case .offline:
                 await map.setOffline(true)
             case .online:
                 await map.setOffline(false)
+            case .subscribe(let criteria): await live?.subscribe(criteria)
+            case .unsubscribe(let criteria): await live?.unsubscribe(criteria)
+            case .publish(let update): await live?.publish(update)
+            case .dropConnection: await live?.dropConnection()
+            case .stopBroker: await live?.stopBroker()
+            case .startBroker: await live?.startBroker()
+            case .restartBroker:
+                await live?.stopBroker()
+                await live?.startBroker()
             }
         }
         subscription.cancel()
         let trace = recorder.trace
         failures += Self.check(scenario.expectations, events: trace.events, stepStarts: stepStarts)
+        for case .feature(let expected) in scenario.expectations {
+            failures += Self.check(expected, actual: await map.geoJSONFeature(source: expected.source, id: expected.id))
+        }
         return ScenarioResult(scenario: scenario, trace: trace, failures: failures)
+    }
+
+    static func check(_ expected: Scenario.FeatureExpectation, actual: JSONValue?) -> [String] {
+        let name = "feature \(JSONWriter.string(expected.id)) of source \"\(expected.source)\""
+        guard let actual else { return ["expected \(name), which does not exist at the end"] }
+        var failures: [String] = []
+        for (key, value) in expected.properties.members where actual["properties"]?[key] != value {
+            failures.append("expected \(name) to have \(key) = \(JSONWriter.string(value)), but it is \(actual["properties"]?[key].map(JSONWriter.string) ?? "absent")")
+        }
+        if let coordinates = expected.coordinates {
+            let held = actual["geometry"]?["coordinates"]?.arrayValue?.compactMap(\.numberValue) ?? []
+            if held.count != 2 || zip(held, coordinates).contains(where: { abs($0 - $1) > 1e-6 }) {
+                failures.append("expected \(name) at \(coordinates), but it is at \(held)")
+            }
+        }
+        return failures
     }
 
     static func check(_ expectations: [Scenario.Expectation], events: [MapEvent], stepStarts: [Int]) -> [String] {
@@ -111,6 +144,11 @@ public struct ScenarioRunner: Sendable {
                 } else {
                     failures.append("expected \(type.rawValue) within \(budget), but it never happened")
                 }
+            case .count(let type, let expected):
+                let count = events.count { $0.type == type }
+                if count != expected { failures.append("expected \(expected) \(type.rawValue), but \(count) happened") }
+            case .feature:
+                continue
             case .noNetworkAfterStep(let step):
                 let start = stepStarts.indices.contains(step - 1) ? stepStarts[step - 1] : events.count
                 let sent = events[start...].compactMap { MapEvents.resourceRequest.payload(in: $0.payload) }

@@ -1,8 +1,8 @@
 /// ISO 8601 dates and times with a time zone, to and from microseconds since 1970 (UTC), without
 /// Foundation's formatters: the same text gives the same instant on every machine.
-enum ISO8601Timestamp {
+public enum ISO8601Timestamp {
     /// `2026-11-23T10:15:00Z`, `2026-11-23T10:15:00.250+01:00`, or nil.
-    static func microseconds(_ text: String) -> Int64? {
+    public static func microseconds(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
         var index = 0
         func number(_ digits: Int) -> Int? {
@@ -53,7 +53,7 @@ enum ISO8601Timestamp {
     }
 
     /// `YYYY-MM-DDTHH:MM:SS.ffffffZ` (the fraction only when there is one).
-    static func string(_ microseconds: Int64) -> String {
+    public static func string(_ microseconds: Int64) -> String {
         let seconds = microseconds >= 0 ? microseconds / 1_000_000 : (microseconds - 999_999) / 1_000_000
         let fraction = microseconds - seconds * 1_000_000
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400

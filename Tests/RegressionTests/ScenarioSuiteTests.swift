@@ -5,6 +5,8 @@ import MapSimTesting
 @testable import MapSimKit
 @testable import MapSimStyle
 @testable import MapSimTrace
+import MapSimJSON
+import MapSimLive
 
 /// The regression suite: every scenario in traces/ runs and must reproduce its golden trace byte
 /// for byte, and meet its expectations.
@@ -21,7 +23,9 @@ struct ScenarioSuiteTests {
         let names = Set(Self.scenarioFiles.map { URL(fileURLWithPath: $0).lastPathComponent.replacingOccurrences(of: ".scenario.yaml", with: "") })
         let required: Set = ["cold-load", "warm-cache-reload", "offline-full-cache", "offline-partial-cache", "offline-then-online", "offline-region",
                              "sprite-404", "style-404", "tilejson-500-retry", "tiles-429-retry-after", "expired-cache-revalidated",
-                             "must-revalidate-offline", "camera-move-mid-load", "3g-time-budget"]
+                             "must-revalidate-offline", "camera-move-mid-load", "3g-time-budget",
+                             "live-occupancy-icons", "live-moving-positions", "live-out-of-order", "live-subscription-refused",
+                             "live-reconnect-resubscribe", "live-unsubscribe-disconnects"]
         #expect(required.subtracting(names).isEmpty, "missing: \(required.subtracting(names).sorted())")
         let missingGolden = names.filter { !FileManager.default.fileExists(atPath: Self.tracesFolder + "/\($0).trace.yaml") }
         #expect(missingGolden.isEmpty, "no golden trace for \(missingGolden.sorted())")
@@ -90,11 +94,46 @@ struct ScenarioParsingTests {
         ("style: x\nsteps: [load]\nnetwork: {profile: 5g}", "scenario: network.profile: unknown profile \"5g\""),
         ("style: x\nsteps: [load]\ncolour: red", "scenario: colour: unknown scenario key \"colour\""),
         ("style: x\nsteps: [load]\nnetwork: {faults: [{url: a}]}", "scenario: network.faults[0]: a fault needs one of status, drop, truncate or delay"),
+        ("style: x\nsteps: [{subscribe: ds/a/b}]", "scenario: steps[0].subscribe: invalid topic \"ds/a/b\": it has 3 levels; criteria have 7 (use + for any value, or end with #)"),
+        ("style: x\nsteps: [{publish: {topic: ds/a/b/c/d/e/f, timestamp: yesterday}}]", "scenario: steps[0].publish.timestamp: expected an ISO 8601 date and time with a time zone"),
+        ("style: x\nsteps: [load]\nlive: {chaos: {drop: 2}}", "scenario: live.chaos.drop: 2 is outside 0...1"),
     ])
     func namesWhatIsWrong(yaml: String, message: String) {
         #expect { try Scenario.parse(yaml, name: "x", folder: "/") } throws: { error in
             (error as? ScenarioError)?.code == .malformed && "\(error)" == message
         }
+    }
+
+    @Test func readsLiveData() throws {
+        let scenario = try Scenario.parse("""
+        style: x
+        live: {source: rooms, latency: 5, redelivery: 300, refuse: [ds/#], chaos: {drop: 0.1, duplicate: 0.2, reorder: 50}}
+        steps:
+          - {subscribe: "ds/+/+/+/+/+/occupancy"}
+          - {publish: {topic: ds/v/b/f/r/room-1/occupancy, timestamp: "2026-11-24T09:00:00.5Z", properties: {state: busy}}}
+          - drop-connection
+          - restart-broker
+          - {unsubscribe: "ds/+/+/+/+/+/occupancy"}
+        expect: [{count: {event: live-update, equals: 1}}, {feature: {source: rooms, id: room-1, coordinates: [1, 2], properties: {a: "b"}}}]
+        """, name: "x", folder: "/")
+        let live = try #require(scenario.live)
+        #expect(live.source == "rooms" && live.broker.latency == .milliseconds(5) && live.broker.redeliveryDelay == .milliseconds(300))
+        #expect(live.broker.chaos == .init(dropRate: 0.1, duplicateRate: 0.2, maximumExtraDelay: .milliseconds(50)))
+        #expect(live.broker.refused.map(\.mqttFilter) == ["ds/#"])
+        let criteria = TopicCriteria(dataset: "ds", domainType: "occupancy")
+        let update = LiveUpdate(topic: try LiveTopic(parsing: "ds/v/b/f/r/room-1/occupancy"), id: "room-1",
+                                timestamp: try #require(ISO8601Timestamp.microseconds("2026-11-24T09:00:00.5Z")), properties: ["state": "busy"])
+        #expect(scenario.steps == [.subscribe(criteria), .publish(update), .dropConnection, .restartBroker, .unsubscribe(criteria)])
+        #expect(scenario.expectations == [.count(.liveUpdate, 1), .feature(.init(source: "rooms", id: .string("room-1"),
+                                                                                  properties: JSONObject([("a", .string("b"))]), coordinates: [1, 2]))])
+    }
+
+    @Test func featureExpectationsSayWhatDiffers() {
+        let expected = Scenario.FeatureExpectation(source: "rooms", id: .string("r"), properties: JSONObject([("s", .string("busy"))]), coordinates: [1, 2])
+        #expect(ScenarioRunner.check(expected, actual: nil) == [#"expected feature "r" of source "rooms", which does not exist at the end"#])
+        let actual = JSONValue.object(JSONObject([("properties", .object(JSONObject([("s", .string("free"))]))),
+                                                  ("geometry", .object(JSONObject([("coordinates", .array([.number(1), .number(2)]))])))]))
+        #expect(ScenarioRunner.check(expected, actual: actual) == [#"expected feature "r" of source "rooms" to have s = "busy", but it is "free""#])
     }
 
     @Test func expectationsCatchWhatDidNotHappen() {

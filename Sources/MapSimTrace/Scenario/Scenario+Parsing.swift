@@ -1,6 +1,7 @@
 import MapSim
 import Foundation
 import MapSimJSON
+import MapSimLive
 import MapSimStyle
 
 extension Scenario {
@@ -41,12 +42,12 @@ private struct ScenarioParser {
     let folder: String
 
     func scenario() throws(StyleError) -> Scenario {
-        let known: Set<String> = ["name", "description", "style", "mirror", "network", "viewport", "camera", "cache", "steps", "expect"]
+        let known: Set<String> = ["name", "description", "style", "mirror", "network", "viewport", "camera", "cache", "live", "steps", "expect"]
         for key in try root.object().keys where !known.contains(key) { throw root.member(key)!.failure("unknown scenario key \"\(key)\"") }
         guard let style = root.member("style") else { throw root.failure("missing required key \"style\"") }
         var scenario = Scenario(name: try root.member("name")?.string() ?? name, description: try root.member("description")?.string() ?? "",
                                 style: try style.string(), mirrors: [], profile: .lan, seed: 0, faults: [], cacheControl: nil, offlineWindows: [],
-                                viewport: Viewport(width: 512, height: 512), camera: CameraOptions(), cache: .empty, steps: [], expectations: [])
+                                viewport: Viewport(width: 512, height: 512), camera: CameraOptions(), cache: .empty, live: nil, steps: [], expectations: [])
         if let mirror = root.member("mirror") {
             for (prefix, _) in try mirror.object().members {
                 let directory = try mirror.member(prefix)!.string()
@@ -95,8 +96,12 @@ private struct ScenarioParser {
                 scenario.cache = .warm(try warm.member("camera").map { field throws(StyleError) in try self.camera(field) })
             }
         }
+        if let live = root.member("live") { scenario.live = try self.live(live) }
         guard let steps = root.member("steps") else { throw root.failure("missing required key \"steps\"") }
         for step in try steps.array() { scenario.steps.append(try self.step(step)) }
+        if scenario.live == nil && scenario.steps.contains(where: \.isLive) {
+            scenario.live = Scenario.LiveSetup(source: nil, broker: SimulatedBroker.Configuration())
+        }
         for expectation in try root.member("expect")?.array() ?? [] { scenario.expectations.append(try self.expectation(expectation, steps: scenario.steps.count)) }
         return scenario
     }
@@ -132,6 +137,10 @@ private struct ScenarioParser {
             case "load": return .load
             case "offline": return .offline
             case "online": return .online
+            case "drop-connection": return .dropConnection
+            case "stop-broker": return .stopBroker
+            case "start-broker": return .startBroker
+            case "restart-broker": return .restartBroker
             default: throw field.failure("unknown step \"\(word)\"")
             }
         }
@@ -144,6 +153,9 @@ private struct ScenarioParser {
             return .wait(try state(until), timeout: .milliseconds(Int64(try value.member("timeout")?.integer(in: 1...86_400_000) ?? 60_000)))
         case "advance": return .advance(.milliseconds(Int64(try value.integer(in: 0...86_400_000))))
         case "camera": return .camera(try camera(value))
+        case "subscribe": return .subscribe(try criteria(value))
+        case "unsubscribe": return .unsubscribe(try criteria(value))
+        case "publish": return .publish(try update(value))
         default: throw field.failure("unknown step \"\(key)\"")
         }
     }
@@ -158,8 +170,63 @@ private struct ScenarioParser {
             guard let event = value.member("event"), let ms = value.member("ms") else { throw value.failure("expected {event, ms}") }
             return .within(try eventType(event), .milliseconds(Int64(try ms.integer(in: 0...86_400_000))))
         case "no-network-after-step": return .noNetworkAfterStep(try value.integer(in: 1...max(steps, 1)))
+        case "count":
+            guard let event = value.member("event"), let equals = value.member("equals") else { throw value.failure("expected {event, equals}") }
+            return .count(try eventType(event), try equals.integer(in: 0...Int(Int32.max)))
+        case "feature":
+            guard let source = value.member("source"), let id = value.member("id") else { throw value.failure("expected {source, id, properties, coordinates}") }
+            var coordinates: [Double]?
+            if let field = value.member("coordinates") {
+                let values = try field.array()
+                guard values.count == 2 else { throw field.failure("expected [longitude, latitude]") }
+                coordinates = [try values[0].number(in: -180...180), try values[1].number(in: -90...90)]
+            }
+            return .feature(Scenario.FeatureExpectation(source: try source.string(), id: id.value,
+                                                        properties: try value.member("properties")?.object() ?? JSONObject(), coordinates: coordinates))
         default: throw field.failure("unknown expectation \"\(key)\"")
         }
+    }
+
+    private func criteria(_ field: JSONField) throws(StyleError) -> TopicCriteria {
+        let text = try field.string()
+        do {
+            return try TopicCriteria(parsing: text)
+        } catch {
+            throw field.failure(error.description)
+        }
+    }
+
+    private func update(_ field: JSONField) throws(StyleError) -> LiveUpdate {
+        guard let topicField = field.member("topic"), let stamp = field.member("timestamp") else { throw field.failure("expected {topic, timestamp, properties, id}") }
+        let topic: LiveTopic
+        let text = try topicField.string()
+        do {
+            topic = try LiveTopic(parsing: text)
+        } catch {
+            throw topicField.failure(error.description)
+        }
+        guard let timestamp = ISO8601Timestamp.microseconds(try stamp.string()) else { throw stamp.failure("expected an ISO 8601 date and time with a time zone") }
+        var properties: [String: String] = [:]
+        if let members = field.member("properties") {
+            for (name, _) in try members.object().members { properties[name] = try members.member(name)!.string() }
+        }
+        return LiveUpdate(topic: topic, id: try field.member("id")?.string() ?? topic.location, timestamp: timestamp, properties: properties)
+    }
+
+    private func live(_ field: JSONField) throws(StyleError) -> Scenario.LiveSetup {
+        for key in try field.object().keys where !["source", "latency", "refuse", "chaos", "redelivery"].contains(key) {
+            throw field.member(key)!.failure("unknown live key \"\(key)\"")
+        }
+        var broker = SimulatedBroker.Configuration()
+        if let latency = field.member("latency") { broker.latency = .milliseconds(Int64(try latency.integer(in: 0...86_400_000))) }
+        if let redelivery = field.member("redelivery") { broker.redeliveryDelay = .milliseconds(Int64(try redelivery.integer(in: 1...86_400_000))) }
+        for refused in try field.member("refuse")?.array() ?? [] { broker.refused.append(try criteria(refused)) }
+        if let chaos = field.member("chaos") {
+            broker.chaos = SimulatedBroker.Chaos(dropRate: try chaos.member("drop")?.number(in: 0...1) ?? 0,
+                                                 duplicateRate: try chaos.member("duplicate")?.number(in: 0...1) ?? 0,
+                                                 maximumExtraDelay: .milliseconds(Int64(try chaos.member("reorder")?.integer(in: 0...86_400_000) ?? 0)))
+        }
+        return Scenario.LiveSetup(source: try field.member("source")?.string(), broker: broker)
     }
 
     private func fault(_ field: JSONField) throws(StyleError) -> FaultRule {

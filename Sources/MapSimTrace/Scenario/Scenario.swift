@@ -2,6 +2,7 @@ import MapSim
 import Foundation
 import Yams
 import MapSimJSON
+import MapSimLive
 import MapSimStyle
 
 /// A reproducible situation to run and record: what to load, through which network, from which
@@ -21,6 +22,20 @@ public struct Scenario: Sendable, Equatable {
         case offline
         /// Get it back.
         case online
+        /// Subscribe to live-data criteria.
+        case subscribe(TopicCriteria)
+        /// Unsubscribe from them.
+        case unsubscribe(TopicCriteria)
+        /// Publish a live update on the simulated broker.
+        case publish(LiveUpdate)
+        /// The network drops the live-data connection (the broker stays up).
+        case dropConnection
+        /// The broker stops.
+        case stopBroker
+        /// The broker starts again.
+        case startBroker
+        /// The broker stops and starts again at once.
+        case restartBroker
     }
 
     /// What must hold of the recorded events.
@@ -33,6 +48,30 @@ public struct Scenario: Sendable, Equatable {
         case within(MapEventType, SimTime)
         /// No request goes to the network after step `n` (1-based) begins.
         case noNetworkAfterStep(Int)
+        /// Exactly this many events of this type happen.
+        case count(MapEventType, Int)
+        /// At the end, a feature of a GeoJSON source has these properties (and, for a point, these coordinates).
+        case feature(FeatureExpectation)
+    }
+
+    /// What a feature must hold at the end of the run.
+    public struct FeatureExpectation: Sendable, Equatable {
+        /// The GeoJSON source.
+        public var source: String
+        /// The feature id.
+        public var id: JSONValue
+        /// Properties it must have, with these values.
+        public var properties: JSONObject
+        /// The point's coordinates, when given.
+        public var coordinates: [Double]?
+    }
+
+    /// Live data in the run: the simulated broker, and the GeoJSON source updates change.
+    public struct LiveSetup: Sendable, Equatable {
+        /// The GeoJSON source live updates change; nil to change none.
+        public var source: String?
+        /// How the simulated broker behaves.
+        public var broker: SimulatedBroker.Configuration
     }
 
     /// The cache before the recorded run.
@@ -81,8 +120,20 @@ public struct Scenario: Sendable, Equatable {
     public var camera: CameraOptions
     /// The cache before the run.
     public var cache: CacheState
+    /// Live data, when the scenario uses it.
+    public var live: LiveSetup?
     /// What to do.
     public var steps: [Step]
     /// What must hold.
     public var expectations: [Expectation]
+}
+
+extension Scenario.Step {
+    /// Whether the step is about live data.
+    public var isLive: Bool {
+        switch self {
+        case .subscribe, .unsubscribe, .publish, .dropConnection, .stopBroker, .startBroker, .restartBroker: true
+        case .load, .wait, .advance, .camera, .offline, .online: false
+        }
+    }
 }
