@@ -8,8 +8,10 @@ import Glibc
 /// comes from the Debian package `mosquitto`, which the README's set-up and `.ci/run` install.
 public final class MosquittoBroker: @unchecked Sendable {
     public let port: Int
-    private let process: Process
+    private var process = Process()
     private let folder: FixtureDirectory
+    private let binary: String
+    private let configurationPath: String
 
     /// Why a broker could not be started.
     public struct Failure: Error, CustomStringConvertible {
@@ -39,10 +41,18 @@ public final class MosquittoBroker: @unchecked Sendable {
             let securityPath = try folder.write("dynamic-security.json", security)
             configuration += ["plugin \(plugin)", "plugin_opt_config_file \(securityPath)"]
         }
-        let path = try folder.write("mosquitto.conf", configuration.joined(separator: "\n") + "\n")
+        configurationPath = try folder.write("mosquitto.conf", configuration.joined(separator: "\n") + "\n")
+        self.binary = binary
+        try start()
+    }
+
+    /// Starts the broker (again, after `stop()`) on the same port with the same configuration, and
+    /// waits until it accepts connections.
+    public func start() throws {
+        guard !process.isRunning else { return }
         process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["-c", path]
+        process.arguments = ["-c", configurationPath]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
