@@ -30,10 +30,16 @@ struct LoadCommand: AsyncParsableCommand {
         requests and bytes by kind, errors). --events writes every event as a JSON line:
           {"type": "<event>", "begin": <µs>, "end": <µs>, "data": {<Mapbox payload>}}
 
+        --live SOURCE=FEED then feeds live data into the style's GeoJSON source SOURCE: from an \
+        MQTT broker in real time (subscribed to --criteria, for --for), or from a recording of \
+        `mapsim live listen --events`, replayed on the virtual clock. An update's item id is the \
+        feature id; a position update's longitude and latitude move the feature; every property \
+        is set as live.DOMAIN.NAME (live.occupancy.state) for data-driven layers to read.
+
         Exit status: 0 when the --until state is reached; 1 when the style fails to load or \
         parse; 2 when the timeout passes first (for example when a source's TileJSON fails, \
-        which keeps the map from ever being loaded); 64 for bad arguments; 74 when --events \
-        cannot be written.
+        which keeps the map from ever being loaded); 64 for bad arguments; 69 when the --live \
+        broker cannot be reached; 74 when --events cannot be written.
 
         Examples:
           mapsim load styles/sample/style.json
@@ -45,6 +51,9 @@ struct LoadCommand: AsyncParsableCommand {
           mapsim load https://maps.test/style.json --network 3g \\
               --mirror https://maps.test/=styles/sample
           mapsim load https://maps.test/style.json --offline
+          mapsim load styles/live/style.json --live rooms=mqtt://127.0.0.1:1883 \
+              --criteria 'acme/#' --for 30s --events live-run.jsonl
+          mapsim load styles/live/style.json --live rooms=recorded.jsonl
         """
     )
 
@@ -96,10 +105,14 @@ struct LoadCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print only the summary, not each event.")
     var quiet = false
 
+    @OptionGroup(title: "Live data")
+    var liveData: LiveArguments
+
     func validate() throws {
         try CameraArguments.validate(center: center?.value, zoom: zoom, pitch: pitch)
         guard pixelRatio > 0, pixelRatio <= 8 else { throw ValidationError("--pixel-ratio must be above 0 and at most 8") }
         guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
+        _ = try liveData.feed()
     }
 
     func run() async throws {
@@ -130,6 +143,15 @@ struct LoadCommand: AsyncParsableCommand {
 
         await map.setStyleURI(styleURL)
         let outcome = await map.run(until: until, timeout: .seconds(timeout))
+        var liveFailure: LiveFeed.Failure?
+        if case .reached = outcome, let (source, feed) = try liveData.feed() {
+            do {
+                try await feed.run(on: map, source: source, for: liveData.duration?.time, seed: loading.seed)
+                _ = await map.run(until: .mapIdle, timeout: .seconds(timeout))
+            } catch {
+                liveFailure = error
+            }
+        }
         subscription.cancel()
         for warning in await environment.shutdown() { printError("mapsim: warning: \(warning)") }
         do {
@@ -144,6 +166,10 @@ struct LoadCommand: AsyncParsableCommand {
         let figures = summary.withLock { $0 }
         for line in printer.summary(figures) { print(line) }
 
+        if let liveFailure {
+            printError("mapsim: \(liveFailure)")
+            throw ExitCode(liveFailure.isUnreachable ? 69 : 1)
+        }
         switch outcome {
         case .reached:
             return

@@ -25,9 +25,10 @@ struct MapSimCommand: AsyncParsableCommand {
           mapsim validate styles/sample/style.json --deep
           mapsim tiles --center -122.5,37.8 --zoom 10 --size 512x512
           mapsim eval '["get", "name"]' --properties '{"name": "Oslo"}'
+          mapsim live listen mqtt://127.0.0.1:1883 --criteria 'acme/#' --for 30s
         """,
         version: MapSimInfo.version,
-        subcommands: [LoadCommand.self, TilesCommand.self, CacheCommand.self, RunCommand.self, DiffCommand.self, ExportCommand.self, ValidateCommand.self, EvalCommand.self]
+        subcommands: [LoadCommand.self, TilesCommand.self, CacheCommand.self, RunCommand.self, DiffCommand.self, ExportCommand.self, ValidateCommand.self, EvalCommand.self, LiveCommand.self]
     )
 
     /// Runs the command; exits 74 when standard output could not be written, whatever else happened.

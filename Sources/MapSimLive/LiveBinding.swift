@@ -33,4 +33,12 @@ public struct LiveBinding: Sendable, Equatable {
         }
         return (.string(update.id), change)
     }
+
+    /// Applies `update` to the map's bound source, reported with `dataID` in its source-data-loaded.
+    public func apply(_ update: LiveUpdateReceived, to map: Map, dataID: String) async throws(LoadingError) {
+        let (id, change) = self.change(for: update)
+        var diff = GeoJSONSourceDiff()
+        diff.change(id, change)
+        try await map.updateGeoJSONSource(id: sourceID, diff: diff, dataID: dataID)
+    }
 }

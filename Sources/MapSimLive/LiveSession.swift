@@ -177,12 +177,9 @@ public actor LiveSession {
 
     private func apply(_ update: LiveUpdateReceived) async {
         guard let map, let binding else { return }
-        let (id, change) = binding.change(for: update)
-        var diff = GeoJSONSourceDiff()
-        diff.change(id, change)
         appliedUpdates += 1
         do {
-            try await map.updateGeoJSONSource(id: binding.sourceID, diff: diff, dataID: "live-\(appliedUpdates)")
+            try await binding.apply(update, to: map, dataID: "live-\(appliedUpdates)")
         } catch {
             await report(.error(message: "cannot apply the update of \(update.id) to source \"\(binding.sourceID)\": \(error)"))
         }

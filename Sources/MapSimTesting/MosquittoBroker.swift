@@ -20,14 +20,29 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// Starts a broker and waits until it accepts connections. Subscriptions to `deniedSubscriptions`
     /// (topic filters, wildcards allowed) are refused with SUBACK `0x80`, through Mosquitto's
-    /// dynamic-security plugin: its `acl_file` never refuses a SUBSCRIBE, it grants it and delivers nothing.
-    public init(deniedSubscriptions: [String] = []) throws {
+    /// dynamic-security plugin: its `acl_file` never refuses a SUBSCRIBE, it grants it and delivers
+    /// nothing. With `users` (name → password), only they may connect.
+    public init(deniedSubscriptions: [String] = [], users: [String: String] = [:]) throws {
         guard let binary = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto", "/usr/local/sbin/mosquitto", "/opt/homebrew/sbin/mosquitto"].first(where: FileManager.default.isExecutableFile) else {
             throw Failure(description: "mosquitto is not installed (Debian: apt-get install mosquitto; the README's set-up and .ci/run do it)")
         }
         folder = try FixtureDirectory()
         port = try Self.freePort()
-        var configuration = ["listener \(port) 127.0.0.1", "allow_anonymous true", "persistence false", "log_dest stderr"]
+        var configuration = ["listener \(port) 127.0.0.1", "allow_anonymous \(users.isEmpty)", "persistence false", "log_dest stderr"]
+        if !users.isEmpty {
+            let passwords = try folder.write("passwords", "")
+            for (name, password) in users.sorted(by: { $0.key < $1.key }) {
+                let tool = Process()
+                tool.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
+                tool.arguments = ["-b", passwords, name, password]
+                tool.standardOutput = FileHandle.nullDevice
+                tool.standardError = FileHandle.nullDevice
+                try tool.run()
+                tool.waitUntilExit()
+                guard tool.terminationStatus == 0 else { throw Failure(description: "mosquitto_passwd could not add \(name)") }
+            }
+            configuration.append("password_file \(passwords)")
+        }
         if !deniedSubscriptions.isEmpty {
             let plugins = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib", "/usr/local/lib", "/opt/homebrew/lib"]
                 .map { $0 + "/mosquitto_dynamic_security.so" }

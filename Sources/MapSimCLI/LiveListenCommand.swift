@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import MapSim
+import MapSimLive
+import MapSimTrace
+
+/// `mapsim live listen mqtt://HOST:PORT --criteria TOPIC`: subscribe and print what comes.
+struct LiveListenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "listen",
+        abstract: "Subscribe to live-data criteria on an MQTT broker and print what comes.",
+        discussion: """
+        Prints each state change, subscription and update as it comes, with the time since the \
+        start: live-state-changed, live-subscribed, live-subscription-error (the broker refused \
+        the criteria; never retried), live-error (a lost connection, retried with back-off from \
+        1 s to 10 s, every criteria subscribed again), live-update. --json prints the same JSON \
+        lines that --events writes: {"type", "begin", "end", "data"}, times in microseconds.
+
+        Runs until --for has passed, or until interrupted (Ctrl-C).
+
+        Exit status: 0 at the end of --for or on an interrupt; 64 for bad arguments (a malformed \
+        topic among them); 69 when the broker cannot be reached at all; 74 when --events cannot \
+        be written.
+
+        Examples:
+          mapsim live listen mqtt://127.0.0.1:1883 --criteria 'acme/#'
+          mapsim live listen mqtt://broker.local --criteria 'acme/hq/+/+/+/+/occupancy' \\
+              --criteria 'acme/hq/+/+/+/+/position' --for 10m --events live.jsonl
+          mapsim live listen mqtt://broker.local:8883 --criteria 'acme/#' \\
+              --username ops --password-file ~/.mqtt-password --json
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The broker.", valueName: "mqtt://HOST[:PORT]"))
+    var broker: BrokerArgument
+
+    @Option(help: ArgumentHelp("Criteria to subscribe to (repeatable).", valueName: "TOPIC"))
+    var criteria: [String] = []
+
+    @OptionGroup(title: "Login")
+    var login: BrokerLogin
+
+    @Option(name: .customLong("for"), help: ArgumentHelp("Stop after this long: 30s, 500ms, 10m, 1h.", valueName: "DURATION"))
+    var duration: DurationArgument?
+
+    @Option(help: ArgumentHelp("Also write every event to FILE as JSON lines.", valueName: "FILE"))
+    var events: String?
+
+    @Flag(help: "Print JSON lines instead of text.")
+    var json = false
+
+    func validate() throws {
+        guard !criteria.isEmpty else { throw ValidationError("give at least one --criteria") }
+        for text in criteria {
+            do {
+                _ = try TopicCriteria(parsing: text)
+            } catch {
+                throw ValidationError("--criteria: \(error)")
+            }
+        }
+    }
+
+    func run() async throws {
+        let parsed = try criteria.map { try TopicCriteria(parsing: $0) }
+        let endpoint = try login.endpoint(broker)
+        let writer: EventLineWriter?
+        do {
+            writer = try events.map { try EventLineWriter(path: $0) }
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        let (stream, continuation) = AsyncStream<MapEvent>.makeStream()
+        let session = MQTTLiveSession(endpoint: endpoint) { time, event in
+            continuation.yield(MapEvent(begin: time, end: time, payload: .live(event)))
+        }
+        let interrupt = Interrupt { continuation.finish() }
+        let deadline = duration.map { duration in
+            Task {
+                try? await Task.sleep(for: .microseconds(duration.time.microseconds))
+                continuation.finish()
+            }
+        }
+        for criteria in parsed { await session.subscribe(criteria) }
+        let printer = EventPrinter(terminal: .standardOutput())
+        var unreachable: String?
+        for await event in stream {
+            print(json ? event.jsonLine : printer.line(for: event))
+            writer?.write(event)
+            if case .live(.error(let message)) = event.payload, await !session.hasConnected {
+                unreachable = message
+                break
+            }
+        }
+        deadline?.cancel()
+        interrupt.cancel()
+        await session.close()
+        do {
+            try writer?.close()
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        if let unreachable {
+            printError("mapsim: could not connect to the broker at mqtt://\(broker.host):\(broker.port): \(unreachable)")
+            throw ExitCode(69)
+        }
+    }
+}

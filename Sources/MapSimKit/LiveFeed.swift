@@ -1,0 +1,122 @@
+import MapSim
+import MapSimJSON
+import MapSimLive
+import MapSimTrace
+
+/// Where `mapsim load --live` takes live data from, and how it drives a loaded map: a real MQTT
+/// broker in real time, or a recorded stream (the JSON lines `mapsim live listen --events` writes)
+/// replayed on the virtual clock through the simulated broker, so a replay gives the same events
+/// every run.
+public enum LiveFeed: Sendable {
+    /// A broker, subscribed to `criteria`.
+    case broker(MQTTLiveSession.Endpoint, criteria: [TopicCriteria])
+    /// A recording: its live-update events, at their times, on the simulated broker; `criteria`
+    /// default to every dataset of the recording (`DATASET/#`).
+    case recording([LiveUpdate], times: [SimTime], criteria: [TopicCriteria])
+
+    /// Why a feed could not be set up or run.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var description: String
+        /// Whether the broker could not be reached at all.
+        public var isUnreachable: Bool
+    }
+
+    /// Reads a recording: JSON lines of events, of which the live-update ones are replayed at their
+    /// `begin` times. A line that is not an event is an error naming its file and line.
+    public static func recording(file path: String, criteria: [TopicCriteria]) throws(Failure) -> LiveFeed {
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(path, limit: 1 << 30)
+        } catch {
+            throw Failure(description: "\(error)", isUnreachable: false)
+        }
+        var updates: [LiveUpdate] = []
+        var times: [SimTime] = []
+        for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) {
+            let place = "\(path):\(index + 1)"
+            do {
+                guard let object = try JSONParser.parse(Array(line)).objectValue else { throw Failure(description: "\(place): not a JSON object", isUnreachable: false) }
+                let event = try MapEvent(json: object)
+                guard case .live(.update(let received)) = event.payload else { continue }
+                guard let timestamp = ISO8601Timestamp.microseconds(received.timestamp) else {
+                    throw Failure(description: "\(place): timestamp \(received.timestamp) is not ISO 8601", isUnreachable: false)
+                }
+                updates.append(LiveUpdate(topic: try LiveTopic(parsing: received.topic), id: received.id, timestamp: timestamp, properties: received.properties))
+                times.append(event.begin)
+            } catch let failure as Failure {
+                throw failure
+            } catch {
+                throw Failure(description: "\(place): \(error)", isUnreachable: false)
+            }
+        }
+        var wanted = criteria
+        if wanted.isEmpty {
+            for dataset in updates.map(\.topic.dataset) where !wanted.contains(where: { $0.dataset == dataset }) {
+                if let all = try? TopicCriteria(parsing: dataset + "/#") { wanted.append(all) }
+            }
+        }
+        return .recording(updates, times: times, criteria: wanted)
+    }
+
+    /// Runs the feed on `map` for `duration` (a recording: until its last update and one second more
+    /// when nil), applying updates to the GeoJSON source `source` when given.
+    public func run(on map: Map, source: String?, for duration: SimTime?, seed: UInt64) async throws(Failure) {
+        let binding = source.map(LiveBinding.init(sourceID:))
+        switch self {
+        case .recording(let updates, let times, let criteria):
+            let session = LiveSession(map: map, binding: binding, seed: seed)
+            for criteria in criteria { await session.subscribe(criteria) }
+            let start = await session.now
+            let end = start + (duration ?? ((times.max() ?? .zero) + .seconds(1)))
+            for (update, time) in zip(updates, times) where start + time <= end {
+                let due = start + time
+                let now = await session.now
+                if due > now { await session.advance(by: due - now) }
+                await session.publish(update)
+            }
+            let now = await session.now
+            if end > now { await session.advance(by: end - now) }
+        case .broker(let endpoint, let criteria):
+            try await runBroker(endpoint, criteria: criteria, on: map, binding: binding, for: duration ?? .seconds(60))
+        }
+    }
+
+    /// The broker in real time: the map's clock follows the wall clock from the moment live data starts.
+    private func runBroker(_ endpoint: MQTTLiveSession.Endpoint, criteria: [TopicCriteria], on map: Map, binding: LiveBinding?,
+                           for duration: SimTime) async throws(Failure) {
+        let (stream, continuation) = AsyncStream<(SimTime, LiveEvent)>.makeStream()
+        let session = MQTTLiveSession(endpoint: endpoint) { time, event in continuation.yield((time, event)) }
+        let start = await map.now
+        let deadline = Task {
+            try? await Task.sleep(for: .microseconds(duration.microseconds))
+            continuation.finish()
+        }
+        for criteria in criteria { await session.subscribe(criteria) }
+        var applied = 0
+        var unreachable: String?
+        for await (time, event) in stream {
+            let now = await map.now
+            if start + time > now { await map.advance(by: start + time - now) }
+            await map.report(event)
+            if case .update(let update) = event, let binding {
+                applied += 1
+                do {
+                    try await binding.apply(update, to: map, dataID: "live-\(applied)")
+                } catch {
+                    await map.report(.error(message: "cannot apply the update of \(update.id) to source \"\(binding.sourceID)\": \(error)"))
+                }
+            }
+            if case .error(let message) = event, await !session.hasConnected {
+                unreachable = message
+                break
+            }
+        }
+        deadline.cancel()
+        await session.close()
+        if let unreachable {
+            throw Failure(description: "could not connect to the broker at mqtt://\(endpoint.host):\(endpoint.port): \(unreachable)", isUnreachable: true)
+        }
+        let now = await map.now
+        if start + duration > now { await map.advance(by: start + duration - now) }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import MapSimJSON
+import MapSimLive
+import MapSimTesting
+
+/// `mapsim live listen|publish` and `mapsim load --live`, against a real Mosquitto.
+@Suite("CLI.live", .serialized)
+struct LiveCommandTests {
+    private func retained(_ port: Int, username: String? = nil, password: String? = nil, _ topics: [String]) async throws {
+        let publisher = try await MQTTClient.connect(host: "127.0.0.1", port: port, options: .init(clientID: "p", username: username, password: password.map { Array($0.utf8) }))
+        for topic in topics {
+            try await publisher.publish(topic, payload: Array(#"{"timestamp": "2026-11-24T09:00:00Z", "properties": {"state": "busy"}}"#.utf8), qos: 1, retain: true)
+        }
+        await publisher.disconnect()
+    }
+
+    @Test func listenPrintsWhatMatchesForItsDurationAndLogsIn() async throws {
+        let broker = try MosquittoBroker(users: ["ops": "s3cret"])
+        defer { broker.stop() }
+        try await retained(broker.port, username: "ops", password: "s3cret", ["acme/hq/b/1/r/room-1/occupancy", "other/hq/b/1/r/room-2/occupancy"])
+        let folder = try FixtureDirectory()
+        let passwordFile = try folder.write("password", "s3cret\n")
+        let events = folder.path + "/events.jsonl"
+        let started = ContinuousClock.now
+        let result = try await CommandRunner.run(["live", "listen", "mqtt://127.0.0.1:\(broker.port)", "--criteria", "acme/#", "--username", "ops",
+                                                  "--password-file", passwordFile, "--for", "1500ms", "--json", "--events", events])
+        let elapsed = ContinuousClock.now - started
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(elapsed >= .milliseconds(1500) && elapsed < .seconds(10), "--for ends on time: \(elapsed)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains(#""type":"live-update""#) }.count == 1)
+        #expect(lines.contains { $0.contains("room-1") } && !lines.contains { $0.contains("room-2") }, "what matches once, nothing else")
+        #expect(try String(contentsOfFile: events, encoding: .utf8) == result.standardOutput, "--events writes the lines --json prints")
+    }
+
+    @Test func aWrongPasswordOrNoBrokerIsExit69AndABadTopicIs64() async throws {
+        let broker = try MosquittoBroker(users: ["ops": "s3cret"])
+        defer { broker.stop() }
+        let folder = try FixtureDirectory()
+        let wrong = try folder.write("password", "guess\r\n")
+        let refused = try await CommandRunner.run(["live", "listen", "mqtt://127.0.0.1:\(broker.port)", "--criteria", "acme/#", "--username", "ops", "--password-file", wrong])
+        #expect(refused.status == 69 && refused.standardError.contains("refused the connection: not authorized"), "\(refused.standardError)")
+        let port = broker.port
+        broker.stop()
+        let gone = try await CommandRunner.run(["live", "listen", "mqtt://127.0.0.1:\(port)", "--criteria", "acme/#"])
+        #expect(gone.status == 69 && gone.standardError.contains("Connection refused"), "\(gone.standardError)")
+        let malformed = try await CommandRunner.run(["live", "listen", "mqtt://127.0.0.1:\(port)", "--criteria", "acme/+/x"])
+        #expect(malformed.status == 64 && malformed.standardError.contains("it has 3 levels"), "\(malformed.standardError)")
+        let badPublish = try await CommandRunner.run(["live", "publish", "mqtt://127.0.0.1:\(port)", "acme/#/b/c/d/e/f", "--property", "a=b"])
+        #expect(badPublish.status == 64)
+    }
+
+    @Test func publishSendsAnUpdateThatListenersRead() async throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let reader = try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: .init(clientID: "reader"))
+        _ = try await reader.subscribe(["acme/#"])
+        let result = try await CommandRunner.run(["live", "publish", "mqtt://127.0.0.1:\(broker.port)", "acme/hq/main/1/r101/room-101/occupancy",
+                                                  "--property", "state=busy", "--property", "count=4", "--timestamp", "2026-11-24T09:00:00+01:00", "--qos", "1"])
+        #expect(result.status == 0, "\(result.standardError)")
+        var iterator = reader.messages.makeAsyncIterator()
+        let message = try #require(await iterator.next())
+        let update = try LiveUpdate(topic: try LiveTopic(parsing: message.topic), payload: message.payload)
+        #expect(update.id == "room-101" && update.properties == ["state": "busy", "count": "4"])
+        #expect(ISO8601Timestamp.string(update.timestamp) == "2026-11-24T08:00:00Z")
+        await reader.disconnect()
+    }
+
+    @Test func loadReplaysARecordingIntoTheStyleTheSameWayEveryRun() async throws {
+        let folder = try FixtureDirectory()
+        let recording = try folder.write("recorded.jsonl", """
+        {"type":"live-state-changed","begin":90,"end":90,"data":{"state":"connecting","previous":"closed"}}
+        {"type":"live-update","begin":100000,"end":100000,"data":{"topic":"acme/hq/main/1/r101/room-101/occupancy","id":"room-101","timestamp":"2026-11-24T09:00:00Z","properties":{"state":"busy"}}}
+        {"type":"live-update","begin":400000,"end":400000,"data":{"topic":"acme/hq/main/1/r102/room-102/occupancy","id":"room-102","timestamp":"2026-11-24T09:00:01Z","properties":{"state":"cleaning"}}}
+
+        """)
+        func run() async throws -> CommandRunner.Result {
+            try await CommandRunner.run(["load", "styles/live/style.json", "--live", "rooms=\(recording)", "--events", "-", "--quiet"])
+        }
+        let first = try await run()
+        #expect(first.status == 0, "\(first.standardError)")
+        let types = first.standardOutput.split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8))["type"]?.stringValue }
+        #expect(types.filter { $0 == "live-update" }.count == 2)
+        #expect(first.standardOutput.contains(#""data-id":"live-2""#))
+        #expect(first.standardOutput.contains(#"{"type":"style-image-missing","begin":750000,"end":750000,"data":{"id":"room-cleaning"}}"#))
+        #expect(try await run().standardOutput == first.standardOutput)
+        let broken = try folder.write("broken.jsonl", "{\"type\": \"live-update\"}\n")
+        let refused = try await CommandRunner.run(["load", "styles/live/style.json", "--live", "rooms=\(broken)"])
+        #expect(refused.status == 64 && refused.standardError.contains("broken.jsonl:1"), "\(refused.standardError)")
+    }
+}
