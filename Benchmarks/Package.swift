@@ -63,6 +63,19 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "LiveData",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "MapSim", package: "mapsim"),
+                .product(name: "MapSimJSON", package: "mapsim"),
+                .product(name: "MapSimLive", package: "mapsim"),
+                .product(name: "MapSimStyle", package: "mapsim"),
+                .product(name: "MapSimTesting", package: "mapsim"),
+            ],
+            path: "Benchmarks/LiveData",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "Validation",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

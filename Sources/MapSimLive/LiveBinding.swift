@@ -22,7 +22,7 @@ public struct LiveBinding: Sendable, Equatable {
 
     /// What `update` changes: the feature id and its change.
     public func change(for update: LiveUpdateReceived) -> (id: JSONValue, change: GeoJSONSourceDiff.FeatureChange) {
-        let domain = update.topic.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+        let domain = update.topic.lastIndex(of: "/").map { String(update.topic[update.topic.index(after: $0)...]) } ?? update.topic
         var change = GeoJSONSourceDiff.FeatureChange()
         for (name, value) in update.properties.sorted(by: { $0.key < $1.key }) {
             change.properties[Self.propertyName(domain: domain, property: name)] = .string(value)

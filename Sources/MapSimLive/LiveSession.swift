@@ -25,6 +25,9 @@ public actor LiveSession {
     private let binding: LiveBinding?
     private let observer: (@Sendable (MapEvent) -> Void)?
     private var appliedUpdates = 0
+    /// Events and feature changes of the inputs being handled, sent to the map together once they are.
+    private var outbox: [LiveEvent] = []
+    private var changes = GeoJSONSourceDiff()
 
     /// A session whose events go into `map`'s event stream (to `observer` when there is no map), and
     /// whose updates change the map's GeoJSON source named by `binding`. `seed` draws the reconnect
@@ -67,6 +70,13 @@ public actor LiveSession {
     /// Publishes `update` on the broker now.
     public func publish(_ update: LiveUpdate) async {
         await command(.publish(update.topic, payload: update.payload))
+    }
+
+    /// Publishes `updates` on the broker now, in order.
+    public func publish(_ updates: [LiveUpdate]) async {
+        await synchronize()
+        for update in updates { deliver(broker.handle(.publish(update.topic, payload: update.payload), at: scheduler.now)) }
+        await runDue(at: scheduler.now)
     }
 
     /// The network drops the connection (the broker stays up).
@@ -120,17 +130,18 @@ public actor LiveSession {
         if time > now { await map.advance(by: time - now) }
     }
 
-    /// Runs every live input due at `time`, in order.
+    /// Runs every live input due at `time`, in order, then sends what they caused to the map.
     private func runDue(at time: SimTime) async {
         while let (_, due) = scheduler.popNext(notAfter: time) {
             switch due {
             case .delivery(let delivery):
                 guard broker.accepts(delivery) else { continue }
-                await handle(delivery.input)
+                handle(delivery.input)
             case .reconnect:
-                await handle(.reconnectDue)
+                handle(.reconnectDue)
             }
         }
+        await flush()
     }
 
     private func command(_ command: SimulatedBroker.Command) async {
@@ -144,10 +155,11 @@ public actor LiveSession {
 
     private func feed(_ input: LiveDataManager.Input) async {
         await synchronize()
-        await handle(input)
+        handle(input)
+        await flush()
     }
 
-    private func handle(_ input: LiveDataManager.Input) async {
+    private func handle(_ input: LiveDataManager.Input) {
         let now = scheduler.now
         for action in manager.handle(input, at: now) {
             switch action {
@@ -157,8 +169,12 @@ public actor LiveSession {
             case .unsubscribe(let criteria): deliver(broker.handle(.unsubscribe(criteria), at: now))
             case .scheduleReconnect(let time): scheduler.schedule(.reconnect, at: time)
             case .emit(let event):
-                await report(event)
-                if case .update(let update) = event { await apply(update) }
+                outbox.append(event)
+                if case .update(let update) = event, let binding {
+                    let (id, change) = binding.change(for: update)
+                    changes.change(id, change)
+                    appliedUpdates += 1
+                }
             }
         }
     }
@@ -167,21 +183,23 @@ public actor LiveSession {
         for delivery in deliveries { scheduler.schedule(.delivery(delivery), at: delivery.time) }
     }
 
-    private func report(_ event: LiveEvent) async {
+    /// Sends the events of the inputs just handled to the map (or the observer), then their feature
+    /// changes as one update of the bound source, named by the count of updates applied so far.
+    private func flush() async {
+        let events = outbox
+        outbox = []
         if let map {
-            await map.report(event)
-        } else {
-            observer?(MapEvent(begin: scheduler.now, end: scheduler.now, payload: .live(event)))
+            if !events.isEmpty { await map.report(events) }
+        } else if let observer {
+            for event in events { observer(MapEvent(begin: scheduler.now, end: scheduler.now, payload: .live(event))) }
         }
-    }
-
-    private func apply(_ update: LiveUpdateReceived) async {
-        guard let map, let binding else { return }
-        appliedUpdates += 1
+        guard let map, let binding, !changes.isEmpty else { return }
+        let diff = changes
+        changes = GeoJSONSourceDiff()
         do {
-            try await binding.apply(update, to: map, dataID: "live-\(appliedUpdates)")
+            try await map.updateGeoJSONSource(id: binding.sourceID, diff: diff, dataID: "live-\(appliedUpdates)")
         } catch {
-            await report(.error(message: "cannot apply the update of \(update.id) to source \"\(binding.sourceID)\": \(error)"))
+            await map.report(.error(message: "cannot apply \(diff.count) update\(diff.count == 1 ? "" : "s") to source \"\(binding.sourceID)\": \(error)"))
         }
     }
 }

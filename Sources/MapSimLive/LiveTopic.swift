@@ -39,7 +39,8 @@ public struct LiveTopic: Sendable, Hashable, CustomStringConvertible {
 
     /// The levels of `text`, none of them empty.
     static func levels(of text: String) throws(LiveTopicError) -> [String] {
-        let levels = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // Split on the bytes: a topic is read for every message, and `/` is never part of another character.
+        let levels = text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
         for (index, level) in levels.enumerated() where level.isEmpty {
             let name = index < levelNames.count ? " (\(levelNames[index]))" : ""
             throw LiveTopicError(topic: text, reason: "level \(index + 1)\(name) is empty")

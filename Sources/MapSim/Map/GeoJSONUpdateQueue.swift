@@ -20,6 +20,8 @@ struct GeoJSONUpdateQueue: Sendable {
     mutating func enqueue(_ diff: GeoJSONSourceDiff, dataID: String?, token: Int) -> Update? {
         guard inFlight == nil else {
             var merged = pending ?? Update(diff: GeoJSONSourceDiff(), dataID: nil, token: token)
+            // Let go of the stored copy first, so that merging changes the diff in place.
+            pending = nil
             merged.diff.merge(diff)
             merged.dataID = dataID ?? merged.dataID
             pending = merged

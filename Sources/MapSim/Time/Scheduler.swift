@@ -4,19 +4,12 @@
 /// the earliest action and advances `now` to its time. Two actions at the same time come out in the
 /// order they were scheduled, so a run never depends on hash order or task interleaving.
 public struct Scheduler<Action>: Sendable where Action: Sendable {
-    private struct Entry: Sendable {
-        var time: SimTime
-        var sequence: UInt64
-        var action: Action
-
-        func precedes(_ other: Entry) -> Bool {
-            (time, sequence) < (other.time, other.sequence)
-        }
-    }
-
     /// The current simulated time.
     public private(set) var now: SimTime = .zero
-    private var heap: [Entry] = []
+    /// The heap of keys; the actions stay in `slots`, so reordering the heap never copies them.
+    private var heap: [SchedulerKey] = []
+    private var slots: [Action?] = []
+    private var freeSlots: [Int] = []
     private var nextSequence: UInt64 = 0
 
     /// An empty scheduler at time zero.
@@ -30,9 +23,16 @@ public struct Scheduler<Action>: Sendable where Action: Sendable {
 
     /// Schedules `action` at `time`; a time in the past runs at `now`.
     public mutating func schedule(_ action: Action, at time: SimTime) {
-        let entry = Entry(time: max(time, now), sequence: nextSequence, action: action)
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            slots[slot] = action
+        } else {
+            slot = slots.count
+            slots.append(action)
+        }
+        heap.append(SchedulerKey(time: max(time, now), sequence: nextSequence, slot: slot))
         nextSequence += 1
-        heap.append(entry)
         siftUp(heap.count - 1)
     }
 
@@ -46,7 +46,7 @@ public struct Scheduler<Action>: Sendable where Action: Sendable {
             siftDown(0)
         }
         now = first.time
-        return (first.time, first.action)
+        return (first.time, take(first.slot))
     }
 
     /// Moves `now` forward to `time` (never backwards) without running anything.
@@ -56,10 +56,18 @@ public struct Scheduler<Action>: Sendable where Action: Sendable {
 
     /// Removes every waiting action for which `predicate` is true.
     public mutating func removeAll(where predicate: (Action) -> Bool) {
-        let kept = heap.filter { !predicate($0.action) }
-        guard kept.count != heap.count else { return }
-        heap = []
-        for entry in kept.sorted(by: { $0.precedes($1) }) { heap.append(entry) }
+        let removed = heap.filter { slots[$0.slot].map(predicate) ?? false }
+        guard !removed.isEmpty else { return }
+        for key in removed { _ = take(key.slot) }
+        let kept = heap.filter { slots[$0.slot] != nil }.sorted { $0.precedes($1) }
+        // A sorted array is a heap.
+        heap = kept
+    }
+
+    private mutating func take(_ slot: Int) -> Action {
+        let action = slots[slot].take()!
+        freeSlots.append(slot)
+        return action
     }
 
     private mutating func siftUp(_ index: Int) {
@@ -84,5 +92,16 @@ public struct Scheduler<Action>: Sendable where Action: Sendable {
             heap.swapAt(parent, first)
             parent = first
         }
+    }
+}
+
+/// Where a scheduled action sits: its time, its insertion order, and the slot that holds it.
+private struct SchedulerKey: Sendable {
+    var time: SimTime
+    var sequence: UInt64
+    var slot: Int
+
+    func precedes(_ other: SchedulerKey) -> Bool {
+        (time, sequence) < (other.time, other.sequence)
     }
 }

@@ -1,0 +1,85 @@
+import Benchmark
+import MapSim
+import MapSimJSON
+import MapSimLive
+import MapSimStyle
+import MapSimTesting
+
+/// Live updates applied to a map: a GeoJSON source of 10,000 rooms, restyled by their live state.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput, .peakMemoryResident, .mallocCountTotal],
+                                           maxDuration: .seconds(20), maxIterations: 5)
+
+    // The whole path: MQTT payloads from the simulated broker, the manager (newest wins), the
+    // binding, and the map's GeoJSON worker, which merges what comes faster than it applies.
+    Benchmark("Apply 100k live updates to a 10k-feature GeoJSON source (whole live path)") { benchmark in
+        let map = await LiveBenchmark.loadedMap()
+        let session = LiveSession(map: map, broker: .init(latency: .milliseconds(5)), binding: LiveBinding(sourceID: "rooms"), seed: 1)
+        await session.subscribe(TopicCriteria(dataset: "acme"))
+        await session.advance(by: .milliseconds(100))
+        let updates = LiveBenchmark.updates(count: 100_000)
+        benchmark.startMeasurement()
+        // 100k updates a second of virtual time: 100 each millisecond.
+        for batch in stride(from: 0, to: updates.count, by: 100) {
+            await session.publish(Array(updates[batch..<batch + 100]))
+            await session.advance(by: .milliseconds(1))
+        }
+        await session.advance(by: .milliseconds(100))
+        _ = await session.run(until: .mapIdle, timeout: .seconds(60))
+        benchmark.stopMeasurement()
+        let held = await session.store.count
+        precondition(held == 10_000, "every room has its newest state")
+    }
+
+    // The map alone: feature changes straight into the source, 100 per millisecond of virtual time.
+    Benchmark("Apply 100k feature changes to a 10k-feature GeoJSON source (map only, 100 a diff)") { benchmark in
+        let map = await LiveBenchmark.loadedMap()
+        let updates = LiveBenchmark.updates(count: 100_000)
+        let binding = LiveBinding(sourceID: "rooms")
+        benchmark.startMeasurement()
+        // 100 changes each millisecond of virtual time, one diff each, as `updateData` takes them.
+        for batch in stride(from: 0, to: updates.count, by: 100) {
+            var diff = GeoJSONSourceDiff()
+            for update in updates[batch..<batch + 100] {
+                let (id, change) = binding.change(for: update.event)
+                diff.change(id, change)
+            }
+            try await map.updateGeoJSONSource(id: "rooms", diff: diff, dataID: "d\(batch)")
+            await map.advance(by: .milliseconds(1))
+        }
+        _ = await map.run(until: .mapIdle, timeout: .seconds(60))
+        benchmark.stopMeasurement()
+    }
+}
+
+enum LiveBenchmark {
+    /// 10,000 rooms on a 100×100 grid in the view, each with a circle and an icon by its state.
+    static func loadedMap() async -> Map {
+        var features: [String] = []
+        for index in 0..<10_000 {
+            let longitude = 12.5600 + Double(index % 100) * 0.00015
+            let latitude = 55.6700 + Double(index / 100) * 0.00008
+            features.append(#"{"type": "Feature", "id": "room-\#(index)", "properties": {"name": "Room \#(index)"}, "geometry": {"type": "Point", "coordinates": [\#(longitude), \#(latitude)]}}"#)
+        }
+        let style = """
+        {"version": 8, "sources": {"rooms": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [\(features.joined(separator: ","))]}}},
+         "layers": [
+           {"id": "rooms", "type": "circle", "source": "rooms", "paint": {"circle-color": ["match", ["get", "live.occupancy.state"], "busy", "#c00", "#0a0"]}},
+           {"id": "icons", "type": "symbol", "source": "rooms", "layout": {"icon-image": ["concat", "room-", ["coalesce", ["get", "live.occupancy.state"], "free"]]}}]}
+        """
+        let map = Map(loader: StubLoader(), camera: Camera(center: LngLat(longitude: 12.5675, latitude: 55.674), zoom: 15))
+        await map.setStyleJSON(style)
+        _ = await map.run(until: .mapIdle, timeout: .seconds(60))
+        return map
+    }
+
+    /// `count` occupancy updates spread over the 10,000 rooms, newer and newer.
+    static func updates(count: Int) -> [LiveUpdate] {
+        let start: Int64 = 1_795_000_000_000_000
+        return (0..<count).map { index in
+            let room = (index &* 7_919) % 10_000
+            return LiveUpdate(topic: LiveTopic(dataset: "acme", venue: "hq", building: "main", floor: "1", room: "r\(room)", location: "room-\(room)", domainType: "occupancy"),
+                              id: "room-\(room)", timestamp: start + Int64(index), properties: ["state": index % 3 == 0 ? "busy" : "free"])
+        }
+    }
+}
