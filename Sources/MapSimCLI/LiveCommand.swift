@@ -15,8 +15,8 @@ struct LiveCommand: AsyncParsableCommand {
 
         Examples:
           mapsim live listen mqtt://127.0.0.1:1883 --criteria 'acme/#' --for 30s
-          mapsim live publish mqtt://127.0.0.1:1883 acme/hq/main/1/r101/room-101/occupancy \\
-              --property state=busy --property count=4
+          mapsim live publish mqtt://127.0.0.1:1883 \\
+              acme/hq/main/1/r101/room-101/occupancy --property state=busy
           mapsim load styles/live/style.json --live rooms=mqtt://127.0.0.1:1883 \\
               --criteria 'acme/#' --for 1m
         """,

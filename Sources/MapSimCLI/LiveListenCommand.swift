@@ -24,9 +24,10 @@ struct LiveListenCommand: AsyncParsableCommand {
 
         Examples:
           mapsim live listen mqtt://127.0.0.1:1883 --criteria 'acme/#'
-          mapsim live listen mqtt://broker.local --criteria 'acme/hq/+/+/+/+/occupancy' \\
+          mapsim live listen mqtt://broker.local \\
+              --criteria 'acme/hq/+/+/+/+/occupancy' \\
               --criteria 'acme/hq/+/+/+/+/position' --for 10m --events live.jsonl
-          mapsim live listen mqtt://broker.local:8883 --criteria 'acme/#' \\
+          mapsim live listen mqtt://broker.local:1884 --criteria 'acme/#' \\
               --username ops --password-file ~/.mqtt-password --json
         """
     )

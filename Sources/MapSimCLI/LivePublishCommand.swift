@@ -17,13 +17,15 @@ struct LivePublishCommand: AsyncParsableCommand {
         when the broker cannot be reached.
 
         Examples:
-          mapsim live publish mqtt://127.0.0.1:1883 acme/hq/main/1/r101/room-101/occupancy \\
+          mapsim live publish mqtt://127.0.0.1:1883 \\
+              acme/hq/main/1/r101/room-101/occupancy \\
               --property state=busy --property count=4
-          mapsim live publish mqtt://127.0.0.1 acme/hq/main/0/yard/van-1/position \\
+          mapsim live publish mqtt://127.0.0.1 \\
+              acme/hq/main/0/yard/van-1/position \\
               --property longitude=12.5684 --property latitude=55.6761 \\
               --timestamp 2026-11-24T09:00:00Z --qos 1
-          mapsim live publish mqtt://127.0.0.1 acme/hq/main/1/r101/room-101/occupancy \\
-              --payload 'not json'
+          mapsim live publish mqtt://127.0.0.1 \\
+              acme/hq/main/1/r101/room-101/occupancy --payload 'not json'
         """
     )
 

@@ -25,7 +25,8 @@ struct LiveSessionTests {
 
     @Test func chaosNeverLetsAnOlderUpdateWin() async throws {
         let chaos = SimulatedBroker.Chaos(dropRate: 0.2, duplicateRate: 0.2, maximumExtraDelay: .milliseconds(500))
-        let session = LiveSession(map: nil, broker: .init(chaos: chaos), seed: 42)
+        let log = Log()
+        let session = LiveSession(map: nil, broker: .init(chaos: chaos), seed: 42, observer: log.observer)
         await session.subscribe(TopicCriteria(dataset: "ds"))
         await session.advance(by: .seconds(1))
         var generator = SplitMix64(seed: 7)
@@ -45,6 +46,18 @@ struct LiveSessionTests {
         for (id, timestamp) in newest {
             #expect(store.update(id: id, domainType: "occupancy")?.timestamp == timestamp, "\(id)")
         }
+        // As they were applied, each item's timestamps only went forward.
+        var applied: [String: Int64] = [:]
+        var backwards = 0
+        var count = 0
+        for event in log.events {
+            guard case .live(.update(let update)) = event.payload else { continue }
+            count += 1
+            let timestamp = try #require(ISO8601Timestamp.microseconds(update.timestamp))
+            if let previous = applied[update.id], previous > timestamp { backwards += 1 }
+            applied[update.id] = timestamp
+        }
+        #expect(backwards == 0 && count >= newest.count)
     }
 
     @Test func aReconnectSubscribesAgainAndLosesNothingAfterIt() async throws {
