@@ -1,3 +1,5 @@
+import MapSim
+
 /// ISO 8601 dates and times with a time zone, to and from microseconds since 1970 (UTC), without
 /// Foundation's formatters: the same text gives the same instant on every machine.
 public enum ISO8601Timestamp {
@@ -47,7 +49,7 @@ public enum ISO8601Timestamp {
             return nil
         }
         guard index == bytes.count else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDate.days(fromYear: Int64(year), month: Int64(month), day: Int64(day))
         let seconds = Int64(days) * 86_400 + Int64(hour * 3_600 + minute * 60 + second) - Int64(offset * 60)
         return seconds * 1_000_000 + fraction
     }
@@ -58,9 +60,9 @@ public enum ISO8601Timestamp {
         let fraction = microseconds - seconds * 1_000_000
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let remainder = seconds - days * 86_400
-        let (year, month, day) = civilFromDays(Int(days))
+        let (year, month, day) = CivilDate.civil(fromDays: days)
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        var text = "\(year)-\(two(Int64(month)))-\(two(Int64(day)))T\(two(remainder / 3_600)):\(two(remainder % 3_600 / 60)):\(two(remainder % 60))"
+        var text = "\(year)-\(two(month))-\(two(day))T\(two(remainder / 3_600)):\(two(remainder % 3_600 / 60)):\(two(remainder % 60))"
         if fraction != 0 {
             var digits = String(fraction)
             digits = String(repeating: "0", count: 6 - digits.count) + digits
@@ -68,27 +70,5 @@ public enum ISO8601Timestamp {
             text += "." + digits
         }
         return text + "Z"
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
