@@ -94,7 +94,7 @@ public struct ScenarioRunner: Sendable {
                 await map.setOffline(false)
             case .subscribe(let criteria): await live?.subscribe(criteria)
             case .unsubscribe(let criteria): await live?.unsubscribe(criteria)
-            case .publish(let update): await live?.publish(update)
+            case .publish(let update, let delay): await live?.publish(update, delay: delay)
             case .dropConnection: await live?.dropConnection()
             case .stopBroker: await live?.stopBroker()
             case .startBroker: await live?.startBroker()

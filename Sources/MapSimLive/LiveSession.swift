@@ -67,9 +67,9 @@ public actor LiveSession {
 
     // MARK: - What the world does
 
-    /// Publishes `update` on the broker now.
-    public func publish(_ update: LiveUpdate) async {
-        await command(.publish(update.topic, payload: update.payload))
+    /// Publishes `update` on the broker now; `delay` holds it back on its way to the client.
+    public func publish(_ update: LiveUpdate, delay: SimTime = .zero) async {
+        await command(.publish(update.topic, payload: update.payload, delay: delay))
     }
 
     /// Publishes `updates` on the broker now, in order.

@@ -55,7 +55,8 @@ public struct SimulatedBroker: Sendable {
         case disconnect
         case subscribe(TopicCriteria)
         case unsubscribe(TopicCriteria)
-        case publish(LiveTopic, payload: [UInt8])
+        /// A publish, held back `delay` more than the latency on its way to the client.
+        case publish(LiveTopic, payload: [UInt8], delay: SimTime = .zero)
         /// The network drops the client's connection; the broker keeps running.
         case dropConnection
         /// The broker goes away (its connection is lost; connects fail until it starts).
@@ -115,13 +116,13 @@ public struct SimulatedBroker: Sendable {
             guard isConnected else { return [] }
             subscriptions.removeAll { $0 == criteria }
             return [Delivery(time: answer, connection: connection, input: .unsubscribeAnswered(criteria))]
-        case .publish(let topic, let payload):
+        case .publish(let topic, let payload, let delay):
             guard isRunning, isConnected, subscriptions.contains(where: { $0.matches(topic) }) else { return [] }
             let message = LiveDataManager.Input.message(topic: topic.description, payload: payload)
-            var deliveries = [Delivery(time: arrival(after: answer), connection: connection, input: message)]
+            var deliveries = [Delivery(time: arrival(after: answer + delay), connection: connection, input: message)]
             let chaos = configuration.chaos
             if chaos.duplicateRate > 0 && draw() < chaos.duplicateRate {
-                deliveries.append(Delivery(time: arrival(after: answer), connection: connection, input: message))
+                deliveries.append(Delivery(time: arrival(after: answer + delay), connection: connection, input: message))
             }
             return deliveries
         case .dropConnection:

@@ -110,7 +110,7 @@ struct ScenarioParsingTests {
         live: {source: rooms, latency: 5, redelivery: 300, refuse: [ds/#], chaos: {drop: 0.1, duplicate: 0.2, reorder: 50}}
         steps:
           - {subscribe: "ds/+/+/+/+/+/occupancy"}
-          - {publish: {topic: ds/v/b/f/r/room-1/occupancy, timestamp: "2026-11-24T09:00:00.5Z", properties: {state: busy}}}
+          - {publish: {topic: ds/v/b/f/r/room-1/occupancy, timestamp: "2026-11-24T09:00:00.5Z", properties: {state: busy}, delay: 250}}
           - drop-connection
           - restart-broker
           - {unsubscribe: "ds/+/+/+/+/+/occupancy"}
@@ -123,7 +123,7 @@ struct ScenarioParsingTests {
         let criteria = TopicCriteria(dataset: "ds", domainType: "occupancy")
         let update = LiveUpdate(topic: try LiveTopic(parsing: "ds/v/b/f/r/room-1/occupancy"), id: "room-1",
                                 timestamp: try #require(ISO8601Timestamp.microseconds("2026-11-24T09:00:00.5Z")), properties: ["state": "busy"])
-        #expect(scenario.steps == [.subscribe(criteria), .publish(update), .dropConnection, .restartBroker, .unsubscribe(criteria)])
+        #expect(scenario.steps == [.subscribe(criteria), .publish(update, delay: .milliseconds(250)), .dropConnection, .restartBroker, .unsubscribe(criteria)])
         #expect(scenario.expectations == [.count(.liveUpdate, 1), .feature(.init(source: "rooms", id: .string("room-1"),
                                                                                   properties: JSONObject([("a", .string("b"))]), coordinates: [1, 2]))])
     }

@@ -155,7 +155,7 @@ private struct ScenarioParser {
         case "camera": return .camera(try camera(value))
         case "subscribe": return .subscribe(try criteria(value))
         case "unsubscribe": return .unsubscribe(try criteria(value))
-        case "publish": return .publish(try update(value))
+        case "publish": return .publish(try update(value), delay: .milliseconds(Int64(try value.member("delay")?.integer(in: 0...86_400_000) ?? 0)))
         default: throw field.failure("unknown step \"\(key)\"")
         }
     }
@@ -197,7 +197,10 @@ private struct ScenarioParser {
     }
 
     private func update(_ field: JSONField) throws(StyleError) -> LiveUpdate {
-        guard let topicField = field.member("topic"), let stamp = field.member("timestamp") else { throw field.failure("expected {topic, timestamp, properties, id}") }
+        for key in try field.object().keys where !["topic", "timestamp", "properties", "id", "delay"].contains(key) {
+            throw field.member(key)!.failure("unknown publish key \"\(key)\"")
+        }
+        guard let topicField = field.member("topic"), let stamp = field.member("timestamp") else { throw field.failure("expected {topic, timestamp, properties, id, delay}") }
         let topic: LiveTopic
         let text = try topicField.string()
         do {

@@ -26,8 +26,8 @@ public struct Scenario: Sendable, Equatable {
         case subscribe(TopicCriteria)
         /// Unsubscribe from them.
         case unsubscribe(TopicCriteria)
-        /// Publish a live update on the simulated broker.
-        case publish(LiveUpdate)
+        /// Publish a live update on the simulated broker, held back this much more than the latency.
+        case publish(LiveUpdate, delay: SimTime)
         /// The network drops the live-data connection (the broker stays up).
         case dropConnection
         /// The broker stops.
