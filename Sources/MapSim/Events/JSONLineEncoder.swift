@@ -87,8 +87,8 @@ struct JSONLineEncoder {
                 self.response(response)
             }
             member("cancelled", request.cancelled)
-        case .live(let event):
-            for (name, value) in event.data.members {
+        case .live, .dynamicEntity:
+            for (name, value) in payload.data.members {
                 key(name)
                 JSONWriter.write(value, into: &bytes)
             }

@@ -67,6 +67,8 @@ extension MapEventPayload {
             return object
         case .live(let event):
             return event.data
+        case .dynamicEntity(let event):
+            return event.data
         }
     }
 }

@@ -22,6 +22,8 @@ public enum MapEventPayload: Sendable, Equatable {
     case resourceRequest(ResourceRequest)
     /// Live data: its connection, subscriptions and updates.
     case live(LiveEvent)
+    /// Dynamic entities: observations, entities, purges and the connection.
+    case dynamicEntity(DynamicEntityEvent)
 
     /// The event type of this payload.
     public var type: MapEventType {
@@ -41,6 +43,7 @@ public enum MapEventPayload: Sendable, Equatable {
         case .cameraChanged: .cameraChanged
         case .resourceRequest: .resourceRequest
         case .live(let event): event.type
+        case .dynamicEntity(let event): event.type
         }
     }
 }

@@ -1,4 +1,4 @@
-/// The fourteen event types of the Mapbox map event model, by their exact names, and the seven of live data.
+/// The fourteen event types of the Mapbox map event model, by their exact names, the seven of live data and the five of dynamic entities.
 public enum MapEventType: String, Sendable, CaseIterable, Codable {
     case mapLoaded = "map-loaded"
     case mapLoadingError = "map-loading-error"
@@ -21,4 +21,9 @@ public enum MapEventType: String, Sendable, CaseIterable, Codable {
     case liveUnsubscriptionError = "live-unsubscription-error"
     case liveError = "live-error"
     case liveUpdate = "live-update"
+    case dynamicEntityObservationReceived = "dynamic-entity-observation-received"
+    case dynamicEntityObservationPurged = "dynamic-entity-observation-purged"
+    case dynamicEntityReceived = "dynamic-entity-received"
+    case dynamicEntityPurged = "dynamic-entity-purged"
+    case dynamicEntityConnectionStatusChanged = "dynamic-entity-connection-status-changed"
 }

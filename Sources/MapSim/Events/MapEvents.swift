@@ -16,4 +16,8 @@ public enum MapEvents {
     public static let resourceRequest = MapEventKind<ResourceRequest>(type: .resourceRequest) { if case .resourceRequest(let p) = $0 { p } else { nil } }
     /// Every live-data event (live-state-changed, live-subscribed, live-update…).
     public static let live = MapEventKind<LiveEvent>(type: .liveUpdate) { if case .live(let event) = $0 { event } else { nil } }
+    /// Every dynamic-entity event (observations, entities, purges, the connection).
+    public static let dynamicEntity = MapEventKind<DynamicEntityEvent>(type: .dynamicEntityObservationReceived) {
+        if case .dynamicEntity(let event) = $0 { event } else { nil }
+    }
 }

@@ -186,6 +186,11 @@ public actor Map {
         for event in events { report(event) }
     }
 
+    /// Sends dynamic-entity events into the map's event stream at the current time, in order.
+    public func report(_ events: [DynamicEntityEvent]) {
+        for event in events { dispatcher.dispatch(MapEvent(begin: scheduler.now, end: scheduler.now, payload: .dynamicEntity(event))) }
+    }
+
     /// Goes offline (network requests fail at once with `in-offline-mode` and wait) or back online
     /// (requests whose last failure was a connection or offline failure restart).
     public func setOffline(_ offline: Bool) { feed(.setOffline(offline)) }

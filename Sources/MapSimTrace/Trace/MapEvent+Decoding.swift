@@ -78,6 +78,17 @@ extension MapEvent {
             }
             guard let event else { throw data.failure("not a live event") }
             return .live(event)
+        case .dynamicEntityObservationReceived, .dynamicEntityObservationPurged, .dynamicEntityReceived, .dynamicEntityPurged,
+             .dynamicEntityConnectionStatusChanged:
+            let object = try data.object()
+            let event: DynamicEntityEvent?
+            do {
+                event = try DynamicEntityEvent(type: type, data: object)
+            } catch {
+                throw data.failure(error.description)
+            }
+            guard let event else { throw data.failure("not a dynamic-entity event") }
+            return .dynamicEntity(event)
         }
     }
 

@@ -1,0 +1,102 @@
+import MapSim
+import MapSimJSON
+
+/// Reads a feed of observations, one JSON object a line, as the public ArcGIS sample writes them —
+/// `{"geometry": {"x": LON, "y": LAT}, "attributes": {"MMSI": …, "BaseDateTime": …, …}}` — or as GeoJSON
+/// point features. A line that is not an observation comes back as malformed, with its number and why.
+public final class DynamicEntityFeedReader: @unchecked Sendable {
+    /// What a line gives.
+    public enum Item: Sendable {
+        case observation(DynamicEntityFeedLine)
+        case malformed(line: Int, reason: String)
+    }
+
+    public let format: DynamicEntityFeedFormat
+    private let lines: LineReader
+    private var number = 0
+    private var firstTime: Int64?
+    private var lastOffset = SimTime.zero
+
+    /// A reader of the file at `path` (`-` for standard input).
+    public init(path: String, format: DynamicEntityFeedFormat) throws(LineReaderError) {
+        self.format = format
+        lines = try LineReader(path: path)
+    }
+
+    /// A reader of `text`.
+    public init(text: [UInt8], format: DynamicEntityFeedFormat) {
+        self.format = format
+        lines = LineReader(bytes: text)
+    }
+
+    /// The next line's observation, or why it is not one; nil at the end. Blank lines are skipped.
+    public func next() -> Item? {
+        while let line = lines.next() {
+            number += 1
+            guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
+            return read(line)
+        }
+        return nil
+    }
+
+    private func read(_ line: [UInt8]) -> Item {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            return .malformed(line: number, reason: "not JSON: \(error)")
+        }
+        guard let object = value.objectValue else { return .malformed(line: number, reason: "not a JSON object") }
+        guard let (longitude, latitude) = Self.position(object["geometry"]) else {
+            return .malformed(line: number, reason: "no point geometry ({\"x\": longitude, \"y\": latitude} or GeoJSON coordinates)")
+        }
+        guard (-180...180).contains(longitude), (-90...90).contains(latitude) else {
+            return .malformed(line: number, reason: "the point \(longitude), \(latitude) is not a longitude and latitude")
+        }
+        let attributes = DynamicEntityObservation.attributes(of: object)
+        let trackID: String
+        switch attributes[format.trackIDField] {
+        case .string(let text)?: trackID = text
+        case .number(let number)?: trackID = JSONWriter.formatNumber(number)
+        default: return .malformed(line: number, reason: "no track id: the attribute \"\(format.trackIDField)\" is missing or not a string or number")
+        }
+        var offset: SimTime
+        if let field = format.timeField {
+            guard let time = Self.time(attributes[field]) else {
+                return .malformed(line: number, reason: "no time: the attribute \"\(field)\" is missing or not an ISO 8601 date and time or milliseconds")
+            }
+            let first = firstTime ?? time
+            firstTime = first
+            offset = SimTime(microseconds: Int64((Double(time - first) / format.speed).rounded()))
+        } else {
+            offset = SimTime(microseconds: Int64((Double(format.interval.microseconds) * Double(number - 1) / format.speed).rounded()))
+        }
+        // A feed plays in its order: a time that goes back plays at once.
+        offset = max(offset, lastOffset)
+        lastOffset = offset
+        let observation = DynamicEntityObservation(trackID: trackID, longitude: longitude, latitude: latitude, json: line)
+        return .observation(DynamicEntityFeedLine(line: number, offset: offset, observation: observation, attributes: attributes))
+    }
+
+    private static func position(_ geometry: JSONValue?) -> (Double, Double)? {
+        guard let geometry else { return nil }
+        if let x = geometry["x"]?.numberValue, let y = geometry["y"]?.numberValue { return (x, y) }
+        if geometry["type"]?.stringValue == "Point", let coordinates = geometry["coordinates"]?.arrayValue, coordinates.count >= 2,
+           let x = coordinates[0].numberValue, let y = coordinates[1].numberValue {
+            return (x, y)
+        }
+        return nil
+    }
+
+    /// Microseconds since 1970 of an ISO 8601 time (UTC when it has no zone) or of milliseconds.
+    private static func time(_ value: JSONValue?) -> Int64? {
+        switch value {
+        case .number(let milliseconds)?:
+            return milliseconds.isFinite && abs(milliseconds) < 1e15 ? Int64(milliseconds * 1_000) : nil
+        case .string(let text)?:
+            return ISO8601Timestamp.microseconds(text) ?? ISO8601Timestamp.microseconds(text + "Z")
+        default:
+            return nil
+        }
+    }
+}
