@@ -20,6 +20,6 @@ struct LiveCommand: AsyncParsableCommand {
           mapsim load styles/live/style.json --live rooms=mqtt://127.0.0.1:1883 \\
               --criteria 'acme/#' --for 1m
         """,
-        subcommands: [LiveListenCommand.self, LivePublishCommand.self]
+        subcommands: [LiveListenCommand.self, LivePublishCommand.self, LiveReplayCommand.self]
     )
 }

@@ -69,6 +69,7 @@ public struct ScenarioRunner: Sendable {
         let live = scenario.live.map { setup in
             LiveSession(map: map, broker: setup.broker, binding: setup.source.map(LiveBinding.init(sourceID:)), seed: scenario.seed)
         }
+        let entities = try scenario.entities.map { setup throws(ScenarioError) in try Self.entitySession(setup, map: map, scenario: scenario.name) }
 
         var failures: [String] = []
         var stepStarts: [Int] = []
@@ -78,14 +79,26 @@ public struct ScenarioRunner: Sendable {
             case .load:
                 await map.setStyleURI(scenario.style)
             case .wait(let state, let timeout):
-                let outcome = if let live { await live.run(until: state, timeout: timeout) } else { await map.run(until: state, timeout: timeout) }
+                let outcome = if let live {
+                    await live.run(until: state, timeout: timeout)
+                } else if let (session, _) = entities {
+                    await session.run(until: state, timeout: timeout)
+                } else {
+                    await map.run(until: state, timeout: timeout)
+                }
                 switch outcome {
                 case .reached: break
                 case .styleFailed(let message): failures.append("step \(index + 1): waiting for \(state.rawValue): the style failed: \(message)")
                 case .timedOut: failures.append("step \(index + 1): \(state.rawValue) not reached within \(timeout)")
                 }
             case .advance(let duration):
-                if let live { await live.advance(by: duration) } else { await map.advance(by: duration) }
+                if let live {
+                    await live.advance(by: duration)
+                } else if let (session, _) = entities {
+                    await session.advance(by: duration)
+                } else {
+                    await map.advance(by: duration)
+                }
             case .camera(let options):
                 await map.setCamera(options)
             case .offline:
@@ -101,6 +114,11 @@ public struct ScenarioRunner: Sendable {
             case .restartBroker:
                 await live?.stopBroker()
                 await live?.startBroker()
+            case .connectFeed:
+                if let (session, feed) = entities { await session.connect(to: feed) }
+            case .disconnectFeed: await entities?.session.disconnect()
+            case .outage(let duration): await entities?.session.outage(for: duration)
+            case .purgeAll: await entities?.session.purgeAll()
             }
         }
         subscription.cancel()
@@ -110,6 +128,19 @@ public struct ScenarioRunner: Sendable {
             failures += Self.check(expected, actual: await map.geoJSONFeature(source: expected.source, id: expected.id))
         }
         return ScenarioResult(scenario: scenario, trace: trace, failures: failures)
+    }
+
+    /// The dynamic-entity source of a scenario and its feed, opened.
+    private static func entitySession(_ setup: Scenario.EntitiesSetup, map: Map, scenario: String) throws(ScenarioError) -> (session: DynamicEntitySession, feed: DynamicEntityFeedReader) {
+        let filter: DynamicEntityFilter
+        let feed: DynamicEntityFeedReader
+        do {
+            filter = try DynamicEntityFilter(condition: setup.filter, bounds: setup.bounds)
+            feed = try DynamicEntityFeedReader(path: setup.feed, format: setup.format)
+        } catch {
+            throw ScenarioError(.cannotRun, file: scenario, "\(error)")
+        }
+        return (DynamicEntitySession(map: map, options: setup.options, filter: filter, binding: setup.binding), feed)
     }
 
     static func check(_ expected: Scenario.FeatureExpectation, actual: JSONValue?) -> [String] {

@@ -90,3 +90,43 @@ struct LiveCommandTests {
         #expect(refused.status == 64 && refused.standardError.contains("broken.jsonl:1"), "\(refused.standardError)")
     }
 }
+
+/// `mapsim live replay`.
+@Suite("CLI.live.replay")
+struct LiveReplayCommandTests {
+    @Test func replaysTheSampleFeedAndEndsWithTheSummaryObject() async throws {
+        let result = try await CommandRunner.run(["live", "replay", "styles/entities/vessels.jsonl", "--track-id-field", "MMSI",
+                                                  "--max-observations-per-track", "2", "--filter", #"[">", ["get", "SOG"], 0]"#, "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map { try? JSONParser.parse(Array($0.utf8)) }
+        #expect(lines.first??["malformed"]?["line"] == .number(35))
+        let summary = try #require(lines.last ?? nil)
+        #expect(summary["observations"] == .object(JSONObject([("received", .number(48)), ("purged", .number(32)), ("kept", .number(16))])))
+        #expect(summary["entities"] == .object(JSONObject([("received", .number(8)), ("purged", .number(0)), ("kept", .number(8))])))
+        #expect(summary["filtered-out"] == .number(12) && summary["malformed"] == .number(1))
+        #expect((summary["peak-memory-bytes"]?.numberValue ?? 0) > 0)
+    }
+
+    @Test func aMalformedLineStopsAStrictReplayAndAMissingFileIs2() async throws {
+        let strict = try await CommandRunner.run(["live", "replay", "styles/entities/vessels.jsonl", "--track-id-field", "MMSI", "--strict"])
+        #expect(strict.status == 65 && strict.standardError.contains("vessels.jsonl:35:"), "\(strict.standardError)")
+        let missing = try await CommandRunner.run(["live", "replay", "no/such.jsonl", "--track-id-field", "MMSI"])
+        #expect(missing.status == 2 && missing.standardError.contains("no/such.jsonl"))
+        let badFilter = try await CommandRunner.run(["live", "replay", "styles/entities/vessels.jsonl", "--track-id-field", "MMSI", "--filter", #"["nope"]"#])
+        #expect(badFilter.status == 64)
+    }
+
+    @Test func eventsRecordEveryObservationAndPurgeTheSameWayEveryRun() async throws {
+        let folder = try FixtureDirectory()
+        func run(_ name: String) async throws -> String {
+            let path = folder.path + "/" + name
+            let result = try await CommandRunner.run(["live", "replay", "styles/entities/vessels.jsonl", "--track-id-field", "MMSI",
+                                                      "--max-observations", "10", "--events", path])
+            #expect(result.status == 0)
+            return try String(contentsOfFile: path, encoding: .utf8)
+        }
+        let first = try await run("a.jsonl")
+        #expect(first.components(separatedBy: "dynamic-entity-observation-purged").count - 1 == 50)
+        #expect(try await run("b.jsonl") == first)
+    }
+}

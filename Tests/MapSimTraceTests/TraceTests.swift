@@ -30,6 +30,16 @@ struct TraceTests {
             .styleImageMissing(id: "123"), .styleImageRemoveUnused(id: "a b"), .sourceAdded(id: "x"), .sourceRemoved(id: "null"),
             .renderFrameStarted, .renderFrameFinished(RenderFrameFinished(renderMode: .full, needsRepaint: true, placementChanged: false)),
             .mapLoaded, .mapIdle,
+            .sourceDataLoaded(SourceDataLoaded(id: "rooms", type: .metadata, dataID: "live-3")),
+            .live(.stateChanged(.connected, previous: .connecting)), .live(.subscribed(criteria: "acme/#")), .live(.unsubscribed(criteria: "acme/#")),
+            .live(.subscriptionError(criteria: "a/+/+/+/+/+/co2", message: "refused")), .live(.unsubscriptionError(criteria: "b/#", message: "gone")),
+            .live(.error(message: "lost: \"x\"")),
+            .live(.update(LiveUpdateReceived(topic: "a/b/c/d/e/f/g", id: "f", timestamp: "2026-11-24T09:00:00.5Z", properties: ["state": "busy", "n": "1"]))),
+            .dynamicEntity(.observationReceived(trackID: "366", entityID: 1, observationID: 2)),
+            .dynamicEntity(.observationPurged(trackID: "366", entityID: 1, observationID: 1, reason: .age)),
+            .dynamicEntity(.entityReceived(trackID: "yes", entityID: 4)), .dynamicEntity(.entityPurged(trackID: "null", entityID: 4)),
+            .dynamicEntity(.connectionStatusChanged(.failed, previous: .connecting, attempt: nil, error: "the feed cannot be reached")),
+            .dynamicEntity(.connectionStatusChanged(.connecting, previous: .connecting, attempt: 2, error: nil)),
         ]
         return payloads.enumerated().map { MapEvent(begin: SimTime(microseconds: Int64($0.offset) * 10), end: SimTime(microseconds: Int64($0.offset) * 16_666), payload: $0.element) }
     }()
@@ -94,6 +104,8 @@ struct TraceTests {
     }
 
     @Test func diffSaysWhichEventAndFieldDiffer() {
+        // The map's own events, the first eighteen.
+        let trace = Trace(header: self.trace.header, events: Array(self.trace.events.prefix(18)))
         var changed = trace
         changed.events[6].payload = .sourceDataLoaded(SourceDataLoaded(id: "other", type: .metadata))
         changed.events.remove(at: 10)

@@ -25,7 +25,9 @@ struct ScenarioSuiteTests {
                              "sprite-404", "style-404", "tilejson-500-retry", "tiles-429-retry-after", "expired-cache-revalidated",
                              "must-revalidate-offline", "camera-move-mid-load", "3g-time-budget",
                              "live-occupancy-icons", "live-moving-positions", "live-out-of-order", "live-subscription-refused",
-                             "live-reconnect-resubscribe", "live-unsubscribe-disconnects"]
+                             "live-reconnect-resubscribe", "live-unsubscribe-disconnects",
+                             "entities-purge-by-count", "entities-purge-by-track", "entities-purge-by-age", "entities-reconnect-fails",
+                             "entities-reconnect-third-attempt", "entities-purge-all"]
         #expect(required.subtracting(names).isEmpty, "missing: \(required.subtracting(names).sorted())")
         let missingGolden = names.filter { !FileManager.default.fileExists(atPath: Self.tracesFolder + "/\($0).trace.yaml") }
         #expect(missingGolden.isEmpty, "no golden trace for \(missingGolden.sorted())")
@@ -126,6 +128,26 @@ struct ScenarioParsingTests {
         #expect(scenario.steps == [.subscribe(criteria), .publish(update, delay: .milliseconds(250)), .dropConnection, .restartBroker, .unsubscribe(criteria)])
         #expect(scenario.expectations == [.count(.liveUpdate, 1), .feature(.init(source: "rooms", id: .string("room-1"),
                                                                                   properties: JSONObject([("a", .string("b"))]), coordinates: [1, 2]))])
+    }
+
+    @Test func readsDynamicEntities() throws {
+        let scenario = try Scenario.parse("""
+        style: x
+        entities: {feed: feeds/ais.jsonl, track-id-field: MMSI, time-field: BaseDateTime, speed: 60, max-observations: 5,
+                   max-observations-per-track: 2, max-duration: 3000, filter: [">", ["get", "SOG"], 0], bbox: [1, 2, 3, 4],
+                   source: ships, track-source: tracks}
+        steps: [connect-feed, {outage: 25000}, purge-all, disconnect-feed]
+        """, name: "x", folder: "/base")
+        let entities = try #require(scenario.entities)
+        #expect(entities.feed == "/base/feeds/ais.jsonl")
+        #expect(entities.format == DynamicEntityFeedFormat(trackIDField: "MMSI", timeField: "BaseDateTime", speed: 60))
+        #expect(entities.options == DynamicEntityPurgeOptions(maximumObservations: 5, maximumObservationsPerTrack: 2, maximumDuration: .seconds(3)))
+        #expect(entities.binding == DynamicEntityBinding(sourceID: "ships", trackSourceID: "tracks"))
+        #expect(scenario.steps == [.connectFeed, .outage(.seconds(25)), .purgeAll, .disconnectFeed])
+        #expect(throws: ScenarioError.self) { try Scenario.parse("style: x\nsteps: [purge-all]", name: "x", folder: "/") }
+        #expect(throws: ScenarioError.self) {
+            try Scenario.parse("style: x\nentities: {feed: f, track-id-field: id, filter: [\"nope\"]}\nsteps: [load]", name: "x", folder: "/")
+        }
     }
 
     @Test func featureExpectationsSayWhatDiffers() {

@@ -42,12 +42,12 @@ private struct ScenarioParser {
     let folder: String
 
     func scenario() throws(StyleError) -> Scenario {
-        let known: Set<String> = ["name", "description", "style", "mirror", "network", "viewport", "camera", "cache", "live", "steps", "expect"]
+        let known: Set<String> = ["name", "description", "style", "mirror", "network", "viewport", "camera", "cache", "live", "entities", "steps", "expect"]
         for key in try root.object().keys where !known.contains(key) { throw root.member(key)!.failure("unknown scenario key \"\(key)\"") }
         guard let style = root.member("style") else { throw root.failure("missing required key \"style\"") }
         var scenario = Scenario(name: try root.member("name")?.string() ?? name, description: try root.member("description")?.string() ?? "",
                                 style: try style.string(), mirrors: [], profile: .lan, seed: 0, faults: [], cacheControl: nil, offlineWindows: [],
-                                viewport: Viewport(width: 512, height: 512), camera: CameraOptions(), cache: .empty, live: nil, steps: [], expectations: [])
+                                viewport: Viewport(width: 512, height: 512), camera: CameraOptions(), cache: .empty, live: nil, entities: nil, steps: [], expectations: [])
         if let mirror = root.member("mirror") {
             for (prefix, _) in try mirror.object().members {
                 let directory = try mirror.member(prefix)!.string()
@@ -102,6 +102,11 @@ private struct ScenarioParser {
         if scenario.live == nil && scenario.steps.contains(where: \.isLive) {
             scenario.live = Scenario.LiveSetup(source: nil, broker: SimulatedBroker.Configuration())
         }
+        if let entities = root.member("entities") { scenario.entities = try self.entities(entities) }
+        if scenario.entities == nil, let index = scenario.steps.firstIndex(where: \.isEntities) {
+            throw steps.failure("step \(index + 1) needs a dynamic-entity source: add \"entities\"")
+        }
+        if scenario.live != nil && scenario.entities != nil { throw root.failure("a scenario has live data or dynamic entities, not both") }
         for expectation in try root.member("expect")?.array() ?? [] { scenario.expectations.append(try self.expectation(expectation, steps: scenario.steps.count)) }
         return scenario
     }
@@ -141,6 +146,9 @@ private struct ScenarioParser {
             case "stop-broker": return .stopBroker
             case "start-broker": return .startBroker
             case "restart-broker": return .restartBroker
+            case "connect-feed": return .connectFeed
+            case "disconnect-feed": return .disconnectFeed
+            case "purge-all": return .purgeAll
             default: throw field.failure("unknown step \"\(word)\"")
             }
         }
@@ -155,6 +163,7 @@ private struct ScenarioParser {
         case "camera": return .camera(try camera(value))
         case "subscribe": return .subscribe(try criteria(value))
         case "unsubscribe": return .unsubscribe(try criteria(value))
+        case "outage": return .outage(.milliseconds(Int64(try value.integer(in: 1...86_400_000))))
         case "publish": return .publish(try update(value), delay: .milliseconds(Int64(try value.member("delay")?.integer(in: 0...86_400_000) ?? 0)))
         default: throw field.failure("unknown step \"\(key)\"")
         }
@@ -214,6 +223,33 @@ private struct ScenarioParser {
             for (name, _) in try members.object().members { properties[name] = try members.member(name)!.string() }
         }
         return LiveUpdate(topic: topic, id: try field.member("id")?.string() ?? topic.location, timestamp: timestamp, properties: properties)
+    }
+
+    private func entities(_ field: JSONField) throws(StyleError) -> Scenario.EntitiesSetup {
+        let known = ["feed", "track-id-field", "time-field", "interval", "speed", "max-observations", "max-observations-per-track", "max-duration",
+                     "filter", "bbox", "source", "track-source"]
+        for key in try field.object().keys where !known.contains(key) { throw field.member(key)!.failure("unknown entities key \"\(key)\"") }
+        guard let feed = field.member("feed"), let trackID = field.member("track-id-field") else { throw field.failure("expected {feed, track-id-field, ...}") }
+        let path = try feed.string()
+        let absolute = path.hasPrefix("/") ? path : URL(fileURLWithPath: folder).appendingPathComponent(path).standardizedFileURL.path
+        let format = DynamicEntityFeedFormat(trackIDField: try trackID.string(), timeField: try field.member("time-field")?.string(),
+                                             interval: .milliseconds(Int64(try field.member("interval")?.integer(in: 1...86_400_000) ?? 10)),
+                                             speed: try field.member("speed")?.number(in: 0.000_001...1_000_000) ?? 1)
+        let options = DynamicEntityPurgeOptions(maximumObservations: try field.member("max-observations")?.integer(in: 0...Int(Int32.max)) ?? 100_000,
+                                                maximumObservationsPerTrack: try field.member("max-observations-per-track")?.integer(in: 0...Int(Int32.max)) ?? 0,
+                                                maximumDuration: .milliseconds(Int64(try field.member("max-duration")?.integer(in: 0...86_400_000) ?? 0)))
+        if let filter = field.member("filter") {
+            do {
+                _ = try DynamicEntityFilter(condition: filter.value, bounds: nil)
+            } catch {
+                throw filter.failure("\(error)")
+            }
+        }
+        let source = try field.member("source")?.string()
+        let trackSource = try field.member("track-source")?.string()
+        if trackSource != nil && source == nil { throw field.failure("track-source goes with source") }
+        return Scenario.EntitiesSetup(feed: absolute, format: format, options: options, filter: field.member("filter")?.value,
+                                      bounds: try field.member("bbox")?.bounds(), binding: source.map { DynamicEntityBinding(sourceID: $0, trackSourceID: trackSource) })
     }
 
     private func live(_ field: JSONField) throws(StyleError) -> Scenario.LiveSetup {

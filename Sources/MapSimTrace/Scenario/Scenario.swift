@@ -36,6 +36,14 @@ public struct Scenario: Sendable, Equatable {
         case startBroker
         /// The broker stops and starts again at once.
         case restartBroker
+        /// Connect the dynamic-entity source: its feed starts playing.
+        case connectFeed
+        /// Disconnect it.
+        case disconnectFeed
+        /// The feed's network goes down for this long: the connection drops and reconnect attempts fail meanwhile.
+        case outage(SimTime)
+        /// Empty the dynamic-entity store (it stays connected).
+        case purgeAll
     }
 
     /// What must hold of the recorded events.
@@ -64,6 +72,20 @@ public struct Scenario: Sendable, Equatable {
         public var properties: JSONObject
         /// The point's coordinates, when given.
         public var coordinates: [Double]?
+    }
+
+    /// A dynamic-entity source in the run: its feed, how to read it, what it keeps, where it shows.
+    public struct EntitiesSetup: Sendable, Equatable {
+        /// The feed file (absolute).
+        public var feed: String
+        public var format: DynamicEntityFeedFormat
+        public var options: DynamicEntityPurgeOptions
+        /// The stream filter's condition, a filter expression.
+        public var filter: JSONValue?
+        /// The stream filter's extent.
+        public var bounds: LngLatBounds?
+        /// The GeoJSON sources the entities and their tracks show on.
+        public var binding: DynamicEntityBinding?
     }
 
     /// Live data in the run: the simulated broker, and the GeoJSON source updates change.
@@ -122,6 +144,8 @@ public struct Scenario: Sendable, Equatable {
     public var cache: CacheState
     /// Live data, when the scenario uses it.
     public var live: LiveSetup?
+    /// A dynamic-entity source, when the scenario uses one.
+    public var entities: EntitiesSetup?
     /// What to do.
     public var steps: [Step]
     /// What must hold.
@@ -129,11 +153,19 @@ public struct Scenario: Sendable, Equatable {
 }
 
 extension Scenario.Step {
+    /// Whether the step is about the dynamic-entity source.
+    public var isEntities: Bool {
+        switch self {
+        case .connectFeed, .disconnectFeed, .outage, .purgeAll: true
+        default: false
+        }
+    }
+
     /// Whether the step is about live data.
     public var isLive: Bool {
         switch self {
         case .subscribe, .unsubscribe, .publish, .dropConnection, .stopBroker, .startBroker, .restartBroker: true
-        case .load, .wait, .advance, .camera, .offline, .online: false
+        case .load, .wait, .advance, .camera, .offline, .online, .connectFeed, .disconnectFeed, .outage, .purgeAll: false
         }
     }
 }

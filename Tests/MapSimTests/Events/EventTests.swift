@@ -36,10 +36,11 @@ struct MapEventJSONTests {
     }
 
     @Test func everyEventTypeHasItsName() {
-        #expect(MapEventType.allCases.count == 21)
-        #expect(Set(MapEventType.allCases.map(\.rawValue)).count == 21)
+        #expect(MapEventType.allCases.count == 26)
+        #expect(Set(MapEventType.allCases.map(\.rawValue)).count == 26)
         #expect(MapEventType.allCases.filter { $0.rawValue.hasPrefix("live-") }.map(\.rawValue)
             == ["live-state-changed", "live-subscribed", "live-unsubscribed", "live-subscription-error", "live-unsubscription-error", "live-error", "live-update"])
+        #expect(MapEventType.allCases.filter { $0.rawValue.hasPrefix("dynamic-entity-") }.count == 5)
     }
 }
 
@@ -108,6 +109,10 @@ final class LockedLog: Sendable {
             .sourceDataLoaded(SourceDataLoaded(id: "g", type: .metadata, dataID: "live-3")),
             .live(.stateChanged(.connecting, previous: .closed)), .live(.subscribed(criteria: "ds/#")),
             .live(.subscriptionError(criteria: "ds/+/+/+/+/+/x", message: "refused")), .live(.error(message: "lost")),
+            .dynamicEntity(.observationReceived(trackID: "7", entityID: 2, observationID: 9)),
+            .dynamicEntity(.observationPurged(trackID: "7", entityID: 2, observationID: 3, reason: .purgeAll)),
+            .dynamicEntity(.entityPurged(trackID: "7", entityID: 2)),
+            .dynamicEntity(.connectionStatusChanged(.connecting, previous: .connected, attempt: 3, error: "down")),
             .live(.update(LiveUpdateReceived(topic: "ds/v/b/f/r/l/occupancy", id: "l", timestamp: "2026-11-24T00:00:00Z", properties: ["b": "2", "a": "\"1\""]))),
             .renderFrameFinished(RenderFrameFinished(renderMode: .partial, needsRepaint: true, placementChanged: false)),
             .resourceRequest(ResourceRequest(dataSource: .database, request: .tile(TileURLTemplate("https://h/{z}/{x}/{y}"), id: tile, pixelRatio: 2),

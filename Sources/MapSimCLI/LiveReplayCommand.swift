@@ -1,0 +1,237 @@
+import ArgumentParser
+import Foundation
+import MapSim
+import MapSimJSON
+import MapSimKit
+import MapSimLive
+import MapSimStyle
+import MapSimTrace
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `mapsim live replay FILE.jsonl --track-id-field F`: play a feed of observations into a
+/// dynamic-entity store, and say what it kept and purged.
+struct LiveReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay a feed of observations as an ArcGIS dynamic-entity data source, and count what it keeps.",
+        discussion: """
+        FILE has one observation a line, as the ArcGIS sample feed: {"geometry": {"x": LON, "y": \
+        LAT}, "attributes": {...}} (GeoJSON point features work too); - reads standard input. \
+        Observations with the same --track-id-field value are one entity. They arrive \
+        --interval apart (10ms), or as their --time-field says, --speed times faster, on the \
+        virtual clock: a replay takes as long as the machine needs, not as long as the feed.
+
+        The store purges as ArcGIS does, the oldest first, before each observation is added and \
+        as the clock advances: past --max-observations (100000; 0 for no limit), past \
+        --max-observations-per-track (0: no limit), or older than --max-duration seconds (0: \
+        off). An entity whose last observation is purged is purged; its track id later is a new \
+        entity. --filter keeps the observations an expression over the attributes accepts \
+        (a style filter: [">", ["get", "SOG"], 0] is the whereClause SOG > 0), --bbox those \
+        inside W,S,E,N.
+
+        Prints what was received, purged and kept (observations and entities), the malformed \
+        lines (skipped and counted; with --strict the first one stops the replay, exit 65) and \
+        the peak memory; progress on a terminal. --json prints JSON lines, the last one the \
+        summary: {"observations": {"received", "purged", "kept"}, "entities": {...}, ...}. \
+        --events writes every event as JSON lines. --style with --source shows the entities on \
+        the style's GeoJSON source (--track-source for their tracks) and records the map's \
+        events too.
+
+        Exit status: 0 done; 2 FILE cannot be read; 64 bad arguments; 65 a malformed line with \
+        --strict; 74 --events cannot be written.
+
+        Examples:
+          mapsim live replay styles/entities/vessels.jsonl --track-id-field MMSI
+          mapsim live replay ais.jsonl --track-id-field MMSI --time-field BaseDateTime \\
+              --speed 60 --max-observations-per-track 10 --json
+          mapsim live replay ais.jsonl --track-id-field MMSI --max-duration 300 \\
+              --filter '[">", ["get", "SOG"], 0]' --bbox 12.4,55.5,12.9,55.9
+          mapsim live replay styles/entities/vessels.jsonl --track-id-field MMSI \\
+              --style styles/entities/style.json --source vessels \\
+              --track-source vessel-tracks --events replay.jsonl
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The feed: JSON lines of observations (- for standard input).", valueName: "FILE.jsonl"))
+    var file: String
+
+    @Option(help: ArgumentHelp("The attribute whose value is the track id.", valueName: "FIELD"))
+    var trackIDField: String
+
+    @Option(help: ArgumentHelp("The attribute with each observation's time (ISO 8601, or milliseconds since 1970).", valueName: "FIELD"))
+    var timeField: String?
+
+    @Option(help: ArgumentHelp("The time between observations without --time-field.", valueName: "DURATION"))
+    var interval = DurationArgument(argument: "10ms")!
+
+    @Option(help: "How many times faster than the feed's own time to play.")
+    var speed: Double = 1
+
+    @Option(help: "The most observations kept (0: no limit).")
+    var maxObservations = 100_000
+
+    @Option(help: "The most observations kept per track (0: no limit).")
+    var maxObservationsPerTrack = 0
+
+    @Option(help: ArgumentHelp("Purge observations older than this many seconds (0: off).", valueName: "S"))
+    var maxDuration: Double = 0
+
+    @Option(help: ArgumentHelp("Keep only observations this filter expression accepts.", valueName: "EXPR"))
+    var filter: String?
+
+    @Option(help: ArgumentHelp("Keep only observations inside this area.", valueName: "W,S,E,N"))
+    var bbox: BoundsArgument?
+
+    @Option(help: ArgumentHelp("Write every event to FILE as JSON lines.", valueName: "FILE"))
+    var events: String?
+
+    @Option(help: ArgumentHelp("Load this style and show the entities on it.", valueName: "STYLE"))
+    var style: String?
+
+    @Option(help: ArgumentHelp("With --style: the GeoJSON source of the entities.", valueName: "ID"))
+    var source: String?
+
+    @Option(help: ArgumentHelp("With --style: the GeoJSON source of their tracks.", valueName: "ID"))
+    var trackSource: String?
+
+    @Flag(help: "Print JSON lines; the last is the summary.")
+    var json = false
+
+    @Flag(help: "Stop at the first malformed line (exit 65).")
+    var strict = false
+
+    func validate() throws {
+        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be above 0") }
+        guard timeField == nil || interval.time == DurationArgument(argument: "10ms")!.time else { throw ValidationError("give --time-field or --interval, not both") }
+        guard interval.time > .zero else { throw ValidationError("--interval must be above 0") }
+        guard maxObservations >= 0, maxObservationsPerTrack >= 0 else { throw ValidationError("the maximums cannot be negative") }
+        guard maxDuration >= 0, maxDuration.isFinite else { throw ValidationError("--max-duration cannot be negative") }
+        guard (style == nil) == (source == nil) else { throw ValidationError("--style and --source go together") }
+        if trackSource != nil && style == nil { throw ValidationError("--track-source goes with --style and --source") }
+        _ = try streamFilter()
+    }
+
+    private func streamFilter() throws -> DynamicEntityFilter {
+        var condition: JSONValue?
+        if let filter {
+            do {
+                condition = try JSONParser.parse(Array(filter.utf8))
+            } catch {
+                throw ValidationError("--filter is not JSON: \(error)")
+            }
+        }
+        do {
+            return try DynamicEntityFilter(condition: condition, bounds: bbox?.value)
+        } catch {
+            throw ValidationError("--filter: \(error)")
+        }
+    }
+
+    func run() async throws {
+        let format = DynamicEntityFeedFormat(trackIDField: trackIDField, timeField: timeField, interval: interval.time, speed: speed)
+        let reader: DynamicEntityFeedReader
+        do {
+            reader = try DynamicEntityFeedReader(path: file, format: format)
+        } catch {
+            printError("mapsim: \(error)")
+            throw ExitCode(2)
+        }
+        let writer: EventLineWriter?
+        do {
+            writer = try events.map { try EventLineWriter(path: $0) }
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        var map: Map?
+        var environment: LoadingEnvironment?
+        if let style {
+            let styleURL = StyleLocation.url(for: style)
+            let loading = LoadingEnvironment(.init(cache: .none), styleURL: styleURL)
+            let loaded = await loading.makeMap()
+            await loaded.setStyleURI(styleURL)
+            if case .styleFailed(let message) = await loaded.run(until: .mapIdle, timeout: .seconds(60)) {
+                await loading.shutdown()
+                printError("mapsim: the style failed to load: \(message)")
+                throw ExitCode(1)
+            }
+            map = loaded
+            environment = loading
+        }
+        let subscription = writer.flatMap { writer in map?.subscribeAll { writer.write($0) } }
+        let options = DynamicEntityPurgeOptions(maximumObservations: maxObservations, maximumObservationsPerTrack: maxObservationsPerTrack,
+                                                maximumDuration: .seconds(maxDuration))
+        var observer: (@Sendable (MapEvent) -> Void)?
+        if map == nil, let writer { observer = { writer.write($0) } }
+        let binding = source.map { DynamicEntityBinding(sourceID: $0, trackSourceID: trackSource) }
+        let session = DynamicEntitySession(map: map, options: options, filter: try streamFilter(), binding: binding,
+                                           reportsEvents: writer != nil, observer: observer)
+        await session.connect(to: reader)
+        let progress = ReplayProgress(enabled: isatty(STDERR_FILENO) == 1 && !json)
+        var reported = 0
+        var malformedStop: (line: Int, reason: String)?
+        while !(await session.isFeedFinished) {
+            await session.advance(by: SimTime.seconds(10))
+            let malformed = await session.malformedLines
+            for (line, reason) in malformed.dropFirst(reported) {
+                if strict {
+                    malformedStop = (line, reason)
+                    break
+                }
+                progress.clear()
+                printMalformed(line, reason)
+            }
+            reported = malformed.count
+            let status = await session.status
+            if malformedStop != nil || status == .failed { break }
+            progress.show(await session.summary)
+        }
+        progress.clear()
+        if map != nil { _ = await session.run(until: .mapIdle, timeout: .seconds(60)) }
+        subscription?.cancel()
+        if let environment { await environment.shutdown() }
+        do {
+            try writer?.close()
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        let summary = await session.summary
+        if let malformedStop {
+            printError("mapsim: \(file):\(malformedStop.line): \(malformedStop.reason)")
+            throw ExitCode(65)
+        }
+        print(json ? JSONWriter.string(.object(Self.summaryObject(summary, status: await session.status))) : Self.summaryText(summary))
+    }
+
+    private func printMalformed(_ line: Int, _ reason: String) {
+        if json {
+            print(JSONWriter.string(.object(JSONObject([("malformed", .object(JSONObject([("line", .number(Double(line))), ("reason", .string(reason))])))]))))
+        } else {
+            printError("mapsim: \(file):\(line): skipped: \(reason)")
+        }
+    }
+
+    static func summaryObject(_ summary: DynamicEntitySession.Summary, status: DynamicEntityConnectionStatus) -> JSONObject {
+        func number(_ value: Int) -> JSONValue { .number(Double(value)) }
+        return JSONObject([
+            ("observations", .object(JSONObject([("received", number(summary.counts.observationsReceived)),
+                                                 ("purged", number(summary.counts.observationsPurged)), ("kept", number(summary.observationsKept))]))),
+            ("entities", .object(JSONObject([("received", number(summary.counts.entitiesReceived)),
+                                             ("purged", number(summary.counts.entitiesPurged)), ("kept", number(summary.entitiesKept))]))),
+            ("malformed", number(summary.malformed)), ("filtered-out", number(summary.filteredOut)), ("missed", number(summary.missed)),
+            ("status", .string(status.rawValue)), ("peak-memory-bytes", number(PeakMemory.bytes)),
+        ])
+    }
+
+    static func summaryText(_ summary: DynamicEntitySession.Summary) -> String {
+        let counts = summary.counts
+        return """
+        observations   \(counts.observationsReceived) received, \(counts.observationsPurged) purged, \(summary.observationsKept) kept
+        entities       \(counts.entitiesReceived) received, \(counts.entitiesPurged) purged, \(summary.entitiesKept) kept
+        malformed      \(summary.malformed) line\(summary.malformed == 1 ? "" : "s") skipped
+        filtered out   \(summary.filteredOut)
+        peak memory    \(ByteCount.format(PeakMemory.bytes))
+        """
+    }
+}
