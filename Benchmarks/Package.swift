@@ -76,6 +76,16 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "DynamicEntities",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "MapSim", package: "mapsim"),
+                .product(name: "MapSimLive", package: "mapsim"),
+            ],
+            path: "Benchmarks/DynamicEntities",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "Validation",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

@@ -40,29 +40,35 @@ public final class DynamicEntityFeedReader: @unchecked Sendable {
     }
 
     private func read(_ line: [UInt8]) -> Item {
-        let value: JSONValue
+        var scanner = FeedLineScanner(line, trackIDField: format.trackIDField, timeField: format.timeField)
+        let found: FeedLineScanner.Found
         do {
-            value = try JSONParser.parse(line)
+            found = try scanner.scan()
         } catch {
-            return .malformed(line: number, reason: "not JSON: \(error)")
+            return .malformed(line: number, reason: error.reason)
         }
-        guard let object = value.objectValue else { return .malformed(line: number, reason: "not a JSON object") }
-        guard let (longitude, latitude) = Self.position(object["geometry"]) else {
+        let position: (Double, Double)? = if let x = found.x, let y = found.y {
+            (x, y)
+        } else if found.isPoint, found.coordinates.count >= 2 {
+            (found.coordinates[0], found.coordinates[1])
+        } else {
+            nil
+        }
+        guard let (longitude, latitude) = position else {
             return .malformed(line: number, reason: "no point geometry ({\"x\": longitude, \"y\": latitude} or GeoJSON coordinates)")
         }
         guard (-180...180).contains(longitude), (-90...90).contains(latitude) else {
             return .malformed(line: number, reason: "the point \(longitude), \(latitude) is not a longitude and latitude")
         }
-        let attributes = DynamicEntityObservation.attributes(of: object)
         let trackID: String
-        switch attributes[format.trackIDField] {
+        switch found.trackID {
         case .string(let text)?: trackID = text
         case .number(let number)?: trackID = JSONWriter.formatNumber(number)
-        default: return .malformed(line: number, reason: "no track id: the attribute \"\(format.trackIDField)\" is missing or not a string or number")
+        case nil: return .malformed(line: number, reason: "no track id: the attribute \"\(format.trackIDField)\" is missing or not a string or number")
         }
         var offset: SimTime
         if let field = format.timeField {
-            guard let time = Self.time(attributes[field]) else {
+            guard let time = Self.time(found.time) else {
                 return .malformed(line: number, reason: "no time: the attribute \"\(field)\" is missing or not an ISO 8601 date and time or milliseconds")
             }
             let first = firstTime ?? time
@@ -75,21 +81,11 @@ public final class DynamicEntityFeedReader: @unchecked Sendable {
         offset = max(offset, lastOffset)
         lastOffset = offset
         let observation = DynamicEntityObservation(trackID: trackID, longitude: longitude, latitude: latitude, json: line)
-        return .observation(DynamicEntityFeedLine(line: number, offset: offset, observation: observation, attributes: attributes))
-    }
-
-    private static func position(_ geometry: JSONValue?) -> (Double, Double)? {
-        guard let geometry else { return nil }
-        if let x = geometry["x"]?.numberValue, let y = geometry["y"]?.numberValue { return (x, y) }
-        if geometry["type"]?.stringValue == "Point", let coordinates = geometry["coordinates"]?.arrayValue, coordinates.count >= 2,
-           let x = coordinates[0].numberValue, let y = coordinates[1].numberValue {
-            return (x, y)
-        }
-        return nil
+        return .observation(DynamicEntityFeedLine(line: number, offset: offset, observation: observation))
     }
 
     /// Microseconds since 1970 of an ISO 8601 time (UTC when it has no zone) or of milliseconds.
-    private static func time(_ value: JSONValue?) -> Int64? {
+    private static func time(_ value: FeedLineScanner.Scalar?) -> Int64? {
         switch value {
         case .number(let milliseconds)?:
             return milliseconds.isFinite && abs(milliseconds) < 1e15 ? Int64(milliseconds * 1_000) : nil

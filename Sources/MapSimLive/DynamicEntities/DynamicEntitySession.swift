@@ -9,7 +9,6 @@ import MapSimJSON
 /// map's clock is the session's, as for `LiveSession`, so a run gives the same trace every time.
 public actor DynamicEntitySession {
     private enum Due: Sendable {
-        case observation(DynamicEntityFeedLine)
         case expiry
         case retry
         case outageEnds
@@ -38,6 +37,9 @@ public actor DynamicEntitySession {
     private var scheduler = Scheduler<Due>()
     private var feed: DynamicEntityFeedReader?
     private var feedStart: SimTime?
+    /// The feed's next observation and when it arrives; it waits here rather than in the scheduler,
+    /// and arrives after any timer due at the same time.
+    private var nextObservation: (time: SimTime, line: DynamicEntityFeedLine)?
     private var feedFinished = false
     private var expiryScheduled: SimTime?
     private var outageEnd: SimTime?
@@ -133,7 +135,7 @@ public actor DynamicEntitySession {
     public func advance(by duration: SimTime) async {
         await synchronize()
         let deadline = scheduler.now + duration
-        while let next = scheduler.nextTime, next <= deadline {
+        while let next = nextTime, next <= deadline {
             await moveMap(to: next)
             await runDue(at: next)
         }
@@ -141,10 +143,23 @@ public actor DynamicEntitySession {
         scheduler.advance(to: deadline)
     }
 
+    /// When something is next due: a timer or the feed's next observation.
+    private var nextTime: SimTime? {
+        switch (scheduler.nextTime, nextObservation?.time) {
+        case (let timer?, let observation?): min(timer, observation)
+        case (let timer, let observation): timer ?? observation
+        }
+    }
+
     /// Runs until the feed has been played to its end (or until nothing more can happen).
     public func runToEnd() async {
         await synchronize()
-        while !feedFinished, let next = scheduler.nextTime {
+        // With nobody to tell, nothing waits between instants.
+        if map == nil && !reportsEvents {
+            while !feedFinished, let next = nextTime { process(until: next) }
+            return
+        }
+        while !feedFinished, let next = nextTime {
             await moveMap(to: next)
             await runDue(at: next)
         }
@@ -156,7 +171,7 @@ public actor DynamicEntitySession {
         await synchronize()
         let deadline = scheduler.now + timeout
         while true {
-            let limit = min(scheduler.nextTime ?? deadline, deadline)
+            let limit = min(nextTime ?? deadline, deadline)
             let outcome = await map.run(until: state, timeout: limit - (await map.now))
             if case .timedOut = outcome, limit < deadline {
                 await runDue(at: limit)
@@ -182,11 +197,23 @@ public actor DynamicEntitySession {
 
     /// Runs everything due at `time`, then sends what it caused to the map.
     private func runDue(at time: SimTime) async {
-        while let (now, due) = scheduler.popNext(notAfter: time) {
-            switch due {
-            case .observation(let line):
-                receive(line, at: now)
+        process(until: time)
+        await flush()
+    }
+
+    /// Runs everything due by `time` in order, timers before an observation due at the same time.
+    private func process(until time: SimTime) {
+        while true {
+            guard let (now, due) = scheduler.popNext(notAfter: time) else {
+                guard let (arrival, line) = nextObservation, arrival <= time else { break }
+                scheduler.advance(to: arrival)
+                nextObservation = nil
+                receive(line, at: arrival)
                 scheduleNextObservation()
+                scheduleExpiry()
+                continue
+            }
+            switch due {
             case .expiry:
                 expiryScheduled = nil
                 record(store.purgeExpired(at: now))
@@ -197,7 +224,6 @@ public actor DynamicEntitySession {
             }
             scheduleExpiry()
         }
-        await flush()
     }
 
     private func receive(_ line: DynamicEntityFeedLine, at now: SimTime) {
@@ -206,7 +232,7 @@ public actor DynamicEntitySession {
             return
         }
         let observation = line.observation
-        guard filter.matches(longitude: observation.longitude, latitude: observation.latitude, attributes: line.attributes) else {
+        guard filter.matches(longitude: observation.longitude, latitude: observation.latitude, attributes: observation.attributes) else {
             filteredOut += 1
             return
         }
@@ -219,7 +245,7 @@ public actor DynamicEntitySession {
         while let item = feed.next() {
             switch item {
             case .observation(let line):
-                scheduler.schedule(.observation(line), at: feedStart + line.offset)
+                nextObservation = (max(feedStart + line.offset, scheduler.now), line)
                 return
             case .malformed(let line, let reason):
                 malformedCount += 1

@@ -214,21 +214,26 @@ public struct DynamicEntityStore: Sendable {
     /// Removes the observation at `index`; its entity goes too when it was its last, unless it is
     /// `kept` (the entity the arriving observation belongs to).
     private mutating func remove(_ index: Int32, reason: DynamicEntityEvent.PurgeReason, keeping kept: Int32, into events: inout [DynamicEntityEvent]) {
-        let slot = slots[Int(index)]
-        if slot.previous >= 0 { slots[Int(slot.previous)].next = slot.next } else { oldest = slot.next }
-        if slot.next >= 0 { slots[Int(slot.next)].previous = slot.previous } else { newest = slot.previous }
-        let entity = Int(slot.entity)
-        if slot.previousInTrack >= 0 { slots[Int(slot.previousInTrack)].nextInTrack = slot.nextInTrack } else { entitySlots[entity].first = slot.nextInTrack }
-        if slot.nextInTrack >= 0 { slots[Int(slot.nextInTrack)].previousInTrack = slot.previousInTrack } else { entitySlots[entity].last = slot.previousInTrack }
+        // The links, read one by one: copying the slot would copy its JSON too.
+        let (previous, next) = (slots[Int(index)].previous, slots[Int(index)].next)
+        let (previousInTrack, nextInTrack) = (slots[Int(index)].previousInTrack, slots[Int(index)].nextInTrack)
+        let observationID = slots[Int(index)].id
+        if previous >= 0 { slots[Int(previous)].next = next } else { oldest = next }
+        if next >= 0 { slots[Int(next)].previous = previous } else { newest = previous }
+        let entity = Int(slots[Int(index)].entity)
+        if previousInTrack >= 0 { slots[Int(previousInTrack)].nextInTrack = nextInTrack } else { entitySlots[entity].first = nextInTrack }
+        if nextInTrack >= 0 { slots[Int(nextInTrack)].previousInTrack = previousInTrack } else { entitySlots[entity].last = previousInTrack }
         entitySlots[entity].count -= 1
         slots[Int(index)].json = []
         freeSlots.append(index)
         count -= 1
         counts.observationsPurged += 1
-        let trackID = entitySlots[entity].trackID
         let entityID = entitySlots[entity].id
-        if reportsEvents { events.append(.observationPurged(trackID: trackID, entityID: entityID, observationID: slot.id, reason: reason)) }
+        if reportsEvents {
+            events.append(.observationPurged(trackID: entitySlots[entity].trackID, entityID: entityID, observationID: observationID, reason: reason))
+        }
         if entitySlots[entity].count == 0 && Int32(entity) != kept {
+            let trackID = entitySlots[entity].trackID
             entityByTrack[trackID] = nil
             entitySlots[entity].trackID = ""
             freeEntities.append(Int32(entity))
