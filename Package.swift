@@ -26,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "MapSimJSON"),
@@ -33,7 +36,11 @@ let package = Package(
         .target(name: "MapSim", dependencies: ["MapSimJSON", "MapSimStyle"]),
         .target(
             name: "MapSimLive",
-            dependencies: ["MapSim", "MapSimJSON", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
+            dependencies: [
+                "MapSim", "MapSimJSON", "MapSimStyle",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "WSClient", package: "swift-websocket"), .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(name: "MapSimTrace", dependencies: ["MapSim", "MapSimJSON", "MapSimLive", .product(name: "Yams", package: "Yams")]),
         .target(
@@ -50,6 +57,8 @@ let package = Package(
             dependencies: [
                 "MapSim", "MapSimJSON", "MapSimStyle",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
