@@ -39,8 +39,12 @@ struct LiveReplayCommand: AsyncParsableCommand {
         the style's GeoJSON source (--track-source for their tracks) and records the map's \
         events too.
 
+        FILE may also be a live feed: ws://HOST:PORT/PATH (one or more lines a text message) or \
+        mqtt://HOST:PORT/TOPIC; it is read in real time for --for (or until Ctrl-C), reconnecting \
+        as ArcGIS does (12 attempts, the first 2 at once, then every 10 s; then failed).
+
         Exit status: 0 done; 2 FILE cannot be read; 64 bad arguments; 65 a malformed line with \
-        --strict; 74 --events cannot be written.
+        --strict; 69 a live feed that failed; 74 --events cannot be written.
 
         Examples:
           mapsim live replay styles/entities/vessels.jsonl --track-id-field MMSI
@@ -51,6 +55,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
           mapsim live replay styles/entities/vessels.jsonl --track-id-field MMSI \\
               --style styles/entities/style.json --source vessels \\
               --track-source vessel-tracks --events replay.jsonl
+          mapsim live replay ws://127.0.0.1:8080/ais --track-id-field MMSI --for 1m
         """
     )
 
@@ -102,6 +107,19 @@ struct LiveReplayCommand: AsyncParsableCommand {
     @Flag(help: "Stop at the first malformed line (exit 65).")
     var strict = false
 
+    @Option(name: .customLong("for"), help: ArgumentHelp("With a live feed: how long to read it.", valueName: "DURATION"))
+    var duration: DurationArgument?
+
+    /// The live feed FILE names, if it is one.
+    private var liveTransport: DynamicEntityStream.Transport? {
+        if file.hasPrefix("ws://") || file.hasPrefix("wss://") { return .webSocket(file) }
+        guard file.hasPrefix("mqtt://") else { return nil }
+        let rest = file.dropFirst("mqtt://".count)
+        guard let slash = rest.firstIndex(of: "/"), let broker = BrokerArgument(argument: "mqtt://" + rest[..<slash]) else { return nil }
+        let topic = String(rest[rest.index(after: slash)...])
+        return topic.isEmpty ? nil : .mqtt(.init(host: broker.host, port: broker.port, clientID: "mapsim-replay"), topic: topic)
+    }
+
     func validate() throws {
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be above 0") }
         guard timeField == nil || interval.time == DurationArgument(argument: "10ms")!.time else { throw ValidationError("give --time-field or --interval, not both") }
@@ -110,6 +128,9 @@ struct LiveReplayCommand: AsyncParsableCommand {
         guard maxDuration >= 0, maxDuration.isFinite else { throw ValidationError("--max-duration cannot be negative") }
         guard (style == nil) == (source == nil) else { throw ValidationError("--style and --source go together") }
         if trackSource != nil && style == nil { throw ValidationError("--track-source goes with --style and --source") }
+        if file.hasPrefix("mqtt://") && liveTransport == nil { throw ValidationError("a feed on MQTT is mqtt://HOST[:PORT]/TOPIC") }
+        if duration != nil && liveTransport == nil { throw ValidationError("--for goes with a live feed (ws:// or mqtt://)") }
+        if liveTransport != nil && style != nil { throw ValidationError("--style goes with a feed file, replayed on the virtual clock") }
         _ = try streamFilter()
     }
 
@@ -131,6 +152,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let format = DynamicEntityFeedFormat(trackIDField: trackIDField, timeField: timeField, interval: interval.time, speed: speed)
+        if let liveTransport { return try await read(liveTransport, format: format) }
         let reader: DynamicEntityFeedReader
         do {
             reader = try DynamicEntityFeedReader(path: file, format: format)
@@ -202,6 +224,55 @@ struct LiveReplayCommand: AsyncParsableCommand {
             throw ExitCode(65)
         }
         print(json ? JSONWriter.string(.object(Self.summaryObject(summary, status: await session.status))) : Self.summaryText(summary))
+    }
+
+    /// Reads a live feed in real time until --for has passed, Ctrl-C, or the feed has failed.
+    private func read(_ transport: DynamicEntityStream.Transport, format: DynamicEntityFeedFormat) async throws {
+        let writer: EventLineWriter?
+        do {
+            writer = try events.map { try EventLineWriter(path: $0) }
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        let (stream, continuation) = AsyncStream<MapEvent>.makeStream()
+        let options = DynamicEntityPurgeOptions(maximumObservations: maxObservations, maximumObservationsPerTrack: maxObservationsPerTrack,
+                                                maximumDuration: .seconds(maxDuration))
+        let feed = DynamicEntityStream(transport: transport, format: format, options: options, filter: try streamFilter()) { time, event in
+            continuation.yield(MapEvent(begin: time, end: time, payload: .dynamicEntity(event)))
+        }
+        let interrupt = Interrupt { continuation.finish() }
+        let deadline = duration.map { duration in
+            Task {
+                try? await Task.sleep(for: .microseconds(duration.time.microseconds))
+                continuation.finish()
+            }
+        }
+        await feed.connect()
+        let progress = ReplayProgress(enabled: isatty(STDERR_FILENO) == 1 && !json)
+        var failure: String?
+        for await event in stream {
+            writer?.write(event)
+            if case .dynamicEntity(.connectionStatusChanged(.failed, _, _, let error)) = event.payload {
+                failure = error ?? "the feed failed"
+                break
+            }
+            progress.show(await feed.summary)
+        }
+        progress.clear()
+        deadline?.cancel()
+        interrupt.cancel()
+        await feed.disconnect()
+        do {
+            try writer?.close()
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        let summary = await feed.summary
+        print(json ? JSONWriter.string(.object(Self.summaryObject(summary, status: await feed.status))) : Self.summaryText(summary))
+        if let failure {
+            printError("mapsim: the feed \(file) failed: \(failure)")
+            throw ExitCode(69)
+        }
     }
 
     private func printMalformed(_ line: Int, _ reason: String) {

@@ -107,6 +107,18 @@ struct LiveReplayCommandTests {
         #expect((summary["peak-memory-bytes"]?.numberValue ?? 0) > 0)
     }
 
+    @Test func readsALiveWebSocketFeedForItsDuration() async throws {
+        let lines = (0..<7).map { #"{"geometry": {"x": 12.5, "y": 55.\#($0)}, "attributes": {"MMSI": \#($0 % 2)}}"# }
+        let server = try await WebSocketFeedServer.start(batches: [lines])
+        let result = try await CommandRunner.run(["live", "replay", server.url, "--track-id-field", "MMSI", "--for", "1s", "--json"])
+        await server.stop()
+        #expect(result.status == 0, "\(result.standardError)")
+        let summary = try JSONParser.parse(Array((result.standardOutput.split(separator: "\n").last ?? "").utf8))
+        #expect(summary["observations"]?["received"] == .number(7) && summary["entities"]?["kept"] == .number(2))
+        let refused = try await CommandRunner.run(["live", "replay", "ws://127.0.0.1:\(server.port)/feed", "--track-id-field", "MMSI"])
+        #expect(refused.status == 69 && refused.standardError.contains("Connection refused"), "\(refused.standardError)")
+    }
+
     @Test func aMalformedLineStopsAStrictReplayAndAMissingFileIs2() async throws {
         let strict = try await CommandRunner.run(["live", "replay", "styles/entities/vessels.jsonl", "--track-id-field", "MMSI", "--strict"])
         #expect(strict.status == 65 && strict.standardError.contains("vessels.jsonl:35:"), "\(strict.standardError)")

@@ -6,41 +6,6 @@ import MapSimTesting
 /// The manager on a real Mosquitto: subscriptions, refusals, a broker killed and restarted.
 @Suite("MQTTLiveSession", .serialized)
 struct MQTTLiveSessionTests {
-    /// The session's events as they come, read until what a test waits for has happened.
-    private final class EventFeed: Sendable {
-        let stream: AsyncStream<LiveEvent>
-        let continuation: AsyncStream<LiveEvent>.Continuation
-
-        init() {
-            (stream, continuation) = AsyncStream<LiveEvent>.makeStream()
-        }
-
-        var handler: @Sendable (SimTime, LiveEvent) -> Void { { [continuation] _, event in continuation.yield(event) } }
-    }
-
-    /// Reads events until `done` says so; fails if the stream ends or 20 s pass first.
-    private func events(from feed: EventFeed, until done: @escaping @Sendable ([LiveEvent]) -> Bool) async throws -> [LiveEvent] {
-        try await withThrowingTaskGroup(of: [LiveEvent]?.self) { group in
-            group.addTask {
-                var seen: [LiveEvent] = []
-                for await event in feed.stream {
-                    seen.append(event)
-                    if done(seen) { return seen }
-                }
-                return seen
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(20))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let seen = try await group.next() ?? nil else { throw LiveTestTimeout() }
-            return seen
-        }
-    }
-
-    private struct LiveTestTimeout: Error {}
-
     private let fast = LiveDataManager.Backoff(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(200))
 
     private func publish(_ port: Int, _ topics: [String], timestamp: String = "2026-11-24T09:00:00Z") async throws {
@@ -58,47 +23,45 @@ struct MQTTLiveSessionTests {
     @Test func matchingUpdatesArriveOnceAndADeniedTopicIsOneErrorNeverRetried() async throws {
         let broker = try MosquittoBroker(deniedSubscriptions: ["acme/+/+/+/+/+/co2"])
         defer { broker.stop() }
-        let feed = EventFeed()
-        let session = MQTTLiveSession(endpoint: .init(host: "127.0.0.1", port: broker.port), backoff: fast, handler: feed.handler)
+        let feed = EventFeed<LiveEvent>()
+        let session = MQTTLiveSession(endpoint: .init(host: "127.0.0.1", port: broker.port), backoff: fast, handler: feed.handler())
         await session.subscribe(try TopicCriteria(parsing: "acme/hq/+/+/+/+/occupancy"))
         await session.subscribe(try TopicCriteria(parsing: "acme/+/+/+/+/+/co2"))
-        let subscribed = try await events(from: feed) { Self.count($0, .liveSubscribed) + Self.count($0, .liveSubscriptionError) == 2 }
+        let subscribed = try await feed.events { Self.count($0, .liveSubscribed) + Self.count($0, .liveSubscriptionError) == 2 }
         #expect(Self.count(subscribed, .liveSubscriptionError) == 1)
         try await publish(broker.port, ["acme/hq/b/1/r/room-1/occupancy", "acme/hq/b/1/r/room-1/co2", "acme/other/b/1/r/room-9/occupancy",
                                         "acme/hq/b/1/r/room-2/occupancy", "acme/hq/b/1/r/room-3/occupancy"])
-        let updates = try await events(from: feed) { Self.count($0, .liveUpdate) == 3 }
+        let updates = try await feed.events { Self.count($0, .liveUpdate) == 3 }
         let ids = updates.compactMap { if case .update(let update) = $0 { update.id } else { nil } }
         #expect(ids == ["room-1", "room-2", "room-3"], "each matching update once, in order; nothing else")
         await session.close()
         // Nothing more came: no retry of the refused subscription, no stray update.
-        feed.continuation.finish()
-        var rest: [LiveEvent] = []
-        for await event in feed.stream { rest.append(event) }
+        let rest = await feed.finish()
         #expect(Self.count(rest, .liveSubscriptionError) == 0 && Self.count(rest, .liveUpdate) == 0, "\(rest)")
     }
 
     @Test func aRestartedBrokerIsReconnectedAndEverythingSubscribedAgain() async throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
-        let feed = EventFeed()
-        let session = MQTTLiveSession(endpoint: .init(host: "127.0.0.1", port: broker.port), backoff: fast, handler: feed.handler)
+        let feed = EventFeed<LiveEvent>()
+        let session = MQTTLiveSession(endpoint: .init(host: "127.0.0.1", port: broker.port), backoff: fast, handler: feed.handler())
         await session.subscribe(try TopicCriteria(parsing: "acme/hq/+/+/+/+/occupancy"))
         await session.subscribe(try TopicCriteria(parsing: "acme/hq/+/+/+/+/position"))
-        _ = try await events(from: feed) { Self.count($0, .liveSubscribed) == 2 }
+        _ = try await feed.events { Self.count($0, .liveSubscribed) == 2 }
         try await publish(broker.port, ["acme/hq/b/1/r/room-1/occupancy"])
-        _ = try await events(from: feed) { Self.count($0, .liveUpdate) == 1 }
+        _ = try await feed.events { Self.count($0, .liveUpdate) == 1 }
 
         broker.stop()
-        let lost = try await events(from: feed) { $0.contains { if case .stateChanged(.closed, _) = $0 { true } else { false } } }
+        let lost = try await feed.events { $0.contains { if case .stateChanged(.closed, _) = $0 { true } else { false } } }
         #expect(Self.count(lost, .liveError) >= 1)
         try broker.start()
-        let back = try await events(from: feed) { Self.count($0, .liveSubscribed) == 2 }
+        let back = try await feed.events { Self.count($0, .liveSubscribed) == 2 }
         let states = back.compactMap { if case .stateChanged(let state, _) = $0 { state } else { nil } }
         #expect(Array(states.suffix(2)) == [.connecting, .connected], "\(states)")
         #expect(await session.state == .connected)
 
         try await publish(broker.port, (1...20).map { "acme/hq/b/1/r/room-\($0)/occupancy" } + ["acme/hq/b/1/r/van-1/position"], timestamp: "2026-11-24T10:00:00Z")
-        let after = try await events(from: feed) { Self.count($0, .liveUpdate) == 21 }
+        let after = try await feed.events { Self.count($0, .liveUpdate) == 21 }
         #expect(Self.count(after, .liveUpdate) == 21, "every update published after the restart arrives")
         await session.close()
     }
@@ -107,10 +70,10 @@ struct MQTTLiveSessionTests {
         let broker = try MosquittoBroker()
         let port = broker.port
         broker.stop()
-        let feed = EventFeed()
-        let session = MQTTLiveSession(endpoint: .init(host: "127.0.0.1", port: port), backoff: fast, handler: feed.handler)
+        let feed = EventFeed<LiveEvent>()
+        let session = MQTTLiveSession(endpoint: .init(host: "127.0.0.1", port: port), backoff: fast, handler: feed.handler())
         await session.subscribe(try TopicCriteria(parsing: "acme/#"))
-        let failures = try await events(from: feed) { Self.count($0, .liveError) == 3 }
+        let failures = try await feed.events { Self.count($0, .liveError) == 3 }
         #expect(Self.count(failures, .liveStateChanged) >= 5, "closed → connecting → closed, again and again")
         let failed = await session.failedConnects
         let connected = await session.hasConnected

@@ -123,7 +123,7 @@ public actor DynamicEntityStream {
                     }
                     self.ended("the feed at \(url) closed the connection", generation: expected)
                 } catch {
-                    self.ended("the feed at \(url): \(error)", generation: expected)
+                    self.ended("the feed at \(url): \(ConnectionFailure.reason(error))", generation: expected)
                 }
             })
         case .mqtt(let endpoint, let topic):

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -46,7 +41,7 @@ public final class MQTTClient: Sendable {
                 }
                 .connect(host: host, port: port).get()
         } catch {
-            throw Failure(message: "cannot connect to \(host):\(port): \(reason(error))")
+            throw Failure(message: "cannot connect to \(host):\(port): \(ConnectionFailure.reason(error))")
         }
         let client = MQTTClient(channel: channel)
         let connack: MQTTPacket
@@ -65,17 +60,6 @@ public final class MQTTClient: Sendable {
         }
         client.keepAlive(every: options.keepAlive)
         return client
-    }
-
-    /// Why connecting failed, in words: "Connection refused" rather than NIO's structure.
-    private static func reason(_ error: any Error) -> String {
-        if let failure = error as? NIOConnectionError {
-            if let first = failure.connectionErrors.first { return reason(first.error) }
-            if failure.dnsAError != nil || failure.dnsAAAAError != nil { return "the host name does not resolve" }
-        }
-        if let failure = error as? IOError { return String(cString: strerror(failure.errnoCode)) }
-        if let failure = error as? ChannelError, case .connectTimeout = failure { return "no answer in time" }
-        return "\(error)"
     }
 
     private init(channel: any Channel) {

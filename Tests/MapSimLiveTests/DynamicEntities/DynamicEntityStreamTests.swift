@@ -6,40 +6,6 @@ import MapSimTesting
 /// The dynamic-entity source on real transports: a WebSocket server and a Mosquitto broker on loopback.
 @Suite("DynamicEntityStream", .serialized)
 struct DynamicEntityStreamTests {
-    private final class EventFeed: Sendable {
-        let stream: AsyncStream<DynamicEntityEvent>
-        let continuation: AsyncStream<DynamicEntityEvent>.Continuation
-
-        init() {
-            (stream, continuation) = AsyncStream<DynamicEntityEvent>.makeStream()
-        }
-
-        var handler: @Sendable (SimTime, DynamicEntityEvent) -> Void { { [continuation] _, event in continuation.yield(event) } }
-
-        /// Events until `done` says so; fails after 20 s.
-        func events(until done: @escaping @Sendable ([DynamicEntityEvent]) -> Bool) async throws -> [DynamicEntityEvent] {
-            try await withThrowingTaskGroup(of: [DynamicEntityEvent]?.self) { group in
-                group.addTask {
-                    var seen: [DynamicEntityEvent] = []
-                    for await event in self.stream {
-                        seen.append(event)
-                        if done(seen) { return seen }
-                    }
-                    return seen
-                }
-                group.addTask {
-                    try await Task.sleep(for: .seconds(20))
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let seen = try await group.next() ?? nil else { throw Timeout() }
-                return seen
-            }
-        }
-
-        struct Timeout: Error {}
-    }
-
     private static func lines(_ range: Range<Int>) -> [String] {
         range.map { #"{"geometry": {"x": 12.\#($0)}, "attributes": {"MMSI": \#($0 % 3)}}"#.replacingOccurrences(of: "}, \"attributes", with: ", \"y\": 55.5}, \"attributes") }
     }
@@ -59,8 +25,8 @@ struct DynamicEntityStreamTests {
 
     @Test func aWebSocketFeedThatDropsIsReconnectedAndNothingAfterIsLost() async throws {
         let server = try await WebSocketFeedServer.start(batches: [Self.lines(0..<5), Self.lines(5..<12)])
-        let feed = EventFeed()
-        let stream = DynamicEntityStream(transport: .webSocket(server.url), format: .init(trackIDField: "MMSI"), schedule: fast, handler: feed.handler)
+        let feed = EventFeed<DynamicEntityEvent>()
+        let stream = DynamicEntityStream(transport: .webSocket(server.url), format: .init(trackIDField: "MMSI"), schedule: fast, handler: feed.handler())
         await stream.connect()
         let events = try await feed.events { Self.received($0) == 12 }
         #expect(Self.statuses(events) == ["connecting", "connected", "connecting 1", "connected"])
@@ -72,8 +38,8 @@ struct DynamicEntityStreamTests {
 
     @Test func aWebSocketFeedThatStaysDownFailsAfterTheSchedule() async throws {
         let server = try await WebSocketFeedServer.start(batches: [Self.lines(0..<2)], keepsLastOpen: false)
-        let feed = EventFeed()
-        let stream = DynamicEntityStream(transport: .webSocket(server.url), format: .init(trackIDField: "MMSI"), schedule: fast, handler: feed.handler)
+        let feed = EventFeed<DynamicEntityEvent>()
+        let stream = DynamicEntityStream(transport: .webSocket(server.url), format: .init(trackIDField: "MMSI"), schedule: fast, handler: feed.handler())
         await stream.connect()
         let events = try await feed.events { Self.statuses($0).last == "failed" }
         #expect(Self.statuses(events) == ["connecting", "connected", "connecting 1", "connecting 2", "connecting 3", "failed"])
@@ -84,9 +50,9 @@ struct DynamicEntityStreamTests {
     @Test func anMQTTTopicCarriesObservations() async throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
-        let feed = EventFeed()
+        let feed = EventFeed<DynamicEntityEvent>()
         let stream = DynamicEntityStream(transport: .mqtt(.init(host: "127.0.0.1", port: broker.port, clientID: "entities"), topic: "ais/#"),
-                                         format: .init(trackIDField: "MMSI"), options: .init(maximumObservationsPerTrack: 1), handler: feed.handler)
+                                         format: .init(trackIDField: "MMSI"), options: .init(maximumObservationsPerTrack: 1), handler: feed.handler())
         await stream.connect()
         _ = try await feed.events { Self.statuses($0).last == "connected" }
         let publisher = try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: .init(clientID: "publisher"))
