@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "MapSimCache", targets: ["MapSimCache"]),
         .library(name: "MapSimKit", targets: ["MapSimKit"]),
         .library(name: "MapSimLive", targets: ["MapSimLive"]),
+        .library(name: "MapSimContent", targets: ["MapSimContent"]),
         .library(name: "MapSimTesting", targets: ["MapSimTesting"]),
         .executable(name: "mapsim", targets: ["MapSimCLI"]),
     ],
@@ -29,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .target(name: "MapSimJSON"),
@@ -41,6 +44,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "WSClient", package: "swift-websocket"), .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .target(
+            name: "MapSimContent",
+            dependencies: ["MapSimJSON", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .target(name: "MapSimTrace", dependencies: ["MapSim", "MapSimJSON", "MapSimLive", .product(name: "Yams", package: "Yams")]),
         .target(
@@ -65,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "MapSimCLI",
             dependencies: [
-                "MapSimKit", "MapSim", "MapSimStyle", "MapSimJSON", "MapSimTrace", "MapSimCache", "MapSimLive",
+                "MapSimKit", "MapSim", "MapSimStyle", "MapSimJSON", "MapSimTrace", "MapSimCache", "MapSimLive", "MapSimContent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -76,6 +83,7 @@ let package = Package(
         .testTarget(name: "MapSimHTTPTests", dependencies: ["MapSimHTTP", "MapSim", "MapSimTesting"]),
         .testTarget(name: "MapSimCacheTests", dependencies: ["MapSimCache", "MapSimHTTP", "MapSim", "MapSimStyle", "MapSimTesting"]),
         .testTarget(name: "MapSimLiveTests", dependencies: ["MapSimLive", "MapSim", "MapSimJSON", "MapSimStyle", "MapSimTesting"]),
+        .testTarget(name: "MapSimContentTests", dependencies: ["MapSimContent", "MapSim", "MapSimJSON", "MapSimTesting"]),
         .testTarget(name: "MapSimKitTests", dependencies: ["MapSimKit", "MapSim", "MapSimCache", "MapSimTesting"]),
         .testTarget(name: "MapSimCLITests", dependencies: ["MapSimCLI", "MapSim", "MapSimJSON", "MapSimCache", "MapSimLive", "MapSimTesting"]),
         .testTarget(name: "RegressionTests", dependencies: ["MapSimKit", "MapSimTrace", "MapSim", "MapSimHTTP", "MapSimJSON", "MapSimStyle", "MapSimLive", "MapSimTesting"]),

@@ -28,7 +28,7 @@ struct MapSimCommand: AsyncParsableCommand {
           mapsim live listen mqtt://127.0.0.1:1883 --criteria 'acme/#' --for 30s
         """,
         version: MapSimInfo.version,
-        subcommands: [LoadCommand.self, TilesCommand.self, CacheCommand.self, RunCommand.self, DiffCommand.self, ExportCommand.self, ValidateCommand.self, EvalCommand.self, LiveCommand.self]
+        subcommands: [LoadCommand.self, TilesCommand.self, CacheCommand.self, RunCommand.self, DiffCommand.self, ExportCommand.self, ValidateCommand.self, EvalCommand.self, LiveCommand.self, ContentCommand.self]
     )
 
     /// Runs the command; exits 74 when standard output could not be written, whatever else happened.

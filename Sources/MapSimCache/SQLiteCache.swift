@@ -5,6 +5,7 @@ import Synchronization
 import Glibc
 #endif
 import MapSim
+import MapSimJSON
 import MapSimStyle
 
 /// The cache backend: every resource and tile the network returned, in one SQLite file, as
@@ -87,7 +88,7 @@ public final class SQLiteCache: ResourceCache {
 
     /// Whether this process may write the file and its folder (SQLite needs the folder for its journal).
     private static func isWritable(_ path: String) -> Bool {
-        access(path, W_OK) == 0 && access((path as NSString).deletingLastPathComponent, W_OK) == 0
+        access(path, W_OK) == 0 && access(FilePath.folder(of: path), W_OK) == 0
     }
 
     /// Whether SQLite said the file is not a database, or the tables are not a mapsim cache's.
@@ -146,7 +147,7 @@ public final class SQLiteCache: ResourceCache {
                 if let database = connection.database { return .success(database) }
                 if let failure = connection.failure { return .failure(CacheError(.cannotOpen, path: path, failure)) }
                 do {
-                    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                    try FileManager.default.createDirectory(atPath: FilePath.folder(of: path), withIntermediateDirectories: true)
                     let database = try Self.open(path: path, options: options, readOnly: false)
                     connection.database = database
                     return .success(database)

@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Synchronization
 import Testing
+import MapSimJSON
 import MapSimTesting
 @testable import MapSimTrace
 
@@ -82,5 +83,14 @@ struct OutputFileTests {
             try OutputFile.write("x", to: "/nonexistent/x.json")
         }
         #expect(throws: TraceError(.cannotWrite, file: "/tmp", "cannot write: it is a directory")) { try OutputFile.write("x", to: "/tmp") }
+    }
+}
+
+@Suite("FilePath")
+struct FilePathTests {
+    @Test func splitsPathsWithoutFoundation() {
+        #expect(FilePath.folder(of: "k") == "." && FilePath.name(of: "k") == "k")
+        #expect(FilePath.folder(of: "/k") == "/" && FilePath.folder(of: "a/b/c.json") == "a/b" && FilePath.name(of: "a/b/c.json") == "c.json")
+        #expect(FilePath.join("a/b", "c") == "a/b/c" && FilePath.join("/", "c") == "/c" && FilePath.join("a", "/abs") == "/abs")
     }
 }

@@ -10,6 +10,7 @@ private let posixWrite = Darwin.write
 private let posixUmask = Darwin.umask
 #endif
 import Foundation
+import MapSimJSON
 
 /// A file a command writes, as a well-behaved Unix tool writes it: `-` is standard output; a
 /// regular file (or a new path) is written to a temporary file beside it and renamed over it at the
@@ -30,8 +31,9 @@ public final class OutputFile: @unchecked Sendable {
     private var mode: Mode
     private var closed = false
 
-    /// Opens `path` for writing (`-` for standard output).
-    public init(path: String) throws(TraceError) {
+    /// Opens `path` for writing (`-` for standard output). A file it makes or replaces gets
+    /// `permissions` when they are given (a private key's 0o600), else those of the file it replaces.
+    public init(path: String, permissions required: mode_t? = nil) throws(TraceError) {
         self.path = path
         if path == "-" {
             target = path
@@ -48,17 +50,17 @@ public final class OutputFile: @unchecked Sendable {
             mode = .throughTo(descriptor)
             return
         }
-        let folder = (resolved as NSString).deletingLastPathComponent.isEmpty ? "." : (resolved as NSString).deletingLastPathComponent
+        let folder = FilePath.folder(of: resolved)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw Self.failure(path, "the folder \(folder) does not exist")
         }
-        var template = Array((folder + "/." + (resolved as NSString).lastPathComponent + ".XXXXXX").utf8CString)
+        var template = Array((folder + "/." + FilePath.name(of: resolved) + ".XXXXXX").utf8CString)
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { throw Self.failure(path, Self.reason(errno)) }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         // Keep the permissions of the file replaced; a new file gets the usual ones.
-        let permissions = stat(resolved, &info) == 0 ? info.st_mode & 0o7777 : 0o666 & ~Self.umask()
+        let permissions = required ?? (stat(resolved, &info) == 0 ? info.st_mode & 0o7777 : 0o666 & ~Self.umask())
         _ = fchmod(descriptor, permissions)
         mode = .atomic(descriptor: descriptor, temporary: temporary)
     }
@@ -129,7 +131,7 @@ public final class OutputFile: @unchecked Sendable {
         var current = path
         for _ in 0..<40 {
             guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
-            current = destination.hasPrefix("/") ? destination : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+            current = FilePath.join(FilePath.folder(of: current), destination)
         }
         return current
     }

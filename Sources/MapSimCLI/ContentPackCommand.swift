@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import MapSimContent
+import MapSimJSON
+import MapSimTrace
+
+/// `mapsim content pack MANIFEST_OR_DIR -o site.mapsimpkg --key PRIVATE_KEY`: a signed package.
+struct ContentPackCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pack",
+        abstract: "Make a signed content package of a site for a first run offline.",
+        discussion: """
+        With a manifest (manifest.json), packs the items it lists, read from beside it and checked \
+        against their sizes and hashes. With a folder, packs every file in it, and the manifest \
+        made of them — site --site (default: the folder's name), version --version (default 1) — \
+        is also written to the folder as manifest.json unless one is there. The manifest is \
+        signed with the Ed25519 private key from --key (`mapsim content keygen`).
+
+        Exit status: 0; 2 the manifest, an item or the key cannot be read; 65 an item is not what \
+        the manifest says, or the manifest or key is malformed; 74 the package cannot be written.
+
+        Examples:
+          mapsim content pack styles/sample -o city.mapsimpkg --key site-key --site city
+          mapsim content pack site/manifest.json -o site.mapsimpkg --key site-key
+        """
+    )
+
+    @Argument(help: ArgumentHelp("A manifest.json, or a folder to pack whole.", valueName: "MANIFEST_OR_DIR"))
+    var source: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The package to write.", valueName: "FILE"))
+    var output: String
+
+    @Option(help: ArgumentHelp("The private key to sign with.", valueName: "PRIVATE_KEY"))
+    var key: String
+
+    @Option(help: "With a folder: the site id (default: the folder's name).")
+    var site: String?
+
+    @Option(help: "With a folder: the content version.")
+    var version = 1
+
+    func validate() throws {
+        guard version >= 0 else { throw ValidationError("--version cannot be negative") }
+    }
+
+    func run() throws {
+        let signingKey: String
+        let manifest: ContentManifest
+        let root: String
+        do {
+            signingKey = String(decoding: try InputFile.read(key, limit: 4096), as: UTF8.self)
+        } catch {
+            printError("mapsim: \(error)")
+            throw ExitCode(2)
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder) else {
+            printError("mapsim: cannot read \(source): no such file or folder")
+            throw ExitCode(2)
+        }
+        do {
+            if isFolder.boolValue {
+                root = source
+                let name = URL(fileURLWithPath: source).standardizedFileURL.lastPathComponent
+                manifest = try ContentManifest.make(directory: source, site: site ?? name, version: version)
+            } else {
+                root = URL(fileURLWithPath: source).deletingLastPathComponent().path
+                let bytes: [UInt8]
+                do {
+                    bytes = try InputFile.read(source, limit: 64 << 20)
+                } catch {
+                    printError("mapsim: \(error)")
+                    throw ExitCode(2)
+                }
+                manifest = try ContentManifest(json: bytes)
+            }
+            let package = try ContentPackage.pack(manifest, root: root, key: try ContentSigningKey.privateKey(signingKey))
+            do {
+                let file = try OutputFile(path: output)
+                try file.write(package)
+                try file.close()
+                if isFolder.boolValue && !FileManager.default.fileExists(atPath: root + "/manifest.json") {
+                    try OutputFile.write(String(decoding: manifest.json, as: UTF8.self), to: root + "/manifest.json")
+                }
+            } catch {
+                throw ExitStatus.fail(error)
+            }
+            let bytes = manifest.items.reduce(0) { $0 + $1.size }
+            print("packed \(manifest.items.count) items (\(ByteCount.format(bytes))) of \(manifest.site) version \(manifest.version) into \(output)")
+        } catch let error as ContentError {
+            printError("mapsim: \(error)")
+            throw ExitCode(65)
+        }
+    }
+}

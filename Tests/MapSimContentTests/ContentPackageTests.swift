@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import MapSim
+import MapSimJSON
+import MapSimTesting
+@testable import MapSimContent
+
+/// Signed packages: made from the sample style, checked, and refused when anything in them changed.
+@Suite("ContentPackage")
+struct ContentPackageTests {
+    private static let keys = ContentSigningKey.generate()
+
+    private func pack() throws -> (manifest: ContentManifest, package: [UInt8]) {
+        let manifest = try ContentManifest.make(directory: SampleStyle.folder, site: "city", version: 4)
+        return (manifest, try ContentPackage.pack(manifest, root: SampleStyle.folder, key: try ContentSigningKey.privateKey(Self.keys.privateKey)))
+    }
+
+    @Test func aPackageOpensWithItsPublicKeyAndHoldsEveryItem() throws {
+        let (manifest, package) = try pack()
+        #expect(manifest.items.contains { $0.url == "style.json" && $0.kind == .style })
+        #expect(manifest.items.contains { $0.kind == .tile } && manifest.items.contains { $0.kind == .glyphs } && manifest.items.contains { $0.kind == .sprite })
+        let opened = try ContentPackage(package, key: try ContentSigningKey.publicKey(Self.keys.publicKey))
+        #expect(opened.manifest == manifest)
+        let style = try #require(opened.items.first { $0.item.url == "style.json" })
+        #expect(style.bytes == (try InputFile.read(SampleStyle.folder + "/style.json", limit: 1 << 20)))
+        #expect(try ContentManifest(json: manifest.json) == manifest, "the manifest reads back")
+    }
+
+    @Test func anotherKeyIsRefused() throws {
+        let (_, package) = try pack()
+        let other = try ContentSigningKey.publicKey(ContentSigningKey.generate().publicKey)
+        #expect(throws: ContentError("the signature does not match the manifest: the package was changed, or signed with another key")) {
+            try ContentPackage(package, key: other)
+        }
+    }
+
+    @Test func oneFlippedByteAnywhereIsRefused() throws {
+        let (_, package) = try pack()
+        let key = try ContentSigningKey.publicKey(Self.keys.publicKey)
+        var random = SplitMix64(seed: 3)
+        var refused = 0
+        // Every 199th byte, and some at random: in items, the manifest, the signature, the zip's structure.
+        let positions = Array(stride(from: 0, to: package.count, by: 199)) + (0..<50).map { _ in Int.random(in: 0..<package.count, using: &random) }
+        for position in positions {
+            var tampered = package
+            tampered[position] ^= 0x20
+            do {
+                _ = try ContentPackage(tampered, key: key)
+            } catch {
+                refused += 1
+            }
+        }
+        #expect(refused == positions.count, "every change is caught")
+    }
+
+    @Test func aChangedItemOrAStrayFileIsNamed() throws {
+        let folder = try FixtureDirectory()
+        _ = try folder.write("style.json", #"{"version": 8}"#)
+        _ = try folder.write("tiles/0/0/0.pbf", [1, 2, 3])
+        let manifest = try ContentManifest.make(directory: folder.path, site: "s", version: 1)
+        let privateKey = try ContentSigningKey.privateKey(Self.keys.privateKey)
+        // A manifest whose hash of the tile is wrong is signed as it is, and the tile is refused when opened.
+        var lying = manifest
+        lying.items[1].sha256 = String(repeating: "0", count: 64)
+        #expect(throws: ContentError.self) { try ContentPackage.pack(lying, root: folder.path, key: privateKey) }
+        #expect(throws: ContentError.self) { try ContentManifest(json: Array(#"{"site": "s", "version": 1, "items": [{"url": "../etc/passwd", "kind": "other", "size": 1, "sha256": "00"}]}"#.utf8)) }
+        let package = try ContentPackage.pack(manifest, root: folder.path, key: privateKey)
+        #expect(throws: Never.self) { try ContentPackage(package, key: try ContentSigningKey.publicKey(Self.keys.publicKey)) }
+    }
+}
