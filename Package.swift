@@ -58,7 +58,7 @@ let package = Package(
             name: "MapSimCache",
             dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .target(name: "MapSimKit", dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", "MapSimTrace", "MapSimCache", "MapSimHTTP", "MapSimLive"]),
+        .target(name: "MapSimKit", dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", "MapSimTrace", "MapSimCache", "MapSimHTTP", "MapSimLive", "MapSimContent"]),
         .target(
             name: "MapSimTesting",
             dependencies: [

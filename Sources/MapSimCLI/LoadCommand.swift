@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapSim
+import MapSimContent
 import MapSimKit
 import Synchronization
 import MapSimJSON
@@ -39,7 +40,12 @@ struct LoadCommand: AsyncParsableCommand {
         Exit status: 0 when the --until state is reached; 1 when the style fails to load or \
         parse; 2 when the timeout passes first (for example when a source's TileJSON fails, \
         which keeps the map from ever being loaded); 64 for bad arguments; 69 when the --live \
-        broker cannot be reached; 74 when --events cannot be written.
+        broker cannot be reached; 65 when the --content package is not valid (nothing is imported); 74 \
+        when --events cannot be written.
+
+        --content PKG --public-key KEY imports a signed content package (`mapsim content pack`) into \
+        the cache first, pinned, so that a first run loads with no network (--offline); the package \
+        is checked entirely — signature, every item — before anything is written.
 
         Examples:
           mapsim load styles/sample/style.json
@@ -54,6 +60,8 @@ struct LoadCommand: AsyncParsableCommand {
           mapsim load styles/live/style.json --live rooms=mqtt://127.0.0.1:1883 \
               --criteria 'acme/#' --for 30s --events live-run.jsonl
           mapsim load styles/live/style.json --live rooms=recorded.jsonl
+          mapsim load https://maps.test/style.json --offline \\
+              --content city.mapsimpkg --public-key site-key.pub
         """
     )
 
@@ -108,16 +116,57 @@ struct LoadCommand: AsyncParsableCommand {
     @OptionGroup(title: "Live data")
     var liveData: LiveArguments
 
+    @Option(help: ArgumentHelp("Import this signed content package into the cache before loading (a first run offline).", valueName: "PKG"))
+    var content: String?
+
+    @Option(help: ArgumentHelp("With --content: the public key the package must be signed with.", valueName: "KEY"))
+    var publicKey: String?
+
     func validate() throws {
         try CameraArguments.validate(center: center?.value, zoom: zoom, pitch: pitch)
         guard pixelRatio > 0, pixelRatio <= 8 else { throw ValidationError("--pixel-ratio must be above 0 and at most 8") }
         guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
         _ = try liveData.feed()
+        guard (content == nil) == (publicKey == nil) else { throw ValidationError("--content and --public-key go together") }
+        if content != nil && loading.noCache { throw ValidationError("--content imports into the cache: it cannot go with --no-cache") }
+    }
+
+    /// Checks the package with the key, then imports it; a package that does not check writes nothing.
+    private func importContent(_ path: String, publicKey: String, styleURL: String, into environment: LoadingEnvironment) async throws {
+        let bytes: [UInt8]
+        let keyText: [UInt8]
+        do {
+            keyText = try InputFile.read(publicKey, limit: 4096)
+            bytes = try InputFile.read(path, limit: 4 << 30)
+        } catch {
+            printError("mapsim: \(error)")
+            throw ExitCode(2)
+        }
+        guard let cache = environment.cache else {
+            printError("mapsim: --content needs a cache, and none could be opened: \(environment.warnings.joined(separator: "; "))")
+            throw ExitCode(74)
+        }
+        do {
+            let package = try ContentPackage(bytes, key: try ContentSigningKey.publicKey(String(decoding: keyText, as: UTF8.self)))
+            let summary = try await ContentImport.run(package, styleURL: styleURL, cache: cache)
+            printError("mapsim: imported \(summary.site) version \(summary.version) from \(path): \(summary.resources) resources and \(summary.tiles) tiles, pinned in the cache")
+        } catch {
+            printError("mapsim: \(path): \(error); nothing was imported")
+            throw ExitCode(65)
+        }
     }
 
     func run() async throws {
         let styleURL = StyleLocation.url(for: style)
         let environment = loading.environment(styleURL: styleURL, mapbox: MapboxURL(baseURL: mapboxAPIURL, accessToken: accessToken))
+        if let content, let publicKey {
+            do {
+                try await importContent(content, publicKey: publicKey, styleURL: styleURL, into: environment)
+            } catch {
+                await environment.shutdown()
+                throw error
+            }
+        }
         let map = await environment.makeMap(viewport: Viewport(width: size.width, height: size.height, pixelRatio: pixelRatio))
         await map.setCamera(CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch))
 

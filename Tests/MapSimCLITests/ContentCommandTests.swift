@@ -30,4 +30,29 @@ struct ContentCommandTests {
         let wrongKey = try await CommandRunner.run(["content", "verify", folder.path + "/s.mapsimpkg", "--public-key", folder.path + "/k"])
         #expect(wrongKey.status == 65, "a private key is not the public one")
     }
+
+    @Test func aPackageLetsAFirstRunLoadOfflineAndATamperedOneWritesNothing() async throws {
+        let folder = try FixtureDirectory()
+        let site = folder.path + "/site"
+        try FileManager.default.copyItem(atPath: SampleStyle.folder, toPath: site)
+        #expect(try await CommandRunner.run(["content", "keygen", "-o", "k"], in: folder.path).status == 0)
+        #expect(try await CommandRunner.run(["content", "pack", site, "-o", "city.mapsimpkg", "--key", "k"], in: folder.path).status == 0)
+        let server = try await FixtureServer.start(serving: site)
+        defer { Task { await server.stop() } }
+        let style = server.baseURL + "/style.json"
+        let without = try await CommandRunner.run(["load", style, "--offline", "--cache", "without.db", "-q"], in: folder.path)
+        #expect(without.standardOutput.contains("not reached") || without.status != 0, "offline with an empty cache, nothing loads")
+        let first = try await CommandRunner.run(["load", style, "--offline", "--cache", "first.db", "-q", "--content", "city.mapsimpkg", "--public-key", "k.pub"],
+                                                in: folder.path)
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput.contains("errors         none") && first.standardOutput.contains("answered by    database"), "\(first.standardOutput)")
+        #expect(first.standardError.contains("imported site version 1"))
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/city.mapsimpkg"))
+        bytes[bytes.count / 2] ^= 0x04
+        try bytes.write(to: URL(fileURLWithPath: folder.path + "/tampered.mapsimpkg"))
+        let tampered = try await CommandRunner.run(["load", style, "--offline", "--cache", "tampered.db", "-q", "--content", "tampered.mapsimpkg",
+                                                    "--public-key", "k.pub"], in: folder.path)
+        #expect(tampered.status == 65 && tampered.standardError.contains("nothing was imported"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/tampered.db"), "the cache is not even created")
+    }
 }

@@ -16,7 +16,7 @@ public enum GlyphURL {
 
     /// Percent-encodes everything but unreserved characters, the comma between fonts included, with
     /// lower-case hex digits: `Font%20A%2cFont%20B`, as MapLibre Native spells it.
-    static func percentEncode(_ text: String) -> String {
+    public static func percentEncode(_ text: String) -> String {
         var result = ""
         for byte in text.utf8 {
             let c = Character(Unicode.Scalar(byte))

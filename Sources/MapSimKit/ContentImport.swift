@@ -1,0 +1,112 @@
+import MapSim
+import MapSimCache
+import MapSimContent
+import MapSimJSON
+import MapSimStyle
+
+/// Puts a checked content package into the cache as a pinned set — like an offline region, named
+/// `content:SITE@VERSION` — so that a first run can load the site with no network. Item URLs are
+/// resolved against the manifest's place, next to the style; tiles are matched to the `{z}/{x}/{y}`
+/// templates of the package's TileJSON documents and style, and stored for pixel ratios 1 and 2 when
+/// their template does not depend on it. A previous version of the same site is unpinned once the new
+/// one is in.
+public enum ContentImport {
+    /// What an import did.
+    public struct Summary: Sendable, Equatable {
+        public var site: String
+        public var version: Int
+        public var resources: Int
+        public var tiles: Int
+    }
+
+    /// Imports `package`, whose style is at `styleURL`, into `cache`.
+    public static func run(_ package: ContentPackage, styleURL: String, cache: SQLiteCache) async throws(ContentError) -> Summary {
+        let manifestURL = URLResolver.resolve("manifest.json", against: styleURL)
+        func url(of item: ContentItem) -> String {
+            URLResolver.resolve(item.url.split(separator: "/", omittingEmptySubsequences: false).map { GlyphURL.percentEncode(String($0)) }.joined(separator: "/"),
+                                against: manifestURL)
+        }
+        let templates = tileTemplates(package, url: url)
+        var summary = Summary(site: package.manifest.site, version: package.manifest.version, resources: 0, tiles: 0)
+        var pinned: [Resource] = []
+        for (item, bytes) in package.items {
+            let address = url(of: item)
+            let response = Response.success(bytes, source: .network)
+            if item.kind == .tile, let (template, id) = templates.lazy.compactMap({ template in match(address, template).map { (template, $0) } }).first {
+                for ratio in [1.0, 2.0] {
+                    let resource = Resource.tile(template, id: id, pixelRatio: ratio)
+                    cache.store(resource, response)
+                    pinned.append(resource)
+                }
+                summary.tiles += 1
+            } else {
+                let resource = Resource(url: address, kind: kind(of: item))
+                cache.store(resource, response)
+                pinned.append(resource)
+                summary.resources += 1
+            }
+        }
+        await cache.flush()
+        if let failure = cache.writeFailure { throw ContentError("the cache could not be written: \(failure)") }
+        do {
+            let previous = try cache.regions().filter { $0.definition.hasPrefix("content:\(summary.site)@") }
+            let region = try cache.createRegion(definition: "content:\(summary.site)@\(summary.version)")
+            for resource in pinned { try cache.pin(resource, to: region) }
+            for old in previous { try cache.deleteRegion(old.id) }
+        } catch {
+            throw ContentError("the cache could not be written: \(error)")
+        }
+        return summary
+    }
+
+    private static func kind(of item: ContentItem) -> Resource.Kind {
+        switch item.kind {
+        case .style: .style
+        case .sprite: item.url.hasSuffix(".png") ? .spriteImage : .spriteJSON
+        case .glyphs: .glyphs
+        case .tilejson, .geojson: .source
+        case .tile: .tile
+        case .other: .unknown
+        }
+    }
+
+    /// The `{z}/{x}/{y}` templates of the package's TileJSON documents and of its style's inline sources.
+    private static func tileTemplates(_ package: ContentPackage, url: (ContentItem) -> String) -> [TileURLTemplate] {
+        var templates: [TileURLTemplate] = []
+        for (item, bytes) in package.items where item.kind == .tilejson || item.kind == .style {
+            guard let document = try? JSONParser.parse(bytes) else { continue }
+            let base = url(item)
+            var sources: [JSONValue] = item.kind == .tilejson ? [document] : []
+            if item.kind == .style, let members = document["sources"]?.objectValue?.members { sources += members.map(\.value) }
+            for source in sources {
+                guard let first = source["tiles"]?.arrayValue?.first?.stringValue else { continue }
+                let scheme: StyleSource.Scheme = source["scheme"]?.stringValue == "tms" ? .tms : .xyz
+                templates.append(TileURLTemplate(URLResolver.resolve(first, against: base), scheme: scheme))
+            }
+        }
+        return templates
+    }
+
+    /// The tile a URL is under `template`, when the template has only `{z}`, `{x}` and `{y}`.
+    private static func match(_ address: String, _ template: TileURLTemplate) -> CanonicalTileID? {
+        var pattern = Substring(template.template)
+        var rest = Substring(address)
+        var values: [String: Int] = [:]
+        while let open = pattern.firstIndex(of: "{") {
+            guard let close = pattern[open...].firstIndex(of: "}") else { return nil }
+            let literal = pattern[..<open]
+            guard rest.hasPrefix(literal) else { return nil }
+            rest = rest.dropFirst(literal.count)
+            let token = String(pattern[pattern.index(after: open)..<close])
+            guard ["z", "x", "y"].contains(token) else { return nil }
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard let value = Int(digits), digits.count <= 9 else { return nil }
+            values[token] = value
+            rest = rest.dropFirst(digits.count)
+            pattern = pattern[pattern.index(after: close)...]
+        }
+        guard rest == pattern, let z = values["z"], let x = values["x"], var y = values["y"], z <= 30, x < 1 << z, y < 1 << z else { return nil }
+        if template.scheme == .tms { y = (1 << z) - 1 - y }
+        return CanonicalTileID(z: z, x: x, y: y)
+    }
+}
