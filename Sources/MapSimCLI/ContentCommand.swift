@@ -17,6 +17,6 @@ struct ContentCommand: AsyncParsableCommand {
           mapsim content pack styles/sample -o city.mapsimpkg --key site-key --site city --version 1
           mapsim content verify city.mapsimpkg --public-key site-key.pub
         """,
-        subcommands: [ContentKeygenCommand.self, ContentPackCommand.self, ContentVerifyCommand.self]
+        subcommands: [ContentKeygenCommand.self, ContentPackCommand.self, ContentVerifyCommand.self, ContentCheckCommand.self]
     )
 }

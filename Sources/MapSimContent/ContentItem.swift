@@ -2,7 +2,7 @@ import MapSimJSON
 
 /// One file of a site's content, as a manifest lists it: where it is (relative to the manifest), what
 /// it is, its size and its SHA-256.
-public struct ContentItem: Sendable, Equatable {
+public struct ContentItem: Sendable, Hashable {
     /// What an item is.
     public enum Kind: String, Sendable, CaseIterable {
         case style, sprite, glyphs, tilejson, tile, geojson, other

@@ -21,30 +21,41 @@ public enum ContentImport {
 
     /// Imports `package`, whose style is at `styleURL`, into `cache`.
     public static func run(_ package: ContentPackage, styleURL: String, cache: SQLiteCache) async throws(ContentError) -> Summary {
-        let manifestURL = URLResolver.resolve("manifest.json", against: styleURL)
-        func url(of item: ContentItem) -> String {
-            URLResolver.resolve(item.url.split(separator: "/", omittingEmptySubsequences: false).map { GlyphURL.percentEncode(String($0)) }.joined(separator: "/"),
-                                against: manifestURL)
-        }
-        let templates = tileTemplates(package, url: url)
-        var summary = Summary(site: package.manifest.site, version: package.manifest.version, resources: 0, tiles: 0)
+        let stored = package.items.map { (item: $0.item, bytes: Optional($0.bytes)) }
+        let summary = try await store(stored, of: package.manifest, styleURL: styleURL, documents: package.items, cache: cache)
+        // The manifest too, with no expiry: the first online check compares its version.
+        cache.store(Resource(url: URLResolver.resolve("manifest.json", against: styleURL), kind: .unknown), .success(package.manifest.json, source: .network))
+        await cache.flush()
+        return summary
+    }
+
+    /// The URL of `item` of the manifest next to the style at `styleURL`, its path percent-encoded as
+    /// the map spells URLs (`Mapsim%20Sans%20Regular`).
+    static func url(of item: ContentItem, styleURL: String) -> String {
+        URLResolver.resolve(item.url.split(separator: "/", omittingEmptySubsequences: false).map { GlyphURL.percentEncode(String($0)) }.joined(separator: "/"),
+                            against: URLResolver.resolve("manifest.json", against: styleURL))
+    }
+
+    /// Stores the items given with bytes (the others are in the cache already), then pins every item
+    /// of `manifest` as the site's content and unpins its previous version. `documents` are the
+    /// TileJSON and style items whose templates name the tiles.
+    static func store(_ items: [(item: ContentItem, bytes: [UInt8]?)], of manifest: ContentManifest, styleURL: String,
+                      documents: [(item: ContentItem, bytes: [UInt8])], cache: SQLiteCache) async throws(ContentError) -> Summary {
+        let templates = tileTemplates(documents, styleURL: styleURL)
+        var summary = Summary(site: manifest.site, version: manifest.version, resources: 0, tiles: 0)
         var pinned: [Resource] = []
-        for (item, bytes) in package.items {
-            let address = url(of: item)
-            let response = Response.success(bytes, source: .network)
+        for (item, bytes) in items {
+            let address = url(of: item, styleURL: styleURL)
+            let resources: [Resource]
             if item.kind == .tile, let (template, id) = templates.lazy.compactMap({ template in match(address, template).map { (template, $0) } }).first {
-                for ratio in [1.0, 2.0] {
-                    let resource = Resource.tile(template, id: id, pixelRatio: ratio)
-                    cache.store(resource, response)
-                    pinned.append(resource)
-                }
+                resources = [1.0, 2.0].map { Resource.tile(template, id: id, pixelRatio: $0) }
                 summary.tiles += 1
             } else {
-                let resource = Resource(url: address, kind: kind(of: item))
-                cache.store(resource, response)
-                pinned.append(resource)
+                resources = [Resource(url: address, kind: kind(of: item))]
                 summary.resources += 1
             }
+            if let bytes { for resource in resources { cache.store(resource, Response.success(bytes, source: .network)) } }
+            pinned += resources
         }
         await cache.flush()
         if let failure = cache.writeFailure { throw ContentError("the cache could not be written: \(failure)") }
@@ -71,11 +82,11 @@ public enum ContentImport {
     }
 
     /// The `{z}/{x}/{y}` templates of the package's TileJSON documents and of its style's inline sources.
-    private static func tileTemplates(_ package: ContentPackage, url: (ContentItem) -> String) -> [TileURLTemplate] {
+    private static func tileTemplates(_ documents: [(item: ContentItem, bytes: [UInt8])], styleURL: String) -> [TileURLTemplate] {
         var templates: [TileURLTemplate] = []
-        for (item, bytes) in package.items where item.kind == .tilejson || item.kind == .style {
+        for (item, bytes) in documents where item.kind == .tilejson || item.kind == .style {
             guard let document = try? JSONParser.parse(bytes) else { continue }
-            let base = url(item)
+            let base = url(of: item, styleURL: styleURL)
             var sources: [JSONValue] = item.kind == .tilejson ? [document] : []
             if item.kind == .style, let members = document["sources"]?.objectValue?.members { sources += members.map(\.value) }
             for source in sources {

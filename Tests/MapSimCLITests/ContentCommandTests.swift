@@ -55,4 +55,44 @@ struct ContentCommandTests {
         #expect(tampered.status == 65 && tampered.standardError.contains("nothing was imported"))
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/tampered.db"), "the cache is not even created")
     }
+
+    @Test func aCheckRespectsTheMaximumAgeDownloadsOnlyWhatChangedAndAFailedOneKeepsTheOldVersion() async throws {
+        let folder = try FixtureDirectory()
+        let site = folder.path + "/site"
+        try FileManager.default.copyItem(atPath: SampleStyle.folder, toPath: site)
+        #expect(try await CommandRunner.run(["content", "keygen", "-o", "k"], in: folder.path).status == 0)
+        #expect(try await CommandRunner.run(["content", "pack", site, "-o", "v1.mapsimpkg", "--key", "k", "--site", "city"], in: folder.path).status == 0)
+        let server = try await FixtureServer.start(serving: site)
+        defer { Task { await server.stop() } }
+        let style = server.baseURL + "/style.json"
+        func check(_ extra: [String] = []) async throws -> CommandRunner.Result {
+            try await CommandRunner.run(["content", "check", style, "--cache", "c.db"] + extra, in: folder.path)
+        }
+        let first = try await check()
+        #expect(first.status == 0 && first.standardOutput.contains("version none → 1: 37 items"), "\(first.standardOutput)\(first.standardError)")
+        let before = server.requestCount
+        #expect(try await check().standardOutput.contains("nothing requested"))
+        #expect(server.requestCount == before, "under the maximum age no request is made")
+        let forced = try await check(["--force"])
+        #expect(forced.standardOutput.contains("version 1 is the newest") && server.requestCount == before + 1, "forced: exactly the manifest")
+        #expect(server.received.last?.headers["if-none-match"] != nil, "a conditional request")
+
+        // Version 2 changes the style and one tile; the tile's download fails once.
+        var style2 = try String(contentsOfFile: site + "/style.json", encoding: .utf8)
+        style2 = style2.replacingOccurrences(of: "Mapsim City", with: "Mapsim City 2")
+        try style2.write(toFile: site + "/style.json", atomically: true, encoding: .utf8)
+        try Data([0x1A, 0x00]).write(to: URL(fileURLWithPath: site + "/tiles/0/0/0.pbf"))
+        try FileManager.default.removeItem(atPath: site + "/manifest.json")
+        #expect(try await CommandRunner.run(["content", "pack", site, "-o", "v2.mapsimpkg", "--key", "k", "--site", "city", "--version", "2"],
+                                            in: folder.path).status == 0)
+        server.reply("/tiles/0/0/0.pbf", with: .status(500), times: 1)
+        let failed = try await check(["--force"])
+        #expect(failed.status == 1 && failed.standardError.contains("item tiles/0/0/0.pbf") && failed.standardError.contains("kept whole"),
+                "\(failed.standardError)")
+        let offline = try await CommandRunner.run(["load", style, "--offline", "--cache", "c.db", "-q"], in: folder.path)
+        #expect(offline.status == 0 && offline.standardOutput.contains("errors         none"), "version 1 still loads whole offline: \(offline.standardOutput)")
+        let updated = try await check(["--force"])
+        #expect(updated.standardOutput.contains("version 1 → 2: 2 items") && updated.standardOutput.contains("style style.json")
+                && updated.standardOutput.contains("tile tiles/0/0/0.pbf"), "\(updated.standardOutput)")
+    }
 }
