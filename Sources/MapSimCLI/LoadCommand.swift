@@ -40,12 +40,16 @@ struct LoadCommand: AsyncParsableCommand {
         Exit status: 0 when the --until state is reached; 1 when the style fails to load or \
         parse; 2 when the timeout passes first (for example when a source's TileJSON fails, \
         which keeps the map from ever being loaded); 64 for bad arguments; 69 when the --live \
-        broker cannot be reached; 65 when the --content package is not valid (nothing is imported); 74 \
+        broker cannot be reached or --require-first-online-check fails; 65 when the --content package is not valid (nothing is imported); 74 \
         when --events cannot be written.
 
         --content PKG --public-key KEY imports a signed content package (`mapsim content pack`) into \
         the cache first, pinned, so that a first run loads with no network (--offline); the package \
-        is checked entirely — signature, every item — before anything is written.
+        is checked entirely — signature, every item — before anything is written. Then, online, \
+        the site's content is checked as `mapsim content check` does, before the style loads \
+        (content-ready, content-start and content-complete-all are in the events). With \
+        --require-first-online-check, a cache that has never reached the content server refuses \
+        to load (exit 69).
 
         Examples:
           mapsim load styles/sample/style.json
@@ -122,6 +126,9 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --content: the public key the package must be signed with.", valueName: "KEY"))
     var publicKey: String?
 
+    @Flag(help: "Refuse to load (exit 69) when this cache has never reached the site's content server, as the SDK refuses on a fresh install.")
+    var requireFirstOnlineCheck = false
+
     func validate() throws {
         try CameraArguments.validate(center: center?.value, zoom: zoom, pitch: pitch)
         guard pixelRatio > 0, pixelRatio <= 8 else { throw ValidationError("--pixel-ratio must be above 0 and at most 8") }
@@ -129,10 +136,47 @@ struct LoadCommand: AsyncParsableCommand {
         _ = try liveData.feed()
         guard (content == nil) == (publicKey == nil) else { throw ValidationError("--content and --public-key go together") }
         if content != nil && loading.noCache { throw ValidationError("--content imports into the cache: it cannot go with --no-cache") }
+        if requireFirstOnlineCheck && loading.noCache { throw ValidationError("--require-first-online-check looks in the cache: it cannot go with --no-cache") }
+    }
+
+    /// The data manager's part of a load, before the style loads (an update never changes a map
+    /// mid-load): import the package, then check online, reporting content-ready, content-start and
+    /// content-complete-all; with --require-first-online-check, a cache that never reached the server
+    /// refuses to go on.
+    private func prepareContent(styleURL: String, environment: LoadingEnvironment, map: Map) async throws {
+        guard content != nil || requireFirstOnlineCheck else { return }
+        var site: String?
+        if let content, let publicKey {
+            let summary = try await importContent(content, publicKey: publicKey, styleURL: styleURL, into: environment)
+            site = summary.site
+            await map.report(.ready(site: summary.site, isOnlineData: false))
+        }
+        if !environment.startsOffline, environment.cache != nil {
+            let name = site ?? URLResolver.resolve("manifest.json", against: styleURL)
+            await map.report(.start(site: name, isOnlineData: true))
+            do {
+                let report = try await ContentCheck.run(styleURL: styleURL, environment: environment, force: false)
+                var errors: [String: String] = [:]
+                for failure in report.failures {
+                    let parts = failure.split(separator: ":", maxSplits: 1).map(String.init)
+                    errors[parts[0]] = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : failure
+                }
+                await map.report(.completeAll(site: report.site ?? name, isSuccessful: report.failures.isEmpty, isOnlineData: true, errors: errors))
+                if report.failures.isEmpty && content == nil { await map.report(.ready(site: report.site ?? name, isOnlineData: true)) }
+            } catch {
+                await map.report(.completeAll(site: name, isSuccessful: false, isOnlineData: true, errors: ["manifest": "\(error)"]))
+            }
+        }
+        if requireFirstOnlineCheck {
+            guard let cache = environment.cache, await ContentCheck.hasCheckedOnline(styleURL: styleURL, cache: cache) else {
+                printError("mapsim: the content server has never been reached from this cache, and the first online check is mandatory (--require-first-online-check)")
+                throw ExitCode(69)
+            }
+        }
     }
 
     /// Checks the package with the key, then imports it; a package that does not check writes nothing.
-    private func importContent(_ path: String, publicKey: String, styleURL: String, into environment: LoadingEnvironment) async throws {
+    private func importContent(_ path: String, publicKey: String, styleURL: String, into environment: LoadingEnvironment) async throws -> ContentImport.Summary {
         let bytes: [UInt8]
         let keyText: [UInt8]
         do {
@@ -150,6 +194,7 @@ struct LoadCommand: AsyncParsableCommand {
             let package = try ContentPackage(bytes, key: try ContentSigningKey.publicKey(String(decoding: keyText, as: UTF8.self)))
             let summary = try await ContentImport.run(package, styleURL: styleURL, cache: cache)
             printError("mapsim: imported \(summary.site) version \(summary.version) from \(path): \(summary.resources) resources and \(summary.tiles) tiles, pinned in the cache")
+            return summary
         } catch {
             printError("mapsim: \(path): \(error); nothing was imported")
             throw ExitCode(65)
@@ -159,14 +204,6 @@ struct LoadCommand: AsyncParsableCommand {
     func run() async throws {
         let styleURL = StyleLocation.url(for: style)
         let environment = loading.environment(styleURL: styleURL, mapbox: MapboxURL(baseURL: mapboxAPIURL, accessToken: accessToken))
-        if let content, let publicKey {
-            do {
-                try await importContent(content, publicKey: publicKey, styleURL: styleURL, into: environment)
-            } catch {
-                await environment.shutdown()
-                throw error
-            }
-        }
         let map = await environment.makeMap(viewport: Viewport(width: size.width, height: size.height, pixelRatio: pixelRatio))
         await map.setCamera(CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch))
 
@@ -190,6 +227,14 @@ struct LoadCommand: AsyncParsableCommand {
             if !quiet { print(printer.line(for: event)) }
         }
 
+        do {
+            try await prepareContent(styleURL: styleURL, environment: environment, map: map)
+        } catch {
+            subscription.cancel()
+            try? recorder.close()
+            await environment.shutdown()
+            throw error
+        }
         await map.setStyleURI(styleURL)
         let outcome = await map.run(until: until, timeout: .seconds(timeout))
         var liveFailure: LiveFeed.Failure?

@@ -27,6 +27,12 @@ public enum ContentCheck {
         public var failures: [String]
     }
 
+    /// Whether a check of the style's site ever reached the server from this cache (an imported
+    /// package's manifest has no expiry; one a check stored has).
+    public static func hasCheckedOnline(styleURL: String, cache: SQLiteCache) async -> Bool {
+        await cache.load(Resource(url: URLResolver.resolve("manifest.json", against: styleURL), kind: .unknown)).expires != nil
+    }
+
     /// Runs a check of the content of the style at `styleURL` through `environment` (its cache and
     /// network), at `now`; `force` checks whatever the age.
     public static func run(styleURL: String, environment: LoadingEnvironment, force: Bool, maximumAge: Int64 = 15 * 60,

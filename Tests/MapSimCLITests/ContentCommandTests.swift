@@ -95,4 +95,28 @@ struct ContentCommandTests {
         #expect(updated.standardOutput.contains("version 1 → 2: 2 items") && updated.standardOutput.contains("style style.json")
                 && updated.standardOutput.contains("tile tiles/0/0/0.pbf"), "\(updated.standardOutput)")
     }
+
+    @Test func theFirstOnlineCheckIsMandatoryWhenAskedAndItsEventsAreInTheStream() async throws {
+        let folder = try FixtureDirectory()
+        let site = folder.path + "/site"
+        try FileManager.default.copyItem(atPath: SampleStyle.folder, toPath: site)
+        #expect(try await CommandRunner.run(["content", "keygen", "-o", "k"], in: folder.path).status == 0)
+        #expect(try await CommandRunner.run(["content", "pack", site, "-o", "v1.mapsimpkg", "--key", "k", "--site", "city"], in: folder.path).status == 0)
+        let server = try await FixtureServer.start(serving: site)
+        defer { Task { await server.stop() } }
+        let style = server.baseURL + "/style.json"
+        let package = ["--content", "v1.mapsimpkg", "--public-key", "k.pub"]
+        let offline = try await CommandRunner.run(["load", style, "--offline", "--cache", "a.db", "-q", "--require-first-online-check"] + package, in: folder.path)
+        #expect(offline.status == 69 && offline.standardError.contains("first online check is mandatory"), "\(offline.standardError)")
+        let online = try await CommandRunner.run(["load", style, "--cache", "b.db", "--events", "-", "-q", "--require-first-online-check"] + package, in: folder.path)
+        #expect(online.status == 0, "\(online.standardError)")
+        let content = online.standardOutput.split(separator: "\n").filter { $0.contains(#""type":"content-"#) }
+        #expect(content == [
+            #"{"type":"content-ready","begin":0,"end":0,"data":{"site":"city","is-online-data":false}}"#,
+            #"{"type":"content-start","begin":0,"end":0,"data":{"site":"city","is-online-data":true}}"#,
+            #"{"type":"content-complete-all","begin":0,"end":0,"data":{"site":"city","is-successful":true,"is-online-data":true,"errors":{}}}"#,
+        ])
+        let later = try await CommandRunner.run(["load", style, "--offline", "--cache", "b.db", "-q", "--require-first-online-check"], in: folder.path)
+        #expect(later.status == 0 && later.standardOutput.contains("errors         none"), "once checked online, offline runs go on")
+    }
 }

@@ -40,6 +40,9 @@ struct TraceTests {
             .dynamicEntity(.entityReceived(trackID: "yes", entityID: 4)), .dynamicEntity(.entityPurged(trackID: "null", entityID: 4)),
             .dynamicEntity(.connectionStatusChanged(.failed, previous: .connecting, attempt: nil, error: "the feed cannot be reached")),
             .dynamicEntity(.connectionStatusChanged(.connecting, previous: .connecting, attempt: 2, error: nil)),
+            .content(.start(site: "city", isOnlineData: true)), .content(.ready(site: "city", isOnlineData: false)),
+            .content(.completeAll(site: "city", isSuccessful: true, isOnlineData: true, errors: [:])),
+            .content(.completeAll(site: "c", isSuccessful: false, isOnlineData: true, errors: ["style.json": "gone \"now\""])),
         ]
         return payloads.enumerated().map { MapEvent(begin: SimTime(microseconds: Int64($0.offset) * 10), end: SimTime(microseconds: Int64($0.offset) * 16_666), payload: $0.element) }
     }()

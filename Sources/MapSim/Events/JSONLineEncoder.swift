@@ -87,7 +87,7 @@ struct JSONLineEncoder {
                 self.response(response)
             }
             member("cancelled", request.cancelled)
-        case .live, .dynamicEntity:
+        case .live, .dynamicEntity, .content:
             for (name, value) in payload.data.members {
                 key(name)
                 JSONWriter.write(value, into: &bytes)

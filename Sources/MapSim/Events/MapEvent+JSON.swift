@@ -69,6 +69,8 @@ extension MapEventPayload {
             return event.data
         case .dynamicEntity(let event):
             return event.data
+        case .content(let event):
+            return event.data
         }
     }
 }

@@ -24,6 +24,8 @@ public enum MapEventPayload: Sendable, Equatable {
     case live(LiveEvent)
     /// Dynamic entities: observations, entities, purges and the connection.
     case dynamicEntity(DynamicEntityEvent)
+    /// A site's content: a check begins, data is ready, the check is over.
+    case content(ContentEvent)
 
     /// The event type of this payload.
     public var type: MapEventType {
@@ -44,6 +46,7 @@ public enum MapEventPayload: Sendable, Equatable {
         case .resourceRequest: .resourceRequest
         case .live(let event): event.type
         case .dynamicEntity(let event): event.type
+        case .content(let event): event.type
         }
     }
 }

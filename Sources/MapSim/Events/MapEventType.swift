@@ -1,4 +1,4 @@
-/// The fourteen event types of the Mapbox map event model, by their exact names, the seven of live data and the five of dynamic entities.
+/// The fourteen event types of the Mapbox map event model, by their exact names, the seven of live data, the five of dynamic entities and the three of content.
 public enum MapEventType: String, Sendable, CaseIterable, Codable {
     case mapLoaded = "map-loaded"
     case mapLoadingError = "map-loading-error"
@@ -26,4 +26,7 @@ public enum MapEventType: String, Sendable, CaseIterable, Codable {
     case dynamicEntityReceived = "dynamic-entity-received"
     case dynamicEntityPurged = "dynamic-entity-purged"
     case dynamicEntityConnectionStatusChanged = "dynamic-entity-connection-status-changed"
+    case contentStart = "content-start"
+    case contentReady = "content-ready"
+    case contentCompleteAll = "content-complete-all"
 }

@@ -20,4 +20,6 @@ public enum MapEvents {
     public static let dynamicEntity = MapEventKind<DynamicEntityEvent>(type: .dynamicEntityObservationReceived) {
         if case .dynamicEntity(let event) = $0 { event } else { nil }
     }
+    /// Every content event of a site's data manager.
+    public static let content = MapEventKind<ContentEvent>(type: .contentReady) { if case .content(let event) = $0 { event } else { nil } }
 }

@@ -186,6 +186,11 @@ public actor Map {
         for event in events { report(event) }
     }
 
+    /// Sends a content event of the site's data manager into the map's event stream at the current time.
+    public func report(_ event: ContentEvent) {
+        dispatcher.dispatch(MapEvent(begin: scheduler.now, end: scheduler.now, payload: .content(event)))
+    }
+
     /// Sends dynamic-entity events into the map's event stream at the current time, in order.
     public func report(_ events: [DynamicEntityEvent]) {
         for event in events { dispatcher.dispatch(MapEvent(begin: scheduler.now, end: scheduler.now, payload: .dynamicEntity(event))) }

@@ -89,6 +89,16 @@ extension MapEvent {
             }
             guard let event else { throw data.failure("not a dynamic-entity event") }
             return .dynamicEntity(event)
+        case .contentStart, .contentReady, .contentCompleteAll:
+            let object = try data.object()
+            let event: ContentEvent?
+            do {
+                event = try ContentEvent(type: type, data: object)
+            } catch {
+                throw data.failure(error.description)
+            }
+            guard let event else { throw data.failure("not a content event") }
+            return .content(event)
         }
     }
 

@@ -36,8 +36,8 @@ struct MapEventJSONTests {
     }
 
     @Test func everyEventTypeHasItsName() {
-        #expect(MapEventType.allCases.count == 26)
-        #expect(Set(MapEventType.allCases.map(\.rawValue)).count == 26)
+        #expect(MapEventType.allCases.count == 29)
+        #expect(Set(MapEventType.allCases.map(\.rawValue)).count == 29)
         #expect(MapEventType.allCases.filter { $0.rawValue.hasPrefix("live-") }.map(\.rawValue)
             == ["live-state-changed", "live-subscribed", "live-unsubscribed", "live-subscription-error", "live-unsubscription-error", "live-error", "live-update"])
         #expect(MapEventType.allCases.filter { $0.rawValue.hasPrefix("dynamic-entity-") }.count == 5)
@@ -112,6 +112,8 @@ final class LockedLog: Sendable {
             .dynamicEntity(.observationReceived(trackID: "7", entityID: 2, observationID: 9)),
             .dynamicEntity(.observationPurged(trackID: "7", entityID: 2, observationID: 3, reason: .purgeAll)),
             .dynamicEntity(.entityPurged(trackID: "7", entityID: 2)),
+            .content(.ready(site: "city", isOnlineData: false)),
+            .content(.completeAll(site: "city", isSuccessful: false, isOnlineData: true, errors: ["tiles/0/0/0.pbf": "500", "manifest": "x"])),
             .dynamicEntity(.connectionStatusChanged(.connecting, previous: .connected, attempt: 3, error: "down")),
             .live(.update(LiveUpdateReceived(topic: "ds/v/b/f/r/l/occupancy", id: "l", timestamp: "2026-11-24T00:00:00Z", properties: ["b": "2", "a": "\"1\""]))),
             .renderFrameFinished(RenderFrameFinished(renderMode: .partial, needsRepaint: true, placementChanged: false)),
