@@ -14,7 +14,8 @@ struct ContentCommand: AsyncParsableCommand {
 
         Examples:
           mapsim content keygen -o site-key
-          mapsim content pack styles/sample -o city.mapsimpkg --key site-key --site city --version 1
+          mapsim content pack styles/sample -o city.mapsimpkg --key site-key \\
+              --site city --version 1
           mapsim content verify city.mapsimpkg --public-key site-key.pub
         """,
         subcommands: [ContentKeygenCommand.self, ContentPackCommand.self, ContentVerifyCommand.self, ContentCheckCommand.self]

@@ -20,7 +20,8 @@ struct ContentPackCommand: ParsableCommand {
         the manifest says, or the manifest or key is malformed; 74 the package cannot be written.
 
         Examples:
-          mapsim content pack styles/sample -o city.mapsimpkg --key site-key --site city
+          mapsim content pack styles/sample -o city.mapsimpkg --key site-key \\
+              --site city
           mapsim content pack site/manifest.json -o site.mapsimpkg --key site-key
         """
     )

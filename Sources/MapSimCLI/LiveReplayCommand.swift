@@ -48,8 +48,9 @@ struct LiveReplayCommand: AsyncParsableCommand {
 
         Examples:
           mapsim live replay styles/entities/vessels.jsonl --track-id-field MMSI
-          mapsim live replay ais.jsonl --track-id-field MMSI --time-field BaseDateTime \\
-              --speed 60 --max-observations-per-track 10 --json
+          mapsim live replay ais.jsonl --track-id-field MMSI \\
+              --time-field BaseDateTime --speed 60 \\
+              --max-observations-per-track 10 --json
           mapsim live replay ais.jsonl --track-id-field MMSI --max-duration 300 \\
               --filter '[">", ["get", "SOG"], 0]' --bbox 12.4,55.5,12.9,55.9
           mapsim live replay styles/entities/vessels.jsonl --track-id-field MMSI \\

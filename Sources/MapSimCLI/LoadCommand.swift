@@ -61,8 +61,8 @@ struct LoadCommand: AsyncParsableCommand {
           mapsim load https://maps.test/style.json --network 3g \\
               --mirror https://maps.test/=styles/sample
           mapsim load https://maps.test/style.json --offline
-          mapsim load styles/live/style.json --live rooms=mqtt://127.0.0.1:1883 \
-              --criteria 'acme/#' --for 30s --events live-run.jsonl
+          mapsim load styles/live/style.json \\
+              --live rooms=mqtt://127.0.0.1:1883 --criteria 'acme/#' --for 30s
           mapsim load styles/live/style.json --live rooms=recorded.jsonl
           mapsim load https://maps.test/style.json --offline \\
               --content city.mapsimpkg --public-key site-key.pub

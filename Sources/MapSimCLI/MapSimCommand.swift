@@ -26,6 +26,8 @@ struct MapSimCommand: AsyncParsableCommand {
           mapsim tiles --center -122.5,37.8 --zoom 10 --size 512x512
           mapsim eval '["get", "name"]' --properties '{"name": "Oslo"}'
           mapsim live listen mqtt://127.0.0.1:1883 --criteria 'acme/#' --for 30s
+          mapsim live replay styles/entities/vessels.jsonl --track-id-field MMSI
+          mapsim content verify city.mapsimpkg --public-key site-key.pub
         """,
         version: MapSimInfo.version,
         subcommands: [LoadCommand.self, TilesCommand.self, CacheCommand.self, RunCommand.self, DiffCommand.self, ExportCommand.self, ValidateCommand.self, EvalCommand.self, LiveCommand.self, ContentCommand.self]
