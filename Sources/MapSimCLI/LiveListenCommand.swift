@@ -74,13 +74,7 @@ struct LiveListenCommand: AsyncParsableCommand {
         let session = MQTTLiveSession(endpoint: endpoint) { time, event in
             continuation.yield(MapEvent(begin: time, end: time, payload: .live(event)))
         }
-        let interrupt = Interrupt { continuation.finish() }
-        let deadline = duration.map { duration in
-            Task {
-                try? await Task.sleep(for: .microseconds(duration.time.microseconds))
-                continuation.finish()
-            }
-        }
+        let stop = StreamStop(after: duration?.time) { continuation.finish() }
         for criteria in parsed { await session.subscribe(criteria) }
         let printer = EventPrinter(terminal: .standardOutput())
         var unreachable: String?
@@ -92,8 +86,7 @@ struct LiveListenCommand: AsyncParsableCommand {
                 break
             }
         }
-        deadline?.cancel()
-        interrupt.cancel()
+        stop.cancel()
         await session.close()
         do {
             try writer?.close()

@@ -241,13 +241,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
         let feed = DynamicEntityStream(transport: transport, format: format, options: options, filter: try streamFilter()) { time, event in
             continuation.yield(MapEvent(begin: time, end: time, payload: .dynamicEntity(event)))
         }
-        let interrupt = Interrupt { continuation.finish() }
-        let deadline = duration.map { duration in
-            Task {
-                try? await Task.sleep(for: .microseconds(duration.time.microseconds))
-                continuation.finish()
-            }
-        }
+        let stop = StreamStop(after: duration?.time) { continuation.finish() }
         await feed.connect()
         let progress = ReplayProgress(enabled: isatty(STDERR_FILENO) == 1 && !json)
         var failure: String?
@@ -260,8 +254,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
             progress.show(await feed.summary)
         }
         progress.clear()
-        deadline?.cancel()
-        interrupt.cancel()
+        stop.cancel()
         await feed.disconnect()
         do {
             try writer?.close()

@@ -94,11 +94,16 @@ public struct ContentManifest: Sendable, Equatable {
 
     /// The SHA-256 of `bytes` in lowercase hexadecimal.
     public static func sha256(_ bytes: [UInt8]) -> String {
-        SHA256.hash(data: bytes).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
-        }.joined()
+        var text = ""
+        text.reserveCapacity(64)
+        for byte in SHA256.hash(data: bytes) {
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 15)])
+        }
+        return text
     }
+
+    private static let hexDigits = Array("0123456789abcdef")
 
     /// Whether `path` stays inside the site: relative, no `..`, no empty level, no backslash.
     static func isSafePath(_ path: String) -> Bool {

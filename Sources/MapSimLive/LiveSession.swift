@@ -12,7 +12,7 @@ import MapSimJSON
 /// await session.publish(update)
 /// await session.advance(by: .seconds(1))
 /// ```
-public actor LiveSession {
+public actor LiveSession: MapClockCompanion {
     private enum Due: Sendable {
         case delivery(SimulatedBroker.Delivery)
         case reconnect
@@ -21,7 +21,7 @@ public actor LiveSession {
     private var manager: LiveDataManager
     private var broker: SimulatedBroker
     private var scheduler = Scheduler<Due>()
-    private let map: Map?
+    let map: Map?
     private let binding: LiveBinding?
     private let observer: (@Sendable (MapEvent) -> Void)?
     private var appliedUpdates = 0
@@ -92,46 +92,24 @@ public actor LiveSession {
 
     /// Runs everything due in the next `duration`, the map's work and the live data's in time order.
     public func advance(by duration: SimTime) async {
-        await synchronize()
-        let deadline = scheduler.now + duration
-        while let next = scheduler.nextTime, next <= deadline {
-            await moveMap(to: next)
-            await runDue(at: next)
-        }
-        await moveMap(to: deadline)
-        scheduler.advance(to: deadline)
+        await advanceTogether(by: duration)
     }
 
     /// Runs the map and the live data until the map reaches `state`, or `timeout` passes.
     public func run(until state: Map.State, timeout: SimTime) async -> Map.RunOutcome {
-        guard let map else { return .styleFailed("no map") }
-        await synchronize()
-        let deadline = scheduler.now + timeout
-        while true {
-            let limit = min(scheduler.nextTime ?? deadline, deadline)
-            let outcome = await map.run(until: state, timeout: limit - (await map.now))
-            if case .timedOut = outcome, limit < deadline {
-                await runDue(at: limit)
-                continue
-            }
-            await synchronize()
-            return outcome
-        }
+        await runTogether(until: state, timeout: timeout)
     }
 
-    /// Brings the session's clock to the map's.
-    private func synchronize() async {
-        if let map { scheduler.advance(to: await map.now) }
-    }
+    var companionNow: SimTime { scheduler.now }
 
-    private func moveMap(to time: SimTime) async {
-        guard let map else { return }
-        let now = await map.now
-        if time > now { await map.advance(by: time - now) }
+    var nextDueTime: SimTime? { scheduler.nextTime }
+
+    func advanceCompanionClock(to time: SimTime) {
+        scheduler.advance(to: time)
     }
 
     /// Runs every live input due at `time`, in order, then sends what they caused to the map.
-    private func runDue(at time: SimTime) async {
+    func runDue(at time: SimTime) async {
         while let (_, due) = scheduler.popNext(notAfter: time) {
             switch due {
             case .delivery(let delivery):

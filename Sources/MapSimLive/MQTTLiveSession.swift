@@ -68,8 +68,7 @@ public actor MQTTLiveSession {
 
     /// The time since the session began.
     public var now: SimTime {
-        let elapsed = clock.now - start
-        return SimTime(microseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)
+        SimTime(clock.now - start)
     }
 
     /// Subscribes to `criteria` (connecting first if needed).

@@ -31,13 +31,13 @@ public enum ContentEvent: Sendable, Equatable {
     }
 
     /// Reads the payload of an event of `type`; nil when `type` is not a content event.
-    public init?(type: MapEventType, data: JSONObject) throws(LiveEventDecodingError) {
-        func flag(_ key: String) throws(LiveEventDecodingError) -> Bool {
-            guard let value = data[key]?.boolValue else { throw LiveEventDecodingError(key: key) }
+    public init?(type: MapEventType, data: JSONObject) throws(EventPayloadError) {
+        func flag(_ key: String) throws(EventPayloadError) -> Bool {
+            guard let value = data[key]?.boolValue else { throw EventPayloadError(key: key) }
             return value
         }
         guard let site = data["site"]?.stringValue else {
-            if [.contentStart, .contentReady, .contentCompleteAll].contains(type) { throw LiveEventDecodingError(key: "site") }
+            if [.contentStart, .contentReady, .contentCompleteAll].contains(type) { throw EventPayloadError(key: "site") }
             return nil
         }
         switch type {

@@ -63,24 +63,24 @@ public enum DynamicEntityEvent: Sendable, Equatable {
 
     /// Reads the payload of an event of `type` from its data object; nil when `type` is not a
     /// dynamic-entity event.
-    public init?(type: MapEventType, data: JSONObject) throws(LiveEventDecodingError) {
-        func string(_ key: String) throws(LiveEventDecodingError) -> String {
-            guard let value = data[key]?.stringValue else { throw LiveEventDecodingError(key: key) }
+    public init?(type: MapEventType, data: JSONObject) throws(EventPayloadError) {
+        func string(_ key: String) throws(EventPayloadError) -> String {
+            guard let value = data[key]?.stringValue else { throw EventPayloadError(key: key) }
             return value
         }
-        func integer(_ key: String) throws(LiveEventDecodingError) -> Int64 {
-            guard let value = data[key]?.numberValue, value == value.rounded(), abs(value) < 9e15 else { throw LiveEventDecodingError(key: key) }
+        func integer(_ key: String) throws(EventPayloadError) -> Int64 {
+            guard let value = data[key]?.numberValue, value == value.rounded(), abs(value) < 9e15 else { throw EventPayloadError(key: key) }
             return Int64(value)
         }
-        func status(_ key: String) throws(LiveEventDecodingError) -> DynamicEntityConnectionStatus {
-            guard let value = DynamicEntityConnectionStatus(rawValue: try string(key)) else { throw LiveEventDecodingError(key: key) }
+        func status(_ key: String) throws(EventPayloadError) -> DynamicEntityConnectionStatus {
+            guard let value = DynamicEntityConnectionStatus(rawValue: try string(key)) else { throw EventPayloadError(key: key) }
             return value
         }
         switch type {
         case .dynamicEntityObservationReceived:
             self = .observationReceived(trackID: try string("track-id"), entityID: try integer("entity-id"), observationID: try integer("observation-id"))
         case .dynamicEntityObservationPurged:
-            guard let reason = PurgeReason(rawValue: try string("reason")) else { throw LiveEventDecodingError(key: "reason") }
+            guard let reason = PurgeReason(rawValue: try string("reason")) else { throw EventPayloadError(key: "reason") }
             self = .observationPurged(trackID: try string("track-id"), entityID: try integer("entity-id"), observationID: try integer("observation-id"), reason: reason)
         case .dynamicEntityReceived: self = .entityReceived(trackID: try string("track-id"), entityID: try integer("entity-id"))
         case .dynamicEntityPurged: self = .entityPurged(trackID: try string("track-id"), entityID: try integer("entity-id"))

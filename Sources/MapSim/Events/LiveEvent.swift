@@ -52,13 +52,13 @@ public enum LiveEvent: Sendable, Equatable {
     }
 
     /// Reads the payload of an event of `type` from its data object; nil when `type` is not a live event.
-    public init?(type: MapEventType, data: JSONObject) throws(LiveEventDecodingError) {
-        func string(_ key: String) throws(LiveEventDecodingError) -> String {
-            guard let value = data[key]?.stringValue else { throw LiveEventDecodingError(key: key) }
+    public init?(type: MapEventType, data: JSONObject) throws(EventPayloadError) {
+        func string(_ key: String) throws(EventPayloadError) -> String {
+            guard let value = data[key]?.stringValue else { throw EventPayloadError(key: key) }
             return value
         }
-        func state(_ key: String) throws(LiveEventDecodingError) -> LiveConnectionState {
-            guard let value = LiveConnectionState(rawValue: try string(key)) else { throw LiveEventDecodingError(key: key) }
+        func state(_ key: String) throws(EventPayloadError) -> LiveConnectionState {
+            guard let value = LiveConnectionState(rawValue: try string(key)) else { throw EventPayloadError(key: key) }
             return value
         }
         switch type {
@@ -69,10 +69,10 @@ public enum LiveEvent: Sendable, Equatable {
         case .liveUnsubscriptionError: self = .unsubscriptionError(criteria: try string("criteria"), message: try string("message"))
         case .liveError: self = .error(message: try string("message"))
         case .liveUpdate:
-            guard let members = data["properties"]?.objectValue?.members else { throw LiveEventDecodingError(key: "properties") }
+            guard let members = data["properties"]?.objectValue?.members else { throw EventPayloadError(key: "properties") }
             var properties: [String: String] = [:]
             for (name, value) in members {
-                guard let text = value.stringValue else { throw LiveEventDecodingError(key: "properties.\(name)") }
+                guard let text = value.stringValue else { throw EventPayloadError(key: "properties.\(name)") }
                 properties[name] = text
             }
             self = .update(LiveUpdateReceived(topic: try string("topic"), id: try string("id"), timestamp: try string("timestamp"), properties: properties))

@@ -178,7 +178,7 @@ public actor Map {
     /// Sends a live-data event into the map's event stream at the current time, for the live-data
     /// components attached to the map, so every observer sees one ordered stream.
     public func report(_ event: LiveEvent) {
-        dispatcher.dispatch(MapEvent(begin: scheduler.now, end: scheduler.now, payload: .live(event)))
+        dispatchNow(.live(event))
     }
 
     /// Sends live-data events into the map's event stream at the current time, in order.
@@ -188,12 +188,17 @@ public actor Map {
 
     /// Sends a content event of the site's data manager into the map's event stream at the current time.
     public func report(_ event: ContentEvent) {
-        dispatcher.dispatch(MapEvent(begin: scheduler.now, end: scheduler.now, payload: .content(event)))
+        dispatchNow(.content(event))
     }
 
     /// Sends dynamic-entity events into the map's event stream at the current time, in order.
     public func report(_ events: [DynamicEntityEvent]) {
-        for event in events { dispatcher.dispatch(MapEvent(begin: scheduler.now, end: scheduler.now, payload: .dynamicEntity(event))) }
+        for event in events { dispatchNow(.dynamicEntity(event)) }
+    }
+
+    /// Sends an event of a component attached to the map, as an instant now.
+    private func dispatchNow(_ payload: MapEventPayload) {
+        dispatcher.dispatch(MapEvent(begin: scheduler.now, end: scheduler.now, payload: payload))
     }
 
     /// Goes offline (network requests fail at once with `in-offline-mode` and wait) or back online
@@ -241,7 +246,7 @@ public actor Map {
             guard let task = loads[attempt]?.task else { continue }
             let (response, elapsed) = await task.value
             guard let load = loads[attempt] else { continue }
-            let measured = SimTime(microseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)
+            let measured = SimTime(elapsed)
             let delay = load.backend == .cache ? .zero : timing.delay(for: load.resource, response: response, measured: measured)
             scheduler.schedule(.answer(load.request, attempt, response, from: load.backend), at: max(load.start + delay, scheduler.now))
         }

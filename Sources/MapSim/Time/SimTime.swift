@@ -21,6 +21,11 @@ public struct SimTime: Sendable, Hashable, Comparable, CustomStringConvertible {
         SimTime(microseconds: Int64((value * 1_000_000).rounded()))
     }
 
+    /// The span of `duration` (a clock's measure), to the microsecond below.
+    public init(_ duration: Duration) {
+        self.init(microseconds: duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000)
+    }
+
     /// The time in seconds, for display.
     public var seconds: Double { Double(microseconds) / 1_000_000 }
 

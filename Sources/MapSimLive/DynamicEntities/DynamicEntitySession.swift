@@ -7,7 +7,7 @@ import MapSimJSON
 /// they last (what the feed sends meanwhile is missed). Events go into a map's event stream (or to an
 /// observer), and with a `DynamicEntityBinding` the entities show on the map's GeoJSON sources. The
 /// map's clock is the session's, as for `LiveSession`, so a run gives the same trace every time.
-public actor DynamicEntitySession {
+public actor DynamicEntitySession: MapClockCompanion {
     private enum Due: Sendable {
         case expiry
         case retry
@@ -30,7 +30,7 @@ public actor DynamicEntitySession {
     private var store: DynamicEntityStore
     private var connection: DynamicEntityConnection
     private let filter: DynamicEntityFilter
-    private let map: Map?
+    let map: Map?
     private let binding: DynamicEntityBinding?
     private let observer: (@Sendable (MapEvent) -> Void)?
     private let reportsEvents: Bool
@@ -133,18 +133,11 @@ public actor DynamicEntitySession {
 
     /// Runs everything due in the next `duration`, the map's work and the source's in time order.
     public func advance(by duration: SimTime) async {
-        await synchronize()
-        let deadline = scheduler.now + duration
-        while let next = nextTime, next <= deadline {
-            await moveMap(to: next)
-            await runDue(at: next)
-        }
-        await moveMap(to: deadline)
-        scheduler.advance(to: deadline)
+        await advanceTogether(by: duration)
     }
 
     /// When something is next due: a timer or the feed's next observation.
-    private var nextTime: SimTime? {
+    var nextDueTime: SimTime? {
         switch (scheduler.nextTime, nextObservation?.time) {
         case (let timer?, let observation?): min(timer, observation)
         case (let timer, let observation): timer ?? observation
@@ -156,10 +149,10 @@ public actor DynamicEntitySession {
         await synchronize()
         // With nobody to tell, nothing waits between instants.
         if map == nil && !reportsEvents {
-            while !feedFinished, let next = nextTime { process(until: next) }
+            while !feedFinished, let next = nextDueTime { process(until: next) }
             return
         }
-        while !feedFinished, let next = nextTime {
+        while !feedFinished, let next = nextDueTime {
             await moveMap(to: next)
             await runDue(at: next)
         }
@@ -167,36 +160,17 @@ public actor DynamicEntitySession {
 
     /// Runs the map and the source until the map reaches `state`, or `timeout` passes.
     public func run(until state: Map.State, timeout: SimTime) async -> Map.RunOutcome {
-        guard let map else { return .styleFailed("no map") }
-        await synchronize()
-        let deadline = scheduler.now + timeout
-        while true {
-            let limit = min(nextTime ?? deadline, deadline)
-            let outcome = await map.run(until: state, timeout: limit - (await map.now))
-            if case .timedOut = outcome, limit < deadline {
-                await runDue(at: limit)
-                continue
-            }
-            await synchronize()
-            return outcome
-        }
+        await runTogether(until: state, timeout: timeout)
     }
 
-    private func synchronize() async {
-        if let map { scheduler.advance(to: await map.now) }
-    }
+    var companionNow: SimTime { scheduler.now }
 
-    private func moveMap(to time: SimTime) async {
-        guard let map else {
-            scheduler.advance(to: time)
-            return
-        }
-        let now = await map.now
-        if time > now { await map.advance(by: time - now) }
+    func advanceCompanionClock(to time: SimTime) {
+        scheduler.advance(to: time)
     }
 
     /// Runs everything due at `time`, then sends what it caused to the map.
-    private func runDue(at time: SimTime) async {
+    func runDue(at time: SimTime) async {
         process(until: time)
         await flush()
     }

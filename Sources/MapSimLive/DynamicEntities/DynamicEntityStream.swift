@@ -61,8 +61,7 @@ public actor DynamicEntityStream {
 
     /// The time since the stream was made.
     public var now: SimTime {
-        let elapsed = clock.now - start
-        return SimTime(microseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)
+        SimTime(clock.now - start)
     }
 
     /// Connects.
