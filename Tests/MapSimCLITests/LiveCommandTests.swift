@@ -110,7 +110,9 @@ struct LiveReplayCommandTests {
     @Test func readsALiveWebSocketFeedForItsDuration() async throws {
         let lines = (0..<7).map { #"{"geometry": {"x": 12.5, "y": 55.\#($0)}, "attributes": {"MMSI": \#($0 % 2)}}"# }
         let server = try await WebSocketFeedServer.start(batches: [lines])
-        let result = try await CommandRunner.run(["live", "replay", server.url, "--track-id-field", "MMSI", "--for", "1s", "--json"])
+        // Seven messages on loopback take milliseconds; the window is wide so that a busy machine
+        // running the whole suite in parallel still reads them all.
+        let result = try await CommandRunner.run(["live", "replay", server.url, "--track-id-field", "MMSI", "--for", "5s", "--json"])
         await server.stop()
         #expect(result.status == 0, "\(result.standardError)")
         let summary = try JSONParser.parse(Array((result.standardOutput.split(separator: "\n").last ?? "").utf8))
