@@ -47,7 +47,7 @@ let package = Package(
         ),
         .target(
             name: "MapSimContent",
-            dependencies: ["MapSimJSON", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["MapSim", "MapSimJSON", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .target(name: "MapSimTrace", dependencies: ["MapSim", "MapSimJSON", "MapSimLive", .product(name: "Yams", package: "Yams")]),
         .target(

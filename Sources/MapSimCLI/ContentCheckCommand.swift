@@ -1,6 +1,5 @@
 import ArgumentParser
 import MapSim
-import MapSimContent
 import MapSimKit
 
 /// `mapsim content check STYLE [--force]`: the data manager's version check, once.
@@ -9,14 +8,15 @@ struct ContentCheckCommand: AsyncParsableCommand {
         commandName: "check",
         abstract: "Check whether a site published newer content, and download only what changed.",
         discussion: """
-        When the site's manifest in the cache is 15 minutes old or more (--max-age), or with \
+        When the last completed check of the site is 15 minutes old or more (--max-age), or with \
         --force, makes one conditional request for manifest.json next to STYLE. Only when the \
         server's version is higher are the items whose SHA-256 changed downloaded, checked, \
         and stored as the site's content, pinned in the cache; the previous version is unpinned \
         only then, so a download that fails leaves it whole (and the next check tries again).
 
         Exit status: 0 checked, skipped or updated; 1 an item failed to download (listed); 69 \
-        the server cannot be reached; 74 the cache cannot be opened or written.
+        the manifest cannot be had (offline, unreachable, an HTTP error, not a manifest); \
+        74 the cache cannot be opened or written.
 
         Examples:
           mapsim content check https://maps.test/style.json
@@ -37,30 +37,35 @@ struct ContentCheckCommand: AsyncParsableCommand {
     var loading: LoadingOptions
 
     func run() async throws {
+        guard maxAge >= 0 else { throw ValidationError("--max-age must be 0 or more seconds") }
         let styleURL = StyleLocation.url(for: style)
         let environment = loading.environment(styleURL: styleURL, mapbox: MapboxURL())
-        let report: ContentCheck.Report
-        do {
-            report = try await ContentCheck.run(styleURL: styleURL, environment: environment, force: force, maximumAge: Int64(maxAge))
-        } catch {
+        guard let cache = environment.cache else {
             await environment.shutdown()
-            printError("mapsim: \(error)")
-            throw ExitCode(environment.cache == nil ? 74 : 1)
+            printError("mapsim: a content check needs a cache, and none could be opened: \(environment.warnings.joined(separator: "; "))")
+            throw ExitCode(74)
         }
+        let map = await environment.makeMap()
+        let session = await ContentSession(map: map, cache: cache, styleURL: styleURL, configuration: .init(maximumAge: Int64(maxAge)))
+        let outcome = await session.loadData(force: force)
         await environment.shutdown()
-        let site = report.site ?? "the site"
-        if report.skipped {
-            print("\(site): version \(report.version.map(String.init) ?? "?"): checked less than \(maxAge) s ago; nothing requested (--force to check now)")
-        } else if !report.changed.isEmpty {
-            let bytes = report.changed.reduce(0) { $0 + $1.size }
-            print("\(site): version \(report.previousVersion.map(String.init) ?? "none") → \(report.version.map(String.init) ?? "?"): \(report.changed.count) item\(report.changed.count == 1 ? "" : "s") downloaded (\(ByteCount.format(bytes)))")
-            for item in report.changed { print("  \(item.kind.rawValue) \(item.url)") }
-        } else if report.failures.isEmpty {
-            print("\(site): version \(report.version.map(String.init) ?? "?") is the newest")
+        let site = await session.site
+        let version = outcome.version.map(String.init) ?? "none"
+        if outcome.skipped {
+            print("\(site): version \(version): checked less than \(maxAge) s ago; nothing requested (--force to check now)")
+        } else if !outcome.changed.isEmpty {
+            let bytes = outcome.changed.reduce(0) { $0 + $1.size }
+            print("\(site): version \(outcome.previousVersion.map(String.init) ?? "none") → \(version): \(outcome.changed.count) item\(outcome.changed.count == 1 ? "" : "s") downloaded (\(ByteCount.format(bytes)))")
+            for item in outcome.changed { print("  \(item.kind.rawValue) \(item.url)") }
+        } else if outcome.errors.isEmpty {
+            print("\(site): version \(version) is the newest")
         }
-        for failure in report.failures { printError("mapsim: \(failure)") }
-        if report.failures.contains(where: { $0.hasPrefix("manifest ") }) { throw ExitCode(69) }
-        if !report.failures.isEmpty {
+        for (key, message) in outcome.errors.sorted(by: { $0.key < $1.key }) {
+            printError("mapsim: \(key == "manifest" || key == "cache" ? key : "item \(key)"): \(message)")
+        }
+        if outcome.errors["cache"] != nil { throw ExitCode(74) }
+        if outcome.errors["manifest"] != nil { throw ExitCode(69) }
+        if !outcome.errors.isEmpty {
             printError("mapsim: the previous version is kept whole")
             throw ExitCode(1)
         }

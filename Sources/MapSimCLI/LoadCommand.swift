@@ -140,43 +140,29 @@ struct LoadCommand: AsyncParsableCommand {
     }
 
     /// The data manager's part of a load, before the style loads (an update never changes a map
-    /// mid-load): import the package, then check online, reporting content-ready, content-start and
-    /// content-complete-all; with --require-first-online-check, a cache that never reached the server
-    /// refuses to go on.
+    /// mid-load): import the package, then check online, the events in the map's stream; with
+    /// --require-first-online-check, a cache that never completed a check refuses to go on.
     private func prepareContent(styleURL: String, environment: LoadingEnvironment, map: Map) async throws {
         guard content != nil || requireFirstOnlineCheck else { return }
-        var site: String?
+        guard let cache = environment.cache else {
+            printError("mapsim: the data manager needs a cache, and none could be opened: \(environment.warnings.joined(separator: "; "))")
+            throw ExitCode(74)
+        }
+        let session = await ContentSession(map: map, cache: cache, styleURL: styleURL,
+                                           configuration: .init(requiresFirstOnlineCheck: requireFirstOnlineCheck))
         if let content, let publicKey {
-            let summary = try await importContent(content, publicKey: publicKey, styleURL: styleURL, into: environment)
-            site = summary.site
-            await map.report(.ready(site: summary.site, isOnlineData: false))
+            try await importContent(content, publicKey: publicKey, into: session)
         }
-        if !environment.startsOffline, environment.cache != nil {
-            let name = site ?? URLResolver.resolve("manifest.json", against: styleURL)
-            await map.report(.start(site: name, isOnlineData: true))
-            do {
-                let report = try await ContentCheck.run(styleURL: styleURL, environment: environment, force: false)
-                var errors: [String: String] = [:]
-                for failure in report.failures {
-                    let parts = failure.split(separator: ":", maxSplits: 1).map(String.init)
-                    errors[parts[0]] = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : failure
-                }
-                await map.report(.completeAll(site: report.site ?? name, isSuccessful: report.failures.isEmpty, isOnlineData: true, errors: errors))
-                if report.failures.isEmpty && content == nil { await map.report(.ready(site: report.site ?? name, isOnlineData: true)) }
-            } catch {
-                await map.report(.completeAll(site: name, isSuccessful: false, isOnlineData: true, errors: ["manifest": "\(error)"]))
-            }
-        }
-        if requireFirstOnlineCheck {
-            guard let cache = environment.cache, await ContentCheck.hasCheckedOnline(styleURL: styleURL, cache: cache) else {
-                printError("mapsim: the content server has never been reached from this cache, and the first online check is mandatory (--require-first-online-check)")
-                throw ExitCode(69)
-            }
+        let outcome = await session.loadData(force: false)
+        for (key, message) in outcome.errors.sorted(by: { $0.key < $1.key }) { printError("mapsim: content \(key): \(message)") }
+        guard await session.styleLoadStarting() else {
+            printError("mapsim: the content server has never been reached from this cache, and the first online check is mandatory (--require-first-online-check)")
+            throw ExitCode(69)
         }
     }
 
     /// Checks the package with the key, then imports it; a package that does not check writes nothing.
-    private func importContent(_ path: String, publicKey: String, styleURL: String, into environment: LoadingEnvironment) async throws -> ContentImport.Summary {
+    private func importContent(_ path: String, publicKey: String, into session: ContentSession) async throws {
         let bytes: [UInt8]
         let keyText: [UInt8]
         do {
@@ -186,15 +172,10 @@ struct LoadCommand: AsyncParsableCommand {
             printError("mapsim: \(error)")
             throw ExitCode(2)
         }
-        guard let cache = environment.cache else {
-            printError("mapsim: --content needs a cache, and none could be opened: \(environment.warnings.joined(separator: "; "))")
-            throw ExitCode(74)
-        }
         do {
             let package = try ContentPackage(bytes, key: try ContentSigningKey.publicKey(String(decoding: keyText, as: UTF8.self)))
-            let summary = try await ContentImport.run(package, styleURL: styleURL, cache: cache)
+            let summary = try await session.importPackage(package)
             printError("mapsim: imported \(summary.site) version \(summary.version) from \(path): \(summary.resources) resources and \(summary.tiles) tiles, pinned in the cache")
-            return summary
         } catch {
             printError("mapsim: \(path): \(error); nothing was imported")
             throw ExitCode(65)

@@ -54,14 +54,18 @@ struct LoadingOptions: ParsableArguments {
     /// printed.
     func environment(styleURL: String, mapbox: MapboxURL = MapboxURL(), maximumRetries: Int? = nil) -> LoadingEnvironment {
         let network: LoadingEnvironment.NetworkChoice
+        // A simulated network runs at a fixed date, so that runs repeat; the real one at today's,
+        // so that expiry dates from real servers are reckoned against the real time.
+        var wallClockStart = Map.Options().wallClockStart
         if let preset = self.network.flatMap(NetworkPreset.init(rawValue:)) {
             network = .simulated(.init(preset: preset, seed: seed, mirrors: mirror.map(\.value), offlineWindows: offlineWindow.map(\.value)))
         } else {
             network = .real()
+            wallClockStart = HTTPDate(secondsSince1970: Int64(Date().timeIntervalSince1970))
         }
         let options = LoadingEnvironment.Options(assetRoot: assetRoot, cache: noCache ? .none : .file(cache ?? CacheLocation.defaultPath),
                                                  network: network, startsOffline: offline,
-                                                 map: Map.Options(mapbox: mapbox, maximumConcurrentRequests: maxRequests, maximumRetries: maximumRetries,
+                                                 map: Map.Options(mapbox: mapbox, maximumConcurrentRequests: maxRequests, wallClockStart: wallClockStart, maximumRetries: maximumRetries,
                                                                   maximumTilesPerSource: maxTiles, mode: mode))
         let environment = LoadingEnvironment(options, styleURL: styleURL)
         for warning in environment.warnings { printError("mapsim: warning: \(warning)") }

@@ -3,7 +3,7 @@ import GRDB
 /// The cache's tables, by schema version, and the migrations between versions (`PRAGMA user_version`).
 enum CacheSchema {
     /// The version this build writes.
-    static let currentVersion = 2
+    static let currentVersion = 3
 
     /// Creates the current schema in an empty database.
     static func create(_ db: Database) throws {
@@ -21,6 +21,7 @@ enum CacheSchema {
             CREATE INDEX tiles_accessed ON tiles(accessed);
             """)
         try createRegionTables(db)
+        try createContentTables(db)
         try db.execute(sql: "PRAGMA user_version = \(currentVersion)")
     }
 
@@ -33,6 +34,10 @@ enum CacheSchema {
                 ALTER TABLE tiles ADD COLUMN must_revalidate INTEGER NOT NULL DEFAULT 0;
                 """)
             try createRegionTables(db)
+        }
+        if version < 3 {
+            // Version 2 had no record of content checks.
+            try createContentTables(db)
         }
         try db.execute(sql: "PRAGMA user_version = \(currentVersion)")
     }
@@ -64,6 +69,12 @@ enum CacheSchema {
                 url_template TEXT NOT NULL, pixel_ratio REAL NOT NULL, z INTEGER NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL,
                 PRIMARY KEY (region_id, url_template, pixel_ratio, z, x, y));
             """)
+    }
+
+    /// When each site's data manager last completed a check against its server, by manifest URL
+    /// (seconds since 1970).
+    private static func createContentTables(_ db: Database) throws {
+        try db.execute(sql: "CREATE TABLE content_checks (manifest_url TEXT NOT NULL PRIMARY KEY, checked_at INTEGER NOT NULL)")
     }
 
     /// Whether the database holds tables that are not a mapsim cache.

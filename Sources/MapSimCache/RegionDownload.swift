@@ -106,7 +106,7 @@ struct RegionDownload: Sendable {
                 timers.schedule(id, at: time)
             case .deliver(let id, let response, let final):
                 receive(response, for: id, final: final)
-            case .cancelLoad, .emit, .request, .cancelRequest, .invalidate, .scheduleFrame, .scheduleGeoJSONUpdate:
+            case .cancelLoad, .emit, .request, .cancelRequest, .invalidate, .scheduleFrame, .scheduleGeoJSONUpdate, .fetched:
                 // A load is only cancelled once it was answered here; events are for maps.
                 continue
             }

@@ -135,7 +135,7 @@ public final class SQLiteCache: ResourceCache {
     }
 
     /// The database if the file exists; nil before the first write.
-    private var existing: DatabaseQueue? {
+    var existing: DatabaseQueue? {
         connection.withLock { $0.database }
     }
 

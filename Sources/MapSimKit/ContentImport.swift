@@ -13,38 +13,63 @@ import MapSimStyle
 public enum ContentImport {
     /// What an import did.
     public struct Summary: Sendable, Equatable {
+        /// The site.
         public var site: String
+        /// Its version now installed.
         public var version: Int
+        /// How many items were pinned as resources (style, sprites, glyphs, TileJSON, GeoJSON).
         public var resources: Int
+        /// How many were pinned as tiles (each for pixel ratios 1 and 2).
         public var tiles: Int
     }
 
     /// Imports `package`, whose style is at `styleURL`, into `cache`.
     public static func run(_ package: ContentPackage, styleURL: String, cache: SQLiteCache) async throws(ContentError) -> Summary {
-        let stored = package.items.map { (item: $0.item, bytes: Optional($0.bytes)) }
-        let summary = try await store(stored, of: package.manifest, styleURL: styleURL, documents: package.items, cache: cache)
-        // The manifest too, with no expiry: the first online check compares its version.
-        cache.store(Resource(url: URLResolver.resolve("manifest.json", against: styleURL), kind: .unknown), .success(package.manifest.json, source: .network))
-        await cache.flush()
-        return summary
+        var items: [ContentItem: [UInt8]] = [:]
+        for (item, bytes) in package.items { items[item] = bytes }
+        return try await install(package.manifest, manifestBytes: package.manifest.json, etag: nil, downloaded: items, styleURL: styleURL, cache: cache)
+    }
+
+    /// The URL of the site's manifest: `manifest.json` next to the style at `styleURL`.
+    public static func manifestURL(styleURL: String) -> String {
+        URLResolver.resolve("manifest.json", against: styleURL)
+    }
+
+    /// The manifest installed in `cache` for the style at `styleURL`, if any, with its ETag.
+    public static func installedManifest(styleURL: String, cache: SQLiteCache) async -> (manifest: ContentManifest, etag: String?, bytes: [UInt8])? {
+        let cached = await cache.load(Resource(url: manifestURL(styleURL: styleURL), kind: .unknown))
+        guard let bytes = cached.data, let manifest = try? ContentManifest(json: bytes) else { return nil }
+        return (manifest, cached.etag, bytes)
     }
 
     /// The URL of `item` of the manifest next to the style at `styleURL`, its path percent-encoded as
     /// the map spells URLs (`Mapsim%20Sans%20Regular`).
     static func url(of item: ContentItem, styleURL: String) -> String {
         URLResolver.resolve(item.url.split(separator: "/", omittingEmptySubsequences: false).map { GlyphURL.percentEncode(String($0)) }.joined(separator: "/"),
-                            against: URLResolver.resolve("manifest.json", against: styleURL))
+                            against: manifestURL(styleURL: styleURL))
     }
 
-    /// Stores the items given with bytes (the others are in the cache already), then pins every item
-    /// of `manifest` as the site's content and unpins its previous version. `documents` are the
-    /// TileJSON and style items whose templates name the tiles.
-    static func store(_ items: [(item: ContentItem, bytes: [UInt8]?)], of manifest: ContentManifest, styleURL: String,
-                      documents: [(item: ContentItem, bytes: [UInt8])], cache: SQLiteCache) async throws(ContentError) -> Summary {
+    /// Makes `manifest` the site's content: stores the `downloaded` items (the others are in the
+    /// cache already) and the manifest (`manifestBytes`, with its ETag), pins all of them as
+    /// `content:SITE@VERSION`, then unpins the previous version.
+    static func install(_ manifest: ContentManifest, manifestBytes: [UInt8], etag: String?, downloaded: [ContentItem: [UInt8]],
+                        styleURL: String, cache: SQLiteCache) async throws(ContentError) -> Summary {
+        var documents: [(item: ContentItem, bytes: [UInt8])] = []
+        for item in manifest.items where item.kind == .tilejson || item.kind == .style {
+            if let data = downloaded[item] {
+                documents.append((item, data))
+            } else if let data = await cache.load(Resource(url: url(of: item, styleURL: styleURL), kind: .unknown)).data {
+                documents.append((item, data))
+            }
+        }
         let templates = tileTemplates(documents, styleURL: styleURL)
         var summary = Summary(site: manifest.site, version: manifest.version, resources: 0, tiles: 0)
-        var pinned: [Resource] = []
-        for (item, bytes) in items {
+        let manifestResource = Resource(url: manifestURL(styleURL: styleURL), kind: .unknown)
+        var manifestResponse = Response.success(manifestBytes, source: .network)
+        manifestResponse.etag = etag
+        cache.store(manifestResource, manifestResponse)
+        var pinned: [Resource] = [manifestResource]
+        for item in manifest.items {
             let address = url(of: item, styleURL: styleURL)
             let resources: [Resource]
             if item.kind == .tile, let (template, id) = templates.lazy.compactMap({ template in match(address, template).map { (template, $0) } }).first {
@@ -54,7 +79,7 @@ public enum ContentImport {
                 resources = [Resource(url: address, kind: kind(of: item))]
                 summary.resources += 1
             }
-            if let bytes { for resource in resources { cache.store(resource, Response.success(bytes, source: .network)) } }
+            if let bytes = downloaded[item] { for resource in resources { cache.store(resource, Response.success(bytes, source: .network)) } }
             pinned += resources
         }
         await cache.flush()

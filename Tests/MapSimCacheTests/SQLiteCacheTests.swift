@@ -136,6 +136,9 @@ struct SQLiteCacheTests {
         let version = try await cache.database.read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
         #expect(version == CacheSchema.currentVersion)
         _ = try cache.createRegion(definition: "{}")
+        #expect(try cache.lastContentCheck(manifestURL: "https://h/manifest.json") == nil)
+        try cache.recordContentCheck(manifestURL: "https://h/manifest.json", at: 1_767_225_600)
+        #expect(try cache.lastContentCheck(manifestURL: "https://h/manifest.json") == 1_767_225_600, "version 3 records content checks")
     }
 
     @Test func readOnlyCachesAnswerButNeverWrite() async throws {

@@ -288,13 +288,15 @@ public struct RequestPipeline: Sendable {
         entry.failures = 0
         entry.lastFailure = nil
         var delivered = response
+        // A volatile resource is never written to the cache (MapLibre keeps it out of the database).
+        let stores = configuration.usesCache && entry.resource.storagePolicy == .permanent
         if response.notModified {
-            if configuration.usesCache { actions.append(.refreshCache(entry.resource, response)) }
+            if stores { actions.append(.refreshCache(entry.resource, response)) }
             if !entry.delivered, let prior = entry.resource.prior?.data {
                 delivered.data = prior
                 delivered.notModified = false
             }
-        } else if configuration.usesCache {
+        } else if stores {
             actions.append(.store(entry.resource, response))
         }
         deliver(delivered, for: id, entry, from: .network, attempt: true, final: true, at: now)

@@ -201,10 +201,15 @@ struct LoadSequence: Sendable {
 
     // MARK: - Requests
 
+    /// A request id no other request of the map has.
+    mutating func allocateRequestID() -> RequestID {
+        defer { nextRequest += 1 }
+        return RequestID(value: nextRequest)
+    }
+
     @discardableResult
     mutating func startRequest(_ purpose: StyleLoad.RequestPurpose, _ resource: Resource) -> RequestID {
-        let id = RequestID(value: nextRequest)
-        nextRequest += 1
+        let id = allocateRequestID()
         load.requests[id] = purpose
         actions.append(.request(id, resource))
         return id

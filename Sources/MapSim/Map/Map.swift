@@ -52,6 +52,8 @@ public actor Map {
     private let backends: ResourceBackends
     private var timing: any DeliveryTiming
     private let dispatcher = EventDispatcher()
+    /// First answers to fetches of attached components, until `fetch` hands them over.
+    private var fetchAnswers: [RequestID: Response] = [:]
 
     /// A map that loads through `backends`, looking at `camera` through `viewport`.
     public init(backends: ResourceBackends, camera: Camera = Camera(center: LngLat(longitude: 0, latitude: 0), zoom: 0),
@@ -108,6 +110,9 @@ public actor Map {
 
     /// The current virtual time.
     public var now: SimTime { scheduler.now }
+
+    /// The wall-clock time the map's loading pipeline reckons expiry with, at the current virtual time.
+    public var wallClock: HTTPDate { machine.pipeline.wallClock(at: scheduler.now) }
 
     /// The camera as set (the map applies it constrained to the view).
     public var camera: Camera { machine.sequence.camera }
@@ -221,6 +226,32 @@ public actor Map {
         }
     }
 
+    /// Loads `resources` through the map's loading pipeline — its network, faults, retry rules and
+    /// offline mode, and its cache as each resource's loading method and storage policy say — for a
+    /// component attached to the map, such as a data manager; their resource-request events are in
+    /// the map's stream. Runs the map's clock until each has its first answer (a failure ends the
+    /// request: nothing is retried), or `timeout` passes, which answers the rest with a failure.
+    public func fetch(_ resources: [Resource], timeout: SimTime) async -> [Response] {
+        var ids: [RequestID] = []
+        for resource in resources {
+            let (id, actions) = machine.fetch(resource, at: scheduler.now)
+            ids.append(id)
+            execute(actions)
+        }
+        let deadline = scheduler.now + timeout
+        while ids.contains(where: { fetchAnswers[$0] == nil }) {
+            if await !step(notAfter: deadline) {
+                scheduler.advance(to: deadline)
+                break
+            }
+        }
+        return ids.map { id in
+            if let answer = fetchAnswers.removeValue(forKey: id) { return answer }
+            execute(machine.cancelFetch(id, at: scheduler.now))
+            return .failure(.connection, "no answer within \(timeout)", source: .network)
+        }
+    }
+
     /// Runs everything due in the next `duration` of virtual time, then sets the clock to its end.
     public func advance(by duration: SimTime) async {
         let deadline = scheduler.now + duration
@@ -289,6 +320,8 @@ public actor Map {
                 scheduler.schedule(.frame, at: time)
             case .emit(let payload, let begin):
                 dispatcher.dispatch(MapEvent(begin: begin ?? now, end: now, payload: payload))
+            case .fetched(let id, let response):
+                fetchAnswers[id] = response
             case .request, .cancelRequest, .deliver, .invalidate:
                 preconditionFailure("MapMachine routes \(action) to its machines; it never reaches the actor")
             }

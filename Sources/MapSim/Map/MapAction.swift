@@ -28,6 +28,8 @@ public enum MapAction: Sendable, Equatable {
     case scheduleGeoJSONUpdate(source: String, token: Int, at: SimTime)
     /// Feed `MapInput.frame` at this time (to the scheduler).
     case scheduleFrame(at: SimTime)
+    /// The first answer to a fetch of a component attached to the map (to the actor, which hands it over).
+    case fetched(RequestID, Response)
     /// Send an event to observers, ending now and beginning at `begin` (now when nil).
     case emit(MapEventPayload, begin: SimTime? = nil)
 }

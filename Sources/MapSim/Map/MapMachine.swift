@@ -12,6 +12,8 @@ struct MapMachine: Sendable {
     private(set) var sequence: LoadSequence
     private(set) var pipeline: RequestPipeline
     private(set) var render = RenderModel()
+    /// Requests of components attached to the map, waiting for their first answer.
+    private var fetches: Set<RequestID> = []
     /// Invalidations during a frame are part of it, not a reason for another.
     private var inFrame = false
     private var output: [MapAction] = []
@@ -77,6 +79,25 @@ struct MapMachine: Sendable {
         return flush(at: now)
     }
 
+    /// Loads `resource` through the pipeline for a component attached to the map (not the load
+    /// sequence, so a new style does not cancel it); its first answer comes back as `.fetched`, and
+    /// whatever the pipeline would do next (a retry, waiting for the connection) is cancelled.
+    mutating func fetch(_ resource: Resource, at now: SimTime) -> (RequestID, [MapAction]) {
+        let id = sequence.allocateRequestID()
+        fetches.insert(id)
+        pipeline.request(id, resource, at: now)
+        route(pipeline.takeActions(), at: now)
+        return (id, flush(at: now))
+    }
+
+    /// Gives up a fetch that has had no answer.
+    mutating func cancelFetch(_ id: RequestID, at now: SimTime) -> [MapAction] {
+        guard fetches.remove(id) != nil else { return [] }
+        pipeline.cancel(id, at: now)
+        route(pipeline.takeActions(), at: now)
+        return flush(at: now)
+    }
+
     /// Whether `state` holds now.
     func isInState(_ state: Map.State) -> Bool {
         switch state {
@@ -115,12 +136,19 @@ struct MapMachine: Sendable {
             case .cancelRequest(let id):
                 pipeline.cancel(id, at: now)
                 route(pipeline.takeActions(), at: now)
+            case .deliver(let id, let response, let final) where fetches.contains(id):
+                fetches.remove(id)
+                if !final {
+                    pipeline.cancel(id, at: now)
+                    route(pipeline.takeActions(), at: now)
+                }
+                output.append(.fetched(id, response))
             case .deliver(let id, let response, let final):
                 sequence.receive(response, for: id, final: final)
                 route(sequence.takeActions(), at: now)
             case .invalidate:
                 if !inFrame { output += render.invalidate(at: now) }
-            case .load, .cancelLoad, .store, .refreshCache, .scheduleTimer, .scheduleGeoJSONUpdate, .scheduleFrame, .emit:
+            case .load, .cancelLoad, .store, .refreshCache, .scheduleTimer, .scheduleGeoJSONUpdate, .scheduleFrame, .emit, .fetched:
                 output.append(action)
             }
         }

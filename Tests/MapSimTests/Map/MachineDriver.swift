@@ -14,6 +14,8 @@ struct MachineDriver {
     var overrides: [String: Response] = [:]
     private(set) var events: [MapEvent] = []
     private(set) var loads: [Resource] = []
+    /// First answers to fetches, by request.
+    private(set) var fetched: [RequestID: Response] = [:]
 
     init(camera: Camera = Camera(center: LngLat(longitude: -122.5, latitude: 37.8), zoom: 10)) {
         machine = MapMachine(camera: camera, viewport: Viewport(width: 512, height: 512), options: LoadSequence.Options(),
@@ -33,6 +35,13 @@ struct MachineDriver {
     /// Adds a source at run time.
     mutating func addSource(_ source: StyleSource) throws(LoadingError) {
         execute(try machine.addSource(source, at: scheduler.now))
+    }
+
+    /// Fetches a resource for a component attached to the map.
+    mutating func fetch(_ resource: Resource) -> RequestID {
+        let (id, actions) = machine.fetch(resource, at: scheduler.now)
+        execute(actions)
+        return id
     }
 
     /// Removes a source at run time.
@@ -56,6 +65,8 @@ struct MachineDriver {
                 scheduler.schedule(.geoJSONUpdateParsed(source: source, token: token), at: time)
             case .emit(let payload, let begin):
                 events.append(MapEvent(begin: begin ?? scheduler.now, end: scheduler.now, payload: payload))
+            case .fetched(let id, let response):
+                fetched[id] = response
             case .store, .refreshCache, .request, .cancelRequest, .deliver, .invalidate:
                 continue
             }
