@@ -1,6 +1,7 @@
 import Foundation
 import MapSim
 import MapSimCache
+import MapSimContent
 import MapSimJSON
 import MapSimLive
 import MapSimTrace
@@ -24,14 +25,25 @@ public struct ScenarioRunner: Sendable {
     public func run(_ scenario: Scenario) async throws(ScenarioError) -> ScenarioResult {
         let folder = temporaryDirectory + "/mapsim-scenario-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let network = LoadingEnvironment.SimulatedNetworkSetup(preset: scenario.profile, seed: scenario.seed, mirrors: scenario.mirrors,
+        var mirrors = scenario.mirrors
+        if let server = scenario.content?.server {
+            // The site is served from a copy, which publish-content changes.
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: server, toPath: folder + "/served")
+            } catch {
+                throw ScenarioError(.cannotRun, file: scenario.name, "cannot copy the content server's folder \(server): \(error.localizedDescription)")
+            }
+            mirrors.insert(.init(prefix: URLResolver.resolve(".", against: scenario.style), directory: folder + "/served"), at: 0)
+        }
+        let network = LoadingEnvironment.SimulatedNetworkSetup(preset: scenario.profile, seed: scenario.seed, mirrors: mirrors,
                                                                faults: scenario.faults, cacheControl: scenario.cacheControl,
                                                                offlineWindows: scenario.offlineWindows)
         let environment = LoadingEnvironment(.init(assetRoot: "/", cache: scenario.cache == .none ? .none : .file(folder + "/cache.db"),
                                                    network: .simulated(network)), styleURL: scenario.style)
         let result: Result<ScenarioResult, ScenarioError>
         do {
-            result = .success(try await run(scenario, in: environment))
+            result = .success(try await run(scenario, in: environment, served: folder + "/served"))
         } catch {
             result = .failure(error)
         }
@@ -39,7 +51,7 @@ public struct ScenarioRunner: Sendable {
         return try result.get()
     }
 
-    private func run(_ scenario: Scenario, in environment: LoadingEnvironment) async throws(ScenarioError) -> ScenarioResult {
+    private func run(_ scenario: Scenario, in environment: LoadingEnvironment, served: String) async throws(ScenarioError) -> ScenarioResult {
         if scenario.cache != .none, environment.cache == nil {
             throw ScenarioError(.cannotRun, file: scenario.name, environment.warnings.joined(separator: "; "))
         }
@@ -70,6 +82,10 @@ public struct ScenarioRunner: Sendable {
             LiveSession(map: map, broker: setup.broker, binding: setup.source.map(LiveBinding.init(sourceID:)), seed: scenario.seed)
         }
         let entities = try scenario.entities.map { setup throws(ScenarioError) in try Self.entitySession(setup, map: map, scenario: scenario.name) }
+        var content: ContentSession?
+        if let setup = scenario.content, let cache = environment.cache {
+            content = try await Self.contentSession(setup, map: map, cache: cache, scenario: scenario)
+        }
 
         var failures: [String] = []
         var stepStarts: [Int] = []
@@ -77,6 +93,7 @@ public struct ScenarioRunner: Sendable {
             stepStarts.append(recorder.count)
             switch step {
             case .load:
+                if let content, await !content.styleLoadStarting() { continue }
                 await map.setStyleURI(scenario.style)
             case .wait(let state, let timeout):
                 let outcome = if let live {
@@ -119,6 +136,14 @@ public struct ScenarioRunner: Sendable {
             case .disconnectFeed: await entities?.session.disconnect()
             case .outage(let duration): await entities?.session.outage(for: duration)
             case .purgeAll: await entities?.session.purgeAll()
+            case .publishContent(let folder):
+                do {
+                    try Self.publish(folder, over: served)
+                } catch {
+                    failures.append("step \(index + 1): cannot publish \(folder): \(error.localizedDescription)")
+                }
+            case .checkContent: _ = await content?.loadData(force: false)
+            case .refreshContent: _ = await content?.loadData(force: true)
             }
         }
         subscription.cancel()
@@ -128,6 +153,33 @@ public struct ScenarioRunner: Sendable {
             failures += Self.check(expected, actual: await map.geoJSONFeature(source: expected.source, id: expected.id))
         }
         return ScenarioResult(scenario: scenario, trace: trace, failures: failures)
+    }
+
+    /// The data manager of a scenario's site, with its first-run package imported.
+    private static func contentSession(_ setup: Scenario.ContentSetup, map: Map, cache: SQLiteCache, scenario: Scenario) async throws(ScenarioError) -> ContentSession {
+        let session = await ContentSession(map: map, cache: cache, styleURL: scenario.style,
+                                           configuration: .init(maximumAge: setup.maximumAge, requiresFirstOnlineCheck: setup.requiresFirstOnlineCheck))
+        guard let path = setup.package, let keyPath = setup.publicKey else { return session }
+        do {
+            let key = try ContentSigningKey.publicKey(String(decoding: try InputFile.read(keyPath, limit: 4096), as: UTF8.self))
+            _ = try await session.importPackage(try ContentPackage(try InputFile.read(path, limit: 1 << 30), key: key))
+        } catch {
+            throw ScenarioError(.cannotRun, file: scenario.name, "the content package \(path): \(error)")
+        }
+        return session
+    }
+
+    /// Copies every file below `folder` over the same path below `served`.
+    private static func publish(_ folder: String, over served: String) throws {
+        let files = FileManager.default.enumerator(atPath: folder)
+        while let path = files?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            let target = served + "/" + path
+            try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            if FileManager.default.fileExists(atPath: target) { try FileManager.default.removeItem(atPath: target) }
+            try FileManager.default.copyItem(atPath: folder + "/" + path, toPath: target)
+        }
     }
 
     /// The dynamic-entity source of a scenario and its feed, opened.
@@ -159,6 +211,14 @@ public struct ScenarioRunner: Sendable {
         return failures
     }
 
+    /// A failure when any of `events` is a request the network answered (offline refusals are not).
+    private static func checkNoNetwork(_ events: ArraySlice<MapEvent>, _ when: String) -> [String] {
+        let sent = events.compactMap { MapEvents.resourceRequest.payload(in: $0.payload) }
+            .filter { $0.dataSource == .network && $0.response?.error?.reason != .inOfflineMode }
+        guard let first = sent.first else { return [] }
+        return ["expected no network traffic \(when), but \(sent.count) request(s) went out, first \(first.request.url)"]
+    }
+
     static func check(_ expectations: [Scenario.Expectation], events: [MapEvent], stepStarts: [Int]) -> [String] {
         var failures: [String] = []
         for expectation in expectations {
@@ -182,11 +242,11 @@ public struct ScenarioRunner: Sendable {
                 continue
             case .noNetworkAfterStep(let step):
                 let start = stepStarts.indices.contains(step - 1) ? stepStarts[step - 1] : events.count
-                let sent = events[start...].compactMap { MapEvents.resourceRequest.payload(in: $0.payload) }
-                    .filter { $0.dataSource == .network && $0.response?.error?.reason != .inOfflineMode }
-                if let first = sent.first {
-                    failures.append("expected no network traffic after step \(step), but \(sent.count) request(s) went out, first \(first.request.url)")
-                }
+                failures += Self.checkNoNetwork(events[start...], "after step \(step)")
+            case .noNetworkDuringStep(let step):
+                let start = stepStarts.indices.contains(step - 1) ? stepStarts[step - 1] : events.count
+                let end = stepStarts.indices.contains(step) ? stepStarts[step] : events.count
+                failures += Self.checkNoNetwork(events[start..<end], "during step \(step)")
             }
         }
         return failures

@@ -99,6 +99,9 @@ struct ScenarioParsingTests {
         ("style: x\nsteps: [{subscribe: ds/a/b}]", "scenario: steps[0].subscribe: invalid topic \"ds/a/b\": it has 3 levels; criteria have 7 (use + for any value, or end with #)"),
         ("style: x\nsteps: [{publish: {topic: ds/a/b/c/d/e/f, timestamp: yesterday}}]", "scenario: steps[0].publish.timestamp: expected an ISO 8601 date and time with a time zone"),
         ("style: x\nsteps: [load]\nlive: {chaos: {drop: 2}}", "scenario: live.chaos.drop: 2 is outside 0...1"),
+        ("style: x\nsteps: [check-content]", "scenario: steps: step 1 needs a site's content: add \"content\""),
+        ("style: x\nsteps: [load]\ncontent: {package: p.mapsimpkg}", "scenario: content: package and public-key go together"),
+        ("style: x\nsteps: [load]\ncache: none\ncontent: {server: s}", "scenario: content: the data manager keeps its content in the cache: it cannot go with cache: none"),
     ])
     func namesWhatIsWrong(yaml: String, message: String) {
         #expect { try Scenario.parse(yaml, name: "x", folder: "/") } throws: { error in
@@ -148,6 +151,19 @@ struct ScenarioParsingTests {
         #expect(throws: ScenarioError.self) {
             try Scenario.parse("style: x\nentities: {feed: f, track-id-field: id, filter: [\"nope\"]}\nsteps: [load]", name: "x", folder: "/")
         }
+    }
+
+    @Test func readsContent() throws {
+        let scenario = try Scenario.parse("""
+        style: x
+        content: {server: site, package: p.mapsimpkg, public-key: k.pub, max-age: 60000, require-first-online-check: true}
+        steps: [check-content, refresh-content, {publish-content: v2}, load]
+        expect: [{no-network-during-step: 1}]
+        """, name: "x", folder: "/base")
+        #expect(scenario.content == .init(server: "/base/site", package: "/base/p.mapsimpkg", publicKey: "/base/k.pub", maximumAge: 60,
+                                          requiresFirstOnlineCheck: true))
+        #expect(scenario.steps == [.checkContent, .refreshContent, .publishContent("/base/v2"), .load])
+        #expect(scenario.expectations == [.noNetworkDuringStep(1)])
     }
 
     @Test func featureExpectationsSayWhatDiffers() {

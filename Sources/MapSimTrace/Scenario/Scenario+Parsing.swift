@@ -42,12 +42,12 @@ private struct ScenarioParser {
     let folder: String
 
     func scenario() throws(StyleError) -> Scenario {
-        let known: Set<String> = ["name", "description", "style", "mirror", "network", "viewport", "camera", "cache", "live", "entities", "steps", "expect"]
+        let known: Set<String> = ["name", "description", "style", "mirror", "network", "viewport", "camera", "cache", "live", "entities", "content", "steps", "expect"]
         for key in try root.object().keys where !known.contains(key) { throw root.member(key)!.failure("unknown scenario key \"\(key)\"") }
         guard let style = root.member("style") else { throw root.failure("missing required key \"style\"") }
         var scenario = Scenario(name: try root.member("name")?.string() ?? name, description: try root.member("description")?.string() ?? "",
                                 style: try style.string(), mirrors: [], profile: .lan, seed: 0, faults: [], cacheControl: nil, offlineWindows: [],
-                                viewport: Viewport(width: 512, height: 512), camera: CameraOptions(), cache: .empty, live: nil, entities: nil, steps: [], expectations: [])
+                                viewport: Viewport(width: 512, height: 512), camera: CameraOptions(), cache: .empty, live: nil, entities: nil, content: nil, steps: [], expectations: [])
         if let mirror = root.member("mirror") {
             for (prefix, _) in try mirror.object().members {
                 let directory = try mirror.member(prefix)!.string()
@@ -107,6 +107,13 @@ private struct ScenarioParser {
             throw steps.failure("step \(index + 1) needs a dynamic-entity source: add \"entities\"")
         }
         if scenario.live != nil && scenario.entities != nil { throw root.failure("a scenario has live data or dynamic entities, not both") }
+        if let content = root.member("content") {
+            scenario.content = try self.content(content)
+            if scenario.cache == .none { throw content.failure("the data manager keeps its content in the cache: it cannot go with cache: none") }
+        }
+        if scenario.content == nil, let index = scenario.steps.firstIndex(where: \.isContent) {
+            throw steps.failure("step \(index + 1) needs a site's content: add \"content\"")
+        }
         for expectation in try root.member("expect")?.array() ?? [] { scenario.expectations.append(try self.expectation(expectation, steps: scenario.steps.count)) }
         return scenario
     }
@@ -149,6 +156,8 @@ private struct ScenarioParser {
             case "connect-feed": return .connectFeed
             case "disconnect-feed": return .disconnectFeed
             case "purge-all": return .purgeAll
+            case "check-content": return .checkContent
+            case "refresh-content": return .refreshContent
             default: throw field.failure("unknown step \"\(word)\"")
             }
         }
@@ -159,6 +168,7 @@ private struct ScenarioParser {
             if case .string = value.value { return .wait(try state(value), timeout: .seconds(60)) }
             guard let until = value.member("until") else { throw value.failure("missing \"until\"") }
             return .wait(try state(until), timeout: .milliseconds(Int64(try value.member("timeout")?.integer(in: 1...86_400_000) ?? 60_000)))
+        case "publish-content": return .publishContent(path(try value.string()))
         case "advance": return .advance(.milliseconds(Int64(try value.integer(in: 0...86_400_000))))
         case "camera": return .camera(try camera(value))
         case "subscribe": return .subscribe(try criteria(value))
@@ -179,6 +189,7 @@ private struct ScenarioParser {
             guard let event = value.member("event"), let ms = value.member("ms") else { throw value.failure("expected {event, ms}") }
             return .within(try eventType(event), .milliseconds(Int64(try ms.integer(in: 0...86_400_000))))
         case "no-network-after-step": return .noNetworkAfterStep(try value.integer(in: 1...max(steps, 1)))
+        case "no-network-during-step": return .noNetworkDuringStep(try value.integer(in: 1...max(steps, 1)))
         case "count":
             guard let event = value.member("event"), let equals = value.member("equals") else { throw value.failure("expected {event, equals}") }
             return .count(try eventType(event), try equals.integer(in: 0...Int(Int32.max)))
@@ -223,6 +234,24 @@ private struct ScenarioParser {
             for (name, _) in try members.object().members { properties[name] = try members.member(name)!.string() }
         }
         return LiveUpdate(topic: topic, id: try field.member("id")?.string() ?? topic.location, timestamp: timestamp, properties: properties)
+    }
+
+    /// A path relative to the scenario's folder, made absolute.
+    private func path(_ path: String) -> String {
+        path.hasPrefix("/") ? path : URL(fileURLWithPath: folder).appendingPathComponent(path).standardizedFileURL.path
+    }
+
+    private func content(_ field: JSONField) throws(StyleError) -> Scenario.ContentSetup {
+        for key in try field.object().keys where !["server", "package", "public-key", "max-age", "require-first-online-check"].contains(key) {
+            throw field.member(key)!.failure("unknown content key \"\(key)\"")
+        }
+        let package = try field.member("package")?.string()
+        let publicKey = try field.member("public-key")?.string()
+        if (package == nil) != (publicKey == nil) { throw field.failure("package and public-key go together") }
+        let server = try field.member("server")?.string()
+        return Scenario.ContentSetup(server: server.map(path), package: package.map(path), publicKey: publicKey.map(path),
+                                     maximumAge: Int64(try field.member("max-age")?.integer(in: 0...86_400_000) ?? 900_000) / 1000,
+                                     requiresFirstOnlineCheck: try field.member("require-first-online-check")?.bool() ?? false)
     }
 
     private func entities(_ field: JSONField) throws(StyleError) -> Scenario.EntitiesSetup {

@@ -44,6 +44,12 @@ public struct Scenario: Sendable, Equatable {
         case outage(SimTime)
         /// Empty the dynamic-entity store (it stays connected).
         case purgeAll
+        /// Publish new content: copy this folder's files over the served site (new and changed files; the rest stay).
+        case publishContent(String)
+        /// The data manager's `loadData`, respecting the maximum age.
+        case checkContent
+        /// The data manager's `loadData` ignoring the maximum age (a forced refresh).
+        case refreshContent
     }
 
     /// What must hold of the recorded events.
@@ -56,6 +62,8 @@ public struct Scenario: Sendable, Equatable {
         case within(MapEventType, SimTime)
         /// No request goes to the network after step `n` (1-based) begins.
         case noNetworkAfterStep(Int)
+        /// No request goes to the network while step `n` (1-based) runs.
+        case noNetworkDuringStep(Int)
         /// Exactly this many events of this type happen.
         case count(MapEventType, Int)
         /// At the end, a feature of a GeoJSON source has these properties (and, for a point, these coordinates).
@@ -86,6 +94,20 @@ public struct Scenario: Sendable, Equatable {
         public var bounds: LngLatBounds?
         /// The GeoJSON sources the entities and their tracks show on.
         public var binding: DynamicEntityBinding?
+    }
+
+    /// A site's content in the run: the server it is published on, a first-run package, the data manager's settings.
+    public struct ContentSetup: Sendable, Equatable {
+        /// A folder copied for the run and served at the style's folder URL, so that `publish-content` can change it.
+        public var server: String?
+        /// A signed content package imported when the run starts (a first run).
+        public var package: String?
+        /// The public key the package must be signed with.
+        public var publicKey: String?
+        /// The data manager's maximum age, in seconds.
+        public var maximumAge: Int64
+        /// Whether style loads are refused until a check has completed once.
+        public var requiresFirstOnlineCheck: Bool
     }
 
     /// Live data in the run: the simulated broker, and the GeoJSON source updates change.
@@ -146,6 +168,8 @@ public struct Scenario: Sendable, Equatable {
     public var live: LiveSetup?
     /// A dynamic-entity source, when the scenario uses one.
     public var entities: EntitiesSetup?
+    /// A site's content and its data manager, when the scenario uses them.
+    public var content: ContentSetup?
     /// What to do.
     public var steps: [Step]
     /// What must hold.
@@ -161,11 +185,20 @@ extension Scenario.Step {
         }
     }
 
+    /// Whether the step is about the site's content.
+    public var isContent: Bool {
+        switch self {
+        case .publishContent, .checkContent, .refreshContent: true
+        default: false
+        }
+    }
+
     /// Whether the step is about live data.
     public var isLive: Bool {
         switch self {
         case .subscribe, .unsubscribe, .publish, .dropConnection, .stopBroker, .startBroker, .restartBroker: true
-        case .load, .wait, .advance, .camera, .offline, .online, .connectFeed, .disconnectFeed, .outage, .purgeAll: false
+        case .load, .wait, .advance, .camera, .offline, .online, .connectFeed, .disconnectFeed, .outage, .purgeAll,
+             .publishContent, .checkContent, .refreshContent: false
         }
     }
 }
