@@ -1,6 +1,9 @@
 import ArgumentParser
 import MapSim
+import MapSimContent
+import MapSimJSON
 import MapSimKit
+import MapSimTrace
 
 /// `mapsim content check STYLE [--force]`: the data manager's version check, once.
 struct ContentCheckCommand: AsyncParsableCommand {
@@ -12,15 +15,22 @@ struct ContentCheckCommand: AsyncParsableCommand {
         --force, makes one conditional request for manifest.json next to STYLE. Only when the \
         server's version is higher are the items whose SHA-256 changed downloaded, checked, \
         and stored as the site's content, pinned in the cache; the previous version is unpinned \
-        only then, so a download that fails leaves it whole (and the next check tries again).
+        only then, so a download that fails leaves it whole (and the next check tries again). \
+        The time of each completed check is kept in the cache.
+
+        --events writes the data manager's events (content-start, content-ready, \
+        content-complete-all) and its requests (resource-request) as JSON lines; --json prints \
+        what the check did as one JSON object.
 
         Exit status: 0 checked, skipped or updated; 1 an item failed to download (listed); 69 \
         the manifest cannot be had (offline, unreachable, an HTTP error, not a manifest); \
-        74 the cache cannot be opened or written.
+        74 the cache cannot be opened or written, or --events cannot be written.
 
         Examples:
           mapsim content check https://maps.test/style.json
-          mapsim content check https://maps.test/style.json --force
+          mapsim content check https://maps.test/style.json --force --json
+          mapsim content check https://maps.test/style.json --max-age 60 \\
+              --events check.jsonl
         """
     )
 
@@ -33,11 +43,21 @@ struct ContentCheckCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How old the last check may be, in seconds.", valueName: "S"))
     var maxAge = 900
 
+    @Option(help: ArgumentHelp("Write the data manager's events and requests to FILE as JSON lines (- for standard output).", valueName: "FILE"))
+    var events: String?
+
+    @Flag(help: "Print what the check did as one JSON object.")
+    var json = false
+
     @OptionGroup(title: "Loading")
     var loading: LoadingOptions
 
-    func run() async throws {
+    func validate() throws {
         guard maxAge >= 0 else { throw ValidationError("--max-age must be 0 or more seconds") }
+        if json && events == "-" { throw ValidationError("--json and --events - both write to standard output; give --events a file") }
+    }
+
+    func run() async throws {
         let styleURL = StyleLocation.url(for: style)
         let environment = loading.environment(styleURL: styleURL, mapbox: MapboxURL())
         guard let cache = environment.cache else {
@@ -45,11 +65,39 @@ struct ContentCheckCommand: AsyncParsableCommand {
             printError("mapsim: a content check needs a cache, and none could be opened: \(environment.warnings.joined(separator: "; "))")
             throw ExitCode(74)
         }
+        let writer: EventLineWriter?
+        do {
+            writer = try events.map { try EventLineWriter(path: $0) }
+        } catch {
+            await environment.shutdown()
+            throw ExitStatus.fail(error)
+        }
         let map = await environment.makeMap()
+        let subscription = map.subscribeAll { writer?.write($0) }
         let session = await ContentSession(map: map, cache: cache, styleURL: styleURL, configuration: .init(maximumAge: Int64(maxAge)))
         let outcome = await session.loadData(force: force)
+        subscription.cancel()
         await environment.shutdown()
+        do {
+            try writer?.close()
+        } catch {
+            throw ExitStatus.fail(error)
+        }
         let site = await session.site
+        if json {
+            print(JSONWriter.string(.object(Self.json(outcome, site: site))))
+        } else {
+            report(outcome, site: site)
+        }
+        if outcome.errors["cache"] != nil { throw ExitCode(74) }
+        if outcome.errors["manifest"] != nil { throw ExitCode(69) }
+        if !outcome.errors.isEmpty {
+            if !json { printError("mapsim: the previous version is kept whole") }
+            throw ExitCode(1)
+        }
+    }
+
+    private func report(_ outcome: ContentDataManager.Outcome, site: String) {
         let version = outcome.version.map(String.init) ?? "none"
         if outcome.skipped {
             print("\(site): version \(version): checked less than \(maxAge) s ago; nothing requested (--force to check now)")
@@ -63,11 +111,16 @@ struct ContentCheckCommand: AsyncParsableCommand {
         for (key, message) in outcome.errors.sorted(by: { $0.key < $1.key }) {
             printError("mapsim: \(key == "manifest" || key == "cache" ? key : "item \(key)"): \(message)")
         }
-        if outcome.errors["cache"] != nil { throw ExitCode(74) }
-        if outcome.errors["manifest"] != nil { throw ExitCode(69) }
-        if !outcome.errors.isEmpty {
-            printError("mapsim: the previous version is kept whole")
-            throw ExitCode(1)
+    }
+
+    /// `{site, previous-version, version, skipped, changed: [{url, kind, size}], errors: {…}}`.
+    static func json(_ outcome: ContentDataManager.Outcome, site: String) -> JSONObject {
+        func version(_ value: Int?) -> JSONValue { value.map { .number(Double($0)) } ?? .null }
+        let changed = outcome.changed.map { item in
+            JSONValue.object(JSONObject([("url", .string(item.url)), ("kind", .string(item.kind.rawValue)), ("size", .number(Double(item.size)))]))
         }
+        let errors = JSONObject(outcome.errors.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })
+        return JSONObject([("site", .string(site)), ("previous-version", version(outcome.previousVersion)), ("version", version(outcome.version)),
+                           ("skipped", .bool(outcome.skipped)), ("changed", .array(changed)), ("errors", .object(errors))])
     }
 }

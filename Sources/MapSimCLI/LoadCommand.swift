@@ -40,16 +40,16 @@ struct LoadCommand: AsyncParsableCommand {
         Exit status: 0 when the --until state is reached; 1 when the style fails to load or \
         parse; 2 when the timeout passes first (for example when a source's TileJSON fails, \
         which keeps the map from ever being loaded); 64 for bad arguments; 69 when the --live \
-        broker cannot be reached or --require-first-online-check fails; 65 when the --content package is not valid (nothing is imported); 74 \
-        when --events cannot be written.
+        broker cannot be reached or --require-first-online-check fails; 65 when the --content \
+        package is not valid (nothing is imported); 74 when --events cannot be written.
 
         --content PKG --public-key KEY imports a signed content package (`mapsim content pack`) into \
         the cache first, pinned, so that a first run loads with no network (--offline); the package \
-        is checked entirely — signature, every item — before anything is written. Then, online, \
-        the site's content is checked as `mapsim content check` does, before the style loads \
-        (content-ready, content-start and content-complete-all are in the events). With \
-        --require-first-online-check, a cache that has never reached the content server refuses \
-        to load (exit 69).
+        is checked entirely — signature, every item — before anything is written. Then the \
+        site's content is checked as `mapsim content check` does, before the style loads \
+        (content-ready, content-start and content-complete-all are in the events); \
+        --check-content runs that check without a package. With --require-first-online-check, \
+        a cache in which no check ever completed refuses to load (exit 69).
 
         Examples:
           mapsim load styles/sample/style.json
@@ -126,6 +126,9 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --content: the public key the package must be signed with.", valueName: "KEY"))
     var publicKey: String?
 
+    @Flag(help: "Check the site's content (manifest.json next to the style) before the style loads, as `mapsim content check` does.")
+    var checkContent = false
+
     @Flag(help: "Refuse to load (exit 69) when this cache has never reached the site's content server, as the SDK refuses on a fresh install.")
     var requireFirstOnlineCheck = false
 
@@ -136,14 +139,16 @@ struct LoadCommand: AsyncParsableCommand {
         _ = try liveData.feed()
         guard (content == nil) == (publicKey == nil) else { throw ValidationError("--content and --public-key go together") }
         if content != nil && loading.noCache { throw ValidationError("--content imports into the cache: it cannot go with --no-cache") }
-        if requireFirstOnlineCheck && loading.noCache { throw ValidationError("--require-first-online-check looks in the cache: it cannot go with --no-cache") }
+        if (requireFirstOnlineCheck || checkContent) && loading.noCache {
+            throw ValidationError("the data manager keeps the site's content in the cache: --check-content and --require-first-online-check cannot go with --no-cache")
+        }
     }
 
     /// The data manager's part of a load, before the style loads (an update never changes a map
     /// mid-load): import the package, then check online, the events in the map's stream; with
     /// --require-first-online-check, a cache that never completed a check refuses to go on.
     private func prepareContent(styleURL: String, environment: LoadingEnvironment, map: Map) async throws {
-        guard content != nil || requireFirstOnlineCheck else { return }
+        guard content != nil || requireFirstOnlineCheck || checkContent else { return }
         guard let cache = environment.cache else {
             printError("mapsim: the data manager needs a cache, and none could be opened: \(environment.warnings.joined(separator: "; "))")
             throw ExitCode(74)

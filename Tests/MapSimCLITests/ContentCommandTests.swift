@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MapSimJSON
 import MapSimTesting
 
 /// `mapsim content keygen|pack|verify`.
@@ -72,10 +73,13 @@ struct ContentCommandTests {
         #expect(first.status == 0 && first.standardOutput.contains("version none → 1: 37 items"), "\(first.standardOutput)\(first.standardError)")
         let before = server.requestCount
         #expect(try await check().standardOutput.contains("nothing requested"))
+        let skipped = try JSONParser.parse(Array(try await check(["--json"]).standardOutput.utf8))
+        #expect(skipped["skipped"] == .bool(true) && skipped["version"] == .number(1) && skipped["site"] == .string("city"))
         #expect(server.requestCount == before, "under the maximum age no request is made")
         let forced = try await check(["--force"])
         #expect(forced.standardOutput.contains("version 1 is the newest") && server.requestCount == before + 1, "forced: exactly the manifest")
         #expect(server.received.last?.headers["if-none-match"] != nil, "a conditional request")
+        #expect(try await check(["--max-age", "0"]).status == 0 && server.requestCount == before + 2, "past the maximum age: the manifest again")
 
         // Version 2 changes the style and one tile; the tile's download fails once.
         var style2 = try String(contentsOfFile: site + "/style.json", encoding: .utf8)
@@ -89,11 +93,21 @@ struct ContentCommandTests {
         let failed = try await check(["--force"])
         #expect(failed.status == 1 && failed.standardError.contains("item tiles/0/0/0.pbf") && failed.standardError.contains("kept whole"),
                 "\(failed.standardError)")
+        // A lying server: the tile cut in half, sent as a whole answer.
+        let tile = try [UInt8](Data(contentsOf: URL(fileURLWithPath: site + "/tiles/0/0/0.pbf")))
+        server.reply("/tiles/0/0/0.pbf", with: .status(200, body: Array(tile.prefix(1))), times: 1)
+        let cut = try await check(["--force", "--json"])
+        let cutReport = try JSONParser.parse(Array(cut.standardOutput.utf8))
+        #expect(cut.status == 1 && cutReport["errors"]?["tiles/0/0/0.pbf"]?.stringValue?.contains("SHA-256") == true, "\(cut.standardOutput)")
+        #expect(cutReport["version"] == .number(1), "version 1 is still the one installed")
         let offline = try await CommandRunner.run(["load", style, "--offline", "--cache", "c.db", "-q"], in: folder.path)
         #expect(offline.status == 0 && offline.standardOutput.contains("errors         none"), "version 1 still loads whole offline: \(offline.standardOutput)")
-        let updated = try await check(["--force"])
+        let updated = try await check(["--force", "--events", "check.jsonl"])
         #expect(updated.standardOutput.contains("version 1 → 2: 2 items") && updated.standardOutput.contains("style style.json")
                 && updated.standardOutput.contains("tile tiles/0/0/0.pbf"), "\(updated.standardOutput)")
+        let lines = try String(contentsOfFile: folder.path + "/check.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(lines.filter { $0.contains(#""type":"resource-request""#) }.count == 3, "the manifest and the two changed items")
+        #expect(lines.last?.contains(#""type":"content-complete-all""#) == true && lines.last?.contains(#""is-successful":true,"is-online-data":true"#) == true)
     }
 
     @Test func theFirstOnlineCheckIsMandatoryWhenAskedAndItsEventsAreInTheStream() async throws {
@@ -123,5 +137,8 @@ struct ContentCommandTests {
         #expect(manifestRequests.count == 1, "the manifest request goes through the map's pipeline, its event in the stream")
         let later = try await CommandRunner.run(["load", style, "--offline", "--cache", "b.db", "-q", "--require-first-online-check"], in: folder.path)
         #expect(later.status == 0 && later.standardOutput.contains("errors         none"), "once checked online, offline runs go on")
+        let recheck = try await CommandRunner.run(["load", style, "--cache", "b.db", "--events", "-", "-q", "--check-content"], in: folder.path)
+        #expect(recheck.standardOutput.contains(#""type":"content-complete-all","begin":0,"end":0,"data":{"site":"city","is-successful":true,"is-online-data":false"#),
+                "--check-content under the maximum age: no request, the installed content: \(recheck.standardOutput.prefix(600))")
     }
 }
