@@ -104,11 +104,8 @@ struct ValidateCommand: AsyncParsableCommand {
         case .json:
             print(StyleDiagnostic.jsonText(diagnostics))
         case .jsonl:
-            let list = diagnostics.map { diagnostic in
-                JSONValue.object(JSONObject([("message", .string(diagnostic.message))] + (diagnostic.line.map { [("line", JSONValue.number(Double($0)))] } ?? [])
-                                            + (diagnostic.isWarning ? [("severity", JSONValue.string("warning"))] : [])))
-            }
-            print(JSONWriter.string(.object(JSONObject([("file", .string(file)), ("diagnostics", .array(list))]))))
+            // Each diagnostic as in --json.
+            print(JSONWriter.string(.object(JSONObject([("file", .string(file)), ("diagnostics", .array(diagnostics.map(\.json)))]))))
         case .text:
             for diagnostic in diagnostics {
                 print("\(file):\(diagnostic.line.map { "\($0):" } ?? "") \(diagnostic.isWarning ? "warning: " : "")\(diagnostic.message)")

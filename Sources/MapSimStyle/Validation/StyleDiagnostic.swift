@@ -12,18 +12,22 @@ public struct StyleDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// Whether it is only a warning (something that may be intended), which does not make the
     /// style invalid.
     public var isWarning: Bool
+    /// Whether it is a JSON syntax error, which gl-style-validate's JSON shows with an empty `"error": {}` first.
+    public var isParseError: Bool
 
     /// A diagnostic.
-    public init(message: String, line: Int?, identifier: String? = nil, isWarning: Bool = false) {
+    public init(message: String, line: Int?, identifier: String? = nil, isWarning: Bool = false, isParseError: Bool = false) {
         self.message = message
         self.line = line
         self.identifier = identifier
         self.isWarning = isWarning
+        self.isParseError = isParseError
     }
 
     /// The diagnostic as gl-style-validate's JSON object: `{"message": ..., "line": ...}`.
     public var json: JSONValue {
-        var object = JSONObject([("message", .string(message))])
+        var object = JSONObject(isParseError ? [("error", .object(JSONObject()))] : [])
+        object["message"] = .string(message)
         if let identifier { object["identifier"] = .string(identifier) }
         if let line { object["line"] = .number(Double(line)) }
         if isWarning { object["severity"] = .string("warning") }
@@ -37,7 +41,8 @@ public struct StyleDiagnostic: Sendable, Equatable, CustomStringConvertible {
     public static func jsonText(_ diagnostics: [StyleDiagnostic]) -> String {
         guard !diagnostics.isEmpty else { return "[]" }
         let objects = diagnostics.map { diagnostic in
-            var members = ["    \"message\": \(JSONWriter.string(.string(diagnostic.message)))"]
+            var members = diagnostic.isParseError ? ["    \"error\": {}"] : []
+            members.append("    \"message\": \(JSONWriter.string(.string(diagnostic.message)))")
             if let identifier = diagnostic.identifier { members.append("    \"identifier\": \(JSONWriter.string(.string(identifier)))") }
             if let line = diagnostic.line { members.append("    \"line\": \(line)") }
             if diagnostic.isWarning { members.append("    \"severity\": \"warning\"") }

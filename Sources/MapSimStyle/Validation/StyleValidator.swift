@@ -26,9 +26,14 @@ public struct StyleValidator {
         } catch {
             // Reported as gl-style-validate's JSON reader reports it, when that reader would refuse the text too.
             let syntaxError = JSONLintSyntaxError.describe(bytes) ?? (error.message, error.line)
-            return [StyleDiagnostic(message: syntaxError.message, line: syntaxError.line)]
+            return [StyleDiagnostic(message: syntaxError.message, line: syntaxError.line, isParseError: true)]
         }
         validator.validateRoot(document)
+        // gl-style-validate sorts its errors by line with `a.line - b.line`, NaN for none.
+        JavaScriptArraySort.sort(&validator.diagnostics) { a, b in
+            guard let first = a.line, let second = b.line else { return .nan }
+            return Double(first - second)
+        }
         return validator.diagnostics
     }
 
@@ -81,7 +86,9 @@ public struct StyleValidator {
             case "sources":
                 validateSources(value)
             case "layers":
-                validateLayers(value, sources: root["sources"]?.objectValue)
+                validateLayers(value, sources: root["sources"])
+            case "sprite":
+                validateSprite(value)
             case "glyphs":
                 validateGlyphs(value)
             case "light", "terrain", "sky", "projection":
@@ -126,6 +133,22 @@ public struct StyleValidator {
         }
     }
 
+    // MARK: - Sprite
+
+    /// A URL, or an array of `{id, url}` objects. (The reference never finds duplicates: its ids are
+    /// boxed strings, which JavaScript's `includes` compares by identity.)
+    private mutating func validateSprite(_ value: JSONValue) {
+        guard case .array(let sheets) = value else {
+            if case .string = value { return }
+            return reportType("sprite", expected: "string", found: value)
+        }
+        let pair = JSONObject([("id", .object(JSONObject([("type", .string("string")), ("required", .bool(true))]))),
+                               ("url", .object(JSONObject([("type", .string("string")), ("required", .bool(true))])))])
+        for (index, sheet) in sheets.enumerated() {
+            validateObject(sheet.objectValue ?? JSONObject(), path: "sprite[\(index)]", spec: pair, whole: sheet)
+        }
+    }
+
     // MARK: - Sources
 
     private mutating func validateSources(_ value: JSONValue) {
@@ -134,139 +157,187 @@ public struct StyleValidator {
             return
         }
         for (id, source) in sources.members {
-            let path = "sources.\(id)"
-            guard let object = source.objectValue else {
-                reportType(path, expected: "object", found: source)
-                continue
-            }
-            guard let type = object["type"] else {
-                report(path, "\"type\" is required", value: source)
-                continue
-            }
-            if type == .string("canvas") {
-                diagnostics.append(StyleDiagnostic(message: "\(path): Please use runtime APIs to add canvas sources, rather than including them in stylesheets.",
-                                                   line: nil, identifier: "source.canvas"))
-                continue
-            }
+            validateSource(source, path: "sources.\(id)")
+        }
+    }
+
+    /// A source by its type, as gl-style-validate checks it: with no type — missing, null, or a
+    /// source that is not an object at all — only "type" is required.
+    private mutating func validateSource(_ source: JSONValue, path: String) {
+        guard let object = source.objectValue, let type = object["type"], type != .null else {
+            return report(path, "\"type\" is required", value: source)
+        }
+        switch type.stringValue {
+        case "vector", "raster":
+            validateObject(object, path: path, spec: section("source_" + (type.stringValue ?? "")) ?? JSONObject(), whole: source, readsPromoteId: true)
+        case "raster-dem":
+            validateRasterDEMSource(object, path: path)
+        case "geojson":
+            validateObject(object, path: path, spec: section("source_geojson") ?? JSONObject(), whole: source, readsPromoteId: true)
+            validateClusterProperties(object, path: path)
+        case "video", "image":
+            validateObject(object, path: path, spec: section("source_" + (type.stringValue ?? "")) ?? JSONObject(), whole: source)
+        case "canvas":
+            diagnostics.append(StyleDiagnostic(message: "\(path): Please use runtime APIs to add canvas sources, rather than including them in stylesheets.",
+                                               line: nil, identifier: "source.canvas"))
+        default:
             let types = sourceTypes
-            guard case .string(let name) = type, types.contains(name) else {
-                report(join(path, "type"), "expected one of [\(types.joined(separator: ", "))], \(shown(type)) found", value: type)
-                continue
+            report(join(path, "type"), "expected one of [\(types.joined(separator: ", "))], \(JSONWriter.string(type)) found", value: type)
+        }
+    }
+
+    /// A raster-dem source: the custom-encoding factors only with `"encoding": "custom"`; its
+    /// messages are keyed by the bare property name, as the reference's are.
+    private mutating func validateRasterDEMSource(_ source: JSONObject, path: String) {
+        let spec = section("source_raster_dem") ?? JSONObject()
+        let isCustom = source["encoding"] == .string("custom")
+        let encodingName = Self.isPresent(source["encoding"]) ? "\"\(Self.javaScriptString(source["encoding"]))\"" : "Default"
+        let before = diagnostics.count
+        for (key, value) in source.members {
+            let child = join(path, key)
+            if !isCustom && ["redFactor", "greenFactor", "blueFactor", "baseShift"].contains(key) {
+                report(child, "In \"\(path)\": \"\(key)\" is only valid when \"encoding\" is set to \"custom\". \(encodingName) encoding found", value: value)
+            } else if let entry = spec[key]?.objectValue {
+                validateValue(value, path: child, spec: entry)
+            } else {
+                report(child, "unknown property \"\(key)\"", value: value)
             }
-            validateObject(object, path: path, spec: section("source_" + name.replacingOccurrences(of: "-", with: "_")) ?? JSONObject(), whole: source)
-            if name == "geojson" { validateClusterProperties(object, path: path) }
+        }
+        for index in before..<diagnostics.count where diagnostics[index].message.hasPrefix(path + ".") {
+            diagnostics[index].message.removeFirst(path.count + 1)
+        }
+    }
+
+    /// `promoteId`: a string, or an object of strings (any other value passes, as in the reference).
+    private mutating func validatePromoteId(_ value: JSONValue, path: String) {
+        switch value {
+        case .object(let members):
+            for (key, member) in members.members where member.stringValue == nil { reportType(join(path, key), expected: "string", found: member) }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() where element.stringValue == nil {
+                report(join(path, String(index)), "string expected, \(element.typeName) found", value: element, lineOf: "\(path)[\(index)]")
+            }
+        default:
+            return
         }
     }
 
     // MARK: - Layers
 
-    private mutating func validateLayers(_ value: JSONValue, sources: JSONObject?) {
+    private mutating func validateLayers(_ value: JSONValue, sources: JSONValue?) {
         guard let layers = value.arrayValue else {
             reportType("layers", expected: "array", found: value)
             return
         }
-        // The index of the first layer with each id; its line is looked up only for a duplicate.
-        var seen: [String: Int] = [:]
         for (index, layer) in layers.enumerated() {
             let path = "layers[\(index)]"
             guard let object = layer.objectValue else {
                 reportType(path, expected: "object", found: layer)
                 continue
             }
-            if let id = object["id"]?.stringValue {
-                if let previous = seen[id] {
-                    let previousLine = lines.line("layers[\(previous)].id") ?? 0
-                    report(path, "duplicate layer id \"\(id)\", previously used at line \(previousLine)", value: layer, lineOf: join(path, "id"))
-                } else {
-                    seen[id] = index
-                }
-            }
-            validateLayer(object, path: path, whole: layer, layers: layers, sources: sources)
+            validateLayer(object, index: index, whole: layer, layers: layers, sources: sources)
         }
     }
 
-    private mutating func validateLayer(_ layer: JSONObject, path: String, whole: JSONValue, layers: [JSONValue], sources: JSONObject?) {
-        var type = layer["type"]?.stringValue
-        if layer["type"] == nil && layer["ref"] == nil {
+    /// A layer, in gl-style-validate's order: type or ref, duplicate ids (once per earlier use),
+    /// the ref or the source — checked whatever the type, unknown or missing, but background —
+    /// then every member, then the id.
+    private mutating func validateLayer(_ layer: JSONObject, index: Int, whole: JSONValue, layers: [JSONValue], sources: JSONValue?) {
+        let path = "layers[\(index)]"
+        if !Self.isPresent(layer["type"]) && !Self.isPresent(layer["ref"]) {
             report(path, "either \"type\" or \"ref\" is required", value: whole)
         }
+        var type = layer["type"]
+        let id = layer["id"]
+        if Self.isPresent(id) {
+            for earlierIndex in 0..<index where Self.strictlyEqual(layers[earlierIndex].objectValue?["id"], id) {
+                let previousLine = lines.line("layers[\(earlierIndex)].id").map(String.init) ?? "undefined"
+                report(path, "duplicate layer id \"\(Self.javaScriptString(id))\", previously used at line \(previousLine)", value: id, lineOf: join(path, "id"))
+            }
+        }
+        let name = Self.javaScriptString(id)
         if let ref = layer["ref"] {
             for key in ["type", "source", "source-layer", "filter", "layout"] where layer[key] != nil {
                 report(path, "\"\(key)\" is prohibited for ref layers", value: layer[key], lineOf: join(path, key))
             }
-            let parent = layers.first { $0["id"] == ref }
-            if let parent {
-                if parent["ref"] != nil {
+            if let parent = layers.last(where: { Self.strictlyEqual($0.objectValue?["id"], ref) }) {
+                if Self.isPresent(parent["ref"]) {
                     report(path, "ref cannot reference another ref layer", value: ref, lineOf: join(path, "ref"))
                 } else {
-                    type = parent["type"]?.stringValue
+                    type = parent["type"]
                 }
             } else {
-                report(path, "ref layer \(shown(ref)) not found", value: ref, lineOf: join(path, "ref"))
+                report(path, "ref layer \"\(Self.javaScriptString(ref))\" not found", value: ref, lineOf: join(path, "ref"))
             }
-        } else if let type, type != "background", type != "sky" {
-            if layer["source"] == nil {
+        } else if !Self.strictlyEqual(type, .string("background")) {
+            if let source = layer["source"], source != .null {
+                checkSource(of: layer, type: type, in: sources, path: path, whole: whole)
+            } else {
                 report(path, "missing required property \"source\"", value: whole)
-            } else if let source = layer["source"]?.stringValue {
-                if let spec = sources?[source]?.objectValue {
-                    checkSourceCompatibility(layer, type: type, source: spec, path: path, whole: whole)
-                } else {
-                    report(path, "source \"\(source)\" not found", value: layer["source"], lineOf: join(path, "source"))
-                }
             }
         }
+        if Self.strictlyEqual(type, .string("raster")), let paint = layer["paint"]?.objectValue,
+           Self.isPresent(paint["resampling"]), Self.isPresent(paint["raster-resampling"]) {
+            report(path, "layer \"\(name)\" redundantly specifies \"resampling\" and \"raster-resampling\" paint properties, but only one is allowed. It is advised to use \"resampling\".", value: layer["paint"], lineOf: join(path, "paint"))
+        }
         let spec = section("layer") ?? JSONObject()
+        // A layout or paint of a type the spec does not have is not looked into.
+        let typeName = type.map { Self.javaScriptString($0) }
         for (key, value) in layer.members {
             let child = join(path, key)
-            switch key {
+            let specKey = key.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? key
+            switch specKey {
+            case "type":
+                if let entry = spec["type"]?.objectValue { validateValue(value, path: join(path, "type"), spec: entry) }
             case "layout", "paint":
-                validateProperties(value, path: child, section: type.map { "\(key)_\($0)" })
+                validateProperties(value, path: child, section: typeName.map { "\(specKey)_\($0)" }, isLayout: specKey == "layout")
             case "filter":
                 validateFilter(value, path: child)
-            case "ref", "metadata":
-                continue
             default:
                 // Unknown layer keys are allowed, as in gl-style-validate.
-                if let entry = spec[key]?.objectValue { validateValue(value, path: child, spec: entry) }
+                if let entry = spec[specKey]?.objectValue { validateValue(value, path: child, spec: entry) }
             }
         }
         if layer["id"] == nil { report(path, "missing required property \"id\"", value: whole) }
-        if let paint = layer["paint"]?.objectValue, paint["resampling"] != nil, paint["raster-resampling"] != nil {
-            report(path, "layer \"\(layer["id"]?.stringValue ?? "")\" redundantly specifies \"resampling\" and \"raster-resampling\" paint properties, but only one is allowed. It is advised to use \"resampling\".", value: layer["paint"], lineOf: join(path, "paint"))
-        }
     }
 
-    /// The layer-type and source-type rules of gl-style-validate, in its order, at the `source` line.
-    private mutating func checkSourceCompatibility(_ layer: JSONObject, type: String, source: JSONObject, path: String, whole: JSONValue) {
-        let id = layer["id"]?.stringValue ?? ""
-        let sourceType = source["type"]?.stringValue
+    /// The layer-type and source-type rules of gl-style-validate, in its order.
+    private mutating func checkSource(of layer: JSONObject, type: JSONValue?, in sources: JSONValue?, path: String, whole: JSONValue) {
+        let key = layer["source"]
+        let name = Self.javaScriptString(layer["id"])
+        guard let source = Self.member(of: sources, named: key), source != .null else {
+            return report(path, "source \"\(Self.javaScriptString(key))\" not found", value: key, lineOf: join(path, "source"))
+        }
+        let sourceType = source.objectValue?["type"]
+        func sourceIs(_ name: String) -> Bool { Self.strictlyEqual(sourceType, .string(name)) }
+        func layerIs(_ name: String) -> Bool { Self.strictlyEqual(type, .string(name)) }
         let message: String?
-        if sourceType == "vector" && type == "raster" {
-            message = "layer \"\(id)\" requires a raster source"
-        } else if sourceType != "raster-dem" && (type == "hillshade" || type == "color-relief") {
-            message = "layer \"\(id)\" requires a raster-dem source"
-        } else if sourceType == "raster" && type != "raster" {
-            message = "layer \"\(id)\" requires a vector source"
-        } else if sourceType == "vector" && layer["source-layer"] == nil {
-            return report(path, "layer \"\(id)\" must specify a \"source-layer\"", value: whole)
-        } else if sourceType == "raster-dem" && type != "hillshade" && type != "color-relief" {
+        if sourceIs("vector") && layerIs("raster") {
+            message = "layer \"\(name)\" requires a raster source"
+        } else if !sourceIs("raster-dem") && (layerIs("hillshade") || layerIs("color-relief")) {
+            message = "layer \"\(name)\" requires a raster-dem source"
+        } else if sourceIs("raster") && !layerIs("raster") {
+            message = "layer \"\(name)\" requires a vector source"
+        } else if sourceIs("vector") && !Self.isPresent(layer["source-layer"]) {
+            return report(path, "layer \"\(name)\" must specify a \"source-layer\"", value: whole)
+        } else if sourceIs("raster-dem") && !layerIs("hillshade") && !layerIs("color-relief") {
             message = "raster-dem source can only be used with layer type 'hillshade' or 'color-relief'."
-        } else if type == "line", layer["paint"]?["line-gradient"] != nil, sourceType != "geojson" || source["lineMetrics"] != .bool(true) {
-            return report(path, "layer \"\(id)\" specifies a line-gradient, which requires a GeoJSON source with `lineMetrics` enabled.", value: whole)
+        } else if layerIs("line"), Self.isPresent(layer["paint"]?.objectValue?["line-gradient"]),
+                  !sourceIs("geojson") || !Self.isPresent(source.objectValue?["lineMetrics"]) {
+            return report(path, "layer \"\(name)\" specifies a line-gradient, which requires a GeoJSON source with `lineMetrics` enabled.", value: whole)
         } else {
             message = nil
         }
-        if let message { report(path, message, value: layer["source"], lineOf: join(path, "source")) }
+        if let message { report(path, message, value: key, lineOf: join(path, "source")) }
     }
 
-    private mutating func validateProperties(_ value: JSONValue, path: String, section name: String?) {
+    private mutating func validateProperties(_ value: JSONValue, path: String, section name: String?, isLayout: Bool) {
         guard let object = value.objectValue else {
             reportType(path, expected: "object", found: value)
             return
         }
         // A layer of unknown type has its type reported; its properties are not checked.
         guard let spec = name.flatMap({ section($0) }) else { return }
-        let isLayout = path.hasSuffix(".layout")
         for (key, member) in object.members {
             let child = join(path, key)
             if let entry = spec[key]?.objectValue {
@@ -278,7 +349,7 @@ public struct StyleValidator {
                     report(child, "\"text-font\" does not support identity functions", value: member)
                 }
                 validateValue(member, path: child, spec: entry, context: .property(layout: isLayout, key: key))
-            } else if key.hasSuffix("-transition"), spec[String(key.dropLast("-transition".count))]?["transition"] == .bool(true) {
+            } else if !isLayout, key.hasSuffix("-transition"), spec[String(key.dropLast("-transition".count))]?["transition"] == .bool(true) {
                 validateObject(member.objectValue ?? JSONObject(), path: child, spec: section("transition") ?? JSONObject(), whole: member)
             } else {
                 report(child, "unknown property \"\(key)\"", value: member)
@@ -288,14 +359,19 @@ public struct StyleValidator {
 
     // MARK: - Values
 
-    private mutating func validateObject(_ object: JSONObject, path: String, spec: JSONObject, whole: JSONValue) {
+    /// The members of an object by `spec` (a key `a.b` is checked as `a`, as the reference does);
+    /// `readsPromoteId` for a source's `promoteId`, which has a validator of its own.
+    private mutating func validateObject(_ object: JSONObject, path: String, spec: JSONObject, whole: JSONValue, readsPromoteId: Bool = false) {
         guard whole.objectValue != nil else {
             reportType(path, expected: "object", found: whole)
             return
         }
         for (key, value) in object.members {
             let child = join(path, key)
-            if let entry = spec[key]?.objectValue {
+            let specKey = key.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? key
+            if readsPromoteId && specKey == "promoteId" {
+                validatePromoteId(value, path: child)
+            } else if let entry = spec[specKey]?.objectValue {
                 validateValue(value, path: child, spec: entry)
             } else if spec["*"] == nil {
                 report(path, "unknown property \"\(key)\"", value: value, lineOf: child)
@@ -341,7 +417,11 @@ public struct StyleValidator {
             if let maximum = spec["maximum"]?.numberValue, n > maximum {
                 report(path, "\(JSONWriter.formatNumber(n)) is greater than the maximum value \(JSONWriter.formatNumber(maximum))", value: value)
             }
-        case "string", "formatted", "resolvedImage", "projectionDefinition":
+        case "formatted", "resolvedImage":
+            // Anything but a string is read as an expression, as the reference does.
+            if case .string = value { return }
+            validateExpression(value, path: path, spec: spec, context: context)
+        case "string", "projectionDefinition":
             if case .string = value { return }
             if type != "string", case .array = value { return }
             reportType(path, expected: "string", found: value)
