@@ -31,6 +31,9 @@ public enum InputFile {
             throw Failure(path: path, reason: "it has \(info.st_size) bytes, more than the limit of \(limit)")
         }
         var bytes: [UInt8] = []
+        // A regular file's size is known: one buffer of that size, not a doubling one (which would
+        // hold the old and the new buffer at once, twice the file, at its last growth).
+        if (info.st_mode & S_IFMT) == S_IFREG { bytes.reserveCapacity(Int(info.st_size) + 1) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { posixRead(descriptor, $0.baseAddress, $0.count) }

@@ -4,6 +4,11 @@ public struct JSONParser {
     private var position = 0
     private var depth = 0
     private static let maximumDepth = 512
+    /// The root member whose array elements are summarized, and the keys a summary keeps.
+    private var summarized: (member: String, keys: Set<String>)?
+    /// The byte ranges of the summarized elements, and how many times the member appeared.
+    private var summarizedRanges: [Range<Int>] = []
+    private var summarizedCount = 0
 
     /// Parses one JSON document; anything but white space after it is an error.
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
@@ -16,6 +21,33 @@ public struct JSONParser {
     public static func parseRecordingLines(_ bytes: [UInt8]) throws(JSONSyntaxError) -> (value: JSONValue, lines: JSONLineIndex) {
         let value = try parse(bytes)
         return (value, JSONLineIndex(scanning: bytes))
+    }
+
+    /// Parses a document whose root object's `member` array may be large: its elements are checked
+    /// but not built — an object element is kept as only its members named in `keeping`, any other
+    /// element whole — and the byte range of each is returned, so that the caller can read the
+    /// elements one at a time (`parse(_:in:)`) and never hold them all. `elements` is nil when the
+    /// root has no such array, or has the member more than once (the tree then holds summaries the
+    /// caller cannot rely on: parse it whole). A syntax error is the one `parse(_:)` reports.
+    public static func parse(_ bytes: [UInt8], summarizingElementsOf member: String,
+                             keeping keys: Set<String>) throws(JSONSyntaxError) -> (value: JSONValue, elements: [Range<Int>]?) {
+        var parser = JSONParser(bytes: bytes)
+        parser.summarized = (member, keys)
+        do {
+            let value = try parser.parseDocument()
+            return (value, parser.summarizedCount == 1 ? parser.summarizedRanges : nil)
+        } catch {
+            // The skipping reader only knows that the text is wrong; the building one says how.
+            _ = try JSONParser.parse(bytes)
+            throw error
+        }
+    }
+
+    /// The one JSON value at `range` of `bytes`, a range that `parse(_:summarizingElementsOf:with:)` gave.
+    public static func parse(_ bytes: [UInt8], in range: Range<Int>) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        parser.position = range.lowerBound
+        return try parser.parseValue()
     }
 
     /// Parses one JSON document from a string.
@@ -68,7 +100,12 @@ public struct JSONParser {
             guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after the key \"\(key)\"") }
             position += 1
             skipWhitespace()
-            object[key] = try parseValue()
+            if depth == 1, let summarized, key == summarized.member {
+                summarizedCount += 1
+                object[key] = try peek(UInt8(ascii: "[")) ? parseSummarizedArray(keeping: summarized.keys) : parseValue()
+            } else {
+                object[key] = try parseValue()
+            }
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 position += 1
@@ -108,6 +145,151 @@ public struct JSONParser {
             }
             throw error("expected ',' or ']' in an array")
         }
+    }
+
+    /// An array whose elements are kept as their summaries, their byte ranges recorded.
+    private mutating func parseSummarizedArray(keeping keys: Set<String>) throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        position += 1
+        var elements: [JSONValue] = []
+        summarizedRanges = []
+        skipWhitespace()
+        if peek(UInt8(ascii: "]")) {
+            position += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            let start = position
+            let element = try peek(UInt8(ascii: "{")) ? summarizeObject(keeping: keys) : parseValue()
+            summarizedRanges.append(start..<position)
+            elements.append(element)
+            skipWhitespace()
+            if peek(UInt8(ascii: ",")) {
+                position += 1
+                continue
+            }
+            if peek(UInt8(ascii: "]")) {
+                position += 1
+                depth -= 1
+                return .array(elements)
+            }
+            throw error("expected ',' or ']' in an array")
+        }
+    }
+
+    /// An object checked whole but built with only the members named in `keys`.
+    private mutating func summarizeObject(keeping keys: Set<String>) throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        position += 1
+        var object = JSONObject()
+        skipWhitespace()
+        if peek(UInt8(ascii: "}")) {
+            position += 1
+            depth -= 1
+            return .object(object)
+        }
+        while true {
+            skipWhitespace()
+            guard peek(UInt8(ascii: "\"")) else { throw error("expected a string key") }
+            let key = try parseString()
+            skipWhitespace()
+            guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after a key") }
+            position += 1
+            skipWhitespace()
+            if keys.contains(key) {
+                object[key] = try parseValue()
+            } else {
+                try skipValue()
+            }
+            skipWhitespace()
+            if peek(UInt8(ascii: ",")) {
+                position += 1
+                continue
+            }
+            if peek(UInt8(ascii: "}")) {
+                position += 1
+                depth -= 1
+                return .object(object)
+            }
+            throw error("expected ',' or '}' in an object")
+        }
+    }
+
+    /// Checks one value as `parseValue` would, without building it. Its errors say only where:
+    /// callers that need the message parse again.
+    private mutating func skipValue() throws(JSONSyntaxError) {
+        guard position < bytes.count else { throw error("unexpected end of input") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            try enter()
+            let close = bytes[position] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            let isObject = close == UInt8(ascii: "}")
+            position += 1
+            skipWhitespace()
+            if peek(close) {
+                position += 1
+                depth -= 1
+                return
+            }
+            while true {
+                skipWhitespace()
+                if isObject {
+                    guard peek(UInt8(ascii: "\"")) else { throw error("expected a string key") }
+                    try skipString()
+                    skipWhitespace()
+                    guard peek(UInt8(ascii: ":")) else { throw error("expected ':'") }
+                    position += 1
+                    skipWhitespace()
+                }
+                try skipValue()
+                skipWhitespace()
+                if peek(UInt8(ascii: ",")) {
+                    position += 1
+                    continue
+                }
+                if peek(close) {
+                    position += 1
+                    depth -= 1
+                    return
+                }
+                throw error("expected ',' or a closing bracket")
+            }
+        case UInt8(ascii: "\""):
+            try skipString()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let start = position
+            _ = try parseNumberToken()
+            // Only an exponent or a great many digits can overflow: then convert, as parseNumber does.
+            if bytes[start..<position].contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) || position - start > 300 {
+                position = start
+                _ = try parseNumber()
+            }
+        default:
+            _ = try parseValue()
+        }
+    }
+
+    /// Checks a string as `parseString` would, building nothing unless it has escapes.
+    private mutating func skipString() throws(JSONSyntaxError) {
+        let start = position
+        position += 1
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                position += 1
+                return
+            }
+            if byte == UInt8(ascii: "\\") {
+                position = start
+                _ = try parseString()
+                return
+            }
+            if byte < 0x20 { throw error("unescaped control character in a string") }
+            position += 1
+        }
+        throw error("unterminated string")
     }
 
     private mutating func enter() throws(JSONSyntaxError) {
@@ -200,23 +382,18 @@ public struct JSONParser {
 
     private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
         let start = position
-        if peek(UInt8(ascii: "-")) { position += 1 }
-        guard position < bytes.count, isDigit(bytes[position]) else { throw error("invalid number") }
-        if bytes[position] == UInt8(ascii: "0") {
-            position += 1
-        } else {
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
-        }
-        if peek(UInt8(ascii: ".")) {
-            position += 1
-            guard position < bytes.count, isDigit(bytes[position]) else { throw error("invalid number: digits expected after '.'") }
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
-        }
-        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
-            position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
-            guard position < bytes.count, isDigit(bytes[position]) else { throw error("invalid number: digits expected in the exponent") }
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        let isInteger = try parseNumberToken()
+        // A short integer needs no text: its digits are its value, exactly.
+        if isInteger, position - start <= 15 {
+            var value = 0.0
+            var index = start
+            let negative = bytes[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
+            while index < position {
+                value = value * 10 + Double(bytes[index] - UInt8(ascii: "0"))
+                index += 1
+            }
+            return negative ? -value : value
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         guard let value = Double(text) else { throw error("invalid number \(text)") }
@@ -225,6 +402,32 @@ public struct JSONParser {
             throw error("number \(text) is too large")
         }
         return value
+    }
+
+    /// Reads past one number's grammar; whether it is an integer (no fraction, no exponent).
+    private mutating func parseNumberToken() throws(JSONSyntaxError) -> Bool {
+        var isInteger = true
+        if peek(UInt8(ascii: "-")) { position += 1 }
+        guard position < bytes.count, isDigit(bytes[position]) else { throw error("invalid number") }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+        } else {
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        if peek(UInt8(ascii: ".")) {
+            isInteger = false
+            position += 1
+            guard position < bytes.count, isDigit(bytes[position]) else { throw error("invalid number: digits expected after '.'") }
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            isInteger = false
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+            guard position < bytes.count, isDigit(bytes[position]) else { throw error("invalid number: digits expected in the exponent") }
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        return isInteger
     }
 
     private mutating func expectLiteral(_ literal: String) throws(JSONSyntaxError) {

@@ -90,8 +90,18 @@ enum CSSColor {
 
     /// The text in lower case, without surrounding white space.
     private static func normalized(_ text: String) -> String {
-        let trimmed = text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
-        return String(trimmed).lowercased()
+        let utf8 = text.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else {
+            let trimmed = text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+            return String(trimmed).lowercased()
+        }
+        // ASCII (nearly every color): trim and lower-case the bytes.
+        var bytes = Array(utf8)
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        while let last = bytes.last, isSpace(last) { bytes.removeLast() }
+        let start = bytes.firstIndex { !isSpace($0) } ?? bytes.count
+        for index in start..<bytes.count where (0x41...0x5A).contains(bytes[index]) { bytes[index] += 0x20 }
+        return String(decoding: bytes[start...], as: UTF8.self)
     }
 
     /// Reads the arguments of `rgb()` or `hsl()`: three numbers separated by white space or commas,
@@ -114,21 +124,25 @@ enum CSSColor {
         }
 
         mutating func skip(_ literal: String) -> Bool {
-            let literalBytes = Array(literal.utf8)
-            guard bytes.count - index >= literalBytes.count, Array(bytes[index..<index + literalBytes.count]) == literalBytes else { return false }
-            index += literalBytes.count
+            let count = literal.utf8.count
+            guard bytes.count - index >= count, bytes[index..<index + count].elementsEqual(literal.utf8) else { return false }
+            index += count
             return true
         }
 
         private mutating func skipSpaces() -> Bool {
             let start = index
-            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0C, 0x0D].contains(bytes[index]) { index += 1 }
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0C || bytes[index] == 0x0D {
+                index += 1
+            }
             return index > start
         }
 
         private mutating func number() -> Double? {
             let start = index
-            while index < bytes.count, (0x30...0x39).contains(bytes[index]) || [0x65, 0x2E, 0x2B, 0x2D].contains(bytes[index]) { index += 1 }
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]) || bytes[index] == 0x65 || bytes[index] == 0x2E || bytes[index] == 0x2B || bytes[index] == 0x2D {
+                index += 1
+            }
             guard index > start else { return nil }
             return JavaScriptNumber.parse(String(decoding: bytes[start..<index], as: UTF8.self))
         }

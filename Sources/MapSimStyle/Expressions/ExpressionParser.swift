@@ -140,31 +140,52 @@ struct ExpressionParser {
         "within", "distance", "global-state",
     ]
 
+    /// The operators with a parser of their own, found with one hash rather than a comparison each.
+    private enum SpecialForm {
+        case comparison, assertion, coercion, at, caseForm, coalesce, collator, format, image, inForm, indexOf, interpolate
+        case length, letForm, literal, match, numberFormat, slice, step, varForm, geometry, globalState
+    }
+
+    private static let specialFormsByName: [String: SpecialForm] = {
+        var forms: [String: SpecialForm] = [:]
+        for name in ["==", "!=", ">", "<", ">=", "<="] { forms[name] = .comparison }
+        for name in ["array", "boolean", "number", "object", "string"] { forms[name] = .assertion }
+        for name in ["to-boolean", "to-color", "to-number", "to-string"] { forms[name] = .coercion }
+        for name in ["interpolate", "interpolate-hcl", "interpolate-lab"] { forms[name] = .interpolate }
+        for name in ["within", "distance"] { forms[name] = .geometry }
+        let single: [(String, SpecialForm)] = [("at", .at), ("case", .caseForm), ("coalesce", .coalesce), ("collator", .collator), ("format", .format),
+                                               ("image", .image), ("in", .inForm), ("index-of", .indexOf), ("length", .length), ("let", .letForm),
+                                               ("literal", .literal), ("match", .match), ("number-format", .numberFormat), ("slice", .slice),
+                                               ("step", .step), ("var", .varForm), ("global-state", .globalState)]
+        for (name, form) in single { forms[name] = form }
+        return forms
+    }()
+
     private func parseOperator(_ op: String, _ args: [JSONValue]) -> ParsedExpression? {
-        switch op {
-        case "==", "!=", ">", "<", ">=", "<=": parseComparison(op, args)
-        case "array", "boolean", "number", "object", "string": parseAssertion(op, args)
-        case "to-boolean", "to-color", "to-number", "to-string": parseCoercion(op, args)
-        case "at": parseAt(args)
-        case "case": parseCase(args)
-        case "coalesce": parseCoalesce(args)
-        case "collator": parseCollator(args)
-        case "format": parseFormat(args)
-        case "image": parseImage(args)
-        case "in": parseIn(args)
-        case "index-of": parseIndexOf(args)
-        case "interpolate", "interpolate-hcl", "interpolate-lab": parseInterpolate(op, args)
-        case "length": parseLength(args)
-        case "let": parseLet(args)
-        case "literal": parseLiteral(args)
-        case "match": parseMatch(args)
-        case "number-format": parseNumberFormat(args)
-        case "slice": parseSlice(args)
-        case "step": parseStep(args)
-        case "var": parseVar(args)
-        case "within", "distance": parseGeometryOperator(op, args)
-        case "global-state": parseGlobalState(args)
-        default: parseCompound(op, args)
+        guard let form = Self.specialFormsByName[op] else { return parseCompound(op, args) }
+        switch form {
+        case .comparison: return parseComparison(op, args)
+        case .assertion: return parseAssertion(op, args)
+        case .coercion: return parseCoercion(op, args)
+        case .at: return parseAt(args)
+        case .caseForm: return parseCase(args)
+        case .coalesce: return parseCoalesce(args)
+        case .collator: return parseCollator(args)
+        case .format: return parseFormat(args)
+        case .image: return parseImage(args)
+        case .inForm: return parseIn(args)
+        case .indexOf: return parseIndexOf(args)
+        case .interpolate: return parseInterpolate(op, args)
+        case .length: return parseLength(args)
+        case .letForm: return parseLet(args)
+        case .literal: return parseLiteral(args)
+        case .match: return parseMatch(args)
+        case .numberFormat: return parseNumberFormat(args)
+        case .slice: return parseSlice(args)
+        case .step: return parseStep(args)
+        case .varForm: return parseVar(args)
+        case .geometry: return parseGeometryOperator(op, args)
+        case .globalState: return parseGlobalState(args)
         }
     }
 }

@@ -4,6 +4,13 @@
 enum JavaScriptNumber {
     /// JavaScript's `Number(text)`: NaN when the text is not a number; an empty text is 0.
     static func parse(_ text: String) -> Double {
+        // The common case — a plain decimal number, nothing around it — without building strings.
+        let utf8 = text.utf8
+        if let first = utf8.first, let last = utf8.last, first != 0x30 || utf8.count == 1 || !"xXoObB".utf8.contains(utf8[utf8.index(after: utf8.startIndex)]),
+           (0x30...0x39).contains(first) || first == 0x2D || first == 0x2E, (0x30...0x39).contains(last) || last == 0x2E {
+            let bytes = Array(utf8)
+            return isDecimalLiteral(bytes) ? (Double(text) ?? .nan) : .nan
+        }
         let trimmed = Substring(text).drop(while: isSpace).reversed().drop(while: isSpace).reversed()
         let body = String(trimmed)
         if body.isEmpty { return 0 }

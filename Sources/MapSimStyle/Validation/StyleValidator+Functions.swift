@@ -57,7 +57,7 @@ extension StyleValidator {
         }
         if functionType == "identity" && isZoomFunction {
             report(path, "missing required property \"property\"", value: whole)
-        } else if functionType != "identity" && object["stops"] == nil {
+        } else if functionType != "identity" && !Self.isPresent(object["stops"]) {
             report(path, "missing required property \"stops\"", value: whole)
         }
         if functionType == "exponential" && propertySpec["expression"] != nil && !context.supportsInterpolation {

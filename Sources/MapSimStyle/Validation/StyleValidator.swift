@@ -1,13 +1,19 @@
+import Dispatch
 import MapSimJSON
+import Synchronization
 
 /// Checks a style against the style spec v8 reference, with the messages, lines and order of
 /// `gl-style-validate`: root properties, sources, layers (ids, refs, sources and source layers) and
 /// the types, enums, ranges, colors and arrays of every property, legacy functions and legacy
 /// filters, and expressions (see `StyleValidator+Expressions`).
-public struct StyleValidator {
+public struct StyleValidator: Sendable {
     private let reference: JSONObject
     var lines = DocumentLines(bytes: [])
     var diagnostics: [StyleDiagnostic] = []
+    /// The document, and where each layer is in it: layers are read one at a time, so that a large
+    /// style never has all its layers in memory at once (the tree holds each one's id, ref and type).
+    private var bytes: [UInt8] = []
+    private var layerRanges: [Range<Int>]?
 
     /// The parsed reference, shared by every validation.
     static let parsedReference: JSONObject = (try? JSONParser.parse(StyleSpecReference.json).objectValue) ?? JSONObject()
@@ -21,7 +27,15 @@ public struct StyleValidator {
         var validator = StyleValidator()
         let document: JSONValue
         do {
-            document = try JSONParser.parse(bytes)
+            // What validating one layer reads of the others: an object layer's id, ref and type.
+            let parsed = try JSONParser.parse(bytes, summarizingElementsOf: "layers", keeping: ["id", "ref", "type"])
+            if let ranges = parsed.elements, parsed.value.objectValue != nil {
+                document = parsed.value
+                validator.layerRanges = ranges
+                validator.bytes = bytes
+            } else {
+                document = try JSONParser.parse(bytes)
+            }
             validator.lines = DocumentLines(bytes: bytes)
         } catch {
             // Reported as gl-style-validate's JSON reader reports it, when that reader would refuse the text too.
@@ -208,9 +222,13 @@ public struct StyleValidator {
         }
     }
 
-    /// `promoteId`: a string, or an object of strings (any other value passes, as in the reference).
+    /// `promoteId`: a string, or an object of strings. Any other value has its members checked as
+    /// the reference enumerates them: an array's elements; a number's or a boolean's only
+    /// enumerable member, the `__line__` its JSON reader gave it (a number, with no line of its own).
     private mutating func validatePromoteId(_ value: JSONValue, path: String) {
         switch value {
+        case .number, .bool:
+            diagnostics.append(StyleDiagnostic(message: "\(path).__line__: string expected, number found", line: nil))
         case .object(let members):
             for (key, member) in members.members where member.stringValue == nil { reportType(join(path, key), expected: "string", found: member) }
         case .array(let elements):
@@ -229,8 +247,41 @@ public struct StyleValidator {
             reportType("layers", expected: "array", found: value)
             return
         }
-        for (index, layer) in layers.enumerated() {
+        // A large style's layers are checked in two halves at once, on two threads; each half's
+        // diagnostics come out in order, and the first half's come first, as one pass would give them.
+        guard let ranges = layerRanges, layers.count >= Self.layersCheckedInParallel else {
+            return validateLayers(layers, in: layers.indices, sources: sources)
+        }
+        // Halves of the layers' text, not of their number: a layer's cost follows its size.
+        let total = ranges.reduce(0) { $0 + $1.count }
+        var middle = 0
+        var sum = 0
+        while middle < ranges.count - 1, sum + ranges[middle].count <= total / 2 {
+            sum += ranges[middle].count
+            middle += 1
+        }
+        let halves = [0..<middle, middle..<layers.count]
+        let found = Mutex<[[StyleDiagnostic]]>([[], []])
+        let base = self
+        DispatchQueue.concurrentPerform(iterations: halves.count) { half in
+            var validator = base
+            validator.diagnostics = []
+            validator.validateLayers(layers, in: halves[half], sources: sources)
+            let diagnostics = validator.diagnostics
+            found.withLock { $0[half] = diagnostics }
+        }
+        diagnostics += found.withLock { $0.joined() }
+    }
+
+    /// From how many layers a style's layers are checked on two threads.
+    private static let layersCheckedInParallel = 128
+
+    private mutating func validateLayers(_ layers: [JSONValue], in indices: Range<Int>, sources: JSONValue?) {
+        for index in indices {
+            let summary = layers[index]
             let path = "layers[\(index)]"
+            // Read again from the document, when the parse kept only summaries; it parsed once already.
+            let layer = layerRanges.flatMap { try? JSONParser.parse(bytes, in: $0[index]) } ?? summary
             guard let object = layer.objectValue else {
                 reportType(path, expected: "object", found: layer)
                 continue
