@@ -6,7 +6,12 @@ extension ExpressionParser {
         guard args.count == 2 else {
             return error("'literal' expression requires exactly one argument, but found \(args.count - 1) instead.")
         }
-        let value = ExpressionValue(args[1])
+        return literal(args[1])
+    }
+
+    /// The literal `json`, typed as the reference types it.
+    func literal(_ json: JSONValue) -> ParsedExpression {
+        let value = ExpressionValue(json)
         var type = value.type
         // An empty array takes the item type expected of it.
         if case .array(_, count: 0) = type, case .array(_, let count)? = expectedType, count == nil || count == 0 {

@@ -17,33 +17,51 @@ struct ExpressionParser {
         case assert, coerce, omit
     }
 
-    let key: String
+    /// The position in the expression, as the indices from the top: its text (`[1][0]`) is made only
+    /// for an error, since most positions never have one.
+    final class Position: Sendable {
+        let parent: Position?
+        let index: Int
+
+        init(parent: Position?, index: Int) {
+            self.parent = parent
+            self.index = index
+        }
+
+        var key: String { (parent?.key ?? "") + "[\(index)]" }
+    }
+
+    let position: Position?
     let expectedType: ExpressionType?
     let scope: [(name: String, expression: ParsedExpression)]
     let errorList: ErrorList
 
     /// A parser for a whole expression of which `expectedType` is expected.
     init(expectedType: ExpressionType?) {
-        self.init(key: "", expectedType: expectedType, scope: [], errorList: ErrorList())
+        self.init(position: nil, expectedType: expectedType, scope: [], errorList: ErrorList())
     }
 
-    private init(key: String, expectedType: ExpressionType?, scope: [(name: String, expression: ParsedExpression)], errorList: ErrorList) {
-        self.key = key
+    private init(position: Position?, expectedType: ExpressionType?, scope: [(name: String, expression: ParsedExpression)], errorList: ErrorList) {
+        self.position = position
         self.expectedType = expectedType
         self.scope = scope
         self.errorList = errorList
     }
 
+    /// This position as the reference writes it: `[1][0]`, or nothing at the top.
+    var key: String { position?.key ?? "" }
+
     var errors: [ExpressionParsingError] { errorList.errors }
 
     /// A parser for the argument at `index`, expecting `expected`, with `bindings` added to the scope.
     func child(_ index: Int?, expected: ExpressionType? = nil, bindings: [(name: String, expression: ParsedExpression)] = []) -> ExpressionParser {
-        ExpressionParser(key: index.map { "\(key)[\($0)]" } ?? key, expectedType: expected, scope: scope + bindings, errorList: errorList)
+        ExpressionParser(position: index.map { Position(parent: position, index: $0) } ?? position, expectedType: expected,
+                         scope: bindings.isEmpty ? scope : scope + bindings, errorList: errorList)
     }
 
     /// A parser at the same position with a fresh error list, for trying one overload.
     func detached() -> ExpressionParser {
-        ExpressionParser(key: key, expectedType: nil, scope: scope, errorList: ErrorList())
+        ExpressionParser(position: position, expectedType: nil, scope: scope, errorList: ErrorList())
     }
 
     /// Records `message` at this position, or at the child `indices` below it; returns nil.
@@ -71,7 +89,8 @@ struct ExpressionParser {
         let arguments: [JSONValue]
         switch json {
         case .null, .bool, .number, .string:
-            arguments = [.string("literal"), json]
+            // A bare value is a literal: as ["literal", value], without building that array.
+            return finish(literal(json), annotation: annotation)
         case .array(let elements):
             arguments = elements
         case .object:
@@ -87,10 +106,15 @@ struct ExpressionParser {
         guard Self.isOperator(op) else {
             return error("Unknown expression \"\(op)\". If you wanted a literal array, use [\"literal\", [...]].", at: 0)
         }
-        guard var parsed = parseOperator(op, arguments) else { return nil }
+        return finish(parseOperator(op, arguments), annotation: annotation)
+    }
+
+    /// A parsed expression adapted to the type expected here, and folded when it is constant.
+    private func finish(_ parsedExpression: ParsedExpression?, annotation: Annotation?) -> ParsedExpression? {
+        guard var parsed = parsedExpression else { return nil }
         if let expected = expectedType {
             let actual = parsed.type.kind
-            if ["string", "number", "boolean", "object", "array"].contains(expected.kind) && actual == "value" {
+            if expected.isAssertedFromValue && actual == "value" {
                 parsed = annotate(parsed, as: expected, annotation ?? .assert)
             } else if Self.coerces(to: expected.kind, from: actual) {
                 parsed = annotate(parsed, as: expected, annotation ?? .coerce)

@@ -8,6 +8,15 @@ indirect enum ExpressionType: Equatable, Sendable, CustomStringConvertible {
     case array(ExpressionType, count: Int?)
 
     /// The type's kind: its name without item type or length (`array` for every array).
+    /// Whether a `value` is asserted (not coerced) where this type is expected: string, number,
+    /// boolean, object and array.
+    var isAssertedFromValue: Bool {
+        switch self {
+        case .string, .number, .boolean, .object, .array: true
+        default: false
+        }
+    }
+
     var kind: String {
         switch self {
         case .null: "null"
