@@ -14,6 +14,24 @@ public struct StyleValidator: Sendable {
     /// style never has all its layers in memory at once (the tree holds each one's id, ref and type).
     private var bytes: [UInt8] = []
     private var layerRanges: [Range<Int>]?
+    /// The layers by id, in order, for the duplicate and ref checks (`===` between ids).
+    private var layersByID: [LayerID: [Int]] = [:]
+
+    /// A layer id as `===` compares it: a string, number, boolean or null (objects and arrays are
+    /// never equal to anything).
+    private enum LayerID: Hashable, Sendable {
+        case string(String), number(Double), bool(Bool), null
+
+        init?(_ value: JSONValue?) {
+            switch value {
+            case .string(let text)?: self = .string(text)
+            case .number(let number)?: self = .number(number)
+            case .bool(let flag)?: self = .bool(flag)
+            case .null?: self = .null
+            default: return nil
+            }
+        }
+    }
 
     /// The parsed reference, shared by every validation.
     static let parsedReference: JSONObject = (try? JSONParser.parse(StyleSpecReference.json).objectValue) ?? JSONObject()
@@ -247,6 +265,10 @@ public struct StyleValidator: Sendable {
             reportType("layers", expected: "array", found: value)
             return
         }
+        layersByID = [:]
+        for (index, layer) in layers.enumerated() {
+            if let id = LayerID(layer.objectValue?["id"]) { layersByID[id, default: []].append(index) }
+        }
         // A large style's layers are checked in two halves at once, on two threads; each half's
         // diagnostics come out in order, and the first half's come first, as one pass would give them.
         guard let ranges = layerRanges, layers.count >= Self.layersCheckedInParallel else {
@@ -301,7 +323,7 @@ public struct StyleValidator: Sendable {
         var type = layer["type"]
         let id = layer["id"]
         if Self.isPresent(id) {
-            for earlierIndex in 0..<index where Self.strictlyEqual(layers[earlierIndex].objectValue?["id"], id) {
+            for earlierIndex in LayerID(id).flatMap({ layersByID[$0] }) ?? [] where earlierIndex < index {
                 let previousLine = lines.line("layers[\(earlierIndex)].id").map(String.init) ?? "undefined"
                 report(path, "duplicate layer id \"\(Self.javaScriptString(id))\", previously used at line \(previousLine)", value: id, lineOf: join(path, "id"))
             }
@@ -311,7 +333,8 @@ public struct StyleValidator: Sendable {
             for key in ["type", "source", "source-layer", "filter", "layout"] where layer[key] != nil {
                 report(path, "\"\(key)\" is prohibited for ref layers", value: layer[key], lineOf: join(path, key))
             }
-            if let parent = layers.last(where: { Self.strictlyEqual($0.objectValue?["id"], ref) }) {
+            if let parentIndex = LayerID(ref).flatMap({ layersByID[$0]?.last }) {
+                let parent = layers[parentIndex]
                 if Self.isPresent(parent["ref"]) {
                     report(path, "ref cannot reference another ref layer", value: ref, lineOf: join(path, "ref"))
                 } else {
