@@ -65,10 +65,23 @@ extension StyleValidator {
         guard let cluster = source["cluster"], ExpressionParser.isTruthy(cluster),
               case .object(let properties)? = source["clusterProperties"] else { return }
         for (name, definition) in properties.members {
-            guard case .array(let parts) = definition else { continue }
+            // `[operator, map]`; a string is taken apart into its first two characters, as the
+            // reference's destructuring does, and those have no line.
+            let parts: [JSONValue]
+            var hasLines = true
+            switch definition {
+            case .array(let elements):
+                parts = elements
+            case .string(let text):
+                parts = text.unicodeScalars.prefix(2).map { JSONValue.string(String($0)) }
+                hasLines = false
+            default:
+                continue
+            }
             let propertyPath = "\(path).\(name)"
             let definitionPath = "\(path).clusterProperties.\(name)"
-            validateExpression(parts.count > 1 ? parts[1] : nil, path: "\(propertyPath).map", spec: nil, context: .clusterMap, lineOf: "\(definitionPath)[1]")
+            validateExpression(parts.count > 1 ? parts[1] : nil, path: "\(propertyPath).map", spec: nil, context: .clusterMap, lineOf: "\(definitionPath)[1]",
+                               hasLine: hasLines)
             // A named operator is expanded into a reduce expression, which has no line of its own.
             let reduce: JSONValue
             var isExpanded = false
@@ -79,7 +92,7 @@ extension StyleValidator {
                 reduce = parts.first ?? .null
             }
             validateExpression(parts.isEmpty ? nil : reduce, path: "\(propertyPath).reduce", spec: nil, context: .clusterReduce,
-                               lineOf: "\(definitionPath)[0]", hasLine: !isExpanded)
+                               lineOf: "\(definitionPath)[0]", hasLine: !isExpanded && hasLines)
         }
     }
 }

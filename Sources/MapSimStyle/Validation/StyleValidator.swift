@@ -107,14 +107,10 @@ public struct StyleValidator: Sendable {
             reportType("", expected: "object", found: document)
             return
         }
+        // As the reference: every member in order, then the required ones missing, then constants.
         let spec = section("$root") ?? JSONObject()
-        for (key, entry) in spec.members where entry["required"] == .bool(true) && root[key] == nil {
-            report("", "missing required property \"\(key)\"", value: document)
-        }
         for (key, value) in root.members {
             switch key {
-            case "constants":
-                report(key, "constants have been deprecated as of v8", value: value)
             case "sources":
                 validateSources(value)
             case "layers":
@@ -126,10 +122,40 @@ public struct StyleValidator: Sendable {
             case "light", "terrain", "sky", "projection":
                 validateDetached(value, section: key)
             case "font-faces":
+                validateFontFaces(value, path: key)
+            case "state":
                 if value.objectValue == nil { reportType(key, expected: "object", found: value) }
             default:
                 // Unknown root keys are allowed, as in gl-style-validate.
-                if let entry = spec[key]?.objectValue { validateValue(value, path: key, spec: entry) }
+                let specKey = key.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? key
+                if let entry = spec[specKey]?.objectValue { validateValue(value, path: key, spec: entry) }
+            }
+        }
+        for (key, entry) in spec.members where entry["required"] == .bool(true) && root[key] == nil {
+            report("", "missing required property \"\(key)\"", value: document)
+        }
+        if Self.isPresent(root["constants"]) {
+            report("constants", "constants have been deprecated as of v8", value: root["constants"])
+        }
+    }
+
+    /// `font-faces`: an object whose fonts are each a URL or an array of `{url, unicode-range}`.
+    private mutating func validateFontFaces(_ value: JSONValue, path: String) {
+        guard let fonts = value.objectValue else { return reportType(path, expected: "object", found: value) }
+        let string = JSONValue.object(JSONObject([("type", .string("string")), ("required", .bool(true))]))
+        let ranges = JSONValue.object(JSONObject([("type", .string("array")), ("value", .string("string"))]))
+        let face = JSONObject([("url", string), ("unicode-range", ranges)])
+        for (name, font) in fonts.members {
+            let child = join(path, name)
+            switch font {
+            case .string:
+                continue
+            case .array(let faces):
+                for (index, element) in faces.enumerated() {
+                    validateObject(element.objectValue ?? JSONObject(), path: "\(child)[\(index)]", spec: face, whole: element)
+                }
+            default:
+                report(child, "string or array expected, \(font.typeName) found", value: font)
             }
         }
     }
@@ -495,9 +521,16 @@ public struct StyleValidator: Sendable {
             // Anything but a string is read as an expression, as the reference does.
             if case .string = value { return }
             validateExpression(value, path: path, spec: spec, context: context)
-        case "string", "projectionDefinition":
+        case "projectionDefinition":
+            // An array that is not an expression (those were read above) is never a projection: the
+            // reference's check of its elements' types sees the boxes its reader puts them in.
+            switch value {
+            case .string: return
+            case .array: report(path, "projection expected, invalid array \(JSONWriter.string(value)) found", value: value)
+            default: report(path, "projection expected, invalid type \"\(value.typeName)\" found", value: value)
+            }
+        case "string":
             if case .string = value { return }
-            if type != "string", case .array = value { return }
             reportType(path, expected: "string", found: value)
         case "boolean":
             if case .bool = value { return }
