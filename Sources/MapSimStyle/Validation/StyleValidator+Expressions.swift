@@ -82,10 +82,12 @@ extension StyleValidator {
             let definitionPath = "\(path).clusterProperties.\(name)"
             validateExpression(parts.count > 1 ? parts[1] : nil, path: "\(propertyPath).map", spec: nil, context: .clusterMap, lineOf: "\(definitionPath)[1]",
                                hasLine: hasLines)
-            // A named operator is expanded into a reduce expression, which has no line of its own.
+            // A named operator is expanded into a reduce expression, which has no line of its own —
+            // but only a character of a string: in an array the operator is a boxed string, which
+            // the reference's `typeof operator === 'string'` does not see.
             let reduce: JSONValue
             var isExpanded = false
-            if let op = parts.first, case .string = op {
+            if !hasLines, let op = parts.first, case .string = op {
                 reduce = .array([op, .array([.string("accumulated")]), .array([.string("get"), .string(name)])])
                 isExpanded = true
             } else {

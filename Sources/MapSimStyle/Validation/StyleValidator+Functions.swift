@@ -7,10 +7,14 @@ extension StyleValidator {
     struct FunctionContext {
         var propertySpec: JSONObject
         var functionType: String?
+        /// Whether the function has a `type` at all (the categorical hint is for those that have none).
+        var hasType: Bool
         var isZoomAndProperty: Bool
         var stopKeyType: String?
         var previousDomainValue: Double?
-        var previousZoom: Double?
+        /// The previous stop's zoom as written, whatever its type (the reference compares it as JavaScript does).
+        var previousZoom: JSONValue?
+        /// The categorical domain values seen, as JavaScript property names.
         var domainValues: Set<String> = []
 
         var supportsPropertyExpression: Bool {
@@ -35,7 +39,8 @@ extension StyleValidator {
             if case .object? = stops?.first?.arrayValue?.first { return true }
             return false
         }()
-        var context = FunctionContext(propertySpec: propertySpec, functionType: functionType, isZoomAndProperty: isZoomAndProperty)
+        var context = FunctionContext(propertySpec: propertySpec, functionType: functionType, hasType: object["type"] != nil,
+                                      isZoomAndProperty: isZoomAndProperty)
         if (functionType == "categorical" || isZoomAndProperty) && object["property"] == nil {
             report(path, "\"property\" property is required", value: whole)
         }
@@ -89,11 +94,11 @@ extension StyleValidator {
             guard case .object(let key) = pair[0] else { return report(path, "object expected, \(pair[0].typeName) found", value: stop) }
             guard let zoom = key["zoom"] else { return report(path, "object stop key must have zoom", value: stop) }
             guard key["value"] != nil else { return report(path, "object stop key must have value", value: stop) }
-            if let previous = context.previousZoom, let z = zoom.numberValue, previous > z {
+            if let previous = context.previousZoom, Self.isTruthy(previous), Self.isGreater(previous, than: zoom) {
                 return report(path, "stop zoom values must appear in ascending order", value: zoom, lineOf: join(keyPath, "zoom"))
             }
-            if let z = zoom.numberValue, z != context.previousZoom {
-                context.previousZoom = z
+            if !Self.strictlyEqual(zoom, context.previousZoom) {
+                context.previousZoom = zoom
                 context.previousDomainValue = nil
                 context.domainValues = []
             }
@@ -111,7 +116,9 @@ extension StyleValidator {
         } else {
             validateStopDomainValue(pair[0], path: keyPath, stop: stop, context: &context)
         }
-        if Self.isExpression(pair[1]) {
+        // The reference's `isExpression` asks `name in expressions`, so an inherited member's name
+        // (`__proto__`, `toString`…) counts too.
+        if Self.isExpression(pair[1]) || pair[1].arrayValue?.first?.stringValue.map(Self.objectPrototypeMembers.contains) == true {
             return report("\(path)[1]", "expressions are not allowed in function stops.", value: pair[1])
         }
         validateValue(pair[1], path: "\(path)[1]", spec: context.propertySpec)
@@ -131,13 +138,13 @@ extension StyleValidator {
         }
         if type != "number" && context.functionType != "categorical" {
             var message = "number expected, \(type) found"
-            if context.supportsPropertyExpression && context.functionType == nil {
+            if context.supportsPropertyExpression && !context.hasType {
                 message += "\nIf you intended to use a categorical function, specify `\"type\": \"categorical\"`."
             }
             return report(path, message, value: reported, lineOf: linePath)
         }
         if context.functionType == "categorical", case .number(let n) = value, n.rounded() != n || !n.isFinite {
-            return report(path, "integer expected, found \(JSONWriter.formatNumber(n))", value: reported, lineOf: linePath)
+            return report(path, "integer expected, found \(JavaScriptNumber.string(n))", value: reported, lineOf: linePath)
         }
         if context.functionType != "categorical", case .number(let n) = value {
             if let previous = context.previousDomainValue, n < previous {
@@ -146,9 +153,19 @@ extension StyleValidator {
             context.previousDomainValue = n
         }
         if context.functionType == "categorical" {
-            let key = JSONWriter.string(value)
-            if context.domainValues.contains(key) { return report(path, "stop domain values must be unique", value: reported, lineOf: linePath) }
+            // `value in stopDomainValues`: keys are strings (1 and "1" are one), and an object's
+            // inherited members (`toString`, `__proto__`…) are always in it.
+            let key = Self.javaScriptString(value)
+            if context.domainValues.contains(key) || Self.objectPrototypeMembers.contains(key) {
+                return report(path, "stop domain values must be unique", value: reported, lineOf: linePath)
+            }
             context.domainValues.insert(key)
         }
     }
+
+    /// The members every JavaScript object inherits.
+    static let objectPrototypeMembers: Set<String> = [
+        "constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "toString", "valueOf",
+        "__proto__", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__",
+    ]
 }

@@ -40,4 +40,40 @@ extension StyleValidator {
         guard case .object(let members)? = object else { return nil }
         return members[javaScriptString(key)]
     }
+
+    /// Whether an unboxed value is true to JavaScript: not null, false, 0, NaN or "".
+    static func isTruthy(_ value: JSONValue) -> Bool {
+        switch value {
+        case .null: false
+        case .bool(let flag): flag
+        case .number(let number): number != 0 && !number.isNaN
+        case .string(let text): !text.isEmpty
+        case .array, .object: true
+        }
+    }
+
+    /// JavaScript's `a > b` of unboxed values: two strings compare by UTF-16 code units, anything
+    /// else as numbers (`null` 0, booleans 0 and 1, arrays and objects by their text); NaN is never greater.
+    static func isGreater(_ a: JSONValue, than b: JSONValue) -> Bool {
+        func primitive(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .array, .object: .string(javaScriptString(value))
+            default: value
+            }
+        }
+        func number(_ value: JSONValue) -> Double {
+            switch value {
+            case .null: 0
+            case .bool(let flag): flag ? 1 : 0
+            case .number(let number): number
+            case .string(let text): JavaScriptNumber.parse(text)
+            case .array, .object: .nan
+            }
+        }
+        let (left, right) = (primitive(a), primitive(b))
+        if case .string(let x) = left, case .string(let y) = right {
+            return y.utf16.lexicographicallyPrecedes(x.utf16)
+        }
+        return number(left) > number(right)
+    }
 }

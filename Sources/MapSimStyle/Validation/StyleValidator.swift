@@ -547,9 +547,8 @@ public struct StyleValidator: Sendable {
             validateArray(value, path: path, spec: spec)
         case "numberArray", "colorArray":
             // One value, or a non-empty array of them.
-            let element = type == "numberArray" ? "number" : "color"
-            var one = spec
-            one["type"] = .string(element)
+            // One value or each element, by type alone: the reference checks no range here.
+            let one = JSONObject([("type", .string(type == "numberArray" ? "number" : "color"))])
             guard case .array(let elements) = value else { return validateValue(value, path: path, spec: one) }
             guard !elements.isEmpty else { return report(path, "array length at least 1 expected, length 0 found", value: value) }
             for (index, item) in elements.enumerated() { validateValue(item, path: "\(path)[\(index)]", spec: one) }
