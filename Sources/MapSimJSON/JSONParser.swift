@@ -6,7 +6,7 @@ public struct JSONParser {
     private static let maximumDepth = 512
     /// The root member whose array elements are summarized, and the keys a summary keeps.
     private var summarized: (member: String, keys: Set<String>)?
-    /// The byte ranges of the summarized elements, and how many times the member appeared.
+    /// The byte ranges of the summarized elements, and how many arrays the member had.
     private var summarizedRanges: [Range<Int>] = []
     private var summarizedCount = 0
 
@@ -37,9 +37,9 @@ public struct JSONParser {
             let value = try parser.parseDocument()
             return (value, parser.summarizedCount == 1 ? parser.summarizedRanges : nil)
         } catch {
-            // The skipping reader only knows that the text is wrong; the building one says how.
-            _ = try JSONParser.parse(bytes)
-            throw error
+            // The skipping reader only knows that the text is wrong; the building one says how, and
+            // has the last word.
+            return (try JSONParser.parse(bytes), nil)
         }
     }
 
@@ -82,7 +82,8 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+    /// An object; with `keys`, one checked whole but built with only the members they name.
+    private mutating func parseObject(keeping keys: Set<String>? = nil) throws(JSONSyntaxError) -> JSONValue {
         try enter()
         position += 1
         var object = JSONObject()
@@ -100,9 +101,11 @@ public struct JSONParser {
             guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after the key \"\(key)\"") }
             position += 1
             skipWhitespace()
-            if depth == 1, let summarized, key == summarized.member {
+            if let keys, !keys.contains(key) {
+                try skipValue()
+            } else if depth == 1, let summarized, key == summarized.member, peek(UInt8(ascii: "[")) {
                 summarizedCount += 1
-                object[key] = try peek(UInt8(ascii: "[")) ? parseSummarizedArray(keeping: summarized.keys) : parseValue()
+                object[key] = try parseSummarizedArray(keeping: summarized.keys)
             } else {
                 object[key] = try parseValue()
             }
@@ -162,7 +165,7 @@ public struct JSONParser {
         while true {
             skipWhitespace()
             let start = position
-            let element = try peek(UInt8(ascii: "{")) ? summarizeObject(keeping: keys) : parseValue()
+            let element = try peek(UInt8(ascii: "{")) ? parseObject(keeping: keys) : parseValue()
             summarizedRanges.append(start..<position)
             elements.append(element)
             skipWhitespace()
@@ -176,44 +179,6 @@ public struct JSONParser {
                 return .array(elements)
             }
             throw error("expected ',' or ']' in an array")
-        }
-    }
-
-    /// An object checked whole but built with only the members named in `keys`.
-    private mutating func summarizeObject(keeping keys: Set<String>) throws(JSONSyntaxError) -> JSONValue {
-        try enter()
-        position += 1
-        var object = JSONObject()
-        skipWhitespace()
-        if peek(UInt8(ascii: "}")) {
-            position += 1
-            depth -= 1
-            return .object(object)
-        }
-        while true {
-            skipWhitespace()
-            guard peek(UInt8(ascii: "\"")) else { throw error("expected a string key") }
-            let key = try parseString()
-            skipWhitespace()
-            guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after a key") }
-            position += 1
-            skipWhitespace()
-            if keys.contains(key) {
-                object[key] = try parseValue()
-            } else {
-                try skipValue()
-            }
-            skipWhitespace()
-            if peek(UInt8(ascii: ",")) {
-                position += 1
-                continue
-            }
-            if peek(UInt8(ascii: "}")) {
-                position += 1
-                depth -= 1
-                return .object(object)
-            }
-            throw error("expected ',' or '}' in an object")
         }
     }
 
