@@ -438,12 +438,15 @@ extension ExpressionParser {
         let geojson = args[1]
         let valid: Bool
         switch geojson["type"]?.stringValue {
+        case "FeatureCollection" where op == "distance", "Feature" where op == "distance":
+            // The reference's `distance` takes any feature or collection, and any object with a type and coordinates.
+            valid = true
         case "FeatureCollection":
             valid = geojson["features"]?.arrayValue?.contains { isGeometry($0["geometry"]) } ?? false
         case "Feature":
             valid = isGeometry(geojson["geometry"])
         default:
-            valid = isGeometry(geojson)
+            valid = op == "distance" ? geojson["type"] != nil && geojson["coordinates"] != nil : isGeometry(geojson)
         }
         guard valid else { return error("'\(op)' expression requires valid geojson object that contains polygon geometry type.") }
         let shape = GeoJSONShape(geojson)
