@@ -116,9 +116,6 @@ public struct ContentDataManager: Sendable {
         self.configuration = configuration
     }
 
-    /// Whether a check is under way.
-    public var isChecking: Bool { phase != .idle }
-
     /// A checked package was imported as the installed version (a first run): its content is usable.
     public mutating func packageImported(_ manifest: ContentManifest) -> [Action] {
         installed = manifest

@@ -26,16 +26,20 @@ public struct JSONParser {
     /// Parses a document whose root object's `member` array may be large: its elements are checked
     /// but not built — an object element is kept as only its members named in `keeping`, any other
     /// element whole — and the byte range of each is returned, so that the caller can read the
-    /// elements one at a time (`parse(_:in:)`) and never hold them all. `elements` is nil when the
-    /// root has no such array, or has the member more than once (the tree then holds summaries the
-    /// caller cannot rely on: parse it whole). A syntax error is the one `parse(_:)` reports.
+    /// elements one at a time (`parse(_:in:)`) and never hold them all. `elements` is nil when
+    /// nothing is summarized, and `value` is then the whole document: when the root has no such
+    /// array, or has the member more than once. A syntax error is the one `parse(_:)` reports.
     public static func parse(_ bytes: [UInt8], summarizingElementsOf member: String,
                              keeping keys: Set<String>) throws(JSONSyntaxError) -> (value: JSONValue, elements: [Range<Int>]?) {
         var parser = JSONParser(bytes: bytes)
         parser.summarized = (member, keys)
         do {
             let value = try parser.parseDocument()
-            return (value, parser.summarizedCount == 1 ? parser.summarizedRanges : nil)
+            switch parser.summarizedCount {
+            case 0: return (value, nil)
+            case 1: return (value, parser.summarizedRanges)
+            default: return (try JSONParser.parse(bytes), nil)
+            }
         } catch {
             // The skipping reader only knows that the text is wrong; the building one says how, and
             // has the last word.
@@ -105,7 +109,7 @@ public struct JSONParser {
                 try skipValue()
             } else if depth == 1, let summarized, key == summarized.member, peek(UInt8(ascii: "[")) {
                 summarizedCount += 1
-                object[key] = try parseSummarizedArray(keeping: summarized.keys)
+                object[key] = try parseArray(summarizing: summarized.keys)
             } else {
                 object[key] = try parseValue()
             }
@@ -123,10 +127,13 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+    /// An array; with `keys`, the summarized array: its object elements built with only the members
+    /// `keys` name, the byte range of every element recorded.
+    private mutating func parseArray(summarizing keys: Set<String>? = nil) throws(JSONSyntaxError) -> JSONValue {
         try enter()
         position += 1
         var elements: [JSONValue] = []
+        if keys != nil { summarizedRanges = [] }
         skipWhitespace()
         if peek(UInt8(ascii: "]")) {
             position += 1
@@ -135,39 +142,13 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
-            elements.append(try parseValue())
-            skipWhitespace()
-            if peek(UInt8(ascii: ",")) {
-                position += 1
-                continue
+            if let keys {
+                let start = position
+                elements.append(try peek(UInt8(ascii: "{")) ? parseObject(keeping: keys) : parseValue())
+                summarizedRanges.append(start..<position)
+            } else {
+                elements.append(try parseValue())
             }
-            if peek(UInt8(ascii: "]")) {
-                position += 1
-                depth -= 1
-                return .array(elements)
-            }
-            throw error("expected ',' or ']' in an array")
-        }
-    }
-
-    /// An array whose elements are kept as their summaries, their byte ranges recorded.
-    private mutating func parseSummarizedArray(keeping keys: Set<String>) throws(JSONSyntaxError) -> JSONValue {
-        try enter()
-        position += 1
-        var elements: [JSONValue] = []
-        summarizedRanges = []
-        skipWhitespace()
-        if peek(UInt8(ascii: "]")) {
-            position += 1
-            depth -= 1
-            return .array(elements)
-        }
-        while true {
-            skipWhitespace()
-            let start = position
-            let element = try peek(UInt8(ascii: "{")) ? parseObject(keeping: keys) : parseValue()
-            summarizedRanges.append(start..<position)
-            elements.append(element)
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 position += 1

@@ -36,9 +36,6 @@ public actor ContentSession {
     /// The site's name: the installed manifest's, or until one is known the manifest's URL.
     public var site: String { manager.site }
 
-    /// Whether a check has ever completed against the server from this cache.
-    public var hasCheckedOnline: Bool { manager.lastCheck != nil }
-
     /// Imports a checked package as the installed version (a first run); content-ready follows.
     public func importPackage(_ package: ContentPackage) async throws(ContentError) -> ContentImport.Summary {
         let summary = try await ContentImport.run(package, styleURL: styleURL, cache: cache)

@@ -6,6 +6,17 @@ import MapSimTesting
 /// `mapsim content keygen|pack|verify`.
 @Suite("CLI.content")
 struct ContentCommandTests {
+    /// A copy of the sample style as a site, a key `k`, its version 1 packed as `v1.mapsimpkg`, and a
+    /// server of the site on loopback.
+    private func signedSite() async throws -> (folder: FixtureDirectory, site: String, server: FixtureServer) {
+        let folder = try FixtureDirectory()
+        let site = folder.path + "/site"
+        try FileManager.default.copyItem(atPath: SampleStyle.folder, toPath: site)
+        #expect(try await CommandRunner.run(["content", "keygen", "-o", "k"], in: folder.path).status == 0)
+        #expect(try await CommandRunner.run(["content", "pack", site, "-o", "v1.mapsimpkg", "--key", "k", "--site", "city"], in: folder.path).status == 0)
+        return (folder, site, try await FixtureServer.start(serving: site))
+    }
+
     @Test func keysPackAndVerifyAndATamperedPackageIsRefused() async throws {
         let folder = try FixtureDirectory()
         let keygen = try await CommandRunner.run(["content", "keygen", "-o", "k"], in: folder.path)
@@ -58,12 +69,7 @@ struct ContentCommandTests {
     }
 
     @Test func aCheckRespectsTheMaximumAgeDownloadsOnlyWhatChangedAndAFailedOneKeepsTheOldVersion() async throws {
-        let folder = try FixtureDirectory()
-        let site = folder.path + "/site"
-        try FileManager.default.copyItem(atPath: SampleStyle.folder, toPath: site)
-        #expect(try await CommandRunner.run(["content", "keygen", "-o", "k"], in: folder.path).status == 0)
-        #expect(try await CommandRunner.run(["content", "pack", site, "-o", "v1.mapsimpkg", "--key", "k", "--site", "city"], in: folder.path).status == 0)
-        let server = try await FixtureServer.start(serving: site)
+        let (folder, site, server) = try await signedSite()
         defer { Task { await server.stop() } }
         let style = server.baseURL + "/style.json"
         func check(_ extra: [String] = []) async throws -> CommandRunner.Result {
@@ -111,12 +117,7 @@ struct ContentCommandTests {
     }
 
     @Test func theFirstOnlineCheckIsMandatoryWhenAskedAndItsEventsAreInTheStream() async throws {
-        let folder = try FixtureDirectory()
-        let site = folder.path + "/site"
-        try FileManager.default.copyItem(atPath: SampleStyle.folder, toPath: site)
-        #expect(try await CommandRunner.run(["content", "keygen", "-o", "k"], in: folder.path).status == 0)
-        #expect(try await CommandRunner.run(["content", "pack", site, "-o", "v1.mapsimpkg", "--key", "k", "--site", "city"], in: folder.path).status == 0)
-        let server = try await FixtureServer.start(serving: site)
+        let (folder, _, server) = try await signedSite()
         defer { Task { await server.stop() } }
         let style = server.baseURL + "/style.json"
         let package = ["--content", "v1.mapsimpkg", "--public-key", "k.pub"]

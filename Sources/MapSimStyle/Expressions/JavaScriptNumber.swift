@@ -5,11 +5,16 @@ enum JavaScriptNumber {
     /// JavaScript's `Number(text)`: NaN when the text is not a number; an empty text is 0.
     static func parse(_ text: String) -> Double {
         // The common case — a plain decimal number, nothing around it — without building strings.
+        // Only digits, signs, points and exponents: no space, no radix prefix, no Infinity.
         let utf8 = text.utf8
-        if let first = utf8.first, let last = utf8.last, first != 0x30 || utf8.count == 1 || !"xXoObB".utf8.contains(utf8[utf8.index(after: utf8.startIndex)]),
-           (0x30...0x39).contains(first) || first == 0x2D || first == 0x2E, (0x30...0x39).contains(last) || last == 0x2E {
-            let bytes = Array(utf8)
-            return isDecimalLiteral(bytes) ? (Double(text) ?? .nan) : .nan
+        let isPlain = utf8.allSatisfy { byte in
+            switch byte {
+            case 0x30...0x39, 0x2B, 0x2D, 0x2E, 0x45, 0x65: true
+            default: false
+            }
+        }
+        if !utf8.isEmpty, isPlain {
+            return isDecimalLiteral(Array(utf8)) ? (Double(text) ?? .nan) : .nan
         }
         let trimmed = Substring(text).drop(while: isSpace).reversed().drop(while: isSpace).reversed()
         let body = String(trimmed)

@@ -94,7 +94,7 @@ extension StyleValidator {
             guard case .object(let key) = pair[0] else { return report(path, "object expected, \(pair[0].typeName) found", value: stop) }
             guard let zoom = key["zoom"] else { return report(path, "object stop key must have zoom", value: stop) }
             guard key["value"] != nil else { return report(path, "object stop key must have value", value: stop) }
-            if let previous = context.previousZoom, Self.isTruthy(previous), Self.isGreater(previous, than: zoom) {
+            if let previous = context.previousZoom, ExpressionParser.isTruthy(previous), Self.isGreater(previous, than: zoom) {
                 return report(path, "stop zoom values must appear in ascending order", value: zoom, lineOf: join(keyPath, "zoom"))
             }
             if !Self.strictlyEqual(zoom, context.previousZoom) {

@@ -41,17 +41,6 @@ extension StyleValidator {
         return members[javaScriptString(key)]
     }
 
-    /// Whether an unboxed value is true to JavaScript: not null, false, 0, NaN or "".
-    static func isTruthy(_ value: JSONValue) -> Bool {
-        switch value {
-        case .null: false
-        case .bool(let flag): flag
-        case .number(let number): number != 0 && !number.isNaN
-        case .string(let text): !text.isEmpty
-        case .array, .object: true
-        }
-    }
-
     /// JavaScript's `a > b` of unboxed values: two strings compare by UTF-16 code units, anything
     /// else as numbers (`null` 0, booleans 0 and 1, arrays and objects by their text); NaN is never greater.
     static func isGreater(_ a: JSONValue, than b: JSONValue) -> Bool {

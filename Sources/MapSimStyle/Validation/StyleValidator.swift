@@ -47,13 +47,9 @@ public struct StyleValidator: Sendable {
         do {
             // What validating one layer reads of the others: an object layer's id, ref and type.
             let parsed = try JSONParser.parse(bytes, summarizingElementsOf: "layers", keeping: ["id", "ref", "type"])
-            if let ranges = parsed.elements, parsed.value.objectValue != nil {
-                document = parsed.value
-                validator.layerRanges = ranges
-                validator.bytes = bytes
-            } else {
-                document = try JSONParser.parse(bytes)
-            }
+            document = parsed.value
+            validator.layerRanges = parsed.elements
+            if parsed.elements != nil { validator.bytes = bytes }
             validator.lines = DocumentLines(bytes: bytes)
         } catch {
             // Reported as gl-style-validate's JSON reader reports it, when that reader would refuse the text too.
