@@ -62,7 +62,8 @@ extension StyleValidator {
 
     /// The map and reduce expressions of a clustered GeoJSON source's `clusterProperties`.
     mutating func validateClusterProperties(_ source: JSONObject, path: String) {
-        guard let cluster = source["cluster"], ExpressionParser.isTruthy(cluster),
+        // `if (value.cluster)` of a boxed value: a present `false` clusters too.
+        guard Self.isPresent(source["cluster"]),
               case .object(let properties)? = source["clusterProperties"] else { return }
         for (name, definition) in properties.members {
             // `[operator, map]`; a string is taken apart into its first two characters, as the

@@ -566,15 +566,14 @@ public struct StyleValidator: Sendable {
         if let length = spec["length"]?.numberValue, elements.count != Int(length) {
             return report(path, "array length \(Int(length)) expected, length \(elements.count) found", value: value)
         }
-        if let minimum = spec["minimum-length"]?.numberValue, elements.count < Int(minimum) {
-            return report(path, "array length at least \(Int(minimum)) expected, length \(elements.count) found", value: value)
-        }
+        // An element is checked by its type and the array's enum values only, as the reference does:
+        // the array's minimum and maximum are not applied to its elements.
         var elementSpec = JSONObject()
         if case .object(let object)? = spec["value"] {
             elementSpec = object
         } else if let name = spec["value"]?.stringValue {
             elementSpec = section(name) ?? JSONObject([("type", .string(name))])
-            for key in ["minimum", "maximum", "values"] where spec[key] != nil { elementSpec[key] = spec[key] }
+            if let values = spec["values"] { elementSpec["values"] = values }
         }
         for (index, element) in elements.enumerated() {
             validateValue(element, path: "\(path)[\(index)]", spec: elementSpec)
