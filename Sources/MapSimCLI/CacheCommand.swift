@@ -12,7 +12,7 @@ struct CacheCommand: AsyncParsableCommand {
         commandName: "cache",
         abstract: "Inspect, clear, invalidate or pre-fill the cache.",
         discussion: """
-        The cache is one SQLite file (default: \(CacheLocation.defaultPath)). Past 50 MiB the least \
+        The cache is one SQLite file (default: \(CacheLocation.defaultDescription)). Past 50 MiB the least \
         recently used entries are evicted; entries of offline regions never are.
 
         Examples:
@@ -26,13 +26,13 @@ struct CacheCommand: AsyncParsableCommand {
 
     /// `--cache PATH`, shared by the subcommands that only need the file.
     struct CacheFile: ParsableArguments {
-        @Option(help: ArgumentHelp("The cache file (default: \(CacheLocation.defaultPath)).", valueName: "PATH"))
+        @Option(help: ArgumentHelp("The cache file (default: \(CacheLocation.defaultDescription)).", valueName: "PATH"))
         var cache: String?
 
         func open(readOnly: Bool = false) throws -> SQLiteCache {
             let path = cache ?? CacheLocation.defaultPath
             do {
-                let opened = try SQLiteCache(path: path, options: .init(readOnly: readOnly))
+                let opened = try LoadingEnvironment.openCache(at: path, readOnly: readOnly)
                 for warning in opened.warnings { printError("mapsim: warning: \(warning)") }
                 return opened
             } catch {

@@ -40,8 +40,13 @@ struct ContentCheckCommand: AsyncParsableCommand {
     @Flag(help: "Check whatever the age of the last check.")
     var force = false
 
-    @Option(help: ArgumentHelp("How old the last check may be, in seconds.", valueName: "S"))
-    var maxAge = 900
+    @Option(help: ArgumentHelp("How old the last check may be, in seconds (default: \(Int(ContentDataManager.Configuration.defaultMaximumAge.seconds))).", valueName: "S"))
+    var maxAge: Int?
+
+    /// The maximum age asked for, or the data manager's default.
+    private var maximumAge: SimTime {
+        maxAge.map { SimTime.seconds(Double($0)) } ?? ContentDataManager.Configuration.defaultMaximumAge
+    }
 
     @Option(help: ArgumentHelp("Write the data manager's events and requests to FILE as JSON lines (- for standard output).", valueName: "FILE"))
     var events: String?
@@ -53,7 +58,7 @@ struct ContentCheckCommand: AsyncParsableCommand {
     var loading: LoadingOptions
 
     func validate() throws {
-        guard maxAge >= 0 else { throw ValidationError("--max-age must be 0 or more seconds") }
+        guard (0...31_536_000).contains(maxAge ?? 0) else { throw ValidationError("--max-age must be between 0 and 31536000 seconds (a year)") }
         if json && events == "-" { throw ValidationError("--json and --events - both write to standard output; give --events a file") }
     }
 
@@ -72,9 +77,9 @@ struct ContentCheckCommand: AsyncParsableCommand {
             await environment.shutdown()
             throw ExitStatus.fail(error)
         }
-        let map = await environment.makeMap()
+        let map = environment.makeMap()
         let subscription = map.subscribeAll { writer?.write($0) }
-        let session = await ContentSession(map: map, cache: cache, styleURL: styleURL, configuration: .init(maximumAge: Int64(maxAge)))
+        let session = await ContentSession(map: map, cache: cache, styleURL: styleURL, configuration: .init(maximumAge: maximumAge))
         let outcome = await session.loadData(force: force)
         subscription.cancel()
         await environment.shutdown()
@@ -100,7 +105,7 @@ struct ContentCheckCommand: AsyncParsableCommand {
     private func report(_ outcome: ContentDataManager.Outcome, site: String) {
         let version = outcome.version.map(String.init) ?? "none"
         if outcome.skipped {
-            print("\(site): version \(version): checked less than \(maxAge) s ago; nothing requested (--force to check now)")
+            print("\(site): version \(version): checked less than \(Int(maximumAge.seconds)) s ago; nothing requested (--force to check now)")
         } else if !outcome.changed.isEmpty {
             let bytes = outcome.changed.reduce(0) { $0 + $1.size }
             print("\(site): version \(outcome.previousVersion.map(String.init) ?? "none") → \(version): \(outcome.changed.count) item\(outcome.changed.count == 1 ? "" : "s") downloaded (\(ByteCount.format(bytes)))")

@@ -172,7 +172,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
         if let style {
             let styleURL = StyleLocation.url(for: style)
             let loading = LoadingEnvironment(.init(cache: .none), styleURL: styleURL)
-            let loaded = await loading.makeMap()
+            let loaded = loading.makeMap()
             await loaded.setStyleURI(styleURL)
             if case .styleFailed(let message) = await loaded.run(until: .mapIdle, timeout: .seconds(60)) {
                 await loading.shutdown()

@@ -190,7 +190,7 @@ struct LoadCommand: AsyncParsableCommand {
     func run() async throws {
         let styleURL = StyleLocation.url(for: style)
         let environment = loading.environment(styleURL: styleURL, mapbox: MapboxURL(baseURL: mapboxAPIURL, accessToken: accessToken))
-        let map = await environment.makeMap(viewport: Viewport(width: size.width, height: size.height, pixelRatio: pixelRatio))
+        let map = environment.makeMap(viewport: Viewport(width: size.width, height: size.height, pixelRatio: pixelRatio))
         await map.setCamera(CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch))
 
         let redactor = URLRedactor(parameters: URLRedactor.defaultParameters + redact)

@@ -6,7 +6,7 @@ import MapSimKit
 /// How a command loads resources: cache, network (real or simulated), offline. Shared by every
 /// command that loads a style.
 struct LoadingOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The cache file (default: \(CacheLocation.defaultPath)).", valueName: "PATH"))
+    @Option(help: ArgumentHelp("The cache file (default: \(CacheLocation.defaultDescription)).", valueName: "PATH"))
     var cache: String?
 
     @Flag(help: "Use no cache: every request goes to the network.")
@@ -28,10 +28,10 @@ struct LoadingOptions: ParsableArguments {
     var seed: UInt64 = 0
 
     @Option(help: "The most network requests in flight at once.")
-    var maxRequests: Int = 20
+    var maxRequests: Int = RequestPipeline.Configuration.defaultMaximumConcurrentRequests
 
     @Option(help: "The most tiles one source may need for one view; a larger cover is refused with a source error.")
-    var maxTiles: Int = 10_000
+    var maxTiles: Int = Map.Options.defaultMaximumTilesPerSource
 
     @Option(help: ArgumentHelp("The folder asset:// URLs resolve under (default: the style's folder).", valueName: "DIR"))
     var assetRoot: String?
@@ -53,20 +53,15 @@ struct LoadingOptions: ParsableArguments {
     /// The loading environment these options describe, for a style at `styleURL`; its warnings are
     /// printed.
     func environment(styleURL: String, mapbox: MapboxURL = MapboxURL(), maximumRetries: Int? = nil) -> LoadingEnvironment {
-        let network: LoadingEnvironment.NetworkChoice
-        // A simulated network runs at a fixed date, so that runs repeat; the real one at today's,
-        // so that expiry dates from real servers are reckoned against the real time.
-        var wallClockStart = Map.Options().wallClockStart
-        if let preset = self.network.flatMap(NetworkPreset.init(rawValue:)) {
-            network = .simulated(.init(preset: preset, seed: seed, mirrors: mirror.map(\.value), offlineWindows: offlineWindow.map(\.value)))
+        let network: LoadingEnvironment.NetworkChoice = if let preset = self.network.flatMap(NetworkPreset.init(rawValue:)) {
+            .simulated(.init(preset: preset, seed: seed, mirrors: mirror.map(\.value), offlineWindows: offlineWindow.map(\.value)))
         } else {
-            network = .real()
-            wallClockStart = HTTPDate(secondsSince1970: Int64(Date().timeIntervalSince1970))
+            .real()
         }
-        let options = LoadingEnvironment.Options(assetRoot: assetRoot, cache: noCache ? .none : .file(cache ?? CacheLocation.defaultPath),
+        let options = LoadingEnvironment.Options(assetRoot: assetRoot, cache: noCache ? .none : cache.map { .file($0) } ?? .perUser,
                                                  network: network, startsOffline: offline,
-                                                 map: Map.Options(mapbox: mapbox, maximumConcurrentRequests: maxRequests, wallClockStart: wallClockStart, maximumRetries: maximumRetries,
-                                                                  maximumTilesPerSource: maxTiles, mode: mode))
+                                                 map: Map.Options(mapbox: mapbox, maximumTilesPerSource: maxTiles, mode: mode,
+                                                                  loading: .init(maximumConcurrentRequests: maxRequests, maximumRetries: maximumRetries)))
         let environment = LoadingEnvironment(options, styleURL: styleURL)
         for warning in environment.warnings { printError("mapsim: warning: \(warning)") }
         return environment

@@ -7,13 +7,21 @@ import MapSimStyle
 /// it is delivered. The style comes first; its sprites, glyph ranges and TileJSONs follow, and each
 /// TileJSON adds its tiles of the region.
 ///
-/// Time is virtual, as in a map run against the real network: retry back-offs pass at once when
-/// nothing else is in flight, so a download never sleeps. `RegionDownloader` executes the actions.
-struct RegionDownload: Sendable {
-    /// What the executor must do.
-    enum Effect: Sendable, Equatable {
-        /// Load an attempt from a backend; its answer comes back through `answer`.
-        case load(RequestID, AttemptID, RequestPipeline.Backend, Resource)
+/// A `DriveLoop` runs it on a virtual clock of its own, as a map's; retry back-offs pass in virtual
+/// time, so a download never sleeps. `RegionDownloader` performs its outputs.
+struct RegionDownload: DrivenMachine {
+    /// What happens to the download.
+    enum Input: Sendable {
+        /// Begin with the style.
+        case start
+        /// A backend answered an attempt.
+        case answer(LoadAnswer)
+        /// A retry of a request is due.
+        case timer(RequestID)
+    }
+
+    /// What the downloader performs.
+    enum Output: Sendable, Equatable {
         /// Write a network response to the cache.
         case store(Resource, Response)
         /// A 304 confirmed the cached copy.
@@ -33,109 +41,87 @@ struct RegionDownload: Sendable {
     }
 
     let region: RegionDefinition
-    let styleURL: String
-    let mapbox: MapboxURL
+    /// The style's URLs, resolved and normalized.
+    let resources: StyleResources
     /// Failures of one resource that are retried (on the pipeline's schedule) before it counts as failed.
     let retries: Int
     private(set) var progress = RegionProgress(requiredResources: 1)
     /// Why the style could not be downloaded or parsed, once that is known.
     private(set) var styleFailure: String?
     private var pipeline: RequestPipeline
-    private var timers = Scheduler<RequestID>()
     private var wanted: [RequestID: Wanted] = [:]
     private var sources: [StyleSource] = []
     private var nextRequest = 0
-    private var effects: [Effect] = []
+    /// The actions of the input being handled.
+    private var actions: [Action] = []
 
-    init(region: RegionDefinition, mapbox: MapboxURL, maximumConcurrentRequests: Int, retries: Int) {
+    init(region: RegionDefinition, mapbox: MapboxURL, loading: RequestPipeline.Configuration, retries: Int) {
         self.region = region
-        self.mapbox = mapbox
         self.retries = max(0, retries)
-        styleURL = mapbox.style(region.styleURL)
-        pipeline = RequestPipeline(configuration: .init(maximumConcurrentRequests: maximumConcurrentRequests, usesCache: true))
+        resources = StyleResources(styleURL: mapbox.style(region.styleURL), mapbox: mapbox)
+        // Always online, through the cache, with the download's own retry count.
+        pipeline = RequestPipeline(configuration: .init(maximumConcurrentRequests: loading.maximumConcurrentRequests, usesCache: true,
+                                                        wallClock: loading.wallClock))
     }
 
-    /// Whether a timer is waiting (a retry).
-    var hasTimers: Bool { !timers.isEmpty }
+    static func input(for answer: LoadAnswer) -> Input { .answer(answer) }
 
-    /// Starts with the style.
-    mutating func start() {
-        request(.style(styleURL))
-    }
-
-    /// The effects produced since the last call, in order.
-    mutating func takeEffects() -> [Effect] {
-        defer { effects = [] }
-        return effects
-    }
-
-    /// A backend answered an attempt.
-    mutating func answer(_ response: Response, for id: RequestID, attempt: AttemptID, from backend: RequestPipeline.Backend) {
-        pipeline.answer(response, for: id, attempt: attempt, from: backend, at: timers.now)
-        route(pipeline.takeActions())
-    }
-
-    /// Nothing is in flight: jumps to the next retry. Returns false when none is waiting.
-    mutating func fireNextTimer() -> Bool {
-        guard let (time, id) = timers.popNext(notAfter: SimTime(microseconds: .max)) else { return false }
-        pipeline.timerFired(for: id, at: time)
-        route(pipeline.takeActions())
-        return true
+    mutating func handle(_ input: Input, at now: SimTime) -> [Action] {
+        switch input {
+        case .start: request(resources.style, at: now)
+        case .answer(let answer): route(pipeline.handle(.answer(answer), at: now), at: now)
+        case .timer(let id): route(pipeline.handle(.timer(id), at: now), at: now)
+        }
+        defer { actions = [] }
+        return actions
     }
 
     // MARK: - Internals
 
-    private mutating func request(_ resource: Resource, stage: Stage = .cache) {
+    private mutating func request(_ resource: Resource, stage: Stage = .cache, at now: SimTime) {
         let id = RequestID(value: nextRequest)
         nextRequest += 1
         wanted[id] = Wanted(resource: resource, stage: stage)
-        pipeline.request(id, resource.loading(from: stage == .cache ? .cache : .network), at: timers.now)
-        route(pipeline.takeActions())
+        route(pipeline.handle(.request(id, resource.loading(from: stage == .cache ? .cache : .network)), at: now), at: now)
     }
 
-    private mutating func route(_ actions: [MapAction]) {
-        for action in actions {
+    private mutating func route(_ pipelineActions: [RequestPipeline.Action], at now: SimTime) {
+        for action in pipelineActions {
             switch action {
-            case .load(let request, let attempt, let backend, let resource):
-                effects.append(.load(request, attempt, backend, resource))
-            case .store(let resource, let response):
-                effects.append(.store(resource, response))
-            case .refreshCache(let resource, let response):
-                effects.append(.refresh(resource, response))
-            case .scheduleTimer(let id, let time):
-                timers.schedule(id, at: time)
-            case .deliver(let id, let response, let final):
-                receive(response, for: id, final: final)
-            case .cancelLoad, .emit, .request, .cancelRequest, .invalidate, .scheduleFrame, .scheduleGeoJSONUpdate, .fetched:
-                // A load is only cancelled once it was answered here; events are for maps.
-                continue
+            case .load(let order): actions.append(.load(order))
+            case .cancelLoad(let attempt): actions.append(.cancelLoad(attempt))
+            case .store(let resource, let response): actions.append(.output(.store(resource, response)))
+            case .refreshCache(let resource, let response): actions.append(.output(.refresh(resource, response)))
+            case .scheduleTimer(let id, let time): actions.append(.schedule(.timer(id), at: time))
+            case .deliver(let id, let response, let final): receive(response, for: id, final: final, at: now)
+            // A download is always online, and its events are for maps.
+            case .scheduleConnectivity, .emit: continue
             }
         }
     }
 
-    private mutating func receive(_ response: Response, for id: RequestID, final: Bool) {
+    private mutating func receive(_ response: Response, for id: RequestID, final: Bool, at now: SimTime) {
         guard var entry = wanted[id] else { return }
         if response.error == nil {
-            settle(id)
-            effects.append(.pin(entry.resource))
-            done(entry.resource, response)
+            settle(id, at: now)
+            actions.append(.output(.pin(entry.resource)))
+            done(entry.resource, response, at: now)
         } else if entry.stage == .cache {
-            settle(id)
-            request(entry.resource, stage: .network)
+            settle(id, at: now)
+            request(entry.resource, stage: .network, at: now)
         } else if !final && entry.failures < retries {
             entry.failures += 1
             wanted[id] = entry
         } else {
-            settle(id)
+            settle(id, at: now)
             failed(entry.resource, response)
         }
     }
 
     /// The requester has what it wanted: the pipeline forgets the request (and any expiry refresh).
-    private mutating func settle(_ id: RequestID) {
+    private mutating func settle(_ id: RequestID, at now: SimTime) {
         wanted[id] = nil
-        pipeline.cancel(id, at: timers.now)
-        route(pipeline.takeActions())
+        route(pipeline.handle(.cancel(id), at: now), at: now)
     }
 
     private mutating func failed(_ resource: Resource, _ response: Response) {
@@ -152,13 +138,13 @@ struct RegionDownload: Sendable {
         progress.failures.append("\(resource.url): \(message)")
     }
 
-    private mutating func done(_ resource: Resource, _ response: Response) {
+    private mutating func done(_ resource: Resource, _ response: Response, at now: SimTime) {
         let style: Style?
         if resource.kind == .style {
             do {
                 style = try Style.parse(response.data ?? [])
             } catch {
-                styleFailure = "cannot parse the style \(styleURL): \(error)"
+                styleFailure = "cannot parse the style \(resource.url): \(error)"
                 return
             }
         } else {
@@ -168,36 +154,35 @@ struct RegionDownload: Sendable {
         progress.completedBytes += response.size
         switch resource.kind {
         case .style:
-            if let style { load(style) }
+            if let style { load(style, at: now) }
         case .source:
-            guard let data = response.data, let index = sources.firstIndex(where: { resolve(mapbox.source($0.url ?? "")) == resource.url }) else { return }
+            guard let data = response.data, let index = sources.firstIndex(where: { resources.metadata(of: $0)?.url == resource.url }) else { return }
             let source = sources.remove(at: index)
             guard let metadata = try? TileJSON.parse(data).overridden(by: source) else { return }
-            requestAll(tiles(of: source, metadata: metadata, templateBase: resource.url))
+            requestAll(tiles(of: source, metadata: metadata, templateBase: resource.url), at: now)
         default:
             break
         }
     }
 
-    private mutating func load(_ style: Style) {
+    private mutating func load(_ style: Style, at now: SimTime) {
         sources = style.sources.filter { $0.url != nil && $0.isTiled && $0.kind != .geojson }
-        requestAll(styleResources(style) + sources.map { .source(resolve(mapbox.source($0.url ?? ""))) })
+        requestAll(styleResources(style) + sources.compactMap { resources.metadata(of: $0) }, at: now)
     }
 
-    private mutating func requestAll(_ resources: [Resource]) {
-        progress.requiredResources += resources.count
-        for resource in resources { request(resource) }
+    private mutating func requestAll(_ wanted: [Resource], at now: SimTime) {
+        progress.requiredResources += wanted.count
+        for resource in wanted { request(resource, at: now) }
     }
 
     /// The sprites, glyph ranges and inline tiles of a style.
     private func styleResources(_ style: Style) -> [Resource] {
         var resources: [Resource] = []
         for sheet in style.sprites {
-            let base = resolve(mapbox.sprite(sheet.url))
-            resources += [.spriteJSON(base: base, pixelRatio: region.pixelRatio), .spriteImage(base: base, pixelRatio: region.pixelRatio)]
+            resources += [self.resources.spriteJSON(sheet, pixelRatio: region.pixelRatio), self.resources.spriteImage(sheet, pixelRatio: region.pixelRatio)]
         }
         if let glyphs = style.glyphs {
-            let template = resolve(mapbox.glyphs(glyphs))
+            let template = self.resources.glyphTemplate(glyphs)
             var stacks: [[String]] = []
             for layer in style.layers where layer.kind == .symbol && layer.hasText && !stacks.contains(layer.textFont) {
                 stacks.append(layer.textFont)
@@ -210,15 +195,14 @@ struct RegionDownload: Sendable {
         }
         for source in style.sources where source.url == nil && source.tiles != nil {
             let metadata = TileJSON(tiles: source.tiles ?? []).overridden(by: source)
-            resources += tiles(of: source, metadata: metadata, templateBase: styleURL)
+            resources += tiles(of: source, metadata: metadata, templateBase: self.resources.styleURL)
         }
         return resources
     }
 
     /// Every tile of the region's pyramid that the source has.
-    private func tiles(of source: StyleSource, metadata: TileJSON, templateBase: String) -> [Resource] {
-        guard let first = metadata.tiles.first else { return [] }
-        let template = TileURLTemplate(URLResolver.resolve(mapbox.tile(first), against: templateBase), scheme: metadata.scheme)
+    private func tiles(of source: StyleSource, metadata: TileJSON, templateBase: String?) -> [Resource] {
+        guard let template = resources.tileTemplate(metadata, base: templateBase) else { return [] }
         let low = max(region.minZoom, metadata.minZoom)
         let high = min(region.maxZoom, metadata.maxZoom)
         guard low <= high else { return [] }
@@ -239,9 +223,5 @@ struct RegionDownload: Sendable {
             }
         }
         return resources
-    }
-
-    private func resolve(_ url: String) -> String {
-        URLResolver.resolve(url, against: styleURL)
     }
 }

@@ -2,9 +2,10 @@ import MapSim
 
 /// A site's data manager as a pure state machine, after Pointr's Data Manager: when to check the
 /// server for a newer version of the site's content, what to download, when a new version takes
-/// effect, and what to report. No I/O and no clock: an executor feeds it the time (the wall clock
-/// of the map's virtual clock), the server's answers and the map's style loads, and carries out
-/// the actions it returns — so the same inputs give the same actions, and tests drive it directly.
+/// effect, and what to report. No I/O and no clock: an executor feeds it the map's virtual time,
+/// the server's answers and the map's style loads, and carries out the actions it returns — so the
+/// same inputs give the same actions, and tests drive it directly. Check times are wall-clock dates
+/// (they outlive the run, in the cache), read off the map's wall clock at its virtual time.
 ///
 /// The rules:
 /// - `loadData(respectingCachePolicy: true)` checks only when the last completed check is
@@ -24,19 +25,40 @@ import MapSim
 /// a previous version), `content-ready {is-online-data: true}` when a check confirmed or brought
 /// the newest version, and `content-complete-all {is-successful, is-online-data, errors}` at the
 /// end, `errors` naming the manifest or each failed item.
-public struct ContentDataManager: Sendable {
+public struct ContentDataManager: StateMachine {
     /// The manager's settings.
     public struct Configuration: Sendable, Equatable {
-        /// How old the last completed check may be, in seconds, before `loadData` checks again.
-        public var maximumAge: Int64
+        /// Pointr's `dataCacheMaxAge`.
+        public static let defaultMaximumAge = SimTime.seconds(15 * 60)
+
+        /// How old the last completed check may be before `loadData` checks again.
+        public var maximumAge: SimTime
         /// Whether style loads are refused until a check has completed once.
         public var requiresFirstOnlineCheck: Bool
+        /// The map's wall clock: the date at each virtual time.
+        public var clock: WallClock
 
         /// Settings; by default Pointr's 15 minutes and no mandatory first check.
-        public init(maximumAge: Int64 = 15 * 60, requiresFirstOnlineCheck: Bool = false) {
+        public init(maximumAge: SimTime = Self.defaultMaximumAge, requiresFirstOnlineCheck: Bool = false, clock: WallClock = .simulated) {
             self.maximumAge = maximumAge
             self.requiresFirstOnlineCheck = requiresFirstOnlineCheck
+            self.clock = clock
         }
+    }
+
+    /// What happens to the manager.
+    public enum Input: Sendable, Equatable {
+        /// A checked package was imported as the installed version (a first run): its content is usable.
+        case packageImported(ContentManifest)
+        /// The app asks for the site's data: a check, unless `respectingCachePolicy` and the last
+        /// check is younger than the maximum age. Ignored while a check is under way.
+        case loadData(respectingCachePolicy: Bool)
+        /// The server answered the manifest request.
+        case manifestAnswered(ManifestAnswer)
+        /// An item requested by `requestItems` arrived (`bytes`), or failed (`failure`).
+        case itemAnswered(ContentItem, bytes: [UInt8]?, failure: String?)
+        /// A style load is about to start; a staged version is installed first.
+        case styleLoadStarting
     }
 
     /// What the executor must do, in order.
@@ -48,10 +70,12 @@ public struct ContentDataManager: Sendable {
         /// Make `manifest` the site's content: store the `downloaded` items (the others are stored
         /// already), pin every item of the manifest and the manifest itself, then unpin the previous version.
         case install(ContentManifest, downloaded: [ContentItem: [UInt8]])
-        /// Remember that a check completed at this time (seconds since 1970).
-        case recordCheck(at: Int64)
+        /// Remember that a check completed at this date.
+        case recordCheck(at: HTTPDate)
         /// Send this event into the map's stream.
         case report(ContentEvent)
+        /// The style load may go on (false: the mandatory first online check never completed).
+        case allowStyleLoad(Bool)
     }
 
     /// The server's answer to the manifest request.
@@ -97,8 +121,8 @@ public struct ContentDataManager: Sendable {
     public private(set) var installed: ContentManifest?
     /// A version downloaded while a map was open, with the items it brought, installed at the next style load.
     public private(set) var staged: (manifest: ContentManifest, downloaded: [ContentItem: [UInt8]])?
-    /// When the last check completed (seconds since 1970).
-    public private(set) var lastCheck: Int64?
+    /// When the last check completed.
+    public private(set) var lastCheck: HTTPDate?
     /// The outcome of the last `loadData` that is over.
     public private(set) var outcome: Outcome?
     private var phase = Phase.idle
@@ -109,27 +133,35 @@ public struct ContentDataManager: Sendable {
 
     /// A manager for the site whose manifest is `manifestURL`, with what the cache holds: the
     /// installed manifest and when the last check completed.
-    public init(manifestURL: String, installed: ContentManifest?, lastCheck: Int64?, configuration: Configuration = Configuration()) {
+    public init(manifestURL: String, installed: ContentManifest?, lastCheck: HTTPDate?, configuration: Configuration = Configuration()) {
         site = installed?.site ?? manifestURL
         self.installed = installed
         self.lastCheck = lastCheck
         self.configuration = configuration
     }
 
-    /// A checked package was imported as the installed version (a first run): its content is usable.
-    public mutating func packageImported(_ manifest: ContentManifest) -> [Action] {
+    public mutating func handle(_ input: Input, at now: SimTime) -> [Action] {
+        let date = configuration.clock.date(at: now)
+        switch input {
+        case .packageImported(let manifest): return packageImported(manifest)
+        case .loadData(let respectingCachePolicy): return loadData(respectingCachePolicy: respectingCachePolicy, now: date)
+        case .manifestAnswered(let answer): return manifestAnswered(answer, now: date)
+        case .itemAnswered(let item, let bytes, let failure): return itemAnswered(item, bytes: bytes, failure: failure, now: date)
+        case .styleLoadStarting: return styleLoadStarting()
+        }
+    }
+
+    private mutating func packageImported(_ manifest: ContentManifest) -> [Action] {
         installed = manifest
         site = manifest.site
         hasReportedReady = true
         return [.report(.ready(site: site, isOnlineData: false))]
     }
 
-    /// The app asks for the site's data at `now`: a check, unless `respectingCachePolicy` and the
-    /// last check is younger than the maximum age. Ignored while a check is under way.
-    public mutating func loadData(respectingCachePolicy: Bool, now: Int64) -> [Action] {
+    private mutating func loadData(respectingCachePolicy: Bool, now: HTTPDate) -> [Action] {
         guard phase == .idle else { return [] }
         current = Outcome(previousVersion: installed?.version, version: staged?.manifest.version ?? installed?.version)
-        if respectingCachePolicy, installed != nil, let lastCheck, now - lastCheck < configuration.maximumAge {
+        if respectingCachePolicy, installed != nil, let lastCheck, isYoung(lastCheck, now: now) {
             current.skipped = true
             var actions: [Action] = [.report(.start(site: site, isOnlineData: false))]
             actions += reportReadyOffline()
@@ -139,8 +171,13 @@ public struct ContentDataManager: Sendable {
         return [.report(.start(site: site, isOnlineData: true))] + reportReadyOffline() + [.requestManifest]
     }
 
-    /// The server answered the manifest request at `now`.
-    public mutating func manifestAnswered(_ answer: ManifestAnswer, now: Int64) -> [Action] {
+    /// Whether a check completed at `check` is younger than the maximum age at `now`.
+    private func isYoung(_ check: HTTPDate, now: HTTPDate) -> Bool {
+        let (age, overflow) = now.secondsSince1970.subtractingReportingOverflow(check.secondsSince1970)
+        return !overflow && age < configuration.maximumAge.microseconds / 1_000_000
+    }
+
+    private mutating func manifestAnswered(_ answer: ManifestAnswer, now: HTTPDate) -> [Action] {
         guard phase == .checkingManifest else { return [] }
         let manifest: ContentManifest
         switch answer {
@@ -167,8 +204,7 @@ public struct ContentDataManager: Sendable {
         return [.requestItems(needed)]
     }
 
-    /// An item requested by `requestItems` arrived (`bytes`), or failed (`failure`), at `now`.
-    public mutating func itemAnswered(_ item: ContentItem, bytes: [UInt8]?, failure: String?, now: Int64) -> [Action] {
+    private mutating func itemAnswered(_ item: ContentItem, bytes: [UInt8]?, failure: String?, now: HTTPDate) -> [Action] {
         guard case .downloading(let manifest, var pending) = phase, pending.remove(item.url) != nil else { return [] }
         phase = .downloading(manifest, pending: pending)
         if let bytes, failure == nil {
@@ -192,22 +228,22 @@ public struct ContentDataManager: Sendable {
         return complete(manifest, now: now)
     }
 
-    /// A style load is about to start. Returns whether it may; a staged version is installed first.
-    public mutating func styleLoadStarting() -> (allowed: Bool, actions: [Action]) {
+    private mutating func styleLoadStarting() -> [Action] {
         if configuration.requiresFirstOnlineCheck && lastCheck == nil {
             let message = "the content server has never been reached, and the first online check is mandatory"
-            return (false, [.report(.completeAll(site: site, isSuccessful: false, isOnlineData: false, errors: ["first-online-check": message]))])
+            return [.report(.completeAll(site: site, isSuccessful: false, isOnlineData: false, errors: ["first-online-check": message])),
+                    .allowStyleLoad(false)]
         }
         isMapOpen = true
-        guard let (manifest, items) = staged else { return (true, []) }
+        guard let (manifest, items) = staged else { return [.allowStyleLoad(true)] }
         staged = nil
         installed = manifest
         site = manifest.site
-        return (true, [.install(manifest, downloaded: items)])
+        return [.install(manifest, downloaded: items), .allowStyleLoad(true)]
     }
 
     /// Every item of `manifest` is at hand: install it now, or stage it while a map is open.
-    private mutating func complete(_ manifest: ContentManifest, now: Int64) -> [Action] {
+    private mutating func complete(_ manifest: ContentManifest, now: HTTPDate) -> [Action] {
         var actions: [Action] = []
         current.version = manifest.version
         if isMapOpen {

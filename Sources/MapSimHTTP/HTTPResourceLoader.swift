@@ -3,13 +3,16 @@ import Foundation
 import MapSim
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// The network backend: loads `http(s)` URLs with one shared AsyncHTTPClient.
 ///
 /// Requests are conditional when a cached copy is being revalidated (`If-None-Match` preferred,
 /// else `If-Modified-Since`), say `User-Agent: mapsim/<version>` and accept gzip. Answers are mapped
 /// by `HTTPResponseMapping`; DNS, connect, timeout and reset failures are `connection` errors, and a
-/// body over the size limit is an `other` error. Call `shutdown()` when done.
+/// body over the size limit is an `other` error. The client, and the event loop threads under it,
+/// start with the first request: a run that never uses the network never starts them. Call
+/// `shutdown()` when done.
 public final class HTTPResourceLoader: ResourceLoader {
     /// Network settings.
     public struct Options: Sendable {
@@ -34,23 +37,34 @@ public final class HTTPResourceLoader: ResourceLoader {
 
     /// The settings.
     public let options: Options
-    private let client: HTTPClient
+    /// The client, once a request needed it.
+    private let started = Mutex<HTTPClient?>(nil)
 
-    /// A loader with its own client; call `shutdown()` before releasing it.
+    /// A loader; its client starts with the first request. Call `shutdown()` before releasing it.
     public init(options: Options = Options()) {
         self.options = options
-        var configuration = HTTPClient.Configuration(
-            timeout: .init(connect: .init(options.connectTimeout), read: .init(options.readTimeout)),
-            decompression: .enabled(limit: .size(options.maximumResponseSize)))
-        configuration.httpVersion = .automatic
-        // A refused or reset connection is a `connection` error at once, as MapLibre's online file
-        // source sees it; the pipeline's own retry schedule is the only retry.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// Closes every connection; the loader answers nothing afterwards.
+    /// The client, started on first use.
+    private var client: HTTPClient {
+        started.withLock { client in
+            if let client { return client }
+            var configuration = HTTPClient.Configuration(
+                timeout: .init(connect: .init(options.connectTimeout), read: .init(options.readTimeout)),
+                decompression: .enabled(limit: .size(options.maximumResponseSize)))
+            configuration.httpVersion = .automatic
+            // A refused or reset connection is a `connection` error at once, as MapLibre's online file
+            // source sees it; the pipeline's own retry schedule is the only retry.
+            configuration.connectionPool.retryConnectionEstablishment = false
+            let created = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            client = created
+            return created
+        }
+    }
+
+    /// Closes every connection, if a request ever opened one; the loader answers nothing afterwards.
     public func shutdown() async throws {
+        guard let client = started.withLock({ $0 }) else { return }
         try await client.shutdown()
     }
 

@@ -1,7 +1,17 @@
 import Foundation
 
-/// Where the per-user cache lives.
+/// Where the per-user cache lives. The home folder is looked up only when the path is asked for:
+/// a run without that cache never reads the user database.
 public enum CacheLocation {
+    /// The default path in words, for help texts (which must not look the home folder up).
+    public static var defaultDescription: String {
+        #if os(macOS)
+        "~/Library/Caches/mapsim/cache.db"
+        #else
+        "$XDG_CACHE_HOME/mapsim/cache.db, else ~/.cache/mapsim/cache.db"
+        #endif
+    }
+
     /// `$XDG_CACHE_HOME/mapsim/cache.db`, else `~/.cache/mapsim/cache.db` (`~/Library/Caches` on macOS).
     public static var defaultPath: String {
         let environment = ProcessInfo.processInfo.environment

@@ -18,11 +18,15 @@ public actor ContentSession {
     private var served: (bytes: [UInt8], etag: String?)?
     /// What went wrong writing the cache, reported as the check's failure.
     private var writeFailure: String?
+    /// What the manager said of the style load about to start.
+    private var allowsStyleLoad = true
     /// How long one request may take, in the map's virtual time.
     private static let requestTimeout = SimTime.seconds(120)
 
     /// A session for the site of the style at `styleURL`, with what `cache` holds of it.
     public init(map: Map, cache: SQLiteCache, styleURL: String, configuration: ContentDataManager.Configuration = .init()) async {
+        var configuration = configuration
+        configuration.clock = map.clock
         self.map = map
         self.cache = cache
         self.styleURL = styleURL
@@ -40,7 +44,7 @@ public actor ContentSession {
     public func importPackage(_ package: ContentPackage) async throws(ContentError) -> ContentImport.Summary {
         let summary = try await ContentImport.run(package, styleURL: styleURL, cache: cache)
         served = (package.manifest.json, nil)
-        await perform(manager.packageImported(package.manifest))
+        await feed(.packageImported(package.manifest))
         return summary
     }
 
@@ -48,7 +52,7 @@ public actor ContentSession {
     /// maximum age. Returns what it came to.
     public func loadData(force: Bool) async -> ContentDataManager.Outcome {
         writeFailure = nil
-        await perform(manager.loadData(respectingCachePolicy: !force, now: await map.wallClock.secondsSince1970))
+        await feed(.loadData(respectingCachePolicy: !force))
         var outcome = manager.outcome ?? ContentDataManager.Outcome()
         if let writeFailure { outcome.errors["cache"] = writeFailure }
         return outcome
@@ -57,16 +61,19 @@ public actor ContentSession {
     /// Call before the map loads a style: installs a version staged while the map was open, and
     /// says whether the load may go on (false: the mandatory first online check never completed).
     public func styleLoadStarting() async -> Bool {
-        let (allowed, actions) = manager.styleLoadStarting()
-        await perform(actions)
-        return allowed
+        allowsStyleLoad = true
+        await feed(.styleLoadStarting)
+        return allowsStyleLoad
     }
 
-    /// Carries out the manager's actions, feeding it the answers, until it asks for nothing more.
-    private func perform(_ actions: [ContentDataManager.Action]) async {
-        var queue = actions[...]
+    /// Feeds the manager `input` at the map's time, and carries out its actions — feeding it the
+    /// answers they bring — until it asks for nothing more.
+    private func feed(_ input: ContentDataManager.Input) async {
+        var queue = manager.handle(input, at: await map.now)[...]
         while let action = queue.popFirst() {
             switch action {
+            case .allowStyleLoad(let allowed):
+                allowsStyleLoad = allowed
             case .report(let event):
                 await map.report(event)
             case .recordCheck(let time):
@@ -97,26 +104,26 @@ public actor ContentSession {
         let resource = Resource(url: ContentImport.manifestURL(styleURL: styleURL), kind: .unknown, loadingMethod: .network,
                                 storagePolicy: .volatile, prior: prior)
         let response = await map.fetch([resource], timeout: Self.requestTimeout)[0]
-        let now = await map.wallClock.secondsSince1970
-        if let error = response.error { return manager.manifestAnswered(.failure(error.message), now: now) }
-        guard let bytes = response.data else { return manager.manifestAnswered(.failure("the server sent no manifest"), now: now) }
+        let now = await map.now
+        if let error = response.error { return manager.handle(.manifestAnswered(.failure(error.message)), at: now) }
+        guard let bytes = response.data else { return manager.handle(.manifestAnswered(.failure("the server sent no manifest")), at: now) }
         do {
             let manifest = try ContentManifest(json: bytes)
             // The pipeline hands a 304 over as the prior copy: keep the ETag it was confirmed with.
             served = (bytes, response.etag ?? (bytes == served?.bytes ? served?.etag : nil))
-            return manager.manifestAnswered(.manifest(manifest), now: now)
+            return manager.handle(.manifestAnswered(.manifest(manifest)), at: now)
         } catch {
-            return manager.manifestAnswered(.failure("\(error)"), now: now)
+            return manager.handle(.manifestAnswered(.failure("\(error)")), at: now)
         }
     }
 
     private func request(_ items: [ContentItem]) async -> [ContentDataManager.Action] {
         let resources = items.map { Resource(url: ContentImport.url(of: $0, styleURL: styleURL), kind: .unknown, loadingMethod: .network, storagePolicy: .volatile) }
         let responses = await map.fetch(resources, timeout: Self.requestTimeout)
-        let now = await map.wallClock.secondsSince1970
+        let now = await map.now
         var actions: [ContentDataManager.Action] = []
         for (item, response) in zip(items, responses) {
-            actions += manager.itemAnswered(item, bytes: response.error == nil ? response.data : nil, failure: response.error?.message, now: now)
+            actions += manager.handle(.itemAnswered(item, bytes: response.error == nil ? response.data : nil, failure: response.error?.message), at: now)
         }
         return actions
     }

@@ -13,7 +13,7 @@ public enum DeepValidator {
     /// of the layer's source layer has. `bytes` is the style's text, for line numbers and paths. The
     /// environment's map options say how often a failure is retried.
     public static func validate(styleURL: String, bytes: [UInt8], environment: LoadingEnvironment) async -> [StyleDiagnostic] {
-        let map = await environment.makeMap()
+        let map = environment.makeMap()
         let errors = Mutex<[MapLoadingError]>([])
         let subscription = map.subscribe(MapEvents.mapLoadingError) { event in errors.withLock { $0.append(event.payload) } }
         await map.setStyleURI(styleURL)

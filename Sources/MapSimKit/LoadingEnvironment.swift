@@ -4,13 +4,19 @@ import MapSimCache
 import MapSimHTTP
 
 /// The one place that builds how maps load: the file, cache and network backends, the delivery
-/// model and the starting connectivity, from options. The CLI, the scenario runner and the tests all
-/// compose their maps here.
+/// model, the wall clock and the starting connectivity, from options. The CLI, the scenario runner,
+/// region downloads and the tests all compose their maps here.
+///
+/// Its rules: the real network runs on today's date and delivers answers after the time they really
+/// took; a simulated network runs on a fixed date (`WallClock.simulated`), with its profile's timing,
+/// offline windows and faults, so its runs repeat. Nothing is started that a run does not use: the
+/// HTTP client starts with the first request, the per-user cache folder is looked up only when a run
+/// uses that cache.
 ///
 /// ```swift
 /// let environment = LoadingEnvironment(LoadingEnvironment.Options(cache: .none, network: .simulated(.init(preset: .threeG))),
 ///                                      styleURL: "https://maps.test/style.json")
-/// let map = await environment.makeMap(viewport: Viewport(width: 512, height: 512))
+/// let map = environment.makeMap(viewport: Viewport(width: 512, height: 512))
 /// ...
 /// await environment.shutdown()
 /// ```
@@ -21,6 +27,17 @@ public struct LoadingEnvironment: Sendable {
         case none
         /// An SQLite cache file, created on first use.
         case file(String)
+        /// The per-user cache file (`CacheLocation.defaultPath`).
+        case perUser
+
+        /// The file chosen; nil for no cache.
+        public var path: String? {
+            switch self {
+            case .none: nil
+            case .file(let path): path
+            case .perUser: CacheLocation.defaultPath
+            }
+        }
     }
 
     /// Which network answers `http(s)` URLs.
@@ -62,10 +79,9 @@ public struct LoadingEnvironment: Sendable {
             SimulatedNetworkSetup(preset: preset == .offline ? .lan : preset, seed: seed, mirrors: mirrors, cacheControl: cacheControl)
         }
 
-        /// The delivery model: the preset's timing, outages and the delays of fault rules.
+        /// The delivery model: the preset's timing and the delays of fault rules.
         var timing: NetworkProfile {
             var profile = preset.profile(seed: seed)
-            profile.offlineWindows = offlineWindows
             profile.delays = faults.compactMap { rule in
                 if case .delay(let delay) = rule.effect { (rule.pattern, delay) } else { nil }
             }
@@ -83,11 +99,12 @@ public struct LoadingEnvironment: Sendable {
         public var network: NetworkChoice
         /// Start offline whatever the network.
         public var startsOffline: Bool
-        /// Map settings: `mapbox://` normalization, the cap on requests in flight.
+        /// Map settings: `mapbox://` normalization, the cap on requests in flight, retries. The wall
+        /// clock, the offline windows and the starting connectivity are the environment's to set.
         public var map: Map.Options
 
         /// Options; by default the real network and the per-user cache.
-        public init(assetRoot: String? = nil, cache: CacheChoice = .file(CacheLocation.defaultPath), network: NetworkChoice = .real(),
+        public init(assetRoot: String? = nil, cache: CacheChoice = .perUser, network: NetworkChoice = .real(),
                     startsOffline: Bool = false, map: Map.Options = Map.Options()) {
             self.assetRoot = assetRoot
             self.cache = cache
@@ -99,6 +116,9 @@ public struct LoadingEnvironment: Sendable {
 
     /// What was asked for.
     public let options: Options
+    /// The options every map of this environment gets: the map settings asked for, with the wall
+    /// clock, offline windows and starting connectivity of this environment's network.
+    public let mapOptions: Map.Options
     /// The backends every map of this environment loads through.
     public let backends: ResourceBackends
     /// The cache, when one is used and could be opened.
@@ -113,9 +133,9 @@ public struct LoadingEnvironment: Sendable {
     public init(_ options: Options, styleURL: String) {
         var warnings: [String] = []
         var cache: SQLiteCache?
-        if case .file(let path) = options.cache {
+        if let path = options.cache.path {
             do {
-                let opened = try SQLiteCache(path: path)
+                let opened = try Self.openCache(at: path)
                 warnings += opened.warnings
                 cache = opened
             } catch {
@@ -131,24 +151,31 @@ public struct LoadingEnvironment: Sendable {
         self.cache = cache
         self.file = file
         self.warnings = warnings
+        var mapOptions = options.map
+        mapOptions.loading.startsOffline = options.startsOffline
         switch options.network {
         case .real(let httpOptions):
             let client = HTTPResourceLoader(options: httpOptions)
             http = client
             backends = ResourceBackends(file: file, cache: cache, network: client)
             timing = MeasuredDelivery()
+            mapOptions.loading.wallClock = .today()
+            mapOptions.loading.offlineWindows = []
         case .simulated(let setup):
             http = nil
             backends = ResourceBackends(file: file, cache: cache,
                                         network: SimulatedNetwork(mirrors: setup.mirrors, faults: setup.faults, cacheControl: setup.cacheControl))
             timing = setup.timing
+            mapOptions.loading.wallClock = .simulated
+            mapOptions.loading.offlineWindows = setup.offlineWindows
+            mapOptions.loading.startsOffline = options.startsOffline || setup.preset.startsOffline
         }
+        self.mapOptions = mapOptions
     }
 
-    /// Whether maps start offline: asked for, or the `offline` network preset.
-    public var startsOffline: Bool {
-        if case .simulated(let setup) = options.network, setup.preset.startsOffline { return true }
-        return options.startsOffline
+    /// Opens the cache file at `path` as this environment would (`mapsim cache` opens its file here too).
+    public static func openCache(at path: String, readOnly: Bool = false) throws(CacheError) -> SQLiteCache {
+        try SQLiteCache(path: path, options: .init(readOnly: readOnly))
     }
 
     /// The same environment — the same cache and files — on a faultless, online simulated network:
@@ -162,20 +189,17 @@ public struct LoadingEnvironment: Sendable {
     }
 
     /// A map of this environment, offline already if it starts offline.
-    public func makeMap(viewport: Viewport = Viewport(width: 512, height: 512)) async -> Map {
-        let map = Map(backends: backends, viewport: viewport, options: options.map, timing: timing)
-        if startsOffline { await map.setOffline(true) }
-        return map
+    public func makeMap(viewport: Viewport = Viewport(width: 512, height: 512)) -> Map {
+        Map(backends: backends, viewport: viewport, options: mapOptions, timing: timing)
     }
 
     /// Downloads an offline region into the cache, through this environment's network.
     public func downloadRegion(_ region: RegionDefinition, progress: @escaping @Sendable (RegionProgress) -> Void = { _ in })
         async throws(CacheError) -> (id: Int64, progress: RegionProgress) {
-        guard let cache, let network = backends.network else {
+        guard let cache else {
             throw CacheError(.cannotWrite, path: region.styleURL, "a region is downloaded into a cache, and this environment has none")
         }
-        let downloader = RegionDownloader(cache: cache, file: backends.file, network: network, mapbox: options.map.mapbox,
-                                          maximumConcurrentRequests: options.map.maximumConcurrentRequests)
+        let downloader = RegionDownloader(cache: cache, backends: backends, timing: timing, mapbox: mapOptions.mapbox, loading: mapOptions.loading)
         return try await downloader.download(region, progress: progress)
     }
 

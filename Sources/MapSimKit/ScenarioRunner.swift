@@ -56,7 +56,7 @@ public struct ScenarioRunner: Sendable {
             throw ScenarioError(.cannotRun, file: scenario.name, environment.warnings.joined(separator: "; "))
         }
         if case .warm(let camera) = scenario.cache {
-            let warm = await environment.faultless.makeMap(viewport: scenario.viewport)
+            let warm = environment.faultless.makeMap(viewport: scenario.viewport)
             await warm.setCamera(camera ?? scenario.camera)
             await warm.setStyleURI(scenario.style)
             _ = await warm.run(until: .mapIdle, timeout: .seconds(60))
@@ -74,7 +74,7 @@ public struct ScenarioRunner: Sendable {
                 throw ScenarioError(.cannotRun, file: scenario.name, "the region download failed: \(error)")
             }
         }
-        let map = await environment.makeMap(viewport: scenario.viewport)
+        let map = environment.makeMap(viewport: scenario.viewport)
         let recorder = TraceRecorder(header: Trace.Header(scenario: scenario.name, seed: scenario.seed), redactor: redactor)
         let subscription = recorder.record(map)
         await map.setCamera(scenario.camera)
@@ -158,7 +158,8 @@ public struct ScenarioRunner: Sendable {
     /// The data manager of a scenario's site, with its first-run package imported.
     private static func contentSession(_ setup: Scenario.ContentSetup, map: Map, cache: SQLiteCache, scenario: Scenario) async throws(ScenarioError) -> ContentSession {
         let session = await ContentSession(map: map, cache: cache, styleURL: scenario.style,
-                                           configuration: .init(maximumAge: setup.maximumAge, requiresFirstOnlineCheck: setup.requiresFirstOnlineCheck))
+                                           configuration: .init(maximumAge: setup.maximumAge ?? ContentDataManager.Configuration.defaultMaximumAge,
+                                                                requiresFirstOnlineCheck: setup.requiresFirstOnlineCheck))
         guard let path = setup.package, let keyPath = setup.publicKey else { return session }
         do {
             let key = try ContentSigningKey.publicKey(String(decoding: try InputFile.read(keyPath, limit: 4096), as: UTF8.self))

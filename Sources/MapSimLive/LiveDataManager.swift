@@ -13,7 +13,7 @@ import MapSim
 ///   topic may not exist in the dataset.
 /// - Updates are matched against the active criteria on the client too; the newest timestamp wins
 ///   per item and domain, and an older update that arrives later is dropped.
-public struct LiveDataManager: Sendable {
+public struct LiveDataManager: StateMachine {
     /// The manager's connection state.
     public typealias State = LiveConnectionState
 

@@ -8,7 +8,7 @@ import MapSim
 /// and what was published while it was away is gone.
 ///
 /// It performs no I/O: each command returns the manager inputs it causes and when they arrive.
-public struct SimulatedBroker: Sendable {
+public struct SimulatedBroker: StateMachine {
     /// Misbehaviour of the broker's deliveries.
     public struct Chaos: Sendable, Equatable {
         /// The share of delivery attempts lost, from 0 to 1. Deliveries are QoS 1: a lost one is sent

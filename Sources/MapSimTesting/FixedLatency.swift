@@ -1,7 +1,7 @@
 import MapSim
 
-/// Delivers every response a fixed time after its request, optionally longer for some URLs: enough
-/// to have requests in flight when a test moves the camera.
+/// Delivers every response but the cache's a fixed time after its request — local files too —,
+/// optionally longer for some URLs: enough to have requests in flight when a test moves the camera.
 public struct FixedLatency: DeliveryTiming {
     /// The delay of every response.
     public var latency: SimTime
@@ -15,6 +15,7 @@ public struct FixedLatency: DeliveryTiming {
     }
 
     public func delay(for resource: Resource, response: Response, measured: SimTime) -> SimTime {
-        extra.first { resource.url.contains($0.contains) }.map { latency + $0.delay } ?? latency
+        guard response.source != .cache else { return .zero }
+        return extra.first { resource.url.contains($0.contains) }.map { latency + $0.delay } ?? latency
     }
 }

@@ -12,12 +12,16 @@ struct RegionDownloaderTests {
     private let region = RegionDefinition(styleURL: "https://maps.test/style.json",
                                           bounds: LngLatBounds(west: -122.62, south: 37.70, east: -122.28, north: 37.90), minZoom: 0, maxZoom: 11)
 
+    private func downloader(_ cache: SQLiteCache) -> RegionDownloader {
+        RegionDownloader(cache: cache, backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), cache: cache, network: network),
+                         timing: ImmediateDelivery())
+    }
+
     @Test func downloadsEverythingPinnedWithProgress() async throws {
         let fixture = try FixtureDirectory()
         let cache = try SQLiteCache(path: fixture.path + "/cache.db")
         let reports = Mutex<[RegionProgress]>([])
-        let (id, progress) = try await RegionDownloader(cache: cache, file: FileResourceLoader(assetRoot: "/"), network: network)
-            .download(region) { report in reports.withLock { $0.append(report) } }
+        let (id, progress) = try await downloader(cache).download(region) { report in reports.withLock { $0.append(report) } }
         let tileFiles = try FileManager.default.subpathsOfDirectory(atPath: SampleStyle.folder + "/tiles").filter { $0.hasSuffix(".pbf") }
         // The style, two sprite parts, 256 glyph ranges, the TileJSON and every tile.
         #expect(progress.requiredResources == 1 + 2 + 256 + 1 + tileFiles.count)
@@ -34,7 +38,7 @@ struct RegionDownloaderTests {
     @Test func pinnedRegionsSurviveEviction() async throws {
         let fixture = try FixtureDirectory()
         let cache = try SQLiteCache(path: fixture.path + "/cache.db", options: .init(maximumSize: 400 * 1024))
-        _ = try await RegionDownloader(cache: cache, file: FileResourceLoader(assetRoot: "/"), network: network).download(region)
+        _ = try await downloader(cache).download(region)
         let pinned = try cache.statistics().tiles
         for x in 0..<60 {
             let id = CanonicalTileID(z: 14, x: x, y: 0)
@@ -54,7 +58,7 @@ struct RegionDownloaderTests {
         var missing = region
         missing.styleURL = "https://maps.test/none.json"
         await #expect(throws: CacheError.self) {
-            _ = try await RegionDownloader(cache: cache, file: FileResourceLoader(assetRoot: "/"), network: network).download(missing)
+            _ = try await downloader(cache).download(missing)
         }
     }
 }

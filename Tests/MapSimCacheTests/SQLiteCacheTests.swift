@@ -137,8 +137,9 @@ struct SQLiteCacheTests {
         #expect(version == CacheSchema.currentVersion)
         _ = try cache.createRegion(definition: "{}")
         #expect(try cache.lastContentCheck(manifestURL: "https://h/manifest.json") == nil)
-        try cache.recordContentCheck(manifestURL: "https://h/manifest.json", at: 1_767_225_600)
-        #expect(try cache.lastContentCheck(manifestURL: "https://h/manifest.json") == 1_767_225_600, "version 3 records content checks")
+        try cache.recordContentCheck(manifestURL: "https://h/manifest.json", at: HTTPDate(secondsSince1970: 1_767_225_600))
+        #expect(try cache.lastContentCheck(manifestURL: "https://h/manifest.json") == HTTPDate(secondsSince1970: 1_767_225_600),
+                "version 3 records content checks")
     }
 
     @Test func readOnlyCachesAnswerButNeverWrite() async throws {

@@ -17,7 +17,7 @@ struct LoadingEnvironmentTests {
 
     @Test func theOfflinePresetAndTheOfflineFlagStartMapsOffline() async {
         let preset = environment(.simulated(.init(preset: .offline, mirrors: [mirror])))
-        #expect(preset.startsOffline)
+        #expect(preset.mapOptions.loading.startsOffline)
         #expect(await preset.makeMap().isOffline)
         let flag = environment(.simulated(.init(preset: .lan, mirrors: [mirror])), startsOffline: true)
         #expect(await flag.makeMap().isOffline)
@@ -25,9 +25,19 @@ struct LoadingEnvironmentTests {
         #expect(await !online.makeMap().isOffline)
     }
 
+    @Test func theRealNetworkRunsOnTodaysDateAndASimulatedOneOnAFixedDate() {
+        let simulated = environment(.simulated(.init(offlineWindows: [SimTime.seconds(1)..<SimTime.seconds(2)])))
+        #expect(simulated.mapOptions.loading.wallClock == WallClock.simulated)
+        #expect(simulated.mapOptions.loading.offlineWindows == [SimTime.seconds(1)..<SimTime.seconds(2)])
+        let real = environment(.real())
+        let today = WallClock.today().start.secondsSince1970
+        #expect(abs(real.mapOptions.loading.wallClock.start.secondsSince1970 - today) <= 5)
+        #expect(real.makeMap().clock == real.mapOptions.loading.wallClock, "the map reckons with the environment's clock")
+    }
+
     @Test func aMapOnTheSimulatedNetworkLoadsOnTheVirtualClock() async {
         let environment = environment(.simulated(.init(preset: .fourG, mirrors: [mirror])))
-        let map = await environment.makeMap()
+        let map = environment.makeMap()
         await map.setStyleURI(style)
         guard case .reached(let time) = await map.run(until: .mapIdle, timeout: .seconds(60)) else {
             Issue.record("the sample style did not go idle")
@@ -48,7 +58,7 @@ struct LoadingEnvironmentTests {
         try fixture.write("file", "not a folder")
         let environment = environment(.simulated(.init(mirrors: [mirror])), cache: .file(fixture.path + "/file/cache.db"))
         #expect(environment.warnings.isEmpty, "nothing is created before the first write")
-        let map = await environment.makeMap()
+        let map = environment.makeMap()
         await map.setStyleURI(style)
         let outcome = await map.run(until: .mapIdle, timeout: .seconds(60))
         #expect(outcome == .reached(await map.now))
@@ -63,8 +73,8 @@ struct LoadingEnvironmentTests {
                                       cache: .file(fixture.path + "/cache.db"))
         let faultless = environment.faultless
         #expect(faultless.cache === environment.cache)
-        #expect(!faultless.startsOffline)
-        let map = await faultless.makeMap()
+        #expect(!faultless.mapOptions.loading.startsOffline && faultless.mapOptions.loading.offlineWindows.isEmpty)
+        let map = faultless.makeMap()
         await map.setStyleURI(style)
         let outcome = await map.run(until: .mapIdle, timeout: .seconds(60))
         guard case .reached = outcome else {

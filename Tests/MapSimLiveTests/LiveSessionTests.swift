@@ -115,7 +115,7 @@ struct LiveSessionTests {
     }
 
     @Test func updatesChangeTheBoundSource() async throws {
-        let map = Map(loader: StubLoader(), camera: Camera(center: LngLat(longitude: 0, latitude: 0), zoom: 14))
+        let map = Map(backends: .only(StubLoader()), camera: Camera(center: LngLat(longitude: 0, latitude: 0), zoom: 14))
         let recorder = EventRecorder(map)
         await map.setStyleJSON("""
         {"version": 8, "sources": {"rooms": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [

@@ -160,7 +160,7 @@ struct ScenarioParsingTests {
         steps: [check-content, refresh-content, {publish-content: v2}, load]
         expect: [{no-network-during-step: 1}]
         """, name: "x", folder: "/base")
-        #expect(scenario.content == .init(server: "/base/site", package: "/base/p.mapsimpkg", publicKey: "/base/k.pub", maximumAge: 60,
+        #expect(scenario.content == .init(server: "/base/site", package: "/base/p.mapsimpkg", publicKey: "/base/k.pub", maximumAge: .seconds(60),
                                           requiresFirstOnlineCheck: true))
         #expect(scenario.steps == [.checkContent, .refreshContent, .publishContent("/base/v2"), .load])
         #expect(scenario.expectations == [.noNetworkDuringStep(1)])

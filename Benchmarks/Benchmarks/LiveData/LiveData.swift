@@ -67,7 +67,7 @@ enum LiveBenchmark {
            {"id": "rooms", "type": "circle", "source": "rooms", "paint": {"circle-color": ["match", ["get", "live.occupancy.state"], "busy", "#c00", "#0a0"]}},
            {"id": "icons", "type": "symbol", "source": "rooms", "layout": {"icon-image": ["concat", "room-", ["coalesce", ["get", "live.occupancy.state"], "free"]]}}]}
         """
-        let map = Map(loader: StubLoader(), camera: Camera(center: LngLat(longitude: 12.5675, latitude: 55.674), zoom: 15))
+        let map = Map(backends: .only(StubLoader()), camera: Camera(center: LngLat(longitude: 12.5675, latitude: 55.674), zoom: 15))
         await map.setStyleJSON(style)
         _ = await map.run(until: .mapIdle, timeout: .seconds(60))
         return map

@@ -84,7 +84,7 @@ let benchmarks: @Sendable () -> Void = {
 
 /// One full load; returns the number of events dispatched.
 func loadSampleToIdle() async -> Int {
-    let map = Map(loader: FileResourceLoader(assetRoot: SampleStyle.folder), viewport: Viewport(width: 1920, height: 1080))
+    let map = Map(backends: .only(FileResourceLoader(assetRoot: SampleStyle.folder)), viewport: Viewport(width: 1920, height: 1080))
     let count = Mutex(0)
     let bytes = Mutex(0)
     let counter = map.subscribeAll { _ in count.withLock { $0 += 1 } }
@@ -105,7 +105,7 @@ func loadManyTilesToIdle(viewSide: Int, expected: Int) async -> Int {
     let loader = EveryURLLoader(body: encoder.bytes)
     let style = #"{"version": 8, "center": [0.0001, 0.0001], "zoom": 10, "sources": {"v": {"type": "vector", "tiles": ["https://h/{z}/{x}/{y}.pbf"], "maxzoom": 14}},"#
         + #" "layers": [{"id": "water", "type": "fill", "source": "v", "source-layer": "water"}]}"#
-    let map = Map(loader: loader, viewport: Viewport(width: viewSide, height: viewSide), options: Map.Options(maximumTilesPerSource: 100_000))
+    let map = Map(backends: .only(loader), viewport: Viewport(width: viewSide, height: viewSide), options: Map.Options(maximumTilesPerSource: 100_000))
     let loaded = Mutex(0)
     let counter = map.subscribe(MapEvents.sourceDataLoaded) { event in if event.payload.type == .tile { loaded.withLock { $0 += 1 } } }
     await map.setStyleJSON(style, baseURL: "https://h/style.json")

@@ -10,8 +10,6 @@ public struct NetworkProfile: DeliveryTiming {
     public var bytesPerSecond: Int64
     /// Extra delays from fault rules.
     public var delays: [(pattern: URLPattern, delay: SimTime)]
-    /// Spans of virtual time during which the network is gone.
-    public var offlineWindows: [Range<SimTime>] = []
     private var random: SplitMix64
 
     /// A profile; `seed` fixes the jitter.

@@ -1,13 +1,13 @@
 /// The loading pipeline of MapLibre's main resource loader and online file source, as a pure state
 /// machine (README, "Loading, caching and offline"): which backend answers, revalidation with prior
 /// data, the retry schedule, the clock-skew guard, the cap on network requests with regular before
-/// low priority, cancellation, and offline mode.
+/// low priority, cancellation, and offline mode with its windows.
 ///
-/// Inputs are requests, backend answers, timers and connectivity changes, each with the current
-/// time; outputs are `MapAction`s: loads, cache writes, timers, deliveries to the requester and the
-/// resource-request event of each delivery or cancellation. Every timer is an action for the
-/// caller's scheduler, so a run under the virtual clock is deterministic.
-public struct RequestPipeline: Sendable {
+/// Inputs are requests, backend answers, timers and connectivity changes; outputs are loads, cache
+/// writes, timers, deliveries to the requester and the resource-request event of each delivery or
+/// cancellation. Every timer is an action for the caller's scheduler, so a run under the virtual
+/// clock is deterministic. It also stamps each network attempt with the wall-clock date it is sent at.
+public struct RequestPipeline: StateMachine {
     /// Which backend an attempt goes to.
     public enum Backend: Sendable, Equatable {
         case file, cache, network
@@ -15,24 +15,71 @@ public struct RequestPipeline: Sendable {
 
     /// Pipeline settings.
     public struct Configuration: Sendable, Equatable {
-        /// The most network requests in flight at once (20 in the SDKs).
-        public var maximumConcurrentRequests = 20
+        /// The SDKs' cap on network requests in flight.
+        public static let defaultMaximumConcurrentRequests = 20
+
+        /// The most network requests in flight at once.
+        public var maximumConcurrentRequests: Int
         /// Whether a cache backend exists.
-        public var usesCache = false
-        /// The wall-clock time at simulated time zero, for expiry and Retry-After.
-        public var wallClockStart = HTTPDate(secondsSince1970: 1_767_225_600)
+        public var usesCache: Bool
+        /// The wall-clock date at each virtual time, for expiry, Retry-After and the dates requests are sent at.
+        public var wallClock: WallClock
         /// How many failures of one request are retried; nil retries on the SDK's schedule without
         /// end. Past it a failure (an offline one too) is final. Deep validation retries none.
         public var maximumRetries: Int?
+        /// Spans of virtual time during which the network is gone: offline at each start, online at each end.
+        public var offlineWindows: [Range<SimTime>]
+        /// Whether the pipeline starts offline.
+        public var startsOffline: Bool
 
-        /// The SDK defaults; no cache.
-        public init(maximumConcurrentRequests: Int = 20, usesCache: Bool = false, wallClockStart: HTTPDate = HTTPDate(secondsSince1970: 1_767_225_600),
-                    maximumRetries: Int? = nil) {
+        /// The SDK defaults; no cache, always online.
+        public init(maximumConcurrentRequests: Int = Self.defaultMaximumConcurrentRequests, usesCache: Bool = false,
+                    wallClock: WallClock = .simulated, maximumRetries: Int? = nil, offlineWindows: [Range<SimTime>] = [],
+                    startsOffline: Bool = false) {
             self.maximumConcurrentRequests = max(1, maximumConcurrentRequests)
             self.usesCache = usesCache
-            self.wallClockStart = wallClockStart
+            self.wallClock = wallClock
             self.maximumRetries = maximumRetries.map { max(0, $0) }
+            self.offlineWindows = offlineWindows
+            self.startsOffline = startsOffline
         }
+    }
+
+    /// What can happen to the pipeline.
+    public enum Input: Sendable, Equatable {
+        /// The pipeline is put to work: it goes offline if it starts so, and schedules its offline windows.
+        case start
+        /// A new request.
+        case request(RequestID, Resource)
+        /// The requester no longer wants a request; its resource-request event says `cancelled`.
+        case cancel(RequestID)
+        /// A backend answered an attempt.
+        case answer(LoadAnswer)
+        /// A timer of a request is due (a retry or an expiry refresh).
+        case timer(RequestID)
+        /// Go offline (true) or back online (false).
+        case setOffline(Bool)
+    }
+
+    /// What the pipeline asks for.
+    public enum Action: Sendable, Equatable {
+        /// Load an attempt; its answer comes back as `Input.answer`.
+        case load(LoadOrder)
+        /// Stop an attempt that is no longer wanted.
+        case cancelLoad(AttemptID)
+        /// Write a network response to the cache before it is delivered.
+        case store(Resource, Response)
+        /// A 304 confirmed the cached copy: refresh its expiry and access time only.
+        case refreshCache(Resource, Response)
+        /// Feed `Input.timer` for this request at this time.
+        case scheduleTimer(RequestID, at: SimTime)
+        /// Feed `Input.setOffline` at this time (an offline window begins or ends).
+        case scheduleConnectivity(offline: Bool, at: SimTime)
+        /// A response for a request. `final` is false when more may follow: a cached copy before its
+        /// revalidation, or an error that will be retried.
+        case deliver(RequestID, Response, final: Bool)
+        /// Send this event, spanning from `begin` to now.
+        case emit(MapEventPayload, begin: SimTime)
     }
 
     /// How long after a response that arrived already expired it may be refreshed (clock skew guard).
@@ -72,22 +119,30 @@ public struct RequestPipeline: Sendable {
         }
     }
 
-    public private(set) var configuration: Configuration
+    public let configuration: Configuration
     public private(set) var isOffline = false
     private var entries: [RequestID: Entry] = [:]
     private var regularQueue = RequestQueue()
     private var lowQueue = RequestQueue()
     private var networkInFlight = 0
     private var nextAttempt = 0
-    private var actions: [MapAction] = []
+    /// The actions of the input being handled.
+    private var actions: [Action] = []
 
     /// A pipeline with `configuration`.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
-    /// The actions produced since the last call, in order.
-    public mutating func takeActions() -> [MapAction] {
+    public mutating func handle(_ input: Input, at now: SimTime) -> [Action] {
+        switch input {
+        case .start: start(at: now)
+        case .request(let id, let resource): request(id, resource, at: now)
+        case .cancel(let id): cancel(id, at: now)
+        case .answer(let answer): self.answer(answer, at: now)
+        case .timer(let id): timerFired(for: id, at: now)
+        case .setOffline(let offline): setOffline(offline, at: now)
+        }
         defer { actions = [] }
         return actions
     }
@@ -100,13 +155,24 @@ public struct RequestPipeline: Sendable {
 
     /// The wall-clock time at simulated time `now`.
     public func wallClock(at now: SimTime) -> HTTPDate {
-        HTTPDate(secondsSince1970: configuration.wallClockStart.secondsSince1970 + now.microseconds / 1_000_000)
+        configuration.wallClock.date(at: now)
     }
 
     // MARK: - Inputs
 
-    /// A new request.
-    public mutating func request(_ id: RequestID, _ resource: Resource, at now: SimTime) {
+    private mutating func start(at now: SimTime) {
+        if configuration.startsOffline { isOffline = true }
+        for window in configuration.offlineWindows where !window.isEmpty {
+            if window.lowerBound <= now {
+                isOffline = true
+            } else {
+                actions.append(.scheduleConnectivity(offline: true, at: window.lowerBound))
+            }
+            actions.append(.scheduleConnectivity(offline: false, at: window.upperBound))
+        }
+    }
+
+    private mutating func request(_ id: RequestID, _ resource: Resource, at now: SimTime) {
         entries[id] = Entry(resource: resource, at: now)
         if URLResolver.isLocalFile(resource.url) {
             startAttempt(id, backend: .file, at: now)
@@ -117,8 +183,7 @@ public struct RequestPipeline: Sendable {
         }
     }
 
-    /// The requester no longer wants `id`; its resource-request event says `cancelled`.
-    public mutating func cancel(_ id: RequestID, at now: SimTime) {
+    private mutating func cancel(_ id: RequestID, at now: SimTime) {
         guard let entry = entries.removeValue(forKey: id) else { return }
         defer {
             if !entry.settled {
@@ -141,10 +206,10 @@ public struct RequestPipeline: Sendable {
         }
     }
 
-    /// The answer of attempt `attempt` for request `id`, from `backend`.
-    public mutating func answer(_ response: Response, for id: RequestID, attempt: AttemptID, from backend: Backend, at now: SimTime) {
+    private mutating func answer(_ answer: LoadAnswer, at now: SimTime) {
+        let (id, attempt, response) = (answer.order.request, answer.order.attempt, answer.response)
         guard var entry = entries[id] else { return }
-        switch (backend, entry.phase) {
+        switch (answer.order.backend, entry.phase) {
         case (.file, _):
             entries[id] = nil
             deliver(response, for: id, entry, from: .file, attempt: true, final: true, at: now)
@@ -163,16 +228,14 @@ public struct RequestPipeline: Sendable {
         }
     }
 
-    /// A timer scheduled for `id` is due.
-    public mutating func timerFired(for id: RequestID, at now: SimTime) {
+    private mutating func timerFired(for id: RequestID, at now: SimTime) {
         guard let entry = entries[id], case .waitingForTimer(let due) = entry.phase, due <= now else { return }
         requestNetwork(id, at: now)
     }
 
-    /// Goes offline or back online. Offline, network requests fail at once with `in-offline-mode`;
-    /// back online, the requests whose last failure was a connection or offline failure restart,
-    /// regular priority before low.
-    public mutating func setOffline(_ offline: Bool, at now: SimTime) {
+    /// Offline, network requests fail at once with `in-offline-mode`; back online, the requests whose
+    /// last failure was a connection or offline failure restart, regular priority before low.
+    private mutating func setOffline(_ offline: Bool, at now: SimTime) {
         guard offline != isOffline else { return }
         isOffline = offline
         guard !offline else { return }
@@ -204,7 +267,10 @@ public struct RequestPipeline: Sendable {
         case .file: entry.phase = .idle
         }
         entries[id] = entry
-        actions.append(.load(id, attempt, backend, entry.resource))
+        var sent = entry.resource
+        // A simulated server dates its answer with it.
+        if backend == .network { sent.issued = wallClock(at: now) }
+        actions.append(.load(LoadOrder(request: id, attempt: attempt, backend: backend, resource: sent)))
     }
 
     private mutating func answerFromCache(_ response: Response, for id: RequestID, at now: SimTime) {
@@ -327,8 +393,7 @@ public struct RequestPipeline: Sendable {
                                   final: Bool, at now: SimTime) {
         guard !entry.settled else { return }
         let current = attempt ? entry.attempt : nil
-        var sent = current?.resource ?? entry.original
-        sent.issued = nil
+        let sent = current?.resource ?? entry.original
         let event = ResourceRequest(dataSource: Self.dataSource(backend, url: entry.original.url), request: sent, response: response, cancelled: false)
         actions.append(.emit(.resourceRequest(event), begin: current?.start ?? now))
         actions.append(.deliver(id, response, final: final))

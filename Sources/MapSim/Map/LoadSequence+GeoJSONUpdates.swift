@@ -10,12 +10,12 @@ extension LoadSequence {
     }
 
     /// Changes features of the GeoJSON source `id`; `dataID` comes back in its source-data-loaded.
-    mutating func updateGeoJSON(source id: String, diff: GeoJSONSourceDiff, dataID: String?, at now: SimTime) throws(LoadingError) {
-        guard let index = load.sources.firstIndex(where: { $0.spec.id == id }) else { throw LoadingError.invalidCall("source \"\(id)\" does not exist") }
-        guard load.sources[index].spec.kind == .geojson else { throw LoadingError.invalidCall("source \"\(id)\" is not a GeoJSON source") }
-        guard load.sources[index].geoJSON != nil else { throw LoadingError.invalidCall("source \"\(id)\" has not loaded its data yet") }
-        let token = nextRequest
-        nextRequest += 1
+    mutating func updateGeoJSON(source id: String, diff: GeoJSONSourceDiff, dataID: String?, at now: SimTime) {
+        guard let index = load.sources.firstIndex(where: { $0.spec.id == id }) else { return refuse("source \"\(id)\" does not exist") }
+        guard load.sources[index].spec.kind == .geojson else { return refuse("source \"\(id)\" is not a GeoJSON source") }
+        guard load.sources[index].geoJSON != nil else { return refuse("source \"\(id)\" has not loaded its data yet") }
+        let token = nextUpdateToken
+        nextUpdateToken += 1
         if let update = load.sources[index].updates.enqueue(diff, dataID: dataID, token: token) {
             schedule(update, source: index, at: now)
         }
@@ -33,9 +33,8 @@ extension LoadSequence {
     /// data-id), and the tiles it touched are laid out again; the next pending update starts.
     mutating func finishGeoJSONUpdate(source id: String, token: Int, at now: SimTime) {
         guard let index = load.sources.firstIndex(where: { $0.spec.id == id }) else { return }
-        let nextToken = nextRequest
-        guard let (done, next) = load.sources[index].updates.finish(token: token, nextToken: nextToken) else { return }
-        nextRequest += 1
+        guard let (done, next) = load.sources[index].updates.finish(token: token, nextToken: nextUpdateToken) else { return }
+        nextUpdateToken += 1
         let touched = load.sources[index].geoJSON?.apply(done.diff) ?? []
         actions.append(.emit(.sourceDataLoaded(SourceDataLoaded(id: id, type: .metadata, dataID: done.dataID))))
         if let tiler = load.sources[index].geoJSON {

@@ -5,25 +5,14 @@ import MapSimStyle
 extension LoadSequence {
     mutating func loadMetadata(of spec: StyleSource) {
         var state = SourceState(spec: spec, metadata: .loaded)
-        switch spec.kind {
-        case .vector, .raster, .rasterDEM:
-            if let url = spec.url {
-                let request = startRequest(.metadata(spec.id), .source(resolve(options.mapbox.source(url))))
-                state.metadata = .pending(request)
-            } else {
-                let metadata = TileJSON(tiles: spec.tiles ?? []).overridden(by: spec)
-                state.apply(metadata, resolvedAgainst: styleURL, mapbox: options.mapbox)
-            }
-        case .geojson:
-            if let url = spec.url {
-                state.metadata = .pending(startRequest(.metadata(spec.id), .source(resolve(url))))
-            } else {
-                state.applyGeoJSON(spec.inlineData ?? .null)
-            }
-        case .image:
-            state.metadata = .pending(startRequest(.metadata(spec.id), .image(resolve(spec.url ?? ""))))
-        case .video:
-            break
+        if let resource = resources.metadata(of: spec) {
+            actions.append(.request(.metadata(spec.id), resource))
+            state.metadata = .pending
+        } else if spec.kind == .geojson {
+            state.applyGeoJSON(spec.inlineData ?? .null)
+        } else if spec.kind != .video {
+            let metadata = TileJSON(tiles: spec.tiles ?? []).overridden(by: spec)
+            state.apply(metadata, resolvedAgainst: styleURL, resources: resources)
         }
         load.sources.append(state)
         if state.metadata == .loaded {
@@ -31,10 +20,9 @@ extension LoadSequence {
         }
     }
 
-    mutating func receiveMetadata(_ response: Response, source id: String) {
+    mutating func receiveMetadata(_ response: Response, source id: String, url: String) {
         guard let index = load.sources.firstIndex(where: { $0.spec.id == id }), load.sources[index].metadata != .loaded else { return }
         let spec = load.sources[index].spec
-        let url = spec.kind == .image || spec.kind == .geojson ? resolve(spec.url ?? "") : resolve(options.mapbox.source(spec.url ?? ""))
         var failure: String?
         if let error = response.error {
             failure = "failed to load source \"\(id)\" from \(url): \(error.message)"
@@ -43,7 +31,7 @@ extension LoadSequence {
             case .vector, .raster, .rasterDEM:
                 do {
                     let metadata = try TileJSON.parse(data).overridden(by: spec)
-                    load.sources[index].apply(metadata, resolvedAgainst: url, mapbox: options.mapbox)
+                    load.sources[index].apply(metadata, resolvedAgainst: url, resources: resources)
                 } catch {
                     failure = "source \"\(id)\": invalid TileJSON at \(url): \(error)"
                 }

@@ -3,19 +3,20 @@ import MapSimStyle
 
 /// The sprite: both parts of every sheet settle, failures are not fatal.
 extension LoadSequence {
-    mutating func receiveSprite(_ response: Response, sheet index: Int, isImage: Bool, id: RequestID) {
+    mutating func receiveSprite(_ response: Response, sheet index: Int, isImage: Bool, url: String) {
         let part = isImage ? load.sprite.sheets[safe: index]?.png : load.sprite.sheets[safe: index]?.json
         guard load.sprite.sheets.indices.contains(index), part == nil, load.sprite.sheets[index].pendingParts > 0 else { return }
         // A sprite error is settled at once (not fatal, no retries).
-        if response.error != nil { cancel(id) }
+        if response.error != nil { actions.append(.cancel(isImage ? .spriteImage(index) : .spriteJSON(index))) }
         let partName = isImage ? "image" : "JSON"
         if let error = response.error {
-            load.sprite.sheets[index].failure = load.sprite.sheets[index].failure ?? "failed to load the sprite \(partName) \(responseURL(sprite: index, isImage: isImage)): \(error.message)"
+            load.sprite.sheets[index].failure = load.sprite.sheets[index].failure ?? "failed to load the sprite \(partName) \(url): \(error.message)"
         } else if let data = response.data {
             if isImage { load.sprite.sheets[index].png = data } else { load.sprite.sheets[index].json = data }
         } else {
-            load.sprite.sheets[index].failure = load.sprite.sheets[index].failure ?? "the sprite \(partName) \(responseURL(sprite: index, isImage: isImage)) has no content"
+            load.sprite.sheets[index].failure = load.sprite.sheets[index].failure ?? "the sprite \(partName) \(url) has no content"
         }
+        if !isImage { load.sprite.sheets[index].jsonURL = url }
         load.sprite.sheets[index].pendingParts -= 1
         if load.sprite.sheets[index].pendingParts == 0 { finishSheet(index) }
         if load.sprite.isSettled {
@@ -23,11 +24,6 @@ extension LoadSequence {
             actions.append(.invalidate)
             checkStyleLoaded()
         }
-    }
-
-    func responseURL(sprite index: Int, isImage: Bool) -> String {
-        let base = resolve(options.mapbox.sprite(load.sprite.sheets[index].source.url))
-        return (isImage ? Resource.spriteImage(base: base, pixelRatio: viewport.pixelRatio) : .spriteJSON(base: base, pixelRatio: viewport.pixelRatio)).url
     }
 
     mutating func finishSheet(_ index: Int) {
@@ -43,7 +39,7 @@ extension LoadSequence {
                     failure = "sprite \(sheet.source.id): images outside the \(header.width)×\(header.height) sheet were dropped: \(spriteIndex.outOfBounds.joined(separator: ", "))"
                 }
             } catch {
-                failure = "sprite \(sheet.source.id) at \(responseURL(sprite: index, isImage: false)): \(error)"
+                failure = "sprite \(sheet.source.id) at \(sheet.jsonURL ?? ""): \(error)"
             }
         }
         if let failure {

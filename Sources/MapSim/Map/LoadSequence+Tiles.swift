@@ -28,11 +28,10 @@ extension LoadSequence {
             if let pyramid = load.sources[index].pyramid { addFallbackParents(to: &wanted, zooms: &zooms, source: index, minZoom: pyramid.minZoom) }
             let wantedSet = Set(wanted)
             let abandoned = load.sources[index].tiles.filter { tile, state in
-                if case .loading = state.status { return !wantedSet.contains(tile) }
-                return false
+                state.status == .loading && !wantedSet.contains(tile)
             }.sorted { $0.value.requestOrder < $1.value.requestOrder }
-            for (tile, state) in abandoned {
-                if case .loading(let request) = state.status { cancel(request) }
+            for (tile, _) in abandoned {
+                actions.append(.cancel(.tile(id, tile)))
                 load.sources[index].tiles[tile] = nil
             }
             load.sources[index].setVisible(wanted)
@@ -42,8 +41,9 @@ extension LoadSequence {
                     load.sources[index].tiles[tile] = TileState(status: .parsing, zoom: zoom, content: .geoJSON(geoJSON.features(in: tile.canonical)))
                     settleContent(source: index, tile: tile)
                 } else if let template = load.sources[index].template {
-                    let resource = Resource.tile(template, id: tile.canonical, pixelRatio: viewport.pixelRatio)
-                    load.sources[index].tiles[tile] = TileState(status: .loading(startRequest(.tile(id, tile), resource)), zoom: zoom)
+                    actions.append(.request(.tile(id, tile), .tile(template, id: tile.canonical, pixelRatio: viewport.pixelRatio)))
+                    load.sources[index].tiles[tile] = TileState(status: .loading, requestOrder: load.tileRequests, zoom: zoom)
+                    load.tileRequests += 1
                 }
             }
         }
@@ -157,7 +157,7 @@ extension LoadSequence {
             case .none:
                 guard let template = glyphTemplate() else { continue }
                 load.glyphs[key] = .some(nil)
-                startRequest(.glyphs(key), .glyphs(template: template, fontStack: key.fontStack, rangeStart: key.start))
+                actions.append(.request(.glyphs(key), .glyphs(template: template, fontStack: key.fontStack, rangeStart: key.start)))
                 waiting.insert(key)
             }
         }
@@ -177,7 +177,7 @@ extension LoadSequence {
             }
             return nil
         }
-        return resolve(options.mapbox.glyphs(template))
+        return resources.glyphTemplate(template)
     }
 
     /// Works out (again) what the tile's layers need, with the images the style has now.
@@ -192,10 +192,9 @@ extension LoadSequence {
         return layout
     }
 
-    mutating func receiveGlyphs(_ response: Response, key: GlyphRangeKey, id: RequestID) {
+    mutating func receiveGlyphs(_ response: Response, key: GlyphRangeKey, url: String) {
         guard load.glyphs[key] == .some(nil) else { return }
-        if response.error != nil { cancel(id) }
-        let url = glyphTemplate().map { Resource.glyphs(template: $0, fontStack: key.fontStack, rangeStart: key.start).url } ?? ""
+        if response.error != nil { actions.append(.cancel(.glyphs(key))) }
         var failure: String?
         if let error = response.error {
             failure = "failed to load glyphs \(url): \(error.message)"

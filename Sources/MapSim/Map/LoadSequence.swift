@@ -4,22 +4,57 @@ import MapSimStyle
 /// The load sequence of a map as a pure state machine: style → sprite → source metadata → tiles
 /// (→ glyphs), following the Mapbox/MapLibre rules (README, "How the simulated map behaves").
 ///
-/// It performs no I/O. Inputs are API calls, responses and frame updates; outputs are `MapAction`s
-/// collected in order and taken with `takeActions()`: requests for the pipeline, events, invalidations.
-struct LoadSequence: Sendable {
+/// It performs no I/O and knows no request ids: it asks for resources by what they are for
+/// (`RequestPurpose`), and `MapMachine` numbers them, sends them through the pipeline and hands each
+/// answer back with the resource it answers.
+struct LoadSequence: StateMachine {
     enum Phase: Sendable, Equatable {
         case empty
-        case loadingStyle(RequestID)
+        case loadingStyle
         case failed(String)
         case parsed
     }
 
-    struct Options: Sendable {
-        var mapbox = MapboxURL()
-        var symbolFadeDuration = SimTime.milliseconds(300)
-        /// The most tiles one source may need for one view; a cover past it is refused.
-        var maximumTilesPerSource = 10_000
-        var mode = MapMode.continuous
+    /// What happens to the load sequence.
+    enum Input: Sendable {
+        case setStyleURL(String)
+        case setStyleJSON([UInt8], baseURL: String?)
+        case setCamera(CameraOptions)
+        case setViewport(Viewport)
+        case addSource(StyleSource)
+        case removeSource(String)
+        case addImage(String)
+        /// Change features of a GeoJSON source; applied when the worker is done with the change.
+        case updateGeoJSON(source: String, diff: GeoJSONSourceDiff, dataID: String?)
+        /// The worker finished an update of a GeoJSON source.
+        case finishGeoJSONUpdate(source: String, token: Int)
+        /// A response to a request for `purpose`; when `final` is false more may follow: a cached
+        /// copy before its revalidation, or an error before a retry.
+        case receive(RequestPurpose, Resource, Response, final: Bool)
+        /// The render update at the start of a frame: bring every source's tiles in line with the view.
+        case updateTiles
+        /// The frame draws what is loaded.
+        case drawFrame
+    }
+
+    /// What the load sequence asks for.
+    enum Action: Sendable, Equatable {
+        /// Load `Resource` for `RequestPurpose`.
+        case request(RequestPurpose, Resource)
+        /// The request for this purpose is no longer wanted.
+        case cancel(RequestPurpose)
+        /// Every request of the style load is no longer wanted (a new style).
+        case cancelStyleLoad
+        /// Send this event.
+        case emit(MapEventPayload)
+        /// Something visible changed: a frame is needed.
+        case invalidate
+        /// Feed `Input.finishGeoJSONUpdate` at this time: the worker is done with an update.
+        case scheduleGeoJSONUpdate(source: String, token: Int, at: SimTime)
+        /// The call cannot be made now, for this reason.
+        case refuse(LoadingError)
+        /// What the frame drew.
+        case drew(FrameState)
     }
 
     /// A frame's view of the load: what is drawn and what animates.
@@ -30,27 +65,43 @@ struct LoadSequence: Sendable {
         var animationEnd: SimTime?
     }
 
-    let options: Options
+    let options: Map.Options
     private(set) var camera: Camera
     private(set) var viewport: Viewport
     /// The camera fields set through the API; the style's default camera fills in the others.
     private(set) var userCamera = CameraOptions()
-    private(set) var styleURL: String?
+    /// The style's URLs, resolved and normalized.
+    private(set) var resources: StyleResources
     /// Everything the current style's load owns; a new style starts a new one.
     var load = StyleLoad()
     /// Images added at run time outlive style loads, as in the SDKs.
     var runtimeImages: Set<String> = []
-    var nextRequest = 0
-    var actions: [MapAction] = []
+    var nextUpdateToken = 0
+    /// The actions of the input being handled.
+    var actions: [Action] = []
 
-    init(camera: Camera, viewport: Viewport, options: Options = Options()) {
+    init(camera: Camera, viewport: Viewport, options: Map.Options = Map.Options()) {
         self.camera = camera
         self.viewport = viewport
         self.options = options
+        resources = StyleResources(styleURL: nil, mapbox: options.mapbox)
     }
 
-    /// The actions produced since the last call, in order.
-    mutating func takeActions() -> [MapAction] {
+    mutating func handle(_ input: Input, at now: SimTime) -> [Action] {
+        switch input {
+        case .setStyleURL(let url): setStyleURL(url)
+        case .setStyleJSON(let json, let baseURL): setStyleJSON(json, baseURL: baseURL)
+        case .setCamera(let options): setCamera(options)
+        case .setViewport(let viewport): setViewport(viewport)
+        case .addSource(let spec): addSource(spec)
+        case .removeSource(let id): removeSource(id: id)
+        case .addImage(let id): addImage(id: id)
+        case .updateGeoJSON(let source, let diff, let dataID): updateGeoJSON(source: source, diff: diff, dataID: dataID, at: now)
+        case .finishGeoJSONUpdate(let source, let token): finishGeoJSONUpdate(source: source, token: token, at: now)
+        case .receive(let purpose, let resource, let response, let final): receive(response, for: purpose, resource: resource, final: final)
+        case .updateTiles: updateTiles()
+        case .drawFrame: actions.append(.drew(renderFrame(at: now)))
+        }
         defer { actions = [] }
         return actions
     }
@@ -60,6 +111,9 @@ struct LoadSequence: Sendable {
 
     /// The parsed style, once loaded.
     var style: Style? { load.style }
+
+    /// The style's URL, once one was set.
+    var styleURL: String? { resources.styleURL }
 
     /// Whether the style, its sprite and every source's metadata are loaded.
     var isStyleLoaded: Bool { load.isStyleLoaded }
@@ -72,21 +126,20 @@ struct LoadSequence: Sendable {
 
     // MARK: - API calls
 
-    mutating func setStyleURL(_ url: String) {
+    private mutating func setStyleURL(_ url: String) {
         reset()
-        let normalized = options.mapbox.style(url)
-        styleURL = normalized
-        let id = startRequest(.style, .style(normalized))
-        load.phase = .loadingStyle(id)
+        resources.styleURL = options.mapbox.style(url)
+        actions.append(.request(.style, resources.style))
+        load.phase = .loadingStyle
     }
 
-    mutating func setStyleJSON(_ json: [UInt8], baseURL: String? = nil) {
+    private mutating func setStyleJSON(_ json: [UInt8], baseURL: String? = nil) {
         reset()
-        styleURL = baseURL
+        resources.styleURL = baseURL
         parseStyle(json)
     }
 
-    mutating func setCamera(_ options: CameraOptions) {
+    private mutating func setCamera(_ options: CameraOptions) {
         userCamera = userCamera.merged(with: options)
         let newCamera = options.applied(to: camera)
         guard newCamera != camera else { return }
@@ -95,64 +148,65 @@ struct LoadSequence: Sendable {
         actions.append(.invalidate)
     }
 
-    mutating func setViewport(_ newViewport: Viewport) {
+    private mutating func setViewport(_ newViewport: Viewport) {
         guard newViewport != viewport else { return }
         viewport = newViewport
         actions.append(.emit(.cameraChanged))
         actions.append(.invalidate)
     }
 
-    mutating func addSource(_ spec: StyleSource) throws(LoadingError) {
-        guard load.phase == .parsed else { throw LoadingError.invalidCall("cannot add source \"\(spec.id)\": no style is loaded yet") }
-        guard !load.sources.contains(where: { $0.spec.id == spec.id }) else { throw LoadingError.invalidCall("source \"\(spec.id)\" already exists") }
+    private mutating func addSource(_ spec: StyleSource) {
+        guard load.phase == .parsed else { return refuse("cannot add source \"\(spec.id)\": no style is loaded yet") }
+        guard !load.sources.contains(where: { $0.spec.id == spec.id }) else { return refuse("source \"\(spec.id)\" already exists") }
         load.style?.sources.append(spec)
         actions.append(.emit(.sourceAdded(id: spec.id)))
         loadMetadata(of: spec)
         actions.append(.invalidate)
     }
 
-    mutating func removeSource(id: String) throws(LoadingError) {
-        guard let index = load.sources.firstIndex(where: { $0.spec.id == id }) else { throw LoadingError.invalidCall("source \"\(id)\" does not exist") }
+    private mutating func removeSource(id: String) {
+        guard let index = load.sources.firstIndex(where: { $0.spec.id == id }) else { return refuse("source \"\(id)\" does not exist") }
         if let layer = load.style?.layers.first(where: { $0.source == id }) {
-            throw LoadingError.invalidCall("source \"\(id)\" is in use by layer \"\(layer.id)\"")
+            return refuse("source \"\(id)\" is in use by layer \"\(layer.id)\"")
         }
         let removed = load.sources.remove(at: index)
         load.style?.sources.removeAll { $0.id == id }
-        if case .pending(let request) = removed.metadata { cancel(request) }
-        for tile in removed.tiles.values.sorted(by: { $0.requestOrder < $1.requestOrder }) {
-            if case .loading(let request) = tile.status { cancel(request) }
+        if removed.metadata == .pending { actions.append(.cancel(.metadata(id))) }
+        for (tile, state) in removed.tiles.sorted(by: { $0.value.requestOrder < $1.value.requestOrder }) where state.status == .loading {
+            actions.append(.cancel(.tile(id, tile)))
         }
         actions.append(.emit(.sourceRemoved(id: id)))
         actions.append(.invalidate)
     }
 
-    mutating func addImage(id: String) {
+    private mutating func addImage(id: String) {
         runtimeImages.insert(id)
         actions.append(.invalidate)
     }
 
+    mutating func refuse(_ message: String) {
+        actions.append(.refuse(LoadingError.invalidCall(message)))
+    }
+
     // MARK: - Responses
 
-    /// A response for request `id`. When `final` is false more responses may follow for the same
-    /// request: a cached copy before its revalidation, or an error before a retry.
-    mutating func receive(_ response: Response, for id: RequestID, final: Bool = true) {
-        guard let purpose = load.requests[id] else { return }
-        if final { load.requests[id] = nil }
+    private mutating func receive(_ response: Response, for purpose: RequestPurpose, resource: Resource, final: Bool) {
         // A revalidation that confirmed what was delivered changes nothing.
         if response.notModified && response.data == nil && !response.noContent { return }
         switch purpose {
-        case .style: receiveStyle(response, id: id)
-        case .spriteJSON(let sheet): receiveSprite(response, sheet: sheet, isImage: false, id: id)
-        case .spriteImage(let sheet): receiveSprite(response, sheet: sheet, isImage: true, id: id)
-        case .metadata(let source): receiveMetadata(response, source: source)
+        case .style: receiveStyle(response)
+        case .spriteJSON(let sheet): receiveSprite(response, sheet: sheet, isImage: false, url: resource.url)
+        case .spriteImage(let sheet): receiveSprite(response, sheet: sheet, isImage: true, url: resource.url)
+        case .metadata(let source): receiveMetadata(response, source: source, url: resource.url)
         case .tile(let source, let tile): receiveTile(response, source: source, tile: tile)
-        case .glyphs(let key): receiveGlyphs(response, key: key, id: id)
+        case .glyphs(let key): receiveGlyphs(response, key: key, url: resource.url)
+        case .fetch: break
         }
     }
 
-    mutating func receiveStyle(_ response: Response, id: RequestID) {
-        guard load.phase == .loadingStyle(id) else { return }
-        if response.error != nil { cancel(id) }
+    private mutating func receiveStyle(_ response: Response) {
+        guard load.phase == .loadingStyle else { return }
+        if response.error != nil { actions.append(.cancel(.style)) }
         if let error = response.error {
             fail("failed to load the style \(styleURL ?? ""): \(error.message)")
         } else if let data = response.data {
@@ -167,7 +221,7 @@ struct LoadSequence: Sendable {
         actions.append(.emit(.mapLoadingError(MapLoadingError(type: .style, message: message))))
     }
 
-    mutating func parseStyle(_ data: [UInt8]) {
+    private mutating func parseStyle(_ data: [UInt8]) {
         let parsed: Style
         do {
             parsed = try Style.parse(data)
@@ -188,9 +242,8 @@ struct LoadSequence: Sendable {
 
         load.sprite = SpriteState(sources: parsed.sprites)
         for (index, sheet) in parsed.sprites.enumerated() {
-            let base = resolve(options.mapbox.sprite(sheet.url))
-            startRequest(.spriteJSON(index), .spriteJSON(base: base, pixelRatio: viewport.pixelRatio))
-            startRequest(.spriteImage(index), .spriteImage(base: base, pixelRatio: viewport.pixelRatio))
+            actions.append(.request(.spriteJSON(index), resources.spriteJSON(sheet, pixelRatio: viewport.pixelRatio)))
+            actions.append(.request(.spriteImage(index), resources.spriteImage(sheet, pixelRatio: viewport.pixelRatio)))
         }
         if parsed.sprites.isEmpty {
             actions.append(.emit(.styleDataLoaded(StyleDataLoaded(type: .sprite))))
@@ -199,33 +252,9 @@ struct LoadSequence: Sendable {
         checkStyleLoaded()
     }
 
-    // MARK: - Requests
-
-    /// A request id no other request of the map has.
-    mutating func allocateRequestID() -> RequestID {
-        defer { nextRequest += 1 }
-        return RequestID(value: nextRequest)
-    }
-
-    @discardableResult
-    mutating func startRequest(_ purpose: StyleLoad.RequestPurpose, _ resource: Resource) -> RequestID {
-        let id = allocateRequestID()
-        load.requests[id] = purpose
-        actions.append(.request(id, resource))
-        return id
-    }
-
-    mutating func cancel(_ id: RequestID) {
-        guard load.requests.removeValue(forKey: id) != nil else { return }
-        actions.append(.cancelRequest(id))
-    }
-
-    mutating func reset() {
-        for id in load.requests.keys.sorted() { actions.append(.cancelRequest(id)) }
+    /// A new style: every request of the old one is cancelled, and its load forgotten.
+    private mutating func reset() {
+        if load.phase != .empty { actions.append(.cancelStyleLoad) }
         load = StyleLoad()
-    }
-
-    func resolve(_ url: String) -> String {
-        URLResolver.resolve(url, against: styleURL)
     }
 }

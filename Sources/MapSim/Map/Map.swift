@@ -8,11 +8,12 @@ import MapSimStyle
 /// Real loads run as tasks, but their delivery time is decided by `DeliveryTiming`, so the same
 /// inputs give the same event stream on every run.
 ///
-/// The actor only executes: `MapMachine` decides everything, and the actor feeds it each input and
-/// runs the actions it returns — loads, cache writes, timers, frames and events.
+/// The actor decides nothing: `MapMachine` decides everything, a `DriveLoop` feeds it each input
+/// and carries out its loads, timers and frames, and the actor performs the rest — events and
+/// cache writes.
 ///
 /// ```swift
-/// let map = Map(loader: FileResourceLoader(assetRoot: "styles"), viewport: Viewport(width: 512, height: 512))
+/// let map = Map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "styles")), viewport: Viewport(width: 512, height: 512))
 /// let subscription = map.subscribe(MapEvents.mapLoadingError) { print($0.payload.message) }
 /// await map.setStyleURI("file:///path/to/style.json")
 /// let outcome = await map.run(until: .mapIdle, timeout: .seconds(30))
@@ -35,56 +36,32 @@ public actor Map {
         case timedOut(at: SimTime, nothingPending: Bool)
     }
 
-    /// A load under way: its task, and what the delivery model needs to time its answer.
-    private struct LoadTask {
-        var request: RequestID
-        var backend: RequestPipeline.Backend
-        var resource: Resource
-        var start: SimTime
-        var task: Task<(Response, Duration), Never>
-    }
-
-    private var machine: MapMachine
-    private var scheduler = Scheduler<MapInput>()
-    private var loads: [AttemptID: LoadTask] = [:]
-    /// Loads started since their answers were last scheduled, in attempt order.
-    private var unscheduled: [AttemptID] = []
-    private let backends: ResourceBackends
-    private var timing: any DeliveryTiming
+    /// The wall clock the map reckons dates with: the date at each virtual time.
+    public nonisolated let clock: WallClock
+    private let loop: DriveLoop<MapMachine, BackendLoads>
+    private let cache: (any ResourceCache)?
     private let dispatcher = EventDispatcher()
-    /// First answers to fetches of attached components, until `fetch` hands them over.
-    private var fetchAnswers: [RequestID: Response] = [:]
+    /// Answers to fetches of attached components, until `fetch` hands them over.
+    private var fetchAnswers: [FetchToken: Response] = [:]
+    private var nextFetch = 0
+    /// Why the API call being made was refused.
+    private var refusal: LoadingError?
 
-    /// A map that loads through `backends`, looking at `camera` through `viewport`.
+    /// A map that loads through `backends`, looking at `camera` through `viewport`; network answers
+    /// arrive at the times `timing` gives.
     public init(backends: ResourceBackends, camera: Camera = Camera(center: LngLat(longitude: 0, latitude: 0), zoom: 0),
                 viewport: Viewport = Viewport(width: 512, height: 512), options: Options = Options(),
                 timing: any DeliveryTiming = ImmediateDelivery()) {
-        self.backends = backends
-        self.timing = timing
-        machine = MapMachine(camera: camera, viewport: viewport,
-                             options: LoadSequence.Options(mapbox: options.mapbox, symbolFadeDuration: options.symbolFadeDuration,
-                                                           maximumTilesPerSource: options.maximumTilesPerSource, mode: options.mode),
-                             pipeline: .init(maximumConcurrentRequests: options.maximumConcurrentRequests, usesCache: backends.cache != nil,
-                                             wallClockStart: options.wallClockStart, maximumRetries: options.maximumRetries))
-        for window in timing.offlineWindows where !window.isEmpty {
-            if window.lowerBound <= .zero {
-                _ = machine.handle(.setOffline(true), at: .zero)
-            } else {
-                scheduler.schedule(.setOffline(true), at: window.lowerBound)
-            }
-            scheduler.schedule(.setOffline(false), at: window.upperBound)
-        }
-    }
-
-    /// A map that loads every URL through one `loader` (files and network alike), without a cache.
-    public init(loader: any ResourceLoader, camera: Camera = Camera(center: LngLat(longitude: 0, latitude: 0), zoom: 0),
-                viewport: Viewport = Viewport(width: 512, height: 512), options: Options = Options(),
-                timing: any DeliveryTiming = ImmediateDelivery()) {
-        self.init(backends: ResourceBackends(file: loader, network: loader), camera: camera, viewport: viewport, options: options, timing: timing)
+        var options = options
+        options.loading.usesCache = backends.cache != nil
+        clock = options.loading.wallClock
+        cache = backends.cache
+        loop = DriveLoop(machine: MapMachine(camera: camera, viewport: viewport, options: options), loads: BackendLoads(backends), timing: timing)
+        // Starting only sets the connectivity and schedules the offline windows: nothing to perform.
+        loop.feed(.start) { _ in }
     }
 
     deinit {
-        for load in loads.values { load.task.cancel() }
         dispatcher.finish()
     }
 
@@ -109,38 +86,38 @@ public actor Map {
     // MARK: - State
 
     /// The current virtual time.
-    public var now: SimTime { scheduler.now }
+    public var now: SimTime { loop.now }
 
     /// The wall-clock time the map's loading pipeline reckons expiry with, at the current virtual time.
-    public var wallClock: HTTPDate { machine.pipeline.wallClock(at: scheduler.now) }
+    public var wallClock: HTTPDate { clock.date(at: loop.now) }
 
     /// The camera as set (the map applies it constrained to the view).
-    public var camera: Camera { machine.sequence.camera }
+    public var camera: Camera { loop.machine.sequence.camera }
 
     /// The view size and pixel ratio.
-    public var viewport: Viewport { machine.sequence.viewport }
+    public var viewport: Viewport { loop.machine.sequence.viewport }
 
     /// The parsed style, once loaded.
-    public var style: Style? { machine.sequence.style }
+    public var style: Style? { loop.machine.sequence.style }
 
     /// The names of the images in the style's sprite sheets, once they are loaded (`id:` prefixed for
     /// sheets other than `default`).
-    public var spriteImageNames: Set<String> { machine.sequence.spriteImageNames }
+    public var spriteImageNames: Set<String> { loop.machine.sequence.spriteImageNames }
 
     /// What the tiles loaded so far hold: source layers, their fields, the images each layer uses.
-    public var tileData: TileDataReport { machine.sequence.tileDataReport }
+    public var tileData: TileDataReport { loop.machine.sequence.tileDataReport }
 
     /// The feature `id` of the GeoJSON source `source` as it is now, as GeoJSON (`id`, `properties`, the
     /// geometry's type and a point's coordinates); nil when there is no such source or feature.
     public func geoJSONFeature(source: String, id: JSONValue) -> JSONValue? {
-        machine.sequence.load.sources.first { $0.spec.id == source }?.geoJSON?.feature(id: id)
+        loop.machine.sequence.load.sources.first { $0.spec.id == source }?.geoJSON?.feature(id: id)
     }
 
     /// Whether `state` holds now.
-    public func isInState(_ state: State) -> Bool { machine.isInState(state) }
+    public func isInState(_ state: State) -> Bool { loop.machine.isInState(state) }
 
     /// Whether the map is offline.
-    public var isOffline: Bool { machine.pipeline.isOffline }
+    public var isOffline: Bool { loop.machine.pipeline.isOffline }
 
     // MARK: - API
 
@@ -159,12 +136,12 @@ public actor Map {
 
     /// Adds a source at run time (source-added, then its metadata loads).
     public func addSource(_ source: StyleSource) throws(LoadingError) {
-        execute(try machine.addSource(source, at: scheduler.now))
+        try call(.addSource(source))
     }
 
     /// Removes a source no layer uses (source-removed; its requests are cancelled).
     public func removeSource(id: String) throws(LoadingError) {
-        execute(try machine.removeSource(id: id, at: scheduler.now))
+        try call(.removeSource(id))
     }
 
     /// Adds an image at run time, as `Style.addStyleImage` does in the SDKs; when no rendered symbol
@@ -177,7 +154,7 @@ public actor Map {
     /// `{type: metadata, data-id}` and lays the touched tiles out again, so data-driven layers
     /// re-evaluate. Changes made while one is being applied are merged into the next.
     public func updateGeoJSONSource(id: String, diff: GeoJSONSourceDiff, dataID: String? = nil) throws(LoadingError) {
-        execute(try machine.updateGeoJSONSource(id: id, diff: diff, dataID: dataID, at: scheduler.now))
+        try call(.updateGeoJSONSource(id: id, diff: diff, dataID: dataID))
     }
 
     /// Sends a live-data event into the map's event stream at the current time, for the live-data
@@ -203,7 +180,7 @@ public actor Map {
 
     /// Sends an event of a component attached to the map, as an instant now.
     private func dispatchNow(_ payload: MapEventPayload) {
-        dispatcher.dispatch(MapEvent(begin: scheduler.now, end: scheduler.now, payload: payload))
+        dispatcher.dispatch(MapEvent(begin: loop.now, end: loop.now, payload: payload))
     }
 
     /// Goes offline (network requests fail at once with `in-offline-mode` and wait) or back online
@@ -214,13 +191,13 @@ public actor Map {
 
     /// Runs until `state` holds, the style fails, or `timeout` of virtual time passes.
     public func run(until state: State, timeout: SimTime) async -> RunOutcome {
-        let deadline = scheduler.now + timeout
+        let deadline = loop.now + timeout
         while true {
-            if case .failed(let message) = machine.sequence.phase { return .styleFailed(message) }
-            if isInState(state) { return .reached(scheduler.now) }
-            if await !step(notAfter: deadline) {
-                let nothingPending = scheduler.isEmpty && loads.isEmpty
-                scheduler.advance(to: deadline)
+            if case .failed(let message) = loop.machine.sequence.phase { return .styleFailed(message) }
+            if isInState(state) { return .reached(loop.now) }
+            if await !loop.step(notAfter: deadline, perform: perform) {
+                let nothingPending = !loop.hasPendingWork
+                loop.advanceClock(to: deadline)
                 return .timedOut(at: deadline, nothingPending: nothingPending)
             }
         }
@@ -232,99 +209,49 @@ public actor Map {
     /// the map's stream. Runs the map's clock until each has its first answer (a failure ends the
     /// request: nothing is retried), or `timeout` passes, which answers the rest with a failure.
     public func fetch(_ resources: [Resource], timeout: SimTime) async -> [Response] {
-        var ids: [RequestID] = []
+        var tokens: [FetchToken] = []
         for resource in resources {
-            let (id, actions) = machine.fetch(resource, at: scheduler.now)
-            ids.append(id)
-            execute(actions)
+            let token = FetchToken(value: nextFetch)
+            nextFetch += 1
+            tokens.append(token)
+            feed(.fetch(token, resource, timeout: timeout))
         }
-        let deadline = scheduler.now + timeout
-        while ids.contains(where: { fetchAnswers[$0] == nil }) {
-            if await !step(notAfter: deadline) {
-                scheduler.advance(to: deadline)
-                break
-            }
-        }
-        return ids.map { id in
-            if let answer = fetchAnswers.removeValue(forKey: id) { return answer }
-            execute(machine.cancelFetch(id, at: scheduler.now))
-            return .failure(.connection, "no answer within \(timeout)", source: .network)
-        }
+        // Each fetch is answered by its deadline at the latest.
+        while tokens.contains(where: { fetchAnswers[$0] == nil }), await loop.step(notAfter: .max, perform: perform) {}
+        return tokens.map { fetchAnswers.removeValue(forKey: $0) ?? .failure(.connection, "no answer within \(timeout)", source: .network) }
     }
 
     /// Runs everything due in the next `duration` of virtual time, then sets the clock to its end.
     public func advance(by duration: SimTime) async {
-        let deadline = scheduler.now + duration
-        while await step(notAfter: deadline) {}
-        scheduler.advance(to: deadline)
+        await loop.run(until: loop.now + duration, perform: perform)
     }
 
-    /// Schedules the delivery of every finished load, then feeds the earliest due input.
-    private func step(notAfter limit: SimTime) async -> Bool {
-        await scheduleAnswers()
-        guard let (_, input) = scheduler.popNext(notAfter: limit) else { return false }
-        if case .answer(_, let attempt, _, _) = input, loads.removeValue(forKey: attempt) == nil { return true }
-        feed(input)
-        return true
-    }
-
-    /// Waits for every started load, in attempt order, and schedules its answer at the time the
-    /// delivery model gives — never at the time the real load took.
-    private func scheduleAnswers() async {
-        let started = unscheduled
-        unscheduled = []
-        for attempt in started {
-            guard let task = loads[attempt]?.task else { continue }
-            let (response, elapsed) = await task.value
-            guard let load = loads[attempt] else { continue }
-            let measured = SimTime(elapsed)
-            let delay = load.backend == .cache ? .zero : timing.delay(for: load.resource, response: response, measured: measured)
-            scheduler.schedule(.answer(load.request, attempt, response, from: load.backend), at: max(load.start + delay, scheduler.now))
-        }
-    }
-
-    // MARK: - Executing
+    // MARK: - Performing
 
     private func feed(_ input: MapInput) {
-        execute(machine.handle(input, at: scheduler.now))
+        loop.feed(input, perform: perform)
     }
 
-    /// Runs what the machine asked for; nothing here feeds the machine again.
-    private func execute(_ actions: [MapAction]) {
-        let now = scheduler.now
-        for action in actions {
-            switch action {
-            case .load(let request, let attempt, let backend, var resource):
-                if backend == .network { resource.issued = machine.pipeline.wallClock(at: now) }
-                let load = backends.loader(for: backend, resource: resource)
-                let task = Task {
-                    let clock = ContinuousClock()
-                    let started = clock.now
-                    let response = await load()
-                    return (response, clock.now - started)
-                }
-                loads[attempt] = LoadTask(request: request, backend: backend, resource: resource, start: now, task: task)
-                unscheduled.append(attempt)
-            case .cancelLoad(let attempt):
-                loads.removeValue(forKey: attempt)?.task.cancel()
-                scheduler.removeAll { if case .answer(_, attempt, _, _) = $0 { true } else { false } }
-            case .store(let resource, let response):
-                backends.cache?.store(resource, response)
-            case .refreshCache(let resource, let response):
-                backends.cache?.refresh(resource, response)
-            case .scheduleTimer(let id, let time):
-                scheduler.schedule(.timer(id), at: time)
-            case .scheduleGeoJSONUpdate(let source, let token, let time):
-                scheduler.schedule(.geoJSONUpdateParsed(source: source, token: token), at: time)
-            case .scheduleFrame(let time):
-                scheduler.schedule(.frame, at: time)
-            case .emit(let payload, let begin):
-                dispatcher.dispatch(MapEvent(begin: begin ?? now, end: now, payload: payload))
-            case .fetched(let id, let response):
-                fetchAnswers[id] = response
-            case .request, .cancelRequest, .deliver, .invalidate:
-                preconditionFailure("MapMachine routes \(action) to its machines; it never reaches the actor")
-            }
+    /// Feeds an API call that the map may refuse, and throws the refusal.
+    private func call(_ input: MapInput) throws(LoadingError) {
+        refusal = nil
+        feed(input)
+        if let refusal { throw refusal }
+    }
+
+    /// Performs what the machine asked of the actor, in order.
+    private func perform(_ output: MapOutput) {
+        switch output {
+        case .emit(let payload, let begin):
+            dispatcher.dispatch(MapEvent(begin: begin ?? loop.now, end: loop.now, payload: payload))
+        case .store(let resource, let response):
+            cache?.store(resource, response)
+        case .refreshCache(let resource, let response):
+            cache?.refresh(resource, response)
+        case .fetched(let token, let response):
+            fetchAnswers[token] = response
+        case .refused(let error):
+            refusal = error
         }
     }
 }

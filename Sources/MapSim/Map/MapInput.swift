@@ -2,6 +2,8 @@ import MapSimStyle
 
 /// What can happen to a map: an API call, an answer from a backend, a timer, a frame.
 public enum MapInput: Sendable {
+    /// The map is created: the pipeline takes its starting connectivity and offline windows.
+    case start
     /// Load the style at this URL.
     case setStyleURL(String)
     /// Load a style from its JSON text; relative URLs resolve against the base URL.
@@ -12,12 +14,23 @@ public enum MapInput: Sendable {
     case setViewport(Viewport)
     /// An image was added at run time.
     case addImage(String)
+    /// Add a source at run time.
+    case addSource(StyleSource)
+    /// Remove a source no layer uses.
+    case removeSource(String)
+    /// Change features of a GeoJSON source.
+    case updateGeoJSONSource(id: String, diff: GeoJSONSourceDiff, dataID: String?)
     /// Go offline (true) or back online (false).
     case setOffline(Bool)
-    /// A backend answered an attempt of a request.
-    case answer(RequestID, AttemptID, Response, from: RequestPipeline.Backend)
+    /// Load a resource for a component attached to the map; its first answer comes back as
+    /// `MapOutput.fetched`, a failure if none came within `timeout`.
+    case fetch(FetchToken, Resource, timeout: SimTime)
+    /// A backend answered an attempt.
+    case answer(LoadAnswer)
     /// A timer of a request is due (a retry or a refresh).
     case timer(RequestID)
+    /// The time a fetch had is over.
+    case fetchDeadline(FetchToken, timeout: SimTime)
     /// The worker finished an update of a GeoJSON source.
     case geoJSONUpdateParsed(source: String, token: Int)
     /// A frame is due.

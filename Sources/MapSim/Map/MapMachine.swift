@@ -1,101 +1,81 @@
 import MapSimStyle
 
 /// The whole map as one pure state machine: the load sequence, the request pipeline and the render
-/// model, wired together.
+/// model, wired together, with the one table of the map's requests.
 ///
-/// Each input returns the actions that need the outside world — loads, cache writes, timers, frames,
-/// events — in the order the SDKs perform them. Actions that one machine addresses to another (a
-/// request for the pipeline, a delivery for the load sequence, an invalidation for the render
-/// model) are routed here, depth first, and never reach the caller. No I/O, no clock: the same
-/// inputs at the same times give the same actions, so tests drive it directly.
-struct MapMachine: Sendable {
+/// Each input returns what the outside world must do — loads, timers and frames for the drive loop,
+/// events and cache writes for the `Map` actor — in the order the SDKs do it. What one machine
+/// addresses to another (a request for the pipeline, a delivery for the load sequence, an
+/// invalidation for the render model) is routed here, depth first, and never leaves. No I/O, no
+/// clock: the same inputs at the same times give the same actions, so tests drive it directly.
+struct MapMachine: DrivenMachine {
+    typealias Input = MapInput
+    typealias Output = MapOutput
+
     private(set) var sequence: LoadSequence
     private(set) var pipeline: RequestPipeline
     private(set) var render = RenderModel()
-    /// Requests of components attached to the map, waiting for their first answer.
-    private var fetches: Set<RequestID> = []
+    /// Every request under way: its id, resource and purpose.
+    private(set) var requests = RequestTable()
     /// Invalidations during a frame are part of it, not a reason for another.
     private var inFrame = false
-    private var output: [MapAction] = []
+    /// The actions of the input being handled.
+    private var actions: [Action] = []
 
-    /// A map looking at `camera` through `viewport`, loading through a pipeline configured by `pipeline`.
-    init(camera: Camera, viewport: Viewport, options: LoadSequence.Options, pipeline: RequestPipeline.Configuration) {
+    /// A map looking at `camera` through `viewport`, with `options`.
+    init(camera: Camera, viewport: Viewport, options: Map.Options) {
         sequence = LoadSequence(camera: camera, viewport: viewport, options: options)
-        self.pipeline = RequestPipeline(configuration: pipeline)
+        pipeline = RequestPipeline(configuration: options.loading)
     }
 
-    /// Feeds `input` at `now`; returns what the `Map` actor must do.
-    mutating func handle(_ input: MapInput, at now: SimTime) -> [MapAction] {
+    static func input(for answer: LoadAnswer) -> MapInput { .answer(answer) }
+
+    mutating func handle(_ input: MapInput, at now: SimTime) -> [Action] {
         switch input {
+        case .start:
+            route(pipeline.handle(.start, at: now), at: now)
         case .setStyleURL(let url):
-            render.styleChanged()
-            sequence.setStyleURL(url)
+            route(render.handle(.styleChanged, at: now), at: now)
+            route(sequence.handle(.setStyleURL(url), at: now), at: now)
         case .setStyleJSON(let json, let baseURL):
-            render.styleChanged()
-            sequence.setStyleJSON(json, baseURL: baseURL)
+            route(render.handle(.styleChanged, at: now), at: now)
+            route(sequence.handle(.setStyleJSON(json, baseURL: baseURL), at: now), at: now)
         case .setCamera(let options):
-            sequence.setCamera(options)
+            route(sequence.handle(.setCamera(options), at: now), at: now)
         case .setViewport(let viewport):
-            sequence.setViewport(viewport)
+            route(sequence.handle(.setViewport(viewport), at: now), at: now)
         case .addImage(let id):
-            sequence.addImage(id: id)
+            route(sequence.handle(.addImage(id), at: now), at: now)
+        case .addSource(let source):
+            route(sequence.handle(.addSource(source), at: now), at: now)
+        case .removeSource(let id):
+            route(sequence.handle(.removeSource(id), at: now), at: now)
+        case .updateGeoJSONSource(let id, let diff, let dataID):
+            route(sequence.handle(.updateGeoJSON(source: id, diff: diff, dataID: dataID), at: now), at: now)
         case .setOffline(let offline):
             guard offline != pipeline.isOffline else { break }
-            pipeline.setOffline(offline, at: now)
-            route(pipeline.takeActions(), at: now)
+            route(pipeline.handle(.setOffline(offline), at: now), at: now)
             // Reconnecting restarts requests: the map is busy again until they settle.
-            if !offline { output += render.invalidate(at: now) }
-        case .answer(let id, let attempt, let response, let backend):
-            pipeline.answer(response, for: id, attempt: attempt, from: backend, at: now)
-            route(pipeline.takeActions(), at: now)
+            if !offline { route(render.handle(.invalidate, at: now), at: now) }
+        case .fetch(let token, let resource, let timeout):
+            let id = requests.add(.fetch(token), resource)
+            route(pipeline.handle(.request(id, resource), at: now), at: now)
+            actions.append(.schedule(.fetchDeadline(token, timeout: timeout), at: now + timeout))
+        case .fetchDeadline(let token, let timeout):
+            guard let id = requests.remove(.fetch(token)) else { break }
+            route(pipeline.handle(.cancel(id), at: now), at: now)
+            actions.append(.output(.fetched(token, .failure(.connection, "no answer within \(timeout)", source: .network))))
+        case .answer(let answer):
+            route(pipeline.handle(.answer(answer), at: now), at: now)
         case .timer(let id):
-            pipeline.timerFired(for: id, at: now)
-            route(pipeline.takeActions(), at: now)
+            route(pipeline.handle(.timer(id), at: now), at: now)
         case .geoJSONUpdateParsed(let source, let token):
-            sequence.finishGeoJSONUpdate(source: source, token: token, at: now)
+            route(sequence.handle(.finishGeoJSONUpdate(source: source, token: token), at: now), at: now)
         case .frame:
             renderFrame(at: now)
         }
-        route(sequence.takeActions(), at: now)
-        defer { output = [] }
-        return output
-    }
-
-    /// Adds a source at run time (source-added, then its metadata loads).
-    mutating func addSource(_ source: StyleSource, at now: SimTime) throws(LoadingError) -> [MapAction] {
-        try sequence.addSource(source)
-        return flush(at: now)
-    }
-
-    /// Removes a source no layer uses (source-removed; its requests are cancelled).
-    mutating func removeSource(id: String, at now: SimTime) throws(LoadingError) -> [MapAction] {
-        try sequence.removeSource(id: id)
-        return flush(at: now)
-    }
-
-    /// Changes features of a GeoJSON source; the change is applied when the worker is done with it.
-    mutating func updateGeoJSONSource(id: String, diff: GeoJSONSourceDiff, dataID: String?, at now: SimTime) throws(LoadingError) -> [MapAction] {
-        try sequence.updateGeoJSON(source: id, diff: diff, dataID: dataID, at: now)
-        return flush(at: now)
-    }
-
-    /// Loads `resource` through the pipeline for a component attached to the map (not the load
-    /// sequence, so a new style does not cancel it); its first answer comes back as `.fetched`, and
-    /// whatever the pipeline would do next (a retry, waiting for the connection) is cancelled.
-    mutating func fetch(_ resource: Resource, at now: SimTime) -> (RequestID, [MapAction]) {
-        let id = sequence.allocateRequestID()
-        fetches.insert(id)
-        pipeline.request(id, resource, at: now)
-        route(pipeline.takeActions(), at: now)
-        return (id, flush(at: now))
-    }
-
-    /// Gives up a fetch that has had no answer.
-    mutating func cancelFetch(_ id: RequestID, at now: SimTime) -> [MapAction] {
-        guard fetches.remove(id) != nil else { return [] }
-        pipeline.cancel(id, at: now)
-        route(pipeline.takeActions(), at: now)
-        return flush(at: now)
+        defer { actions = [] }
+        return actions
     }
 
     /// Whether `state` holds now.
@@ -107,49 +87,91 @@ struct MapMachine: Sendable {
         }
     }
 
-    private mutating func flush(at now: SimTime) -> [MapAction] {
-        route(sequence.takeActions(), at: now)
-        defer { output = [] }
-        return output
-    }
-
     /// A frame: the render update requests and cancels tiles, then the frame draws what is loaded.
     private mutating func renderFrame(at now: SimTime) {
-        render.beginFrame(at: now)
+        route(render.handle(.beginFrame, at: now), at: now)
         inFrame = true
-        sequence.updateTiles()
-        route(sequence.takeActions(), at: now)
-        output.append(.emit(.renderFrameStarted))
-        let state = sequence.renderFrame(at: now)
-        route(sequence.takeActions(), at: now)
+        route(sequence.handle(.updateTiles, at: now), at: now)
+        actions.append(.output(.emit(.renderFrameStarted)))
+        var drawn = LoadSequence.FrameState(isFull: false, placementChanged: false, animationEnd: nil)
+        for action in sequence.handle(.drawFrame, at: now) {
+            if case .drew(let state) = action { drawn = state } else { route([action], at: now) }
+        }
         inFrame = false
-        output += render.finishFrame(at: now, state: state)
+        route(render.handle(.finishFrame(drawn), at: now), at: now)
     }
 
-    /// Passes each action to the machine it is for, depth first; keeps the rest for the actor.
-    private mutating func route(_ actions: [MapAction], at now: SimTime) {
-        for action in actions {
+    /// Routes what the load sequence asks for: requests to the pipeline, through the request table.
+    private mutating func route(_ sequenceActions: [LoadSequence.Action], at now: SimTime) {
+        for action in sequenceActions {
             switch action {
-            case .request(let id, let resource):
-                pipeline.request(id, resource, at: now)
-                route(pipeline.takeActions(), at: now)
-            case .cancelRequest(let id):
-                pipeline.cancel(id, at: now)
-                route(pipeline.takeActions(), at: now)
-            case .deliver(let id, let response, let final) where fetches.contains(id):
-                fetches.remove(id)
-                if !final {
-                    pipeline.cancel(id, at: now)
-                    route(pipeline.takeActions(), at: now)
-                }
-                output.append(.fetched(id, response))
-            case .deliver(let id, let response, let final):
-                sequence.receive(response, for: id, final: final)
-                route(sequence.takeActions(), at: now)
+            case .request(let purpose, let resource):
+                let id = requests.add(purpose, resource)
+                route(pipeline.handle(.request(id, resource), at: now), at: now)
+            case .cancel(let purpose):
+                guard let id = requests.remove(purpose) else { continue }
+                route(pipeline.handle(.cancel(id), at: now), at: now)
+            case .cancelStyleLoad:
+                for id in requests.removeStyleLoad() { route(pipeline.handle(.cancel(id), at: now), at: now) }
+            case .emit(let payload):
+                actions.append(.output(.emit(payload)))
             case .invalidate:
-                if !inFrame { output += render.invalidate(at: now) }
-            case .load, .cancelLoad, .store, .refreshCache, .scheduleTimer, .scheduleGeoJSONUpdate, .scheduleFrame, .emit, .fetched:
-                output.append(action)
+                if !inFrame { route(render.handle(.invalidate, at: now), at: now) }
+            case .scheduleGeoJSONUpdate(let source, let token, let time):
+                actions.append(.schedule(.geoJSONUpdateParsed(source: source, token: token), at: time))
+            case .refuse(let error):
+                actions.append(.output(.refused(error)))
+            case .drew:
+                continue
+            }
+        }
+    }
+
+    /// Routes what the pipeline asks for: deliveries to whoever asked, the rest out.
+    private mutating func route(_ pipelineActions: [RequestPipeline.Action], at now: SimTime) {
+        for action in pipelineActions {
+            switch action {
+            case .load(let order):
+                actions.append(.load(order))
+            case .cancelLoad(let attempt):
+                actions.append(.cancelLoad(attempt))
+            case .store(let resource, let response):
+                actions.append(.output(.store(resource, response)))
+            case .refreshCache(let resource, let response):
+                actions.append(.output(.refreshCache(resource, response)))
+            case .scheduleTimer(let id, let time):
+                actions.append(.schedule(.timer(id), at: time))
+            case .scheduleConnectivity(let offline, let time):
+                actions.append(.schedule(.setOffline(offline), at: time))
+            case .emit(let payload, let begin):
+                actions.append(.output(.emit(payload, begin: begin)))
+            case .deliver(let id, let response, let final):
+                deliver(response, for: id, final: final, at: now)
+            }
+        }
+    }
+
+    /// Hands a response to whoever asked: a fetch gets its first answer only (what the pipeline
+    /// would do next — a retry, waiting for the connection — is cancelled); the load sequence gets
+    /// every answer, with the resource it answers.
+    private mutating func deliver(_ response: Response, for id: RequestID, final: Bool, at now: SimTime) {
+        guard let entry = requests[id] else { return }
+        if case .fetch(let token) = entry.purpose {
+            requests.remove(id)
+            if !final { route(pipeline.handle(.cancel(id), at: now), at: now) }
+            actions.append(.output(.fetched(token, response)))
+            return
+        }
+        if final { requests.remove(id) }
+        route(sequence.handle(.receive(entry.purpose, entry.resource, response, final: final), at: now), at: now)
+    }
+
+    /// Routes what the render model asks for.
+    private mutating func route(_ renderActions: [RenderModel.Action], at now: SimTime) {
+        for action in renderActions {
+            switch action {
+            case .scheduleFrame(let time): actions.append(.schedule(.frame, at: time))
+            case .emit(let payload): actions.append(.output(.emit(payload)))
             }
         }
     }

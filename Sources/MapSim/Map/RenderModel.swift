@@ -1,7 +1,27 @@
 /// The render loop as a pure state machine: when frames happen (60 Hz while something changed or
-/// animates), whether they are full, and when map-loaded and map-idle fire. Its outputs are
-/// `MapAction`s: frames to schedule and the events that close a frame.
-struct RenderModel: Sendable {
+/// animates), whether they are full, and when map-loaded and map-idle fire. Its actions are frames to
+/// schedule and the events that close a frame.
+struct RenderModel: StateMachine {
+    /// What happens to the render loop.
+    enum Input: Sendable, Equatable {
+        /// Something visible changed: a frame is needed.
+        case invalidate
+        /// A new style starts loading: map-loaded may fire again.
+        case styleChanged
+        /// A frame begins.
+        case beginFrame
+        /// The frame drew what the load sequence says.
+        case finishFrame(LoadSequence.FrameState)
+    }
+
+    /// What the render loop asks for.
+    enum Action: Sendable, Equatable {
+        /// Feed a frame at this time.
+        case scheduleFrame(at: SimTime)
+        /// Send this event.
+        case emit(MapEventPayload)
+    }
+
     private(set) var scheduledFrame: SimTime?
     private(set) var lastFrame: SimTime?
     private(set) var hasFiredMapLoaded = false
@@ -20,33 +40,34 @@ struct RenderModel: Sendable {
         return Self.tick(n)
     }
 
-    /// Something visible changed at `now`: schedules a frame, if none is yet.
-    mutating func invalidate(at now: SimTime) -> [MapAction] {
-        dirty = true
-        isIdle = false
-        return scheduleFrame(from: now)
-    }
-
-    /// A new style starts loading: map-loaded may fire again.
-    mutating func styleChanged() {
-        hasFiredMapLoaded = false
-        isIdle = false
-    }
-
-    /// A frame begins at `now`.
-    mutating func beginFrame(at now: SimTime) {
-        scheduledFrame = nil
-        lastFrame = now
-        dirty = false
+    mutating func handle(_ input: Input, at now: SimTime) -> [Action] {
+        switch input {
+        case .invalidate:
+            // A frame is scheduled, if none is yet.
+            dirty = true
+            isIdle = false
+            return scheduleFrame(from: now)
+        case .styleChanged:
+            hasFiredMapLoaded = false
+            isIdle = false
+            return []
+        case .beginFrame:
+            scheduledFrame = nil
+            lastFrame = now
+            dirty = false
+            return []
+        case .finishFrame(let state):
+            return finishFrame(at: now, state: state)
+        }
     }
 
     /// Finishes the frame at `now` given what the load sequence drew: render-frame-finished, then
     /// map-loaded and map-idle when they are due, then the next frame if one is needed.
-    mutating func finishFrame(at now: SimTime, state: LoadSequence.FrameState) -> [MapAction] {
+    private mutating func finishFrame(at now: SimTime, state: LoadSequence.FrameState) -> [Action] {
         let needsRepaint = (state.animationEnd ?? now) > now
         let finished = RenderFrameFinished(renderMode: state.isFull ? .full : .partial, needsRepaint: needsRepaint,
                                            placementChanged: state.placementChanged)
-        var actions: [MapAction] = [.emit(.renderFrameFinished(finished))]
+        var actions: [Action] = [.emit(.renderFrameFinished(finished))]
         if state.isFull && !hasFiredMapLoaded {
             hasFiredMapLoaded = true
             actions.append(.emit(.mapLoaded))
@@ -58,7 +79,7 @@ struct RenderModel: Sendable {
         return actions + (needsRepaint || dirty ? scheduleFrame(from: now) : [])
     }
 
-    private mutating func scheduleFrame(from now: SimTime) -> [MapAction] {
+    private mutating func scheduleFrame(from now: SimTime) -> [Action] {
         guard scheduledFrame == nil else { return [] }
         let time = nextTick(from: now)
         scheduledFrame = time

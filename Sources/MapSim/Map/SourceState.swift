@@ -5,7 +5,7 @@ import MapSimStyle
 struct SourceState: Sendable {
     enum Metadata: Sendable, Equatable {
         /// Waiting for the TileJSON, GeoJSON or image request.
-        case pending(RequestID)
+        case pending
         /// Loaded; tiled sources know their pyramid and URL template.
         case loaded
         /// The metadata request failed; the source stays unloaded.
@@ -68,13 +68,11 @@ struct SourceState: Sendable {
 extension SourceState {
     /// Takes the metadata of a tiled source; tile URLs are resolved against `base` (the TileJSON's URL,
     /// or the style's for inline tiles).
-    mutating func apply(_ tileJSON: TileJSON, resolvedAgainst base: String?, mapbox: MapboxURL) {
+    mutating func apply(_ tileJSON: TileJSON, resolvedAgainst base: String?, resources: StyleResources) {
         let rounding: TilePyramid.ZoomRounding = spec.kind == .vector ? .floor : .round
         pyramid = TilePyramid(rounding: rounding, tileSize: spec.tileSize ?? 512, minZoom: tileJSON.minZoom,
                               maxZoom: tileJSON.maxZoom, bounds: tileJSON.bounds)
-        if let first = tileJSON.tiles.first {
-            template = TileURLTemplate(URLResolver.resolve(mapbox.tile(first), against: base), scheme: tileJSON.scheme)
-        }
+        template = resources.tileTemplate(tileJSON, base: base)
         metadata = .loaded
     }
 

@@ -5,6 +5,8 @@ struct SpriteState: Sendable {
     struct Sheet: Sendable {
         var source: SpriteSource
         var json: [UInt8]?
+        /// Where the index came from, for messages.
+        var jsonURL: String?
         var png: [UInt8]?
         var pendingParts = 2
         var failure: String?

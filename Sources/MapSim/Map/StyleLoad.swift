@@ -1,19 +1,9 @@
 import MapSimStyle
 
 /// What one style load owns, from the style request to the last frame: its phase, the parsed style,
-/// the sprite, the sources and their tiles, the glyph ranges, the requests under way and what the
-/// frames have shown. Loading another style replaces it whole.
+/// the sprite, the sources and their tiles, the glyph ranges and what the frames have shown.
+/// Loading another style replaces it whole.
 struct StyleLoad: Sendable {
-    /// What a request of the load is for.
-    enum RequestPurpose: Sendable, Equatable {
-        case style
-        case spriteJSON(Int)
-        case spriteImage(Int)
-        case metadata(String)
-        case tile(String, TileKey)
-        case glyphs(GlyphRangeKey)
-    }
-
     var phase: LoadSequence.Phase = .empty
     var style: Style?
     /// Style parsed, sprite settled, every source's metadata loaded (style-loaded fired).
@@ -22,7 +12,9 @@ struct StyleLoad: Sendable {
     var sources: [SourceState] = []
     /// Each glyph range asked for: nil while loading, then whether it loaded.
     var glyphs: [GlyphRangeKey: Bool?] = [:]
-    var requests: [RequestID: RequestPurpose] = [:]
+    /// How many tile requests the load made: each tile remembers its place, so that cancellations
+    /// come out in the order the tiles were asked for.
+    var tileRequests = 0
     /// style-data-loaded {type: sources} was sent.
     var sourcesEventSent = false
     /// The missing `glyphs` URL was reported.

@@ -4,7 +4,7 @@ import MapSimStyle
 /// One tile of a source.
 struct TileState: Sendable {
     enum Status: Sendable, Equatable {
-        case loading(RequestID)
+        case loading
         /// The data is here; glyphs are not yet asked for.
         case parsing
         case waitingForGlyphs(Set<GlyphRangeKey>)
@@ -13,6 +13,8 @@ struct TileState: Sendable {
     }
 
     var status: Status
+    /// The place of its request among the load's tile requests (`Int.max` for a tile that needed none).
+    var requestOrder = Int.max
     /// The zoom the tile is laid out at: the view's, past the source's maxzoom when overscaled.
     var zoom: Int
     var content: TileContent?
@@ -28,13 +30,5 @@ struct TileState: Sendable {
 
     var isComplete: Bool {
         status == .loaded || status == .failed
-    }
-}
-
-extension TileState {
-    /// Tiles sort by the request that loads them, so cancellations come out in request order.
-    var requestOrder: Int {
-        if case .loading(let id) = status { return id.value }
-        return Int.max
     }
 }

@@ -18,11 +18,34 @@ public struct Scheduler<Action>: Sendable where Action: Sendable {
     /// Whether no action is waiting.
     public var isEmpty: Bool { heap.isEmpty }
 
+    /// How many actions wait.
+    public var count: Int { heap.count }
+
+    /// The earliest waiting action, left in place.
+    public var first: Action? { heap.first.flatMap { slots[$0.slot] } }
+
     /// When the earliest waiting action is due; nil when none waits.
     public var nextTime: SimTime? { heap.first?.time }
 
+    /// Where the earliest waiting action sits: its time and its place in the insertion order.
+    public var next: (time: SimTime, sequence: UInt64)? {
+        heap.first.map { ($0.time, $0.sequence) }
+    }
+
+    /// Takes the next place in the insertion order for an action that is not known yet; schedule it
+    /// later with `schedule(_:at:sequence:)`, and it runs as if it had been scheduled now.
+    public mutating func reserveSequence() -> UInt64 {
+        defer { nextSequence += 1 }
+        return nextSequence
+    }
+
     /// Schedules `action` at `time`; a time in the past runs at `now`.
     public mutating func schedule(_ action: Action, at time: SimTime) {
+        schedule(action, at: time, sequence: reserveSequence())
+    }
+
+    /// Schedules `action` at `time` in the place of the insertion order reserved as `sequence`.
+    public mutating func schedule(_ action: Action, at time: SimTime, sequence: UInt64) {
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
@@ -31,8 +54,7 @@ public struct Scheduler<Action>: Sendable where Action: Sendable {
             slot = slots.count
             slots.append(action)
         }
-        heap.append(SchedulerKey(time: max(time, now), sequence: nextSequence, slot: slot))
-        nextSequence += 1
+        heap.append(SchedulerKey(time: max(time, now), sequence: sequence, slot: slot))
         siftUp(heap.count - 1)
     }
 
@@ -47,6 +69,18 @@ public struct Scheduler<Action>: Sendable where Action: Sendable {
         }
         now = first.time
         return (first.time, take(first.slot))
+    }
+
+    /// Removes the earliest waiting action without moving `now`.
+    public mutating func discardFirst() {
+        guard !heap.isEmpty else { return }
+        let first = heap[0]
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            siftDown(0)
+        }
+        _ = take(first.slot)
     }
 
     /// Moves `now` forward to `time` (never backwards) without running anything.

@@ -13,6 +13,9 @@ public struct SimTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The start of the run.
     public static let zero = SimTime(microseconds: 0)
 
+    /// The latest time there is: "no limit" for a run.
+    public static let max = SimTime(microseconds: .max)
+
     /// A span of `value` milliseconds.
     public static func milliseconds(_ value: Int64) -> SimTime { SimTime(microseconds: value * 1_000) }
 

@@ -4,7 +4,7 @@ import MapSim
 /// schedule: after a lost connection it tries again 12 times — the first 2 at once, then every 10 s —
 /// and then fails with the last error. A failure of the first connect is an error at once (the
 /// source does not load), as in ArcGIS; so is a loss the feed says not to reconnect after.
-public struct DynamicEntityConnection: Sendable {
+public struct DynamicEntityConnection: StateMachine {
     /// When reconnect attempts are made.
     public struct Schedule: Sendable, Equatable {
         /// How many attempts after a loss before the source fails.

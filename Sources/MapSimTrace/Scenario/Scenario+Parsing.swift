@@ -250,7 +250,7 @@ private struct ScenarioParser {
         if (package == nil) != (publicKey == nil) { throw field.failure("package and public-key go together") }
         let server = try field.member("server")?.string()
         return Scenario.ContentSetup(server: server.map(path), package: package.map(path), publicKey: publicKey.map(path),
-                                     maximumAge: Int64(try field.member("max-age")?.integer(in: 0...86_400_000) ?? 900_000) / 1000,
+                                     maximumAge: try field.member("max-age").map { field throws(StyleError) in SimTime.milliseconds(Int64(try field.integer(in: 0...86_400_000))) },
                                      requiresFirstOnlineCheck: try field.member("require-first-online-check")?.bool() ?? false)
     }
 

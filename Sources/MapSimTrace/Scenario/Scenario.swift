@@ -104,8 +104,8 @@ public struct Scenario: Sendable, Equatable {
         public var package: String?
         /// The public key the package must be signed with.
         public var publicKey: String?
-        /// The data manager's maximum age, in seconds.
-        public var maximumAge: Int64
+        /// The data manager's maximum age; nil for its default.
+        public var maximumAge: SimTime?
         /// Whether style loads are refused until a check has completed once.
         public var requiresFirstOnlineCheck: Bool
     }

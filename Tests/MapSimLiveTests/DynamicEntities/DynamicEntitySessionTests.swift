@@ -77,7 +77,7 @@ struct DynamicEntitySessionTests {
     }
 
     @Test func theFilterKeepsWhatMatchesAndTheMapShowsTheNewestOfEachEntity() async throws {
-        let map = Map(loader: FileResourceLoader(assetRoot: SampleStyle.stylesFolder), camera: Camera(center: LngLat(longitude: 12.66, latitude: 55.73), zoom: 11))
+        let map = Map(backends: .only(FileResourceLoader(assetRoot: SampleStyle.stylesFolder)), camera: Camera(center: LngLat(longitude: 12.66, latitude: 55.73), zoom: 11))
         await map.setStyleURI("file://" + SampleStyle.stylesFolder + "/entities/style.json")
         _ = await map.run(until: .mapIdle, timeout: .seconds(5))
         let recorder = EventRecorder(map)

@@ -1,83 +1,99 @@
 import Testing
 @testable import MapSim
 
+/// One test per transition of the request pipeline: inputs in, actions out.
 @Suite("RequestPipeline")
 struct RequestPipelineTests {
     private let tile = Resource(url: "https://h/t.pbf", kind: .tile)
     private func id(_ n: Int) -> RequestID { RequestID(value: n) }
     private func attempt(_ n: Int) -> AttemptID { AttemptID(value: n) }
-    private let start = HTTPDate(secondsSince1970: 1_767_225_600)
+    private let clock = WallClock.simulated
 
     private func pipeline(cache: Bool = false, cap: Int = 20) -> RequestPipeline {
-        RequestPipeline(configuration: .init(maximumConcurrentRequests: cap, usesCache: cache, wallClockStart: start))
+        RequestPipeline(configuration: .init(maximumConcurrentRequests: cap, usesCache: cache))
+    }
+
+    /// The load of attempt `a` of request `n`, as the pipeline orders it (a network attempt is stamped with the date it is sent).
+    private func load(_ n: Int, _ a: Int, _ backend: RequestPipeline.Backend, _ resource: Resource, at time: SimTime = .zero) -> RequestPipeline.Action {
+        var sent = resource
+        if backend == .network { sent.issued = clock.date(at: time) }
+        return .load(LoadOrder(request: id(n), attempt: attempt(a), backend: backend, resource: sent))
+    }
+
+    /// The answer `response` to attempt `a` of request `n` from `backend`.
+    private func answer(_ response: Response, _ n: Int, _ a: Int, _ backend: RequestPipeline.Backend) -> RequestPipeline.Input {
+        .answer(LoadAnswer(LoadOrder(request: id(n), attempt: attempt(a), backend: backend, resource: tile), response))
     }
 
     @Test func filesGoToTheFileBackendOnly() {
         var machine = pipeline(cache: true)
         let file = Resource(url: "file:///s.json", kind: .style)
-        machine.request(id(0), file, at: .zero)
-        #expect(machine.takeActions().withoutEvents == [.load(id(0), attempt(0), .file, file)])
-        machine.answer(.success([1], source: .localFile), for: id(0), attempt: attempt(0), from: .file, at: .zero)
-        #expect(machine.takeActions().withoutEvents == [.deliver(id(0), .success([1], source: .localFile), final: true)])
+        #expect(machine.handle(.request(id(0), file), at: .zero).withoutEvents == [load(0, 0, .file, file)])
+        #expect(machine.handle(answer(.success([1], source: .localFile), 0, 0, .file), at: .zero).withoutEvents
+            == [.deliver(id(0), .success([1], source: .localFile), final: true)])
     }
 
     @Test func withoutACacheRequestsGoStraightToTheNetwork() {
         var machine = pipeline()
-        machine.request(id(0), tile, at: .zero)
-        #expect(machine.takeActions().withoutEvents == [.load(id(0), attempt(0), .network, tile)])
+        #expect(machine.handle(.request(id(0), tile), at: .zero).withoutEvents == [load(0, 0, .network, tile)])
+    }
+
+    @Test func aNetworkAttemptCarriesTheDateItIsSentAtAndItsEventDoesNot() {
+        var machine = pipeline()
+        let actions = machine.handle(.request(id(0), tile), at: .seconds(90))
+        #expect(actions == [load(0, 0, .network, tile, at: .seconds(90))])
+        guard case .load(let order) = actions.first else { return }
+        #expect(order.resource.issued == HTTPDate(secondsSince1970: clock.start.secondsSince1970 + 90))
+        let delivered = machine.handle(answer(.success([1], source: .network), 0, 0, .network), at: .seconds(91))
+        #expect(delivered.first == .emit(.resourceRequest(ResourceRequest(dataSource: .network, request: tile, response: .success([1], source: .network),
+                                                                          cancelled: false)), begin: .seconds(90)))
     }
 
     @Test func aUsableCachedCopyIsDeliveredThenRevalidatedAtLowPriority() {
         var machine = pipeline(cache: true)
-        machine.request(id(0), tile, at: .zero)
-        #expect(machine.takeActions().withoutEvents == [.load(id(0), attempt(0), .cache, tile)])
+        #expect(machine.handle(.request(id(0), tile), at: .zero).withoutEvents == [load(0, 0, .cache, tile)])
         var cached = Response.success([7], source: .cache)
         cached.etag = "\"a\""
-        cached.expires = HTTPDate(secondsSince1970: start.secondsSince1970 - 10)
-        machine.answer(cached, for: id(0), attempt: attempt(0), from: .cache, at: .zero)
+        cached.expires = HTTPDate(secondsSince1970: clock.start.secondsSince1970 - 10)
         var revalidation = tile
         revalidation.priority = .low
         revalidation.prior = Resource.Prior(expires: cached.expires, etag: "\"a\"", data: [7])
-        #expect(machine.takeActions().withoutEvents == [
+        #expect(machine.handle(answer(cached, 0, 0, .cache), at: .zero).withoutEvents == [
             .deliver(id(0), cached, final: false),
-            .load(id(0), attempt(1), .network, revalidation),
+            load(0, 1, .network, revalidation),
         ])
         // The copy was delivered: a 304 only says so, and refreshes the cache entry.
         let notModified = Response(notModified: true, source: .network)
-        machine.answer(notModified, for: id(0), attempt: attempt(1), from: .network, at: .zero)
-        #expect(machine.takeActions().withoutEvents == [.refreshCache(revalidation, notModified), .deliver(id(0), notModified, final: true)])
+        #expect(machine.handle(answer(notModified, 0, 1, .network), at: .zero).withoutEvents
+            == [.refreshCache(revalidation, notModified), .deliver(id(0), notModified, final: true)])
     }
 
     @Test func anExpiredMustRevalidateCopyIsNotDeliveredButSentAsPrior() {
         var machine = pipeline(cache: true)
-        machine.request(id(0), tile, at: .zero)
-        _ = machine.takeActions()
+        _ = machine.handle(.request(id(0), tile), at: .zero)
         var cached = Response.success([7], source: .cache)
         cached.mustRevalidate = true
         cached.modified = HTTPDate(secondsSince1970: 5)
-        cached.expires = HTTPDate(secondsSince1970: start.secondsSince1970 - 1)
-        machine.answer(cached, for: id(0), attempt: attempt(0), from: .cache, at: .zero)
-        let actions = machine.takeActions().withoutEvents
+        cached.expires = HTTPDate(secondsSince1970: clock.start.secondsSince1970 - 1)
+        let actions = machine.handle(answer(cached, 0, 0, .cache), at: .zero).withoutEvents
         #expect(actions.count == 1)
-        guard case .load(_, _, .network, let sent) = actions.first else { Issue.record("expected a network load"); return }
-        #expect(sent.prior?.modified == HTTPDate(secondsSince1970: 5) && sent.priority == .regular)
+        guard case .load(let order) = actions.first, order.backend == .network else { Issue.record("expected a network load"); return }
+        #expect(order.resource.prior?.modified == HTTPDate(secondsSince1970: 5) && order.resource.priority == .regular)
         // A 304 then delivers the prior data as fresh.
-        machine.answer(Response(notModified: true, source: .network), for: id(0), attempt: attempt(1), from: .network, at: .zero)
-        let delivered = machine.takeActions().withoutEvents.compactMap { action -> Response? in
-            if case .deliver(_, let response, _) = action { return response }
-            return nil
-        }
+        let delivered = machine.handle(answer(Response(notModified: true, source: .network), 0, 1, .network), at: .zero).withoutEvents
+            .compactMap { action -> Response? in
+                if case .deliver(_, let response, _) = action { return response }
+                return nil
+            }
         #expect(delivered == [Response(data: [7], source: .network)])
     }
 
     @Test func networkResponsesAreStoredBeforeTheyAreDelivered() {
         var machine = pipeline(cache: true)
-        machine.request(id(0), tile, at: .zero)
-        machine.answer(.failure(.notFound, "miss", source: .cache), for: id(0), attempt: attempt(0), from: .cache, at: .zero)
-        _ = machine.takeActions()
+        _ = machine.handle(.request(id(0), tile), at: .zero)
+        _ = machine.handle(answer(.failure(.notFound, "miss", source: .cache), 0, 0, .cache), at: .zero)
         let fresh = Response.success([1, 2], source: .network)
-        machine.answer(fresh, for: id(0), attempt: attempt(1), from: .network, at: .zero)
-        #expect(machine.takeActions().withoutEvents == [.store(tile, fresh), .deliver(id(0), fresh, final: true)])
+        #expect(machine.handle(answer(fresh, 0, 1, .network), at: .zero).withoutEvents == [.store(tile, fresh), .deliver(id(0), fresh, final: true)])
     }
 
     @Test(arguments: [
@@ -86,113 +102,98 @@ struct RequestPipelineTests {
     ])
     func retriesFollowTheSchedule(reason: Response.Failure.Reason, seconds: [Int]) {
         var machine = pipeline()
-        machine.request(id(0), tile, at: .zero)
-        _ = machine.takeActions()
+        _ = machine.handle(.request(id(0), tile), at: .zero)
         var now = SimTime.zero
         for (n, expected) in seconds.enumerated() {
-            machine.answer(.failure(reason, "boom", source: .network), for: id(0), attempt: attempt(n), from: .network, at: now)
-            let actions = machine.takeActions().withoutEvents
+            let actions = machine.handle(answer(.failure(reason, "boom", source: .network), 0, n, .network), at: now).withoutEvents
             #expect(actions.contains(.scheduleTimer(id(0), at: now + .seconds(Double(expected)))), "failure \(n + 1)")
             #expect(actions.contains { if case .deliver(_, _, false) = $0 { true } else { false } })
             now = now + .seconds(Double(expected))
-            machine.timerFired(for: id(0), at: now)
-            #expect(machine.takeActions().withoutEvents == [.load(id(0), attempt(n + 1), .network, tile)])
+            #expect(machine.handle(.timer(id(0)), at: now).withoutEvents == [load(0, n + 1, .network, tile, at: now)])
         }
     }
 
     @Test func rateLimitsWaitForRetryAfterOrFiveSeconds() {
         var machine = pipeline()
         let now = SimTime.seconds(10)
-        let limited = Response.Failure(reason: .rateLimit, message: "429", retryAfter: HTTPDate(secondsSince1970: start.secondsSince1970 + 42))
+        let limited = Response.Failure(reason: .rateLimit, message: "429", retryAfter: HTTPDate(secondsSince1970: clock.start.secondsSince1970 + 42))
         #expect(machine.retryDelay(for: limited, failures: 1, at: now) == .seconds(32))
         #expect(machine.retryDelay(for: .init(reason: .rateLimit, message: "429"), failures: 1, at: now) == .seconds(5))
         #expect(machine.retryDelay(for: .init(reason: .notFound, message: "404"), failures: 1, at: now) == nil)
         #expect(machine.retryDelay(for: .init(reason: .other, message: "418"), failures: 1, at: now) == nil)
-        machine.request(id(0), tile, at: .zero)
-        _ = machine.takeActions()
-        machine.answer(.failure(.notFound, "gone", source: .network), for: id(0), attempt: attempt(0), from: .network, at: .zero)
-        #expect(machine.takeActions().withoutEvents == [.deliver(id(0), .failure(.notFound, "gone", source: .network), final: true)])
+        _ = machine.handle(.request(id(0), tile), at: .zero)
+        #expect(machine.handle(answer(.failure(.notFound, "gone", source: .network), 0, 0, .network), at: .zero).withoutEvents
+            == [.deliver(id(0), .failure(.notFound, "gone", source: .network), final: true)])
     }
 
     @Test func responsesThatArriveExpiredAreRefreshedNoSoonerThanThirtySeconds() {
         var machine = pipeline()
-        machine.request(id(0), tile, at: .zero)
-        _ = machine.takeActions()
+        _ = machine.handle(.request(id(0), tile), at: .zero)
         var stale = Response.success([1], source: .network)
-        stale.expires = HTTPDate(secondsSince1970: start.secondsSince1970 - 3600)
-        machine.answer(stale, for: id(0), attempt: attempt(0), from: .network, at: .seconds(2))
-        #expect(machine.takeActions().withoutEvents.last == .scheduleTimer(id(0), at: .seconds(32)))
-        machine.request(id(1), tile, at: .zero)
-        _ = machine.takeActions()
+        stale.expires = HTTPDate(secondsSince1970: clock.start.secondsSince1970 - 3600)
+        #expect(machine.handle(answer(stale, 0, 0, .network), at: .seconds(2)).withoutEvents.last == .scheduleTimer(id(0), at: .seconds(32)))
+        _ = machine.handle(.request(id(1), tile), at: .zero)
         var fresh = Response.success([1], source: .network)
-        fresh.expires = HTTPDate(secondsSince1970: start.secondsSince1970 + 600)
-        machine.answer(fresh, for: id(1), attempt: attempt(1), from: .network, at: .zero)
-        #expect(machine.takeActions().withoutEvents.last == .scheduleTimer(id(1), at: .seconds(600)))
+        fresh.expires = HTTPDate(secondsSince1970: clock.start.secondsSince1970 + 600)
+        #expect(machine.handle(answer(fresh, 1, 1, .network), at: .zero).withoutEvents.last == .scheduleTimer(id(1), at: .seconds(600)))
     }
 
     @Test func atMostTheCapIsInFlightRegularBeforeLowFirstInFirstOut() {
         var machine = pipeline(cap: 2)
         var low = tile
         low.priority = .low
-        machine.request(id(0), tile, at: .zero)
-        machine.request(id(1), tile, at: .zero)
-        machine.request(id(2), low, at: .zero)
-        machine.request(id(3), tile, at: .zero)
-        machine.request(id(4), tile, at: .zero)
-        #expect(machine.takeActions().withoutEvents.count == 2)
+        var started: [RequestPipeline.Action] = []
+        for (n, resource) in [tile, tile, low, tile, tile].enumerated() { started += machine.handle(.request(id(n), resource), at: .zero) }
+        #expect(started.withoutEvents.count == 2)
         #expect(machine.activeNetworkRequests == 2 && machine.queuedRequests == 3)
-        machine.answer(.success([], source: .network), for: id(0), attempt: attempt(0), from: .network, at: .zero)
-        #expect(machine.takeActions().withoutEvents.last == .load(id(3), attempt(2), .network, tile))
-        machine.answer(.success([], source: .network), for: id(1), attempt: attempt(1), from: .network, at: .zero)
-        #expect(machine.takeActions().withoutEvents.last == .load(id(4), attempt(3), .network, tile))
-        machine.answer(.success([], source: .network), for: id(3), attempt: attempt(2), from: .network, at: .zero)
-        #expect(machine.takeActions().withoutEvents.last == .load(id(2), attempt(4), .network, low))
+        #expect(machine.handle(answer(.success([], source: .network), 0, 0, .network), at: .zero).withoutEvents.last == load(3, 2, .network, tile))
+        #expect(machine.handle(answer(.success([], source: .network), 1, 1, .network), at: .zero).withoutEvents.last == load(4, 3, .network, tile))
+        #expect(machine.handle(answer(.success([], source: .network), 3, 2, .network), at: .zero).withoutEvents.last == load(2, 4, .network, low))
     }
 
     @Test func cancellingFreesTheSlotAndDropsQueuedRequests() {
         var machine = pipeline(cap: 1)
-        machine.request(id(0), tile, at: .zero)
-        machine.request(id(1), tile, at: .zero)
-        machine.request(id(2), tile, at: .zero)
-        _ = machine.takeActions()
-        machine.cancel(id(1), at: .zero)
-        #expect(machine.takeActions().withoutEvents.isEmpty && machine.queuedRequests == 1)
-        machine.cancel(id(0), at: .zero)
-        #expect(machine.takeActions().withoutEvents == [.cancelLoad(attempt(0)), .load(id(2), attempt(1), .network, tile)])
-        machine.answer(.success([], source: .network), for: id(0), attempt: attempt(0), from: .network, at: .zero)
-        #expect(machine.takeActions().withoutEvents.isEmpty)
+        for n in 0..<3 { _ = machine.handle(.request(id(n), tile), at: .zero) }
+        #expect(machine.handle(.cancel(id(1)), at: .zero).withoutEvents.isEmpty && machine.queuedRequests == 1)
+        #expect(machine.handle(.cancel(id(0)), at: .zero).withoutEvents == [.cancelLoad(attempt(0)), load(2, 1, .network, tile)])
+        #expect(machine.handle(answer(.success([], source: .network), 0, 0, .network), at: .zero).withoutEvents.isEmpty)
     }
 
     @Test func offlineRequestsFailAtOnceAndOnlyConnectionFailuresRestart() {
         var machine = pipeline()
-        machine.request(id(0), tile, at: .zero)
-        machine.request(id(1), tile, at: .zero)
-        _ = machine.takeActions()
-        machine.answer(.failure(.server, "500", source: .network), for: id(0), attempt: attempt(0), from: .network, at: .zero)
-        machine.answer(.failure(.connection, "reset", source: .network), for: id(1), attempt: attempt(1), from: .network, at: .zero)
-        _ = machine.takeActions()
-        machine.setOffline(true, at: .zero)
+        _ = machine.handle(.request(id(0), tile), at: .zero)
+        _ = machine.handle(.request(id(1), tile), at: .zero)
+        _ = machine.handle(answer(.failure(.server, "500", source: .network), 0, 0, .network), at: .zero)
+        _ = machine.handle(answer(.failure(.connection, "reset", source: .network), 1, 1, .network), at: .zero)
+        #expect(machine.handle(.setOffline(true), at: .zero).isEmpty)
         var low = tile
         low.priority = .low
-        machine.request(id(2), low, at: .zero)
-        machine.request(id(3), tile, at: .zero)
-        let offline = machine.takeActions().withoutEvents
+        let offline = (machine.handle(.request(id(2), low), at: .zero) + machine.handle(.request(id(3), tile), at: .zero)).withoutEvents
         #expect(offline.count == 2)
         #expect(offline.allSatisfy { if case .deliver(_, let r, false) = $0 { r.error?.reason == .inOfflineMode } else { false } })
-        machine.setOffline(false, at: .milliseconds(10))
-        #expect(machine.takeActions().withoutEvents == [
-            .load(id(1), attempt(2), .network, tile), .load(id(3), attempt(3), .network, tile), .load(id(2), attempt(4), .network, low),
+        let now = SimTime.milliseconds(10)
+        #expect(machine.handle(.setOffline(false), at: now).withoutEvents == [
+            load(1, 2, .network, tile, at: now), load(3, 3, .network, tile, at: now), load(2, 4, .network, low, at: now),
         ])
+    }
+
+    @Test func theStartGoesOfflineAndSchedulesEveryOfflineWindow() {
+        var machine = RequestPipeline(configuration: .init(offlineWindows: [SimTime.zero..<SimTime.seconds(2), SimTime.seconds(5)..<SimTime.seconds(6), SimTime.seconds(9)..<SimTime.seconds(9)]))
+        #expect(machine.handle(.start, at: .zero) == [
+            .scheduleConnectivity(offline: false, at: .seconds(2)),
+            .scheduleConnectivity(offline: true, at: .seconds(5)), .scheduleConnectivity(offline: false, at: .seconds(6)),
+        ])
+        #expect(machine.isOffline, "a window from zero is offline at once; an empty one is no window")
+        var starting = RequestPipeline(configuration: .init(startsOffline: true))
+        #expect(starting.handle(.start, at: .zero).isEmpty && starting.isOffline)
     }
 
     @Test func cacheOnlyRequestsThatMissSayNotFound() {
         var machine = pipeline(cache: true)
         var cacheOnly = tile
         cacheOnly.loadingMethod = .cache
-        machine.request(id(0), cacheOnly, at: .zero)
-        _ = machine.takeActions()
-        machine.answer(.failure(.notFound, "miss", source: .cache), for: id(0), attempt: attempt(0), from: .cache, at: .zero)
-        let actions = machine.takeActions().withoutEvents
+        _ = machine.handle(.request(id(0), cacheOnly), at: .zero)
+        let actions = machine.handle(answer(.failure(.notFound, "miss", source: .cache), 0, 0, .cache), at: .zero).withoutEvents
         #expect(actions.count == 1)
         guard case .deliver(_, let response, true) = actions.first else { Issue.record("expected a final cache delivery"); return }
         #expect(response.error?.reason == .notFound)
@@ -200,28 +201,25 @@ struct RequestPipelineTests {
 
     @Test func eachDeliveryAndCancellationIsReportedWithTheRequestAsSentAndItsSpan() {
         var machine = pipeline(cache: true)
-        machine.request(id(0), tile, at: .milliseconds(5))
-        _ = machine.takeActions()
+        _ = machine.handle(.request(id(0), tile), at: .milliseconds(5))
         var cached = Response.success([7], source: .cache)
         cached.etag = "\"a\""
-        machine.answer(cached, for: id(0), attempt: attempt(0), from: .cache, at: .milliseconds(5))
-        let revalidation = machine.takeActions()
+        let revalidation = machine.handle(answer(cached, 0, 0, .cache), at: .milliseconds(5))
         #expect(revalidation.first == .emit(.resourceRequest(ResourceRequest(dataSource: .database, request: tile, response: cached, cancelled: false)),
                                             begin: .milliseconds(5)))
         // The revalidation goes at low priority with the prior copy, and its event says so.
-        guard case .load(_, _, .network, let sent) = revalidation.last else { Issue.record("expected a network load"); return }
+        guard case .load(let order) = revalidation.last, order.backend == .network else { Issue.record("expected a network load"); return }
+        var sent = order.resource
+        sent.issued = nil
         #expect(sent.priority == .low)
         let notModified = Response(notModified: true, source: .network)
-        machine.answer(notModified, for: id(0), attempt: attempt(1), from: .network, at: .milliseconds(80))
-        #expect(machine.takeActions().contains(.emit(.resourceRequest(ResourceRequest(dataSource: .network, request: sent, response: notModified, cancelled: false)),
-                                                     begin: .milliseconds(5))))
+        #expect(machine.handle(answer(notModified, 0, 1, .network), at: .milliseconds(80))
+            .contains(.emit(.resourceRequest(ResourceRequest(dataSource: .network, request: sent, response: notModified, cancelled: false)), begin: .milliseconds(5))))
         // A cancelled request spans from when it was made; an answered one is not reported again.
-        machine.request(id(1), tile, at: .milliseconds(90))
-        machine.cancel(id(1), at: .milliseconds(95))
-        #expect(machine.takeActions().last == .emit(.resourceRequest(ResourceRequest(dataSource: .resourceLoader, request: tile, response: nil, cancelled: true)),
-                                                    begin: .milliseconds(90)))
-        machine.cancel(id(0), at: .milliseconds(99))
-        #expect(machine.takeActions().isEmpty)
+        _ = machine.handle(.request(id(1), tile), at: .milliseconds(90))
+        #expect(machine.handle(.cancel(id(1)), at: .milliseconds(95)).last
+            == .emit(.resourceRequest(ResourceRequest(dataSource: .resourceLoader, request: tile, response: nil, cancelled: true)), begin: .milliseconds(90)))
+        #expect(machine.handle(.cancel(id(0)), at: .milliseconds(99)).isEmpty)
     }
 
     @Test func theDataSourceFollowsTheBackendAndTheScheme() {
@@ -233,28 +231,36 @@ struct RequestPipelineTests {
 
     @Test func pastTheRetryLimitAFailureIsFinalOfflineToo() {
         var machine = RequestPipeline(configuration: .init(maximumRetries: 1))
-        machine.request(id(0), tile, at: .zero)
-        _ = machine.takeActions()
-        machine.answer(.failure(.server, "500", source: .network), for: id(0), attempt: attempt(0), from: .network, at: .zero)
-        #expect(machine.takeActions().withoutEvents.contains { if case .deliver(_, _, false) = $0 { true } else { false } })
-        machine.timerFired(for: id(0), at: .seconds(1))
-        _ = machine.takeActions()
-        machine.answer(.failure(.server, "500", source: .network), for: id(0), attempt: attempt(1), from: .network, at: .seconds(1))
-        let second = machine.takeActions().withoutEvents
+        _ = machine.handle(.request(id(0), tile), at: .zero)
+        #expect(machine.handle(answer(.failure(.server, "500", source: .network), 0, 0, .network), at: .zero).withoutEvents
+            .contains { if case .deliver(_, _, false) = $0 { true } else { false } })
+        _ = machine.handle(.timer(id(0)), at: .seconds(1))
+        let second = machine.handle(answer(.failure(.server, "500", source: .network), 0, 1, .network), at: .seconds(1)).withoutEvents
         #expect(second.count == 1 && second.allSatisfy { if case .deliver(_, _, true) = $0 { true } else { false } })
         var offline = RequestPipeline(configuration: .init(maximumRetries: 0))
-        offline.setOffline(true, at: .zero)
-        offline.request(id(1), tile, at: .zero)
-        #expect(offline.takeActions().withoutEvents == [.deliver(id(1), .failure(.inOfflineMode, "offline: https://h/t.pbf was not requested", source: .network), final: true)])
-        offline.setOffline(false, at: .seconds(1))
-        #expect(offline.takeActions().isEmpty, "a final failure is not restarted on reconnect")
+        _ = offline.handle(.setOffline(true), at: .zero)
+        #expect(offline.handle(.request(id(1), tile), at: .zero).withoutEvents
+            == [.deliver(id(1), .failure(.inOfflineMode, "offline: https://h/t.pbf was not requested", source: .network), final: true)])
+        #expect(offline.handle(.setOffline(false), at: .seconds(1)).isEmpty, "a final failure is not restarted on reconnect")
     }
 
+    @Test func aVolatileResourceIsNeverWrittenToTheCache() {
+        var machine = pipeline(cache: true)
+        let volatile = Resource(url: "https://h/manifest.json", kind: .unknown, loadingMethod: .network, storagePolicy: .volatile)
+        _ = machine.handle(.request(id(0), volatile), at: .zero)
+        let actions = machine.handle(answer(.success([1, 2], source: .network), 0, 0, .network), at: .zero)
+        #expect(actions.contains { if case .deliver = $0 { true } else { false } })
+        #expect(!actions.contains { if case .store = $0 { true } else { false } })
+        var permanent = pipeline(cache: true)
+        _ = permanent.handle(.request(id(0), Resource(url: "https://h/a.json", kind: .unknown, loadingMethod: .network)), at: .zero)
+        #expect(permanent.handle(answer(.success([1, 2], source: .network), 0, 0, .network), at: .zero)
+            .contains { if case .store = $0 { true } else { false } }, "a permanent one is")
+    }
 }
 
-extension [MapAction] {
+extension [RequestPipeline.Action] {
     /// The actions without the resource-request events, for tests of what the pipeline does.
-    var withoutEvents: [MapAction] {
+    var withoutEvents: [RequestPipeline.Action] {
         filter { if case .emit = $0 { false } else { true } }
     }
 }

@@ -70,7 +70,7 @@ struct URLTests {
     }
 
     @Test func anAssetStyleLoadsItsRelativeSpriteFromTheAssetRoot() async throws {
-        let map = Map(loader: FileResourceLoader(assetRoot: SampleStyle.folder))
+        let map = Map(backends: .only(FileResourceLoader(assetRoot: SampleStyle.folder)))
         let recorder = EventRecorder(map)
         await map.setStyleURI("asset://style.json")
         _ = await map.run(until: .mapIdle, timeout: .seconds(30))

@@ -2,45 +2,42 @@ import Testing
 @testable import MapSim
 
 /// Requests of components attached to a map (a data manager): through the pipeline, answered once,
-/// never cancelled by a style change, never retried.
-@Suite("Fetches of attached components")
+/// never cancelled by a style change, never retried, and failed by the map when their time is up.
+@Suite("MapMachine.Fetches")
 struct FetchTests {
-    @Test func aFetchSurvivesANewStyleAndIsAnsweredOnce() {
-        var driver = MachineDriver()
+    private let manifest = Resource(url: "https://h/manifest.json", kind: .unknown, loadingMethod: .network, storagePolicy: .volatile)
+
+    @Test func aFetchSurvivesANewStyleAndIsAnsweredOnce() async {
+        let driver = MachineDriver()
         driver.overrides["manifest.json"] = .success(Array("{}".utf8), source: .network)
         driver.load(#"{"version": 8, "sources": {}, "layers": []}"#)
-        let id = driver.fetch(Resource(url: "https://h/manifest.json", kind: .unknown, loadingMethod: .network, storagePolicy: .volatile))
+        let token = driver.fetch(manifest)
         driver.feed(.setStyleURL("https://h/style.json"))
-        driver.run()
-        #expect(driver.fetched[id]?.data == Array("{}".utf8), "the answer came although the style changed")
+        await driver.run()
+        #expect(driver.fetched[token]?.data == Array("{}".utf8), "the answer came although the style changed")
         #expect(driver.fetched.count == 1)
         let requests = driver.events.compactMap { MapEvents.resourceRequest.payload(in: $0.payload) }.filter { $0.request.url == "https://h/manifest.json" }
         #expect(requests.count == 1 && requests[0].cancelled == false, "its resource-request event is in the map's stream")
     }
 
-    @Test func aFailureEndsAFetchInsteadOfBeingRetried() {
-        var driver = MachineDriver()
+    @Test func aFailureEndsAFetchInsteadOfBeingRetried() async {
+        let driver = MachineDriver()
         driver.overrides["manifest.json"] = .failure(.server, "HTTP 503", source: .network)
-        let id = driver.fetch(Resource(url: "https://h/manifest.json", kind: .unknown, loadingMethod: .network, storagePolicy: .volatile))
-        driver.run(for: .seconds(60))
-        #expect(driver.fetched[id]?.error?.reason == .server)
+        let token = driver.fetch(manifest)
+        await driver.run(for: .seconds(60))
+        #expect(driver.fetched[token]?.error?.reason == .server)
         #expect(driver.loads.filter { $0.url == "https://h/manifest.json" }.count == 1, "one attempt: the 1 s retry was cancelled")
     }
 
-    @Test func aVolatileResourceIsNeverWrittenToTheCache() {
-        var pipeline = RequestPipeline(configuration: .init(usesCache: true))
-        let resource = Resource(url: "https://h/manifest.json", kind: .unknown, loadingMethod: .network, storagePolicy: .volatile)
-        pipeline.request(RequestID(value: 0), resource, at: .zero)
-        _ = pipeline.takeActions()
-        pipeline.answer(.success([1, 2], source: .network), for: RequestID(value: 0), attempt: AttemptID(value: 0), from: .network, at: .zero)
-        let actions = pipeline.takeActions()
-        #expect(actions.contains { if case .deliver = $0 { true } else { false } })
-        #expect(!actions.contains { if case .store = $0 { true } else { false } })
-
-        var permanent = RequestPipeline(configuration: .init(usesCache: true))
-        permanent.request(RequestID(value: 0), Resource(url: "https://h/a.json", kind: .unknown, loadingMethod: .network), at: .zero)
-        _ = permanent.takeActions()
-        permanent.answer(.success([1, 2], source: .network), for: RequestID(value: 0), attempt: AttemptID(value: 0), from: .network, at: .zero)
-        #expect(permanent.takeActions().contains { if case .store = $0 { true } else { false } }, "a permanent one is")
+    @Test func aFetchWithoutAnAnswerInTimeFailsAndIsCancelled() async {
+        let driver = MachineDriver()
+        driver.feed(.setOffline(true))
+        driver.feed(.setOffline(false))
+        // 10 ms of latency, 5 ms allowed.
+        let token = driver.fetch(manifest, timeout: .milliseconds(5))
+        await driver.run(for: .seconds(1))
+        #expect(driver.fetched[token] == .failure(.connection, "no answer within 5.000 ms", source: .network))
+        let requests = driver.events.filter { $0.payload.request?.request.url == "https://h/manifest.json" }
+        #expect(requests.count == 1 && requests[0].payload.request?.cancelled == true && requests[0].end == .milliseconds(5))
     }
 }

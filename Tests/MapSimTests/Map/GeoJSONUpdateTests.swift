@@ -18,7 +18,7 @@ struct GeoJSONUpdateTests {
     """
 
     private func loadedMap() async -> (Map, EventRecorder) {
-        let map = Map(loader: StubLoader(), camera: Camera(center: LngLat(longitude: 0, latitude: 0), zoom: 14))
+        let map = Map(backends: .only(StubLoader()), camera: Camera(center: LngLat(longitude: 0, latitude: 0), zoom: 14))
         let recorder = EventRecorder(map)
         await map.setStyleJSON(Self.style)
         _ = await map.run(until: .mapIdle, timeout: .seconds(5))

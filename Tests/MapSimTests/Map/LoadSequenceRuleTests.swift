@@ -19,17 +19,17 @@ struct LoadSequenceRuleTests {
         """
     }
 
-    private func loaded(_ style: String, overrides: [String: Response] = [:], prepare: (inout MachineDriver) -> Void = { _ in }) -> MachineDriver {
-        var driver = MachineDriver()
+    private func loaded(_ style: String, overrides: [String: Response] = [:], prepare: (MachineDriver) -> Void = { _ in }) async -> MachineDriver {
+        let driver = MachineDriver()
         driver.overrides = overrides
-        prepare(&driver)
+        prepare(driver)
         driver.load(style)
-        driver.run()
+        await driver.run()
         return driver
     }
 
-    @Test func theStyleLoadsStyleThenSpriteThenSourcesThenTilesThenFrames() {
-        let driver = loaded(Self.style())
+    @Test func theStyleLoadsStyleThenSpriteThenSourcesThenTilesThenFrames() async {
+        let driver = await loaded(Self.style())
         #expect(driver.milestones == [
             "style-data-loaded style", "style-data-loaded sprite", "source-data-loaded city metadata", "style-data-loaded sources", "style-loaded",
         ] + Self.tiles.map { "source-data-loaded city tile \($0)" } + ["map-loaded", "map-idle"])
@@ -38,75 +38,75 @@ struct LoadSequenceRuleTests {
         #expect(driver.loads.prefix(3).map(\.kind) == [.spriteJSON, .spriteImage, .source])
     }
 
-    @Test func aStyleThatFailsToLoadIsFatal() {
-        var driver = MachineDriver()
+    @Test func aStyleThatFailsToLoadIsFatal() async {
+        let driver = MachineDriver()
         driver.feed(.setStyleURL("https://h/none.json"))
-        driver.run()
+        await driver.run()
         #expect(driver.milestones == ["map-loading-error style"])
         #expect(driver.machine.sequence.phase == .failed("failed to load the style https://h/none.json: no file for https://h/none.json"))
     }
 
-    @Test func aStyleThatFailsToParseIsFatal() {
-        let driver = loaded("{\"version\": 8, ")
+    @Test func aStyleThatFailsToParseIsFatal() async {
+        let driver = await loaded("{\"version\": 8, ")
         #expect(driver.milestones == ["map-loading-error style"])
         #expect(driver.loads.isEmpty && driver.frames.allSatisfy { $0.renderMode == .partial })
     }
 
-    @Test func aStyleWithoutASpriteHasItsSpriteLoadedAtOnce() {
-        let driver = loaded(Self.style(sprite: false))
+    @Test func aStyleWithoutASpriteHasItsSpriteLoadedAtOnce() async {
+        let driver = await loaded(Self.style(sprite: false))
         #expect(Array(driver.milestones.prefix(2)) == ["style-data-loaded style", "style-data-loaded sprite"])
         #expect(!driver.loads.contains { $0.kind == .spriteJSON || $0.kind == .spriteImage })
         #expect(driver.milestones.last == "map-idle")
     }
 
-    @Test func aSpriteErrorIsReportedButNotFatal() {
-        let driver = loaded(Self.style(), overrides: ["sprite.png": .failure(.notFound, "gone", source: .network)])
+    @Test func aSpriteErrorIsReportedButNotFatal() async {
+        let driver = await loaded(Self.style(), overrides: ["sprite.png": .failure(.notFound, "gone", source: .network)])
         #expect(Array(driver.milestones.prefix(3)) == ["style-data-loaded style", "map-loading-error sprite", "style-data-loaded sprite"])
         #expect(driver.milestones.contains("style-loaded") && driver.milestones.last == "map-idle")
     }
 
-    @Test func anInlineTilesetIsLoadedWithTheStyle() {
-        let driver = loaded(Self.style(source: #"{"type": "vector", "tiles": ["https://h/tiles/{z}/{x}/{y}.pbf"], "maxzoom": 11}"#))
+    @Test func anInlineTilesetIsLoadedWithTheStyle() async {
+        let driver = await loaded(Self.style(source: #"{"type": "vector", "tiles": ["https://h/tiles/{z}/{x}/{y}.pbf"], "maxzoom": 11}"#))
         #expect(Array(driver.milestones.prefix(2)) == ["style-data-loaded style", "source-data-loaded city metadata"])
         #expect(!driver.loads.contains { $0.kind == .source })
         #expect(driver.milestones.last == "map-idle")
     }
 
-    @Test func aTileJSONErrorLeavesTheSourceUnloadedAndTheMapNeverLoaded() {
-        let driver = loaded(Self.style(), overrides: ["tiles.json": .success(Array("{\"tiles\": 5}".utf8), source: .network)])
+    @Test func aTileJSONErrorLeavesTheSourceUnloadedAndTheMapNeverLoaded() async {
+        let driver = await loaded(Self.style(), overrides: ["tiles.json": .success(Array("{\"tiles\": 5}".utf8), source: .network)])
         #expect(driver.milestones == ["style-data-loaded style", "style-data-loaded sprite", "map-loading-error source city"])
         #expect(!driver.loads.contains { $0.kind == .tile })
         #expect(!driver.frames.isEmpty && driver.frames.allSatisfy { $0.renderMode == .partial })
     }
 
-    @Test func aTileErrorIsReportedAndTheTileCountsAsComplete() {
+    @Test func aTileErrorIsReportedAndTheTileCountsAsComplete() async {
         let broken = "tiles/10/163/396.pbf"
-        let driver = loaded(Self.style(), overrides: [broken: .success([0xFF, 0x01], source: .network)])
+        let driver = await loaded(Self.style(), overrides: [broken: .success([0xFF, 0x01], source: .network)])
         #expect(driver.milestones.contains("map-loading-error tile city 10/163/396"))
         #expect(!driver.milestones.contains("source-data-loaded city tile 10/163/396"))
         #expect(Array(driver.milestones.suffix(2)) == ["map-loaded", "map-idle"])
     }
 
-    @Test func styleLoadedWaitsForTheSpriteAndEverySourcesMetadata() {
-        var driver = MachineDriver()
+    @Test func styleLoadedWaitsForTheSpriteAndEverySourcesMetadata() async {
+        let driver = MachineDriver()
         driver.overrides["sprite.png"] = .success([], source: .network)
         driver.load(Self.style(source: #"{"type": "geojson", "data": "https://h/none.geojson"}"#))
-        driver.run()
+        await driver.run()
         // The GeoJSON fails: its source never loads, so style-loaded never comes, sprite or not.
         #expect(driver.milestones.contains("style-data-loaded sprite"))
         #expect(driver.milestones.contains("map-loading-error source city"))
         #expect(!driver.milestones.contains("style-loaded") && !driver.milestones.contains("style-data-loaded sources"))
     }
 
-    @Test func onlySourcesOfVisibleLayersRequestTiles() {
+    @Test func onlySourcesOfVisibleLayersRequestTiles() async {
         let hidden = Self.style(layers: "").replacingOccurrences(of: #""source-layer": "water"}"#, with: #""source-layer": "water", "layout": {"visibility": "none"}}"#)
-        let driver = loaded(hidden)
+        let driver = await loaded(hidden)
         #expect(!driver.loads.contains { $0.kind == .tile })
         #expect(Array(driver.milestones.suffix(2)) == ["map-loaded", "map-idle"])
     }
 
-    @Test func framesAreFullOnlyWhenEveryVisibleTileIsCompleteAndRepaintWhileTransitionsRun() {
-        let driver = loaded(Self.style())
+    @Test func framesAreFullOnlyWhenEveryVisibleTileIsCompleteAndRepaintWhileTransitionsRun() async {
+        let driver = await loaded(Self.style())
         let frames = driver.events.filter { $0.type == .renderFrameFinished }
         let firstFull = frames.firstIndex { $0.payload == .renderFrameFinished(RenderFrameFinished(renderMode: .full, needsRepaint: true, placementChanged: false)) }
         let tilesDone = driver.events.lastIndex { $0.payload.sourceData?.type == .tile }
@@ -121,32 +121,32 @@ struct LoadSequenceRuleTests {
         #expect(driver.frames.last == RenderFrameFinished(renderMode: .full, needsRepaint: false, placementChanged: false))
     }
 
-    @Test func mapLoadedFiresOncePerStyleLoadAndIdleAgainAfterEveryChange() {
-        var driver = loaded(Self.style())
+    @Test func mapLoadedFiresOncePerStyleLoadAndIdleAgainAfterEveryChange() async {
+        let driver = await loaded(Self.style())
         driver.feed(.setCamera(CameraOptions(zoom: 11)))
-        driver.run()
+        await driver.run()
         #expect(driver.milestones.filter { $0 == "map-loaded" }.count == 1)
         #expect(driver.milestones.filter { $0 == "map-idle" }.count == 2)
         #expect(driver.milestones.contains("camera-changed"))
         // A new style loads again: map-loaded fires again.
         driver.load(Self.style(sprite: false))
-        driver.run()
+        await driver.run()
         #expect(driver.milestones.filter { $0 == "map-loaded" }.count == 2)
     }
 
-    @Test func offlineTheMapShowsWhatItHasAndStillGoesIdle() {
-        var driver = MachineDriver()
+    @Test func offlineTheMapShowsWhatItHasAndStillGoesIdle() async {
+        let driver = MachineDriver()
         driver.feed(.setOffline(true))
         driver.load(Self.style(source: #"{"type": "vector", "tiles": ["https://h/tiles/{z}/{x}/{y}.pbf"], "maxzoom": 11}"#))
-        driver.run()
+        await driver.run()
         let offline = driver.events.compactMap { $0.payload.request }.filter { $0.response?.error?.reason == .inOfflineMode }
         #expect(offline.count == 2 + 4, "the sprite's two parts and the four tiles fail at once")
         #expect(driver.loads.isEmpty, "nothing goes to the network")
         #expect(driver.milestones.last == "map-idle")
     }
 
-    @Test func cameraAndSizeChangesAndRuntimeSourcesAreReportedAtOnce() {
-        var driver = loaded(Self.style())
+    @Test func cameraAndSizeChangesAndRuntimeSourcesAreReportedAtOnce() async {
+        let driver = await loaded(Self.style())
         let before = driver.events.count
         driver.feed(.setCamera(CameraOptions(bearing: 30)))
         driver.feed(.setViewport(Viewport(width: 800, height: 600)))
@@ -161,16 +161,16 @@ struct LoadSequenceRuleTests {
         #expect(throws: LoadingError.invalidCall("source \"city\" is in use by layer \"water\"")) { try driver.removeSource(id: "city") }
     }
 
-    @Test func aSymbolWhoseImageTheSpriteLacksIsReportedOnce() {
+    @Test func aSymbolWhoseImageTheSpriteLacksIsReportedOnce() async {
         let icons = #", {"id": "icons", "type": "symbol", "source": "city", "source-layer": "pois", "layout": {"icon-image": "no-such-icon"}}"#
-        let driver = loaded(Self.style(layers: icons))
+        let driver = await loaded(Self.style(layers: icons))
         #expect(driver.milestones.filter { $0 == "style-image-missing no-such-icon" }.count == 1)
         let index = driver.milestones.firstIndex(of: "style-image-missing no-such-icon")
         #expect(index.map { $0 > driver.milestones.firstIndex(of: "style-loaded")! } == true)
     }
 
-    @Test func everyRequestIsReportedOnceWithItsResponse() {
-        let driver = loaded(Self.style())
+    @Test func everyRequestIsReportedOnceWithItsResponse() async {
+        let driver = await loaded(Self.style())
         let requests = driver.events.compactMap { $0.payload.request }
         #expect(requests.count == driver.loads.count)
         #expect(requests.map(\.request.url).sorted() == driver.loads.map(\.url).sorted())
@@ -179,11 +179,11 @@ struct LoadSequenceRuleTests {
         #expect(driver.events.filter { $0.type == .resourceRequest }.allSatisfy { $0.end - $0.begin == .milliseconds(10) })
     }
 
-    @Test func aCoverPastTheTileLimitIsRefusedOnceAndTheMapStillGoesIdle() {
+    @Test func aCoverPastTheTileLimitIsRefusedOnceAndTheMapStillGoesIdle() async {
         let raster = #"{"type": "raster", "tiles": ["https://h/{z}/{x}/{y}.png"], "tileSize": 1}"#
         let style = Self.style(sprite: false, source: raster).replacingOccurrences(of: #""type": "fill", "source": "city", "source-layer": "water""#,
                                                                                   with: #""type": "raster", "source": "city""#)
-        var driver = loaded(style)
+        let driver = await loaded(style)
         #expect(driver.milestones.filter { $0.hasPrefix("map-loading-error source city") }.count == 1)
         #expect(!driver.loads.contains { $0.kind == .tile })
         #expect(driver.milestones.last == "map-idle")
@@ -191,7 +191,7 @@ struct LoadSequenceRuleTests {
         #expect(message == "source \"city\": the view needs 263169 tiles at zoom 19, more than the limit of 10000 per source; no tile of it is loaded")
         // Moving on does not repeat the error while the cover stays too large.
         driver.feed(.setCamera(CameraOptions(bearing: 10)))
-        driver.run()
+        await driver.run()
         #expect(driver.milestones.filter { $0.hasPrefix("map-loading-error") }.count == 1)
     }
 }

@@ -3,86 +3,94 @@ import MapSimTesting
 @testable import MapSim
 @testable import MapSimStyle
 
-/// Drives `MapMachine` — the pure load sequence, pipeline and render model — with a scheduler of its
-/// own and canned answers, as the `Map` actor would but with no task and no file: answers come
-/// from the sample style's folder served at `https://h/`, after 10 ms, unless a test overrides them.
-struct MachineDriver {
+/// Drives `MapMachine` — the pure load sequence, pipeline and render model — through the same
+/// `DriveLoop` the `Map` actor uses, with canned answers instead of tasks and files: answers come
+/// from the sample style's folder served at `https://h/`, 10 ms after their request, unless a test
+/// overrides them.
+final class MachineDriver {
     static let base = "https://h/"
-    private(set) var machine: MapMachine
-    private var scheduler = Scheduler<MapInput>()
-    /// Answers by path below `https://h/`, replacing the sample's files.
-    var overrides: [String: Response] = [:]
+    private let loop: DriveLoop<MapMachine, CannedLoads>
+    private let canned: CannedLoads
     private(set) var events: [MapEvent] = []
-    private(set) var loads: [Resource] = []
-    /// First answers to fetches, by request.
-    private(set) var fetched: [RequestID: Response] = [:]
+    private(set) var outputs: [MapOutput] = []
+    /// First answers to fetches, by fetch.
+    private(set) var fetched: [FetchToken: Response] = [:]
+    private var nextFetch = 0
 
-    init(camera: Camera = Camera(center: LngLat(longitude: -122.5, latitude: 37.8), zoom: 10)) {
-        machine = MapMachine(camera: camera, viewport: Viewport(width: 512, height: 512), options: LoadSequence.Options(),
-                             pipeline: RequestPipeline.Configuration())
+    init(camera: Camera = Camera(center: LngLat(longitude: -122.5, latitude: 37.8), zoom: 10), options: Map.Options = Map.Options()) {
+        canned = CannedLoads { resource in Self.answer(resource.url) }
+        loop = DriveLoop(machine: MapMachine(camera: camera, viewport: Viewport(width: 512, height: 512), options: options),
+                         loads: canned, timing: FixedLatency(.milliseconds(10)))
+        feed(.start)
+    }
+
+    /// Every load the loop started, in order.
+    var loads: [Resource] { canned.started }
+
+    /// The machine, to read its state.
+    var machine: MapMachine { loop.machine }
+
+    /// Answers by path below `https://h/`, replacing the sample's files.
+    var overrides: [String: Response] {
+        get { Dictionary(uniqueKeysWithValues: canned.overrides.map { (String($0.key.dropFirst(Self.base.count)), $0.value) }) }
+        set { canned.overrides = Dictionary(uniqueKeysWithValues: newValue.map { (Self.base + $0.key, $0.value) }) }
     }
 
     /// Loads a style given as JSON text, at `https://h/style.json`.
-    mutating func load(_ style: String) {
+    func load(_ style: String) {
         feed(.setStyleJSON(Array(style.utf8), baseURL: Self.base + "style.json"))
     }
 
-    /// Feeds `input` now and executes what comes back.
-    mutating func feed(_ input: MapInput) {
-        execute(machine.handle(input, at: scheduler.now))
-    }
-
-    /// Adds a source at run time.
-    mutating func addSource(_ source: StyleSource) throws(LoadingError) {
-        execute(try machine.addSource(source, at: scheduler.now))
+    /// Feeds `input` now; records what the loop hands out.
+    func feed(_ input: MapInput) {
+        loop.feed(input, perform: record)
     }
 
     /// Fetches a resource for a component attached to the map.
-    mutating func fetch(_ resource: Resource) -> RequestID {
-        let (id, actions) = machine.fetch(resource, at: scheduler.now)
-        execute(actions)
-        return id
+    func fetch(_ resource: Resource, timeout: SimTime = .seconds(120)) -> FetchToken {
+        let token = FetchToken(value: nextFetch)
+        nextFetch += 1
+        feed(.fetch(token, resource, timeout: timeout))
+        return token
+    }
+
+    /// Adds a source at run time.
+    func addSource(_ source: StyleSource) throws(LoadingError) {
+        try call(.addSource(source))
     }
 
     /// Removes a source at run time.
-    mutating func removeSource(id: String) throws(LoadingError) {
-        execute(try machine.removeSource(id: id, at: scheduler.now))
+    func removeSource(id: String) throws(LoadingError) {
+        try call(.removeSource(id))
     }
 
-    private mutating func execute(_ actions: [MapAction]) {
-        for action in actions {
-            switch action {
-            case .load(let request, let attempt, let backend, let resource):
-                loads.append(resource)
-                scheduler.schedule(.answer(request, attempt, answer(resource.url), from: backend), at: scheduler.now + .milliseconds(10))
-            case .cancelLoad(let attempt):
-                scheduler.removeAll { if case .answer(_, attempt, _, _) = $0 { true } else { false } }
-            case .scheduleTimer(let id, let time):
-                scheduler.schedule(.timer(id), at: time)
-            case .scheduleFrame(let time):
-                scheduler.schedule(.frame, at: time)
-            case .scheduleGeoJSONUpdate(let source, let token, let time):
-                scheduler.schedule(.geoJSONUpdateParsed(source: source, token: token), at: time)
-            case .emit(let payload, let begin):
-                events.append(MapEvent(begin: begin ?? scheduler.now, end: scheduler.now, payload: payload))
-            case .fetched(let id, let response):
-                fetched[id] = response
-            case .store, .refreshCache, .request, .cancelRequest, .deliver, .invalidate:
-                continue
-            }
-        }
+    /// Feeds an API call and throws its refusal, as the `Map` actor does.
+    private func call(_ input: MapInput) throws(LoadingError) {
+        let before = outputs.count
+        feed(input)
+        for case .refused(let error) in outputs[before...] { throw error }
     }
 
     /// Runs every input due within `duration`.
-    mutating func run(for duration: SimTime = .seconds(10)) {
-        let end = scheduler.now + duration
-        while let (_, input) = scheduler.popNext(notAfter: end) { feed(input) }
+    func run(for duration: SimTime = .seconds(10)) async {
+        await loop.run(until: loop.now + duration, perform: record)
     }
 
-    private func answer(_ url: String) -> Response {
-        let path = String(url.dropFirst(Self.base.count)).removingPercentEncoding ?? ""
-        if let override = overrides[path] { return override }
-        guard url.hasPrefix(Self.base), let data = FileManager.default.contents(atPath: SampleStyle.folder + "/" + path) else {
+    private func record(_ output: MapOutput) {
+        outputs.append(output)
+        switch output {
+        case .emit(let payload, let begin):
+            events.append(MapEvent(begin: begin ?? loop.now, end: loop.now, payload: payload))
+        case .fetched(let token, let response):
+            fetched[token] = response
+        case .store, .refreshCache, .refused:
+            break
+        }
+    }
+
+    private static func answer(_ url: String) -> Response {
+        let path = String(url.dropFirst(base.count)).removingPercentEncoding ?? ""
+        guard url.hasPrefix(base), let data = FileManager.default.contents(atPath: SampleStyle.folder + "/" + path) else {
             return .failure(.notFound, "no file for \(url)", source: .network)
         }
         return .success([UInt8](data), source: .network)

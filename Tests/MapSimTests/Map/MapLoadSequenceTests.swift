@@ -65,7 +65,7 @@ struct MapLoadSequenceTests {
     }
 
     @Test func styleWithoutSpriteCountsItsSpriteAsLoaded() async {
-        let map = Map(loader: StubLoader())
+        let map = Map(backends: .only(StubLoader()))
         let recorder = EventRecorder(map)
         await map.setStyleJSON(#"{"version": 8, "sources": {}, "layers": [{"id": "bg", "type": "background"}]}"#)
         #expect(recorder.payloads.compactMap(\.styleData) == [.style, .sprite, .sources])
@@ -164,7 +164,7 @@ struct MapLoadSequenceTests {
             #expect(frame.payload.frame?.needsRepaint == expected, "frame at \(frame.end)")
         }
         // No transition and nothing that fades: idle on the first full frame.
-        let map = Map(loader: StubLoader())
+        let map = Map(backends: .only(StubLoader()))
         let quiet = EventRecorder(map)
         await map.setStyleJSON(#"{"version": 8, "transition": {"duration": 0}, "sources": {}, "layers": [{"id": "bg", "type": "background"}]}"#)
         #expect(await map.run(until: .mapIdle, timeout: .seconds(1)) == .reached(.zero))
@@ -181,7 +181,7 @@ struct MapLoadSequenceTests {
     }
 
     @Test func cameraChangesOnCameraAndSize() async {
-        let map = Map(loader: StubLoader())
+        let map = Map(backends: .only(StubLoader()))
         let recorder = EventRecorder(map)
         await map.setCamera(CameraOptions(zoom: 3))
         await map.setCamera(CameraOptions(zoom: 3))
@@ -281,7 +281,7 @@ struct MapLoadSequenceTests {
     }
 
     @Test func observersAndTheEventSequenceSeeTheSameStream() async {
-        let map = Map(loader: FileResourceLoader(assetRoot: SampleStyle.folder))
+        let map = Map(backends: .only(FileResourceLoader(assetRoot: SampleStyle.folder)))
         let stream = map.events
         let log = LockedLog()
         let a = map.subscribe(MapEvents.styleDataLoaded) { log.append("a:\($0.payload.type.rawValue)") }

@@ -7,10 +7,10 @@ import MapSimTesting
 struct MapNetworkTests {
     private let network = SimulatedNetwork(mirrors: [.init(prefix: "https://maps.test/", directory: SampleStyle.folder)])
 
-    private func load(timing: some DeliveryTiming, maximumConcurrentRequests: Int = 20, viewport: Viewport = Viewport(width: 512, height: 512))
+    private func load(timing: some DeliveryTiming, loading: RequestPipeline.Configuration = .init(), viewport: Viewport = Viewport(width: 512, height: 512))
         async -> (EventRecorder, Map.RunOutcome) {
         let map = Map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), network: network), viewport: viewport,
-                      options: .init(maximumConcurrentRequests: maximumConcurrentRequests), timing: timing)
+                      options: .init(loading: loading), timing: timing)
         let recorder = EventRecorder(map)
         await map.setStyleURI("https://maps.test/style.json")
         return (recorder, await map.run(until: .mapIdle, timeout: .seconds(60)))
@@ -31,7 +31,7 @@ struct MapNetworkTests {
     }
 
     @Test func neverHasMoreRequestsInFlightThanTheCap() async {
-        let (capped, outcome) = await load(timing: FixedLatency(.milliseconds(50)), maximumConcurrentRequests: 2)
+        let (capped, outcome) = await load(timing: FixedLatency(.milliseconds(50)), loading: .init(maximumConcurrentRequests: 2))
         guard case .reached = outcome else { Issue.record("not idle: \(outcome)"); return }
         #expect(peakConcurrency(capped) == 2)
         let (free, _) = await load(timing: FixedLatency(.milliseconds(50)))
@@ -39,16 +39,13 @@ struct MapNetworkTests {
     }
 
     @Test func anOfflineWindowDelaysTheLoadUntilTheNetworkReturns() async throws {
-        var profile = NetworkPreset.lan.profile()
-        profile.offlineWindows = [SimTime.zero..<SimTime.seconds(5)]
-        let (_, outcome) = await load(timing: profile)
+        let (_, outcome) = await load(timing: NetworkPreset.lan.profile(), loading: .init(offlineWindows: [SimTime.zero..<SimTime.seconds(5)]))
         // The style request fails offline (fatal), exactly as a map started without a network.
         guard case .styleFailed(let message) = outcome else { Issue.record("expected a style failure: \(outcome)"); return }
         #expect(message.contains("offline"))
         // Offline from 10 ms: the tiles fail, the map still goes idle; when the window ends they load.
-        var late = NetworkPreset.lan.profile()
-        late.offlineWindows = [SimTime.milliseconds(10)..<SimTime.seconds(5)]
-        let map = Map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), network: network), timing: late)
+        let map = Map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), network: network),
+                      options: .init(loading: .init(offlineWindows: [SimTime.milliseconds(10)..<SimTime.seconds(5)])), timing: NetworkPreset.lan.profile())
         let lateRecorder = EventRecorder(map)
         await map.setStyleURI("https://maps.test/style.json")
         guard case .reached(let firstIdle) = await map.run(until: .mapIdle, timeout: .seconds(60)) else { Issue.record("not idle"); return }

@@ -13,7 +13,7 @@ struct MapSourceTypesTests {
         for tile in TilePyramid(rounding: .round, tileSize: 256).visibleTiles(camera: Camera(center: LngLat(longitude: 0, latitude: 0), zoom: 1), viewport: Viewport(width: 512, height: 512)) {
             loader.serve("https://r/\(tile.canonical).png", data: Self.png)
         }
-        let map = Map(loader: loader, camera: Camera(center: LngLat(longitude: 0, latitude: 0), zoom: 1))
+        let map = Map(backends: .only(loader), camera: Camera(center: LngLat(longitude: 0, latitude: 0), zoom: 1))
         let recorder = EventRecorder(map)
         await map.setStyleJSON("""
         {"version": 8, "transition": {"duration": 0},
@@ -33,7 +33,7 @@ struct MapSourceTypesTests {
     @Test func rasterTilesThatAreNotImagesAreTileErrors() async {
         let loader = StubLoader()
         loader.serve("https://r/0/0/0.png", data: Array("<html>".utf8))
-        let map = Map(loader: loader)
+        let map = Map(backends: .only(loader))
         let recorder = EventRecorder(map)
         await map.setStyleJSON(#"{"version": 8, "sources": {"r": {"type": "raster", "tiles": ["https://r/{z}/{x}/{y}.png"], "maxzoom": 0}}, "layers": [{"id": "r", "type": "raster", "source": "r"}]}"#)
         _ = await map.run(until: .mapIdle, timeout: .seconds(5))
@@ -43,7 +43,7 @@ struct MapSourceTypesTests {
     }
 
     @Test func inlineGeoJSONTilesLoadWithoutRequests() async {
-        let map = Map(loader: StubLoader())
+        let map = Map(backends: .only(StubLoader()))
         let recorder = EventRecorder(map)
         await map.setStyleJSON("""
         {"version": 8, "transition": {"duration": 0},
@@ -59,7 +59,7 @@ struct MapSourceTypesTests {
         let loader = StubLoader()
         loader.serve("https://h/i.png", data: Self.png)
         loader.serve("https://h/d.geojson", data: Array(#"{"type": "FeatureCollection", "features": []}"#.utf8))
-        let map = Map(loader: loader)
+        let map = Map(backends: .only(loader))
         let recorder = EventRecorder(map)
         await map.setStyleJSON("""
         {"version": 8, "sources": {"i": {"type": "image", "url": "i.png", "coordinates": [[0,1],[1,1],[1,0],[0,0]]}, "d": {"type": "geojson", "data": "d.geojson"}},
@@ -72,7 +72,7 @@ struct MapSourceTypesTests {
     }
 
     @Test func unknownSchemesFailWithAClearMessage() async {
-        let map = Map(loader: FileResourceLoader(assetRoot: "/"))
+        let map = Map(backends: .only(FileResourceLoader(assetRoot: "/")))
         await map.setStyleURI("gopher://x/style.json")
         guard case .styleFailed(let message) = await map.run(until: .mapIdle, timeout: .seconds(1)) else { Issue.record("expected a failure"); return }
         #expect(message.contains("no backend for gopher:// URLs"))

@@ -7,7 +7,7 @@ func loadStyle(_ url: String, camera: CameraOptions = CameraOptions(), viewport:
                until state: Map.State = .mapIdle, timeout: SimTime = .seconds(30),
                timing: any DeliveryTiming = ImmediateDelivery(), prepare: (Map) async -> Void = { _ in })
     async -> (map: Map, recorder: EventRecorder, outcome: Map.RunOutcome) {
-    let map = Map(loader: FileResourceLoader(assetRoot: SampleStyle.folder), viewport: viewport, timing: timing)
+    let map = Map(backends: .only(FileResourceLoader(assetRoot: SampleStyle.folder)), viewport: viewport, timing: timing)
     let recorder = EventRecorder(map)
     await map.setCamera(camera)
     await prepare(map)

@@ -39,7 +39,7 @@ struct RobustnessTests {
     private static func load(style: [UInt8], files: [String: [UInt8]]) async -> Map.RunOutcome {
         let loader = StubLoader()
         for (path, data) in files { loader.serve("https://h/" + path, data: data) }
-        let map = Map(loader: loader, viewport: Viewport(width: 800, height: 600))
+        let map = Map(backends: .only(loader), viewport: Viewport(width: 800, height: 600))
         await map.setStyleJSON(String(decoding: style, as: UTF8.self), baseURL: "https://h/style.json")
         return await map.run(until: .mapIdle, timeout: .seconds(20))
     }
@@ -84,7 +84,7 @@ struct RobustnessTests {
             broken[path] = Self.mutate(files[path]!, &random)
             let loader = StubLoader()
             for (path, data) in broken { loader.serve("https://h/" + path, data: data) }
-            let map = Map(loader: loader, viewport: Viewport(width: 800, height: 600))
+            let map = Map(backends: .only(loader), viewport: Viewport(width: 800, height: 600))
             let recorder = EventRecorder(map)
             await map.setStyleJSON(String(decoding: style, as: UTF8.self), baseURL: "https://h/style.json")
             let outcome = await map.run(until: .mapIdle, timeout: .seconds(20))

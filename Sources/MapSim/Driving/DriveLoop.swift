@@ -1,0 +1,153 @@
+/// Runs a `DrivenMachine` on a virtual clock — the one executor of mapsim's machines: the `Map`
+/// actor, region downloads and the tests all drive their machines through it.
+///
+/// Like swift-nio's embedded event loop, time moves only when told. `feed(_:perform:)` hands the
+/// machine an input now; `step(notAfter:perform:)` feeds the earliest input that is due. The loop
+/// carries out the machine's loads, cancellations and scheduled inputs itself, and hands every
+/// output to `perform`, in order.
+///
+/// Loads are real work (tasks through backends), but they never decide order: the answer of a load
+/// takes its place among the scheduled inputs when the loop next steps — its place in the order of
+/// insertion is taken then, in the order the loads were started, whenever the load really finishes
+/// — and is delivered at the time the `DeliveryTiming` gives from the request and the response. The
+/// loop waits for a load only when its answer could come before the next input; other loads keep
+/// running meanwhile. So the same inputs give the same outputs on every run.
+///
+/// Its methods run on the caller's actor (the `Map`'s), so the loop needs no lock of its own.
+public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
+    private enum Due {
+        case input(Machine.Input)
+        case answer(LoadAnswer)
+    }
+
+    /// A load under way; once the loop has stepped, the place its answer takes in the order.
+    private struct InFlight {
+        var order: LoadOrder
+        var start: SimTime
+        var handle: Loads.Handle
+        var place: (time: SimTime, sequence: UInt64)?
+    }
+
+    /// The machine, for reading its state.
+    public private(set) var machine: Machine
+    private let loads: Loads
+    private var timing: any DeliveryTiming
+    private var scheduler = Scheduler<Due>()
+    private var inFlight: [AttemptID: InFlight] = [:]
+    /// Loads started since the loop last stepped, in the order they were started.
+    private var unplaced: [AttemptID] = []
+    /// Loads whose answers have a place, in the order of their places.
+    private var placed: [AttemptID] = []
+    private var placedHead = 0
+    /// Answers in the scheduler, and those of them that were cancelled before they were fed.
+    private var scheduledAnswers: Set<AttemptID> = []
+    private var cancelledAnswers: Set<AttemptID> = []
+
+    /// A loop running `machine`, its loads carried out by `loads` and timed by `timing`.
+    public init(machine: Machine, loads: Loads, timing: any DeliveryTiming) {
+        self.machine = machine
+        self.loads = loads
+        self.timing = timing
+    }
+
+    deinit {
+        for load in inFlight.values { loads.cancel(load.handle) }
+    }
+
+    /// The current virtual time.
+    public var now: SimTime { scheduler.now }
+
+    /// Whether anything is left to happen: an input scheduled, or a load under way or delivered.
+    public var hasPendingWork: Bool {
+        scheduler.count > cancelledAnswers.count || !inFlight.isEmpty
+    }
+
+    /// Feeds `input` now and carries out what the machine asks; outputs go to `perform`, in order.
+    public func feed(_ input: Machine.Input, perform: (Machine.Output) -> Void) {
+        let now = scheduler.now
+        for action in machine.handle(input, at: now) {
+            switch action {
+            case .load(let order):
+                inFlight[order.attempt] = InFlight(order: order, start: now, handle: loads.start(order))
+                unplaced.append(order.attempt)
+            case .cancelLoad(let attempt):
+                if let load = inFlight.removeValue(forKey: attempt) {
+                    loads.cancel(load.handle)
+                } else if scheduledAnswers.contains(attempt) {
+                    cancelledAnswers.insert(attempt)
+                }
+            case .schedule(let input, let time):
+                scheduler.schedule(.input(input), at: time)
+            case .output(let output):
+                perform(output)
+            }
+        }
+    }
+
+    /// Feeds the earliest input due no later than `limit` — an answer, or a scheduled input — after
+    /// waiting for every load whose answer could come first. Returns false when nothing is due by then.
+    public func step(notAfter limit: SimTime, perform: (Machine.Output) -> Void,
+                     isolation: isolated (any Actor)? = #isolation) async -> Bool {
+        placeStartedLoads()
+        while let attempt = nextPlaced(), let load = inFlight[attempt], let place = load.place {
+            discardCancelledAnswers()
+            if let next = scheduler.next, next.time <= limit, (next.time, next.sequence) < (place.time, place.sequence) { break }
+            placedHead += 1
+            let (response, measured) = await loads.finish(load.handle)
+            // Cancelled while it ran: its answer never comes.
+            guard let finished = inFlight.removeValue(forKey: attempt) else { continue }
+            let delay = timing.delay(for: finished.order.resource, response: response, measured: measured)
+            scheduler.schedule(.answer(LoadAnswer(finished.order, response)), at: max(finished.start + delay, place.time), sequence: place.sequence)
+            scheduledAnswers.insert(attempt)
+        }
+        discardCancelledAnswers()
+        guard let (_, due) = scheduler.popNext(notAfter: limit) else { return false }
+        switch due {
+        case .input(let input):
+            feed(input, perform: perform)
+        case .answer(let answer):
+            scheduledAnswers.remove(answer.order.attempt)
+            feed(Machine.input(for: answer), perform: perform)
+        }
+        return true
+    }
+
+    /// Steps until nothing is due by `limit`, then sets the clock to `limit`.
+    public func run(until limit: SimTime, perform: (Machine.Output) -> Void, isolation: isolated (any Actor)? = #isolation) async {
+        while await step(notAfter: limit, perform: perform) {}
+        scheduler.advance(to: limit)
+    }
+
+    /// Moves the clock forward to `time` (never backwards) without running anything.
+    public func advanceClock(to time: SimTime) {
+        scheduler.advance(to: time)
+    }
+
+    /// Gives the loads started since the last step their places, in the order they were started.
+    private func placeStartedLoads() {
+        for attempt in unplaced where inFlight[attempt] != nil {
+            inFlight[attempt]?.place = (scheduler.now, scheduler.reserveSequence())
+            placed.append(attempt)
+        }
+        unplaced.removeAll(keepingCapacity: true)
+    }
+
+    /// The first placed load still under way.
+    private func nextPlaced() -> AttemptID? {
+        while placedHead < placed.count, inFlight[placed[placedHead]] == nil { placedHead += 1 }
+        if placedHead > 1_024 && placedHead * 2 > placed.count {
+            placed.removeFirst(placedHead)
+            placedHead = 0
+        }
+        return placedHead < placed.count ? placed[placedHead] : nil
+    }
+
+    /// Drops cancelled answers from the front of the schedule, without moving the clock.
+    private func discardCancelledAnswers() {
+        while !cancelledAnswers.isEmpty, case .answer(let answer)? = scheduler.first, cancelledAnswers.contains(answer.order.attempt) {
+            scheduler.discardFirst()
+            scheduledAnswers.remove(answer.order.attempt)
+            cancelledAnswers.remove(answer.order.attempt)
+        }
+    }
+}

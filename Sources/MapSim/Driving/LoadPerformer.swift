@@ -1,0 +1,15 @@
+/// What carries out a drive loop's loads: real backends as tasks (`BackendLoads`), or canned
+/// answers in a test — as NIOEmbedded runs NIOCore's code with nothing real underneath.
+public protocol LoadPerformer: Sendable {
+    /// A load under way.
+    associatedtype Handle: Sendable
+
+    /// Starts `order`.
+    func start(_ order: LoadOrder) -> Handle
+
+    /// Waits for the load to finish: its response, and how long it really took.
+    func finish(_ handle: Handle) async -> (response: Response, measured: SimTime)
+
+    /// Gives the load up; `finish` is not called for it afterwards.
+    func cancel(_ handle: Handle)
+}

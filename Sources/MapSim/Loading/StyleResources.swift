@@ -1,0 +1,64 @@
+import MapSimStyle
+
+/// The requests of one style, made in one place: every URL the style names is normalized
+/// (`mapbox://`) and resolved against the style's own URL, and becomes the `Resource` MapLibre makes
+/// for it. The load sequence and an offline download ask it for the same things.
+public struct StyleResources: Sendable, Equatable {
+    /// The style's URL, which relative URLs resolve against (nil for a style given as text without one).
+    public var styleURL: String?
+    /// How `mapbox://` URLs are normalized.
+    public var mapbox: MapboxURL
+
+    /// The resources of the style at `styleURL`.
+    public init(styleURL: String?, mapbox: MapboxURL) {
+        self.styleURL = styleURL
+        self.mapbox = mapbox
+    }
+
+    /// The style itself.
+    public var style: Resource {
+        .style(styleURL ?? "")
+    }
+
+    /// The metadata of `source`: its TileJSON, its GeoJSON document or its image; nil for a source
+    /// whose metadata is inline.
+    public func metadata(of source: StyleSource) -> Resource? {
+        switch source.kind {
+        case .vector, .raster, .rasterDEM: source.url.map { .source(resolve(mapbox.source($0))) }
+        case .geojson: source.url.map { .source(resolve($0)) }
+        case .image: .image(resolve(source.url ?? ""))
+        case .video: nil
+        }
+    }
+
+    /// The base URL of a sprite sheet (`.json` and `.png` are added to it).
+    public func spriteBase(_ sheet: SpriteSource) -> String {
+        resolve(mapbox.sprite(sheet.url))
+    }
+
+    /// The index of a sprite sheet at `pixelRatio`.
+    public func spriteJSON(_ sheet: SpriteSource, pixelRatio: Double) -> Resource {
+        .spriteJSON(base: spriteBase(sheet), pixelRatio: pixelRatio)
+    }
+
+    /// The image of a sprite sheet at `pixelRatio`.
+    public func spriteImage(_ sheet: SpriteSource, pixelRatio: Double) -> Resource {
+        .spriteImage(base: spriteBase(sheet), pixelRatio: pixelRatio)
+    }
+
+    /// The style's `glyphs` URL template, resolved.
+    public func glyphTemplate(_ template: String) -> String {
+        resolve(mapbox.glyphs(template))
+    }
+
+    /// The tile URL template of a TileJSON's first `tiles` entry, resolved against `base` (the
+    /// TileJSON's own URL; the style's for inline tiles).
+    public func tileTemplate(_ tileJSON: TileJSON, base: String?) -> TileURLTemplate? {
+        tileJSON.tiles.first.map { TileURLTemplate(URLResolver.resolve(mapbox.tile($0), against: base ?? styleURL), scheme: tileJSON.scheme) }
+    }
+
+    /// `url` resolved against the style's URL.
+    public func resolve(_ url: String) -> String {
+        URLResolver.resolve(url, against: styleURL)
+    }
+}

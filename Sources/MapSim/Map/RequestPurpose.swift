@@ -1,0 +1,17 @@
+/// What a request of a map is for: a part of the style load, or a fetch of a component attached to
+/// the map (a site's data manager).
+enum RequestPurpose: Sendable, Hashable {
+    case style
+    case spriteJSON(Int)
+    case spriteImage(Int)
+    case metadata(String)
+    case tile(String, TileKey)
+    case glyphs(GlyphRangeKey)
+    case fetch(FetchToken)
+
+    /// Whether the request belongs to the style load (a new style cancels it).
+    var isStyleLoad: Bool {
+        if case .fetch = self { return false }
+        return true
+    }
+}
