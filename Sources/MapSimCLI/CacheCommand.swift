@@ -153,7 +153,7 @@ struct CacheCommand: AsyncParsableCommand {
                 print("region \(id): \(progress.completedResources) of \(progress.requiredResources) resources, \(ByteCount.format(progress.completedBytes)) in \(environment.cache?.path ?? "")")
                 guard progress.failures.isEmpty else {
                     for failure in progress.failures { printError("mapsim: failed: \(failure)") }
-                    throw ExitCode(1)
+                    throw ExitStatus.failure
                 }
             }
         }

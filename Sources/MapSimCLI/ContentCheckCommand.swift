@@ -67,8 +67,7 @@ struct ContentCheckCommand: AsyncParsableCommand {
         let environment = loading.environment(styleURL: styleURL, mapbox: MapboxURL())
         guard let cache = environment.cache else {
             await environment.shutdown()
-            printError("mapsim: a content check needs a cache, and none could be opened: \(environment.warnings.joined(separator: "; "))")
-            throw ExitCode(74)
+            throw ExitStatus.fail(ExitStatus.cannotWrite, "a content check needs a cache, and none could be opened: \(environment.warnings.joined(separator: "; "))")
         }
         let writer: EventLineWriter?
         do {
@@ -94,11 +93,11 @@ struct ContentCheckCommand: AsyncParsableCommand {
         } else {
             report(outcome, site: site)
         }
-        if outcome.errors["cache"] != nil { throw ExitCode(74) }
-        if outcome.errors["manifest"] != nil { throw ExitCode(69) }
+        if outcome.errors["cache"] != nil { throw ExitStatus.cannotWrite }
+        if outcome.errors["manifest"] != nil { throw ExitStatus.unavailable }
         if !outcome.errors.isEmpty {
             if !json { printError("mapsim: the previous version is kept whole") }
-            throw ExitCode(1)
+            throw ExitStatus.failure
         }
     }
 

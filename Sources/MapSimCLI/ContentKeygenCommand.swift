@@ -28,8 +28,7 @@ struct ContentKeygenCommand: ParsableCommand {
 
     func run() throws {
         for path in [output, output + ".pub"] where !force && FileManager.default.fileExists(atPath: path) {
-            printError("mapsim: \(path) exists; give --force to replace it")
-            throw ExitCode(64)
+            throw ExitStatus.fail(ExitStatus.usage, "\(path) exists; give --force to replace it")
         }
         let (privateKey, publicKey) = ContentSigningKey.generate()
         do {

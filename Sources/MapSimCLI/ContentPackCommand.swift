@@ -52,13 +52,11 @@ struct ContentPackCommand: ParsableCommand {
         do {
             signingKey = String(decoding: try InputFile.read(key, limit: 4096), as: UTF8.self)
         } catch {
-            printError("mapsim: \(error)")
-            throw ExitCode(2)
+            throw ExitStatus.fail(error)
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder) else {
-            printError("mapsim: cannot read \(source): no such file or folder")
-            throw ExitCode(2)
+            throw ExitStatus.fail(ExitStatus.unreadableInput, "cannot read \(source): no such file or folder")
         }
         do {
             if isFolder.boolValue {
@@ -71,8 +69,7 @@ struct ContentPackCommand: ParsableCommand {
                 do {
                     bytes = try InputFile.read(source, limit: 64 << 20)
                 } catch {
-                    printError("mapsim: \(error)")
-                    throw ExitCode(2)
+                    throw ExitStatus.fail(error)
                 }
                 manifest = try ContentManifest(json: bytes)
             }
@@ -90,8 +87,7 @@ struct ContentPackCommand: ParsableCommand {
             let bytes = manifest.items.reduce(0) { $0 + $1.size }
             print("packed \(manifest.items.count) items (\(ByteCount.format(bytes))) of \(manifest.site) version \(manifest.version) into \(output)")
         } catch let error as ContentError {
-            printError("mapsim: \(error)")
-            throw ExitCode(65)
+            throw ExitStatus.fail(error)
         }
     }
 }

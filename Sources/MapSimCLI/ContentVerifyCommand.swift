@@ -32,16 +32,14 @@ struct ContentVerifyCommand: ParsableCommand {
             keyText = try InputFile.read(publicKey, limit: 4096)
             bytes = try InputFile.read(package, limit: 4 << 30)
         } catch {
-            printError("mapsim: \(error)")
-            throw ExitCode(2)
+            throw ExitStatus.fail(error)
         }
         do {
             let key = try ContentSigningKey.publicKey(String(decoding: keyText, as: UTF8.self))
             let opened = try ContentPackage(bytes, key: key)
             print("\(package): valid — \(opened.manifest.site) version \(opened.manifest.version), \(opened.items.count) items, signed with \(publicKey)")
         } catch {
-            printError("mapsim: \(package): not valid: \(error)")
-            throw ExitCode(65)
+            throw ExitStatus.fail(ExitStatus.status(for: error), "\(package): not valid: \(error)")
         }
     }
 }

@@ -63,6 +63,6 @@ struct DiffCommand: ParsableCommand {
         }
         print("\(diff.differences.count) difference\(diff.differences.count == 1 ? "" : "s") between \(expected) and \(actual):")
         for line in diff.lines(limit: limit) { print("  " + line) }
-        throw ExitCode(1)
+        throw ExitStatus.failure
     }
 }

@@ -77,7 +77,7 @@ struct EvalCommand: ParsableCommand {
     func run() throws {
         if let cases {
             let status = try Self.runCases(cases)
-            if status != 0 { throw ExitCode(status) }
+            if status != ExitStatus.success { throw status }
             return
         }
         let spec = try propertySpec.map { ExpressionCaseRunner.completedSpec(try Self.object($0, option: "--property-spec")) }
@@ -87,10 +87,8 @@ struct EvalCommand: ParsableCommand {
         case .success(let expression):
             compiled = expression
         case .failure(let failure):
-            for problem in failure.problems {
-                printError(problem.key.isEmpty ? "mapsim: \(problem.message)" : "mapsim: \(problem.key): \(problem.message)")
-            }
-            throw ExitCode(65)
+            for problem in failure.errors { printError("mapsim: \(problem)") }
+            throw ExitStatus.invalidData
         }
         var context = ExpressionContext(zoom: zoom)
         var feature = ExpressionFeature(properties: try properties.map { try Self.object($0, option: "--properties") } ?? JSONObject())
@@ -106,20 +104,19 @@ struct EvalCommand: ParsableCommand {
             print(ExpressionValue.jsonText(compiled.outputJSON(try compiled.evaluate(context))))
         } catch {
             print(ExpressionValue.jsonText(.object(JSONObject([("error", .string(error.message))]))))
-            throw ExitCode(1)
+            throw ExitStatus.failure
         }
     }
 
-    /// Runs every case of `path`; returns 65 when a line was not a case, 0 otherwise.
-    static func runCases(_ path: String) throws -> Int32 {
+    /// Runs every case of `path`; returns `invalidData` when a line was not a case, `success` otherwise.
+    static func runCases(_ path: String) throws -> ExitCode {
         let bytes: [UInt8]
         do {
             bytes = try InputFile.read(path, limit: 1 << 30)
         } catch {
-            printError("mapsim: \(error)")
-            throw ExitCode(2)
+            throw ExitStatus.fail(error)
         }
-        var status: Int32 = 0
+        var status = ExitStatus.success
         func emit(_ value: JSONValue) {
             print(ExpressionValue.jsonText(value))
         }
@@ -141,10 +138,10 @@ struct EvalCommand: ParsableCommand {
             case .success(let testCase) where testCase.objectValue != nil:
                 emit(ExpressionCaseRunner.run(testCase))
             case .success:
-                status = 65
+                status = ExitStatus.invalidData
                 emit(.object(JSONObject([("error", .string("\(path):\(line): a case must be a JSON object"))])))
             case .failure(let error):
-                status = 65
+                status = ExitStatus.invalidData
                 emit(.object(JSONObject([("error", .string("\(path):\(line): \(error)"))])))
             }
         }

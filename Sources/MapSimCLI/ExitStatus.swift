@@ -1,27 +1,69 @@
 import ArgumentParser
 import MapSim
 import MapSimCache
+import MapSimContent
+import MapSimJSON
+import MapSimKit
+import MapSimLive
 import MapSimStyle
 import MapSimTrace
 
-/// The exit status of each kind of error, in one place (the README documents them): 1 a style or
-/// resource that cannot be used, or a region download that failed; 2 an input file that cannot be
-/// read (a trace, a scenario); 74 a file that cannot be written, or a cache that cannot be opened.
+/// Every exit status of mapsim, decided here and nowhere else (the README documents them). They
+/// follow the BSD `sysexits` convention where one applies, so scripts can tell a failed check from
+/// bad input and from a service that is down.
 enum ExitStatus {
+    /// 0: the work was done, and found nothing wrong.
+    static let success = ExitCode(0)
+    /// 1: the work failed or found a problem: a style or resource that cannot be used, an invalid
+    /// style, a failed region download or content item, a scenario that does not match, traces that differ.
+    static let failure = ExitCode(1)
+    /// 2: `load` did not reach its state within the timeout.
+    static let notReached = ExitCode(2)
+    /// 2: an input file (a trace, a scenario, a feed, a package, a key) cannot be read.
+    static let unreadableInput = ExitCode(2)
+    /// 64 (`EX_USAGE`): bad arguments.
+    static let usage = ExitCode(64)
+    /// 65 (`EX_DATAERR`): input that is not valid: a package that does not check, a malformed feed
+    /// line under `--strict`, an expression that does not compile.
+    static let invalidData = ExitCode(65)
+    /// 69 (`EX_UNAVAILABLE`): a service cannot be reached: a broker, a feed, the content server.
+    static let unavailable = ExitCode(69)
+    /// 74 (`EX_IOERR`): a file cannot be written (standard output included), or a cache cannot be opened.
+    static let cannotWrite = ExitCode(74)
+
     /// The status for `error`.
-    static func code(for error: any Error) -> Int32 {
+    static func status(for error: any Error) -> ExitCode {
         switch error {
-        case let error as CacheError: error.code == .downloadFailed ? 1 : 74
-        case let error as TraceError: error.code == .cannotWrite ? 74 : 2
-        case let error as ScenarioError: error.code == .cannotRun ? 1 : 2
-        case is StyleError, is LoadingError: 1
-        default: 1
+        case let error as CacheError: error.code == .downloadFailed ? failure : cannotWrite
+        case let error as TraceError: error.code == .cannotWrite ? cannotWrite : unreadableInput
+        case let error as ScenarioError: error.code == .cannotRun ? failure : unreadableInput
+        case let error as ContentError: status(for: error)
+        case let error as LiveFeedError: error.code == .unreachable ? unavailable : failure
+        case let error as FeedError: error.code == .unreadable ? unreadableInput : invalidData
+        case is InputFileError: unreadableInput
+        case is MQTTError: unavailable
+        case is ExpressionCompilationError: invalidData
+        default: failure
+        }
+    }
+
+    private static func status(for error: ContentError) -> ExitCode {
+        switch error.code {
+        case .cannotWrite: cannotWrite
+        case .cannotRead: unreadableInput
+        default: invalidData
         }
     }
 
     /// Prints `error` to standard error and returns the exit that reports it.
     static func fail(_ error: any Error) -> ExitCode {
         printError("mapsim: \(error)")
-        return ExitCode(code(for: error))
+        return status(for: error)
+    }
+
+    /// Prints `message` to standard error and returns `status`, to throw.
+    static func fail(_ status: ExitCode, _ message: String) -> ExitCode {
+        printError("mapsim: \(message)")
+        return status
     }
 }

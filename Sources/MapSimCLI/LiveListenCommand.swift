@@ -94,8 +94,7 @@ struct LiveListenCommand: AsyncParsableCommand {
             throw ExitStatus.fail(error)
         }
         if let unreachable {
-            printError("mapsim: could not connect to the broker at mqtt://\(broker.host):\(broker.port): \(unreachable)")
-            throw ExitCode(69)
+            throw ExitStatus.fail(ExitStatus.unavailable, "could not connect to the broker at mqtt://\(broker.host):\(broker.port): \(unreachable)")
         }
     }
 }

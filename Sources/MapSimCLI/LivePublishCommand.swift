@@ -93,15 +93,13 @@ struct LivePublishCommand: AsyncParsableCommand {
             client = try await MQTTClient.connect(host: endpoint.host, port: endpoint.port, options: .init(
                 clientID: endpoint.clientID, username: endpoint.username, password: endpoint.password.map { Array($0.utf8) }), timeout: .seconds(10))
         } catch {
-            printError("mapsim: could not connect to the broker at mqtt://\(broker.host):\(broker.port): \(error)")
-            throw ExitCode(69)
+            throw ExitStatus.fail(ExitStatus.unavailable, "could not connect to the broker at mqtt://\(broker.host):\(broker.port): \(error)")
         }
         do {
             try await client.publish(topic, payload: bytes, qos: qos, retain: retain)
         } catch {
             await client.disconnect()
-            printError("mapsim: the broker did not take the update: \(error)")
-            throw ExitCode(69)
+            throw ExitStatus.fail(ExitStatus.unavailable, "the broker did not take the update: \(error)")
         }
         await client.disconnect()
     }

@@ -158,8 +158,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
         do {
             reader = try DynamicEntityFeedReader(path: file, format: format)
         } catch {
-            printError("mapsim: \(error)")
-            throw ExitCode(2)
+            throw ExitStatus.fail(error)
         }
         let writer: EventLineWriter?
         do {
@@ -176,8 +175,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
             await loaded.setStyleURI(styleURL)
             if case .styleFailed(let message) = await loaded.run(until: .mapIdle, timeout: .seconds(60)) {
                 await loading.shutdown()
-                printError("mapsim: the style failed to load: \(message)")
-                throw ExitCode(1)
+                throw ExitStatus.fail(ExitStatus.failure, "the style failed to load: \(message)")
             }
             map = loaded
             environment = loading
@@ -221,8 +219,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
         }
         let summary = await session.summary
         if let malformedStop {
-            printError("mapsim: \(file):\(malformedStop.line): \(malformedStop.reason)")
-            throw ExitCode(65)
+            throw ExitStatus.fail(ExitStatus.invalidData, "\(file):\(malformedStop.line): \(malformedStop.reason)")
         }
         print(json ? JSONWriter.string(.object(Self.summaryObject(summary, status: await session.status))) : Self.summaryText(summary))
     }
@@ -264,8 +261,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
         let summary = await feed.summary
         print(json ? JSONWriter.string(.object(Self.summaryObject(summary, status: await feed.status))) : Self.summaryText(summary))
         if let failure {
-            printError("mapsim: the feed \(file) failed: \(failure)")
-            throw ExitCode(69)
+            throw ExitStatus.fail(ExitStatus.unavailable, "the feed \(file) failed: \(failure)")
         }
     }
 

@@ -150,8 +150,7 @@ struct LoadCommand: AsyncParsableCommand {
     private func prepareContent(styleURL: String, environment: LoadingEnvironment, map: Map) async throws {
         guard content != nil || requireFirstOnlineCheck || checkContent else { return }
         guard let cache = environment.cache else {
-            printError("mapsim: the data manager needs a cache, and none could be opened: \(environment.warnings.joined(separator: "; "))")
-            throw ExitCode(74)
+            throw ExitStatus.fail(ExitStatus.cannotWrite, "the data manager needs a cache, and none could be opened: \(environment.warnings.joined(separator: "; "))")
         }
         let session = await ContentSession(map: map, cache: cache, styleURL: styleURL,
                                            configuration: .init(requiresFirstOnlineCheck: requireFirstOnlineCheck))
@@ -161,8 +160,8 @@ struct LoadCommand: AsyncParsableCommand {
         let outcome = await session.loadData(force: false)
         for (key, message) in outcome.errors.sorted(by: { $0.key < $1.key }) { printError("mapsim: content \(key): \(message)") }
         guard await session.styleLoadStarting() else {
-            printError("mapsim: the content server has never been reached from this cache, and the first online check is mandatory (--require-first-online-check)")
-            throw ExitCode(69)
+            throw ExitStatus.fail(ExitStatus.unavailable,
+                                  "the content server has never been reached from this cache, and the first online check is mandatory (--require-first-online-check)")
         }
     }
 
@@ -174,16 +173,14 @@ struct LoadCommand: AsyncParsableCommand {
             keyText = try InputFile.read(publicKey, limit: 4096)
             bytes = try InputFile.read(path, limit: 4 << 30)
         } catch {
-            printError("mapsim: \(error)")
-            throw ExitCode(2)
+            throw ExitStatus.fail(error)
         }
         do {
             let package = try ContentPackage(bytes, key: try ContentSigningKey.publicKey(String(decoding: keyText, as: UTF8.self)))
             let summary = try await session.importPackage(package)
             printError("mapsim: imported \(summary.site) version \(summary.version) from \(path): \(summary.resources) resources and \(summary.tiles) tiles, pinned in the cache")
         } catch {
-            printError("mapsim: \(path): \(error); nothing was imported")
-            throw ExitCode(65)
+            throw ExitStatus.fail(ExitStatus.invalidData, "\(path): \(error); nothing was imported")
         }
     }
 
@@ -223,7 +220,7 @@ struct LoadCommand: AsyncParsableCommand {
         }
         await map.setStyleURI(styleURL)
         let outcome = await map.run(until: until, timeout: .seconds(timeout))
-        var liveFailure: LiveFeed.Failure?
+        var liveFailure: LiveFeedError?
         if case .reached = outcome, let (source, feed) = try liveData.feed() {
             do {
                 try await feed.run(on: map, source: source, for: liveData.duration?.time, seed: loading.seed)
@@ -247,23 +244,20 @@ struct LoadCommand: AsyncParsableCommand {
         for line in printer.summary(figures) { print(line) }
 
         if let liveFailure {
-            printError("mapsim: \(liveFailure)")
-            throw ExitCode(liveFailure.isUnreachable ? 69 : 1)
+            throw ExitStatus.fail(liveFailure)
         }
         switch outcome {
         case .reached:
             return
         case .styleFailed(let message):
-            printError("mapsim: the style failed to load: \(message)")
-            throw ExitCode(1)
+            throw ExitStatus.fail(ExitStatus.failure, "the style failed to load: \(message)")
         case .timedOut(_, let nothingPending):
-            var reason = "mapsim: \(until.rawValue) not reached within \(JSONWriter.formatNumber(timeout)) s of virtual time"
+            var reason = "\(until.rawValue) not reached within \(JSONWriter.formatNumber(timeout)) s of virtual time"
             if nothingPending { reason += ": nothing left to load" }
             if let first = figures.errors.first {
                 reason += " (\(figures.errors.count) error\(figures.errors.count == 1 ? "" : "s"); first: \(first.type.rawValue): \(first.message))"
             }
-            printError(reason)
-            throw ExitCode(2)
+            throw ExitStatus.fail(ExitStatus.notReached, reason)
         }
     }
 }

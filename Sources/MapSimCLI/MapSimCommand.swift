@@ -37,7 +37,7 @@ struct MapSimCommand: AsyncParsableCommand {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let request = ValidateCommand.PlainRequest(arguments) {
-            StandardOutput.exit(await ValidateCommand.validate(request.files, format: request.json ? .json : .text))
+            StandardOutput.exit(await ValidateCommand.validate(request.files, format: request.json ? .json : .text).rawValue)
         }
         do {
             var command = try parseAsRoot(arguments)
@@ -46,7 +46,7 @@ struct MapSimCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-            StandardOutput.exit(0)
+            StandardOutput.exit(ExitStatus.success.rawValue)
         } catch {
             let status = exitCode(for: error)
             let message = fullMessage(for: error)

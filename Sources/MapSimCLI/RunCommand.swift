@@ -64,8 +64,8 @@ struct RunCommand: AsyncParsableCommand {
         let failed = outcomes.filter { $0.failure != nil }.count
         print("scenarios: \(outcomes.count - failed) passed, \(failed) failed")
         if let junit { try writeJUnit(outcomes, to: junit) }
-        if unreadable { throw ExitCode(2) }
-        if failed > 0 { throw ExitCode(1) }
+        if unreadable { throw ExitStatus.unreadableInput }
+        if failed > 0 { throw ExitStatus.failure }
     }
 
     /// Runs one scenario; returns why it failed, or nil.

@@ -5,17 +5,17 @@
 #endif
 import Foundation
 
-/// Standard output as a Unix tool must treat it: what could not be written is an error (exit 74),
+/// Standard output as a Unix tool must treat it: what could not be written is an error (`cannotWrite`),
 /// not a silent success.
 enum StandardOutput {
-    /// Flushes standard output and exits with `status`, or with 74 and a message on standard error
+    /// Flushes standard output and exits with `status`, or with `cannotWrite` and a message on standard error
     /// when anything written to standard output was lost (a full disk, a closed pipe, `/dev/full`).
     static func exit(_ status: Int32) -> Never {
         let flushed = fflush(stdout) == 0
         if !flushed || ferror(stdout) != 0 {
             let reason = String(cString: strerror(errno == 0 ? EIO : errno))
             printError("mapsim: cannot write to standard output: \(reason)")
-            Foundation.exit(74)
+            Foundation.exit(ExitStatus.cannotWrite.rawValue)
         }
         Foundation.exit(status)
     }

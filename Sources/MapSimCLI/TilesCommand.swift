@@ -65,8 +65,7 @@ struct TilesCommand: ParsableCommand {
         let pyramid = TilePyramid(rounding: sourceType == .vector ? .floor : .round, tileSize: tileSize, minZoom: minZoom, maxZoom: maxZoom)
         let (zoom, count) = pyramid.visibleTileCount(camera: camera, viewport: viewport)
         guard count <= maxTiles else {
-            printError("mapsim: the view needs \(count) tiles at zoom \(zoom), more than --max-tiles \(maxTiles)")
-            throw ExitCode(1)
+            throw ExitStatus.fail(ExitStatus.failure, "the view needs \(count) tiles at zoom \(zoom), more than --max-tiles \(maxTiles)")
         }
         var printed = Set<CanonicalTileID>()
         var output = ""

@@ -48,7 +48,7 @@ struct ValidateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let status = await Self.validate(files, format: format ?? (json ? .json : .text), deepLoading: deep ? loading : nil, retries: retries)
-        if status != 0 { throw ExitCode(status) }
+        if status != ExitStatus.success { throw status }
     }
 
     /// A plain `mapsim validate [--json] FILE...`, recognized before the argument parser runs so
@@ -68,10 +68,10 @@ struct ValidateCommand: AsyncParsableCommand {
     }
 
     /// Validates `files`, and loads each one that is JSON when `deepLoading` is given; the exit
-    /// status: 0 valid, 1 invalid, 2 unreadable. On the main actor, so that a plain run stays on
+    /// status: success when valid, failure when invalid, unreadable input when a file cannot be read. On the main actor, so that a plain run stays on
     /// the main thread: a hop to a worker thread costs it a second allocator arena (1.4 MB).
     @MainActor
-    static func validate(_ files: [String], format: ValidateFormat, deepLoading: LoadingOptions? = nil, retries: Int = 0) async -> Int32 {
+    static func validate(_ files: [String], format: ValidateFormat, deepLoading: LoadingOptions? = nil, retries: Int = 0) async -> ExitCode {
         var invalid = false
         var unreadable = false
         for file in files {
@@ -96,7 +96,7 @@ struct ValidateCommand: AsyncParsableCommand {
             invalid = invalid || diagnostics.contains { !$0.isWarning }
             printDiagnostics(diagnostics, file: file, format: format)
         }
-        return unreadable ? 2 : invalid ? 1 : 0
+        return unreadable ? ExitStatus.unreadableInput : invalid ? ExitStatus.failure : ExitStatus.success
     }
 
     private static func printDiagnostics(_ diagnostics: [StyleDiagnostic], file: String, format: ValidateFormat) {

@@ -5,7 +5,7 @@ public struct CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of a cache error.
     public struct Code: Sendable, Hashable {
         private enum Base: Sendable, Hashable {
-            case cannotOpen, cannotRead, cannotWrite, downloadFailed
+            case cannotOpen, cannotRead, cannotWrite, downloadFailed, foreign
         }
 
         private let base: Base
@@ -18,6 +18,8 @@ public struct CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let cannotWrite = Code(base: .cannotWrite)
         /// An offline region could not be downloaded.
         public static let downloadFailed = Code(base: .downloadFailed)
+        /// The file is a database, but not a cache.
+        public static let foreign = Code(base: .foreign)
     }
 
     /// The kind of error.

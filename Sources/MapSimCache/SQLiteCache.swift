@@ -70,11 +70,11 @@ public final class SQLiteCache: ResourceCache {
                 if readOnly && !options.readOnly {
                     warnings.append("the cache \(path) cannot be written (no permission): serving from it, nothing will be written")
                 }
-            } catch let error as CacheError {
-                throw error
             } catch where Self.isNotACache(error) && !readOnly {
                 let aside = Self.setAside(path)
                 warnings.append("\(path) is not a readable mapsim cache (\(Self.describe(error))); moved it to \(aside) and started a new cache")
+            } catch let error as CacheError {
+                throw error
             } catch {
                 throw CacheError(.cannotOpen, path: path, "cannot open the cache \(path): \(Self.describe(error))")
             }
@@ -93,7 +93,7 @@ public final class SQLiteCache: ResourceCache {
 
     /// Whether SQLite said the file is not a database, or the tables are not a mapsim cache's.
     private static func isNotACache(_ error: any Error) -> Bool {
-        if error is NotACache { return true }
+        if let error = error as? CacheError, error.code == .foreign { return true }
         guard let error = error as? DatabaseError else { return false }
         return error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
     }
@@ -106,7 +106,7 @@ public final class SQLiteCache: ResourceCache {
         let check: @Sendable (Database) throws -> Void = { db in
             let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
             if try CacheSchema.isForeign(db, version: version) {
-                throw NotACache(reason: "it holds tables of another program or of a newer mapsim (schema \(version))")
+                throw CacheError(.foreign, path: path, "it holds tables of another program or of a newer mapsim (schema \(version))")
             }
             guard !readOnly else { return }
             if version == 0 {
@@ -180,13 +180,8 @@ public final class SQLiteCache: ResourceCache {
         return candidate
     }
 
-    /// A readable database that is not a mapsim cache.
-    private struct NotACache: Error {
-        var reason: String
-    }
-
     static func describe(_ error: any Error) -> String {
-        if let error = error as? NotACache { return error.reason }
+        if let error = error as? CacheError { return error.message }
         if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
         return "\(error)"
     }

@@ -1,9 +1,38 @@
-/// Content that cannot be used — a manifest, a key, a package — with what and where.
+/// Content that cannot be used — a manifest, a key, a package — or a package that cannot be made or
+/// installed, with what and where. `code` tells the kinds apart.
 public struct ContentError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var description: String
+    /// The kind of a content error.
+    public struct Code: Sendable, Hashable {
+        private enum Base: Sendable, Hashable {
+            case invalidManifest, invalidKey, invalidPackage, cannotPack, cannotRead, cannotWrite
+        }
 
-    /// An error saying `description`.
-    public init(_ description: String) {
-        self.description = description
+        private let base: Base
+
+        /// A manifest that does not read.
+        public static let invalidManifest = Code(base: .invalidManifest)
+        /// A key that is not an Ed25519 key of the kind asked for.
+        public static let invalidKey = Code(base: .invalidKey)
+        /// A package that is not one, is damaged, or does not check.
+        public static let invalidPackage = Code(base: .invalidPackage)
+        /// A package that cannot be made from its files.
+        public static let cannotPack = Code(base: .cannotPack)
+        /// A site folder or file that cannot be read.
+        public static let cannotRead = Code(base: .cannotRead)
+        /// Content that cannot be written into the cache.
+        public static let cannotWrite = Code(base: .cannotWrite)
     }
+
+    /// The kind of error.
+    public let code: Code
+    /// What and where.
+    public let message: String
+
+    /// An error of kind `code`.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
 }

@@ -32,28 +32,28 @@ public struct ContentManifest: Sendable, Equatable {
         do {
             value = try JSONParser.parse(bytes)
         } catch {
-            throw ContentError("the manifest is not JSON: \(error)")
+            throw ContentError(.invalidManifest, "the manifest is not JSON: \(error)")
         }
-        guard let site = value["site"]?.stringValue, !site.isEmpty else { throw ContentError("the manifest has no \"site\" (a non-empty string)") }
+        guard let site = value["site"]?.stringValue, !site.isEmpty else { throw ContentError(.invalidManifest, "the manifest has no \"site\" (a non-empty string)") }
         guard let version = value["version"]?.numberValue, version == version.rounded(), version >= 0, version < 9e15 else {
-            throw ContentError("the manifest's \"version\" is not a whole number")
+            throw ContentError(.invalidManifest, "the manifest's \"version\" is not a whole number")
         }
-        guard let entries = value["items"]?.arrayValue else { throw ContentError("the manifest has no \"items\" array") }
+        guard let entries = value["items"]?.arrayValue else { throw ContentError(.invalidManifest, "the manifest has no \"items\" array") }
         var items: [ContentItem] = []
         var seen = Set<String>()
         for (index, entry) in entries.enumerated() {
             guard let url = entry["url"]?.stringValue, Self.isSafePath(url) else {
-                throw ContentError("items[\(index)]: \"url\" is not a relative path inside the site")
+                throw ContentError(.invalidManifest, "items[\(index)]: \"url\" is not a relative path inside the site")
             }
-            guard seen.insert(url).inserted else { throw ContentError("items[\(index)]: \(url) is listed twice") }
+            guard seen.insert(url).inserted else { throw ContentError(.invalidManifest, "items[\(index)]: \(url) is listed twice") }
             guard let kindName = entry["kind"]?.stringValue, let kind = ContentItem.Kind(rawValue: kindName) else {
-                throw ContentError("items[\(index)] (\(url)): \"kind\" is not one of \(ContentItem.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ContentError(.invalidManifest, "items[\(index)] (\(url)): \"kind\" is not one of \(ContentItem.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             guard let size = entry["size"]?.numberValue, size == size.rounded(), size >= 0, size < 9e15 else {
-                throw ContentError("items[\(index)] (\(url)): \"size\" is not a whole number of bytes")
+                throw ContentError(.invalidManifest, "items[\(index)] (\(url)): \"size\" is not a whole number of bytes")
             }
             guard let hash = entry["sha256"]?.stringValue, hash.count == 64, hash.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
-                throw ContentError("items[\(index)] (\(url)): \"sha256\" is not 64 lowercase hexadecimal digits")
+                throw ContentError(.invalidManifest, "items[\(index)] (\(url)): \"sha256\" is not 64 lowercase hexadecimal digits")
             }
             items.append(ContentItem(url: url, kind: kind, size: Int(size), sha256: hash))
         }
@@ -71,7 +71,7 @@ public struct ContentManifest: Sendable, Equatable {
     public static func make(directory: String, site: String, version: Int) throws(ContentError) -> ContentManifest {
         let root = URL(fileURLWithPath: directory).standardizedFileURL
         guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else {
-            throw ContentError("cannot read the folder \(directory)")
+            throw ContentError(.cannotRead, "cannot read the folder \(directory)")
         }
         var paths: [String] = []
         for case let url as URL in enumerator {
@@ -85,7 +85,7 @@ public struct ContentManifest: Sendable, Equatable {
             do {
                 bytes = try InputFile.read(root.path + "/" + path, limit: 1 << 30)
             } catch {
-                throw ContentError("\(error)")
+                throw ContentError(.cannotRead, "\(error)")
             }
             items.append(ContentItem(url: path, kind: ContentItem.kind(of: path), size: bytes.count, sha256: sha256(bytes)))
         }

@@ -24,7 +24,7 @@ public struct ContentPackage: Sendable {
         do {
             signature = try key.signature(for: manifestBytes)
         } catch {
-            throw ContentError("cannot sign the manifest: \(error)")
+            throw ContentError(.cannotPack, "cannot sign the manifest: \(error)")
         }
         var entries: [(String, [UInt8])] = [(manifestPath, manifestBytes), (signaturePath, Array((signature.base64EncodedString() + "\n").utf8))]
         for item in manifest.items {
@@ -32,10 +32,10 @@ public struct ContentPackage: Sendable {
             do {
                 bytes = try InputFile.read(root + "/" + item.url, limit: 1 << 30)
             } catch {
-                throw ContentError("item \(item.url): \(error)")
+                throw ContentError(.cannotPack, "item \(item.url): \(error)")
             }
             guard bytes.count == item.size, ContentManifest.sha256(bytes) == item.sha256 else {
-                throw ContentError("item \(item.url): the file is not what the manifest says (size \(bytes.count), SHA-256 \(ContentManifest.sha256(bytes)))")
+                throw ContentError(.cannotPack, "item \(item.url): the file is not what the manifest says (size \(bytes.count), SHA-256 \(ContentManifest.sha256(bytes)))")
             }
             entries.append((itemsFolder + item.url, bytes))
         }
@@ -54,12 +54,12 @@ public struct ContentPackage: Sendable {
                     data.subdata(in: Int(position)..<Int(position) + size)
                 }
             }
-            guard let data = archive.data else { throw ContentError("the package could not be made") }
+            guard let data = archive.data else { throw ContentError(.cannotPack, "the package could not be made") }
             return Array(data)
         } catch let error as ContentError {
             throw error
         } catch {
-            throw ContentError("the package could not be made: \(error)")
+            throw ContentError(.cannotPack, "the package could not be made: \(error)")
         }
     }
 
@@ -76,45 +76,45 @@ public struct ContentPackage: Sendable {
             try Data(bytes).write(to: file, options: .withoutOverwriting)
             archive = try Archive(url: file, accessMode: .read)
         } catch {
-            throw ContentError("not a content package (a zip): \(error)")
+            throw ContentError(.invalidPackage, "not a content package (a zip): \(error)")
         }
         func read(_ path: String) throws(ContentError) -> [UInt8]? {
             guard let entry = archive[path] else { return nil }
-            guard entry.type == .file, entry.uncompressedSize <= 1 << 30 else { throw ContentError("\(path) is not a file of the package") }
+            guard entry.type == .file, entry.uncompressedSize <= 1 << 30 else { throw ContentError(.invalidPackage, "\(path) is not a file of the package") }
             var data = Data()
             do {
                 _ = try archive.extract(entry) { data.append($0) }
             } catch {
-                throw ContentError("\(path) is damaged: \(error)")
+                throw ContentError(.invalidPackage, "\(path) is damaged: \(error)")
             }
             return Array(data)
         }
-        guard let manifestBytes = try read(Self.manifestPath) else { throw ContentError("the package has no manifest.json") }
-        guard let signatureText = try read(Self.signaturePath) else { throw ContentError("the package has no signature (manifest.sig)") }
+        guard let manifestBytes = try read(Self.manifestPath) else { throw ContentError(.invalidPackage, "the package has no manifest.json") }
+        guard let signatureText = try read(Self.signaturePath) else { throw ContentError(.invalidPackage, "the package has no signature (manifest.sig)") }
         guard let signature = Data(base64Encoded: String(decoding: signatureText, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
               key.isValidSignature(signature, for: manifestBytes) else {
-            throw ContentError("the signature does not match the manifest: the package was changed, or signed with another key")
+            throw ContentError(.invalidPackage, "the signature does not match the manifest: the package was changed, or signed with another key")
         }
         let manifest = try ContentManifest(json: manifestBytes)
         var items: [(ContentItem, [UInt8])] = []
         for item in manifest.items {
-            guard let bytes = try read(Self.itemsFolder + item.url) else { throw ContentError("item \(item.url) is missing from the package") }
+            guard let bytes = try read(Self.itemsFolder + item.url) else { throw ContentError(.invalidPackage, "item \(item.url) is missing from the package") }
             let hash = ContentManifest.sha256(bytes)
             guard bytes.count == item.size, hash == item.sha256 else {
-                throw ContentError("item \(item.url) was changed: its SHA-256 is \(hash), the manifest says \(item.sha256)")
+                throw ContentError(.invalidPackage, "item \(item.url) was changed: its SHA-256 is \(hash), the manifest says \(item.sha256)")
             }
             items.append((item, bytes))
         }
         let listed = Set([Self.manifestPath, Self.signaturePath] + manifest.items.map { Self.itemsFolder + $0.url })
         if let stray = archive.first(where: { !listed.contains($0.path) && $0.type == .file }) {
-            throw ContentError("\(stray.path) is in the package but not in its manifest")
+            throw ContentError(.invalidPackage, "\(stray.path) is in the package but not in its manifest")
         }
         // The zip itself must be as `pack` makes it, so that no byte of it goes unchecked.
         let canonical = try Self.archive([(Self.manifestPath, manifestBytes), (Self.signaturePath, signatureText)]
                                          + items.map { (Self.itemsFolder + $0.0.url, $0.1) })
         if canonical != bytes {
             let offset = zip(canonical, bytes).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(canonical.count, bytes.count)
-            throw ContentError("the package's zip was changed (at byte \(offset)), though its manifest and items check: it is not as `mapsim content pack` made it")
+            throw ContentError(.invalidPackage, "the package's zip was changed (at byte \(offset)), though its manifest and items check: it is not as `mapsim content pack` made it")
         }
         self.manifest = manifest
         self.items = items

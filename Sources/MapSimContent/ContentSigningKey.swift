@@ -15,7 +15,7 @@ public enum ContentSigningKey {
     public static func privateKey(_ text: String) throws(ContentError) -> Curve25519.Signing.PrivateKey {
         guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), data.count == 32,
               let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: data) else {
-            throw ContentError("not an Ed25519 private key (the base64 of 32 bytes, as `mapsim content keygen` writes it)")
+            throw ContentError(.invalidKey, "not an Ed25519 private key (the base64 of 32 bytes, as `mapsim content keygen` writes it)")
         }
         return key
     }
@@ -24,7 +24,7 @@ public enum ContentSigningKey {
     public static func publicKey(_ text: String) throws(ContentError) -> Curve25519.Signing.PublicKey {
         guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), data.count == 32,
               let key = try? Curve25519.Signing.PublicKey(rawRepresentation: data) else {
-            throw ContentError("not an Ed25519 public key (the base64 of 32 bytes, as `mapsim content keygen` writes it to NAME.pub)")
+            throw ContentError(.invalidKey, "not an Ed25519 public key (the base64 of 32 bytes, as `mapsim content keygen` writes it to NAME.pub)")
         }
         return key
     }

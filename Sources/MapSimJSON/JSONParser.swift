@@ -240,7 +240,7 @@ public struct JSONParser {
 
     private mutating func enter() throws(JSONSyntaxError) {
         depth += 1
-        if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        if depth > Self.maximumDepth { throw error("nesting deeper than \(Self.maximumDepth) levels", code: .tooDeep) }
     }
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
@@ -405,13 +405,13 @@ public struct JSONParser {
         (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x" + String(byte, radix: 16, uppercase: true)
     }
 
-    private func error(_ message: String) -> JSONSyntaxError {
+    private func error(_ message: String, code: JSONSyntaxError.Code = .malformed) -> JSONSyntaxError {
         var line = 1
         var lineStart = 0
         for index in 0..<min(position, bytes.count) where bytes[index] == 0x0A {
             line += 1
             lineStart = index + 1
         }
-        return JSONSyntaxError(message: message, line: line, column: position - lineStart + 1)
+        return JSONSyntaxError(code, message, line: line, column: position - lineStart + 1)
     }
 }

@@ -83,14 +83,14 @@ public enum ContentImport {
             pinned += resources
         }
         await cache.flush()
-        if let failure = cache.writeFailure { throw ContentError("the cache could not be written: \(failure)") }
+        if let failure = cache.writeFailure { throw ContentError(.cannotWrite, "the cache could not be written: \(failure)") }
         do {
             let previous = try cache.regions().filter { $0.definition.hasPrefix("content:\(summary.site)@") }
             let region = try cache.createRegion(definition: "content:\(summary.site)@\(summary.version)")
             for resource in pinned { try cache.pin(resource, to: region) }
             for old in previous { try cache.deleteRegion(old.id) }
         } catch {
-            throw ContentError("the cache could not be written: \(error)")
+            throw ContentError(.cannotWrite, "the cache could not be written: \(error)")
         }
         return summary
     }

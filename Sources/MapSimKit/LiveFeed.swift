@@ -14,39 +14,32 @@ public enum LiveFeed: Sendable {
     /// default to every dataset of the recording (`DATASET/#`).
     case recording([LiveUpdate], times: [SimTime], criteria: [TopicCriteria])
 
-    /// Why a feed could not be set up or run.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public var description: String
-        /// Whether the broker could not be reached at all.
-        public var isUnreachable: Bool
-    }
-
     /// Reads a recording: JSON lines of events, of which the live-update ones are replayed at their
     /// `begin` times. A line that is not an event is an error naming its file and line.
-    public static func recording(file path: String, criteria: [TopicCriteria]) throws(Failure) -> LiveFeed {
+    public static func recording(file path: String, criteria: [TopicCriteria]) throws(LiveFeedError) -> LiveFeed {
         let bytes: [UInt8]
         do {
             bytes = try InputFile.read(path, limit: 1 << 30)
         } catch {
-            throw Failure(description: "\(error)", isUnreachable: false)
+            throw LiveFeedError(.invalidRecording, "\(error)")
         }
         var updates: [LiveUpdate] = []
         var times: [SimTime] = []
         for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) {
             let place = "\(path):\(index + 1)"
             do {
-                guard let object = try JSONParser.parse(Array(line)).objectValue else { throw Failure(description: "\(place): not a JSON object", isUnreachable: false) }
+                guard let object = try JSONParser.parse(Array(line)).objectValue else { throw LiveFeedError(.invalidRecording, "\(place): not a JSON object") }
                 let event = try MapEvent(json: object)
                 guard case .live(.update(let received)) = event.payload else { continue }
                 guard let timestamp = ISO8601Timestamp.microseconds(received.timestamp) else {
-                    throw Failure(description: "\(place): timestamp \(received.timestamp) is not ISO 8601", isUnreachable: false)
+                    throw LiveFeedError(.invalidRecording, "\(place): timestamp \(received.timestamp) is not ISO 8601")
                 }
                 updates.append(LiveUpdate(topic: try LiveTopic(parsing: received.topic), id: received.id, timestamp: timestamp, properties: received.properties))
                 times.append(event.begin)
-            } catch let failure as Failure {
+            } catch let failure as LiveFeedError {
                 throw failure
             } catch {
-                throw Failure(description: "\(place): \(error)", isUnreachable: false)
+                throw LiveFeedError(.invalidRecording, "\(place): \(error)")
             }
         }
         var wanted = criteria
@@ -60,7 +53,7 @@ public enum LiveFeed: Sendable {
 
     /// Runs the feed on `map` for `duration` (a recording: until its last update and one second more
     /// when nil), applying updates to the GeoJSON source `source` when given.
-    public func run(on map: Map, source: String?, for duration: SimTime?, seed: UInt64) async throws(Failure) {
+    public func run(on map: Map, source: String?, for duration: SimTime?, seed: UInt64) async throws(LiveFeedError) {
         let binding = source.map(LiveBinding.init(sourceID:))
         switch self {
         case .recording(let updates, let times, let criteria):
@@ -83,7 +76,7 @@ public enum LiveFeed: Sendable {
 
     /// The broker in real time: the map's clock follows the wall clock from the moment live data starts.
     private func runBroker(_ endpoint: MQTTLiveSession.Endpoint, criteria: [TopicCriteria], on map: Map, binding: LiveBinding?,
-                           for duration: SimTime) async throws(Failure) {
+                           for duration: SimTime) async throws(LiveFeedError) {
         let (stream, continuation) = AsyncStream<(SimTime, LiveEvent)>.makeStream()
         let session = MQTTLiveSession(endpoint: endpoint) { time, event in continuation.yield((time, event)) }
         let start = await map.now
@@ -114,7 +107,7 @@ public enum LiveFeed: Sendable {
         deadline.cancel()
         await session.close()
         if let unreachable {
-            throw Failure(description: "could not connect to the broker at mqtt://\(endpoint.host):\(endpoint.port): \(unreachable)", isUnreachable: true)
+            throw LiveFeedError(.unreachable, "could not connect to the broker at mqtt://\(endpoint.host):\(endpoint.port): \(unreachable)")
         }
         let now = await map.now
         if start + duration > now { await map.advance(by: start + duration - now) }

@@ -30,9 +30,9 @@ public struct LiveTopic: Sendable, Hashable, CustomStringConvertible {
     /// empty level or a wildcard is an error naming it.
     public init(parsing text: String) throws(LiveTopicError) {
         let levels = try Self.levels(of: text)
-        guard levels.count == 7 else { throw LiveTopicError(topic: text, reason: "it has \(levels.count) levels; a topic has 7: \(Self.levelNames.joined(separator: "/"))") }
+        guard levels.count == 7 else { throw LiveTopicError(.invalidTopic, topic: text, "it has \(levels.count) levels; a topic has 7: \(Self.levelNames.joined(separator: "/"))") }
         for (index, level) in levels.enumerated() where level == "+" || level == "#" {
-            throw LiveTopicError(topic: text, reason: "level \(index + 1) (\(Self.levelNames[index])) is the wildcard \(level); a topic names every level")
+            throw LiveTopicError(.invalidTopic, topic: text, "level \(index + 1) (\(Self.levelNames[index])) is the wildcard \(level); a topic names every level")
         }
         self.init(dataset: levels[0], venue: levels[1], building: levels[2], floor: levels[3], room: levels[4], location: levels[5], domainType: levels[6])
     }
@@ -43,7 +43,7 @@ public struct LiveTopic: Sendable, Hashable, CustomStringConvertible {
         let levels = text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
         for (index, level) in levels.enumerated() where level.isEmpty {
             let name = index < levelNames.count ? " (\(levelNames[index]))" : ""
-            throw LiveTopicError(topic: text, reason: "level \(index + 1)\(name) is empty")
+            throw LiveTopicError(.invalidTopic, topic: text, "level \(index + 1)\(name) is empty")
         }
         return levels
     }
@@ -53,12 +53,4 @@ public struct LiveTopic: Sendable, Hashable, CustomStringConvertible {
 
     /// The topic as MQTT writes it: the levels joined by `/`.
     public var description: String { levels.joined(separator: "/") }
-}
-
-/// A topic or criteria that cannot be read, with the text and why.
-public struct LiveTopicError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var topic: String
-    public var reason: String
-
-    public var description: String { "invalid topic \"\(topic)\": \(reason)" }
 }

@@ -29,25 +29,25 @@ public struct LiveUpdate: Sendable, Equatable {
         do {
             json = try JSONParser.parse(payload)
         } catch {
-            throw LiveUpdateError(topic: topic.description, reason: "the payload is not JSON: \(error)")
+            throw LiveUpdateError(.notJSON, topic: topic.description, "the payload is not JSON: \(error)")
         }
-        guard let object = json.objectValue else { throw LiveUpdateError(topic: topic.description, reason: "the payload is not a JSON object") }
+        guard let object = json.objectValue else { throw LiveUpdateError(.notJSON, topic: topic.description, "the payload is not a JSON object") }
         var id = topic.location
         if let given = object["id"] {
-            guard let text = given.stringValue, !text.isEmpty else { throw LiveUpdateError(topic: topic.description, reason: "\"id\" is not a non-empty string") }
+            guard let text = given.stringValue, !text.isEmpty else { throw LiveUpdateError(.invalidField, topic: topic.description, "\"id\" is not a non-empty string") }
             id = text
         }
         guard let stamp = object["timestamp"]?.stringValue else {
-            throw LiveUpdateError(topic: topic.description, reason: "\"timestamp\" is missing or not a string")
+            throw LiveUpdateError(.missingField, topic: topic.description, "\"timestamp\" is missing or not a string")
         }
         guard let timestamp = ISO8601Timestamp.microseconds(stamp) else {
-            throw LiveUpdateError(topic: topic.description, reason: "\"timestamp\" \(stamp) is not an ISO 8601 date and time with a time zone")
+            throw LiveUpdateError(.invalidField, topic: topic.description, "\"timestamp\" \(stamp) is not an ISO 8601 date and time with a time zone")
         }
         var properties: [String: String] = [:]
         if let given = object["properties"] {
-            guard let members = given.objectValue?.members else { throw LiveUpdateError(topic: topic.description, reason: "\"properties\" is not an object") }
+            guard let members = given.objectValue?.members else { throw LiveUpdateError(.invalidField, topic: topic.description, "\"properties\" is not an object") }
             for (name, value) in members {
-                guard let text = value.stringValue else { throw LiveUpdateError(topic: topic.description, reason: "property \"\(name)\" is not a string") }
+                guard let text = value.stringValue else { throw LiveUpdateError(.invalidField, topic: topic.description, "property \"\(name)\" is not a string") }
                 properties[name] = text
             }
         }

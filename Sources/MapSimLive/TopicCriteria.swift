@@ -21,20 +21,20 @@ public struct TopicCriteria: Sendable, Hashable, CustomStringConvertible {
     public init(parsing text: String) throws(LiveTopicError) {
         let parts = try LiveTopic.levels(of: text)
         for (index, part) in parts.enumerated() {
-            if part == "#" && index != parts.count - 1 { throw LiveTopicError(topic: text, reason: "# may only be the last level") }
+            if part == "#" && index != parts.count - 1 { throw LiveTopicError(.invalidCriteria, topic: text, "# may only be the last level") }
             if part != "#" && part != "+" && (part.contains("#") || part.contains("+")) {
-                throw LiveTopicError(topic: text, reason: "level \(index + 1) mixes a wildcard with text (\(part))")
+                throw LiveTopicError(.invalidCriteria, topic: text, "level \(index + 1) mixes a wildcard with text (\(part))")
             }
         }
-        guard parts[0] != "+" && parts[0] != "#" else { throw LiveTopicError(topic: text, reason: "criteria must name their dataset") }
+        guard parts[0] != "+" && parts[0] != "#" else { throw LiveTopicError(.invalidCriteria, topic: text, "criteria must name their dataset") }
         if parts.last == "#" {
             let named = parts.dropLast()
-            guard named.count <= 7 else { throw LiveTopicError(topic: text, reason: "it has \(named.count) levels before #; a topic has 7") }
+            guard named.count <= 7 else { throw LiveTopicError(.invalidCriteria, topic: text, "it has \(named.count) levels before #; a topic has 7") }
             levels = named.map { $0 == "+" ? nil : $0 } + Array(repeating: nil, count: 7 - named.count)
             isMultiLevel = true
         } else {
             guard parts.count == 7 else {
-                throw LiveTopicError(topic: text, reason: "it has \(parts.count) levels; criteria have 7 (use + for any value, or end with #)")
+                throw LiveTopicError(.invalidCriteria, topic: text, "it has \(parts.count) levels; criteria have 7 (use + for any value, or end with #)")
             }
             levels = parts.map { $0 == "+" ? nil : $0 }
             isMultiLevel = false

@@ -1,13 +1,11 @@
 /// Events as they come from a component that reports them through a handler, read by a test until
-/// what it waits for has happened (or 20 seconds pass: then `Timeout` is thrown).
+/// what it waits for has happened (or 20 seconds pass: then a `TestSupportError` is thrown).
 public final class EventFeed<Event: Sendable>: Sendable {
     private let stream: AsyncStream<Event>
     /// Where the handler puts events.
     public let continuation: AsyncStream<Event>.Continuation
 
-    /// The time out.
-    public struct Timeout: Error {}
-
+    /// A feed with nothing in it yet.
     public init() {
         (stream, continuation) = AsyncStream<Event>.makeStream()
     }
@@ -33,7 +31,7 @@ public final class EventFeed<Event: Sendable>: Sendable {
                 return nil
             }
             defer { group.cancelAll() }
-            guard let seen = try await group.next() ?? nil else { throw Timeout() }
+            guard let seen = try await group.next() ?? nil else { throw TestSupportError(.timedOut, "what the test waited for did not happen within 20 s") }
             return seen
         }
     }

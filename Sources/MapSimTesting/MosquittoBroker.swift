@@ -13,18 +13,13 @@ public final class MosquittoBroker: @unchecked Sendable {
     private let binary: String
     private let configurationPath: String
 
-    /// Why a broker could not be started.
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
-    }
-
     /// Starts a broker and waits until it accepts connections. Subscriptions to `deniedSubscriptions`
     /// (topic filters, wildcards allowed) are refused with SUBACK `0x80`, through Mosquitto's
     /// dynamic-security plugin: its `acl_file` never refuses a SUBSCRIBE, it grants it and delivers
     /// nothing. With `users` (name → password), only they may connect.
     public init(deniedSubscriptions: [String] = [], users: [String: String] = [:]) throws {
         guard let binary = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto", "/usr/local/sbin/mosquitto", "/opt/homebrew/sbin/mosquitto"].first(where: FileManager.default.isExecutableFile) else {
-            throw Failure(description: "mosquitto is not installed (Debian: apt-get install mosquitto; the README's set-up and .ci/run do it)")
+            throw TestSupportError(.notInstalled, "mosquitto is not installed (Debian: apt-get install mosquitto; the README's set-up and .ci/run do it)")
         }
         folder = try FixtureDirectory()
         port = try Self.freePort()
@@ -39,7 +34,7 @@ public final class MosquittoBroker: @unchecked Sendable {
                 tool.standardError = FileHandle.nullDevice
                 try tool.run()
                 tool.waitUntilExit()
-                guard tool.terminationStatus == 0 else { throw Failure(description: "mosquitto_passwd could not add \(name)") }
+                guard tool.terminationStatus == 0 else { throw TestSupportError(.cannotStart, "mosquitto_passwd could not add \(name)") }
             }
             configuration.append("password_file \(passwords)")
         }
@@ -47,7 +42,7 @@ public final class MosquittoBroker: @unchecked Sendable {
             let plugins = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib", "/usr/local/lib", "/opt/homebrew/lib"]
                 .map { $0 + "/mosquitto_dynamic_security.so" }
             guard let plugin = plugins.first(where: FileManager.default.fileExists) else {
-                throw Failure(description: "mosquitto's dynamic-security plugin is not installed (it comes with the mosquitto package)")
+                throw TestSupportError(.notInstalled, "mosquitto's dynamic-security plugin is not installed (it comes with the mosquitto package)")
             }
             let acls = deniedSubscriptions.map { #"{"acltype": "subscribePattern", "topic": "\#($0)", "allow": false}"# }
             let security = #"{"defaultACLAccess": {"publishClientSend": true, "publishClientReceive": true, "subscribe": true, "unsubscribe": true}, "#
@@ -73,7 +68,7 @@ public final class MosquittoBroker: @unchecked Sendable {
         try process.run()
         guard Self.waitUntilListening(port: port) else {
             stop()
-            throw Failure(description: "mosquitto did not start listening on port \(port)")
+            throw TestSupportError(.cannotStart, "mosquitto did not start listening on port \(port)")
         }
     }
 
@@ -92,7 +87,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// A TCP port nothing listens on now.
     private static func freePort() throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "cannot open a socket") }
+        guard descriptor >= 0 else { throw TestSupportError(.cannotStart, "cannot open a socket") }
         defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -102,7 +97,7 @@ public final class MosquittoBroker: @unchecked Sendable {
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
         }
-        guard bound else { throw Failure(description: "cannot find a free port") }
+        guard bound else { throw TestSupportError(.cannotStart, "cannot find a free port") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 

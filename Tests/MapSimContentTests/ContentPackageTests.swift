@@ -29,7 +29,7 @@ struct ContentPackageTests {
     @Test func anotherKeyIsRefused() throws {
         let (_, package) = try pack()
         let other = try ContentSigningKey.publicKey(ContentSigningKey.generate().publicKey)
-        #expect(throws: ContentError("the signature does not match the manifest: the package was changed, or signed with another key")) {
+        #expect(throws: ContentError(.invalidPackage, "the signature does not match the manifest: the package was changed, or signed with another key")) {
             try ContentPackage(package, key: other)
         }
     }

@@ -26,7 +26,7 @@ struct JSONParserTests {
         ("[1.]", 1, 4, "invalid number: digits expected after '.'"),
     ])
     func reportsSyntaxErrorsWithLineAndColumn(text: String, line: Int, column: Int, message: String) {
-        #expect(throws: JSONSyntaxError(message: message, line: line, column: column)) {
+        #expect(throws: JSONSyntaxError(.malformed, message, line: line, column: column)) {
             try JSONParser.parse(text)
         }
     }

@@ -40,7 +40,7 @@ struct MQTTClientTests {
         let broker = try MosquittoBroker()
         let port = broker.port
         broker.stop()
-        await #expect(throws: MQTTClient.Failure.self) {
+        await #expect(throws: MQTTError.self) {
             try await MQTTClient.connect(host: "127.0.0.1", port: port, options: .init(clientID: "nobody"), timeout: .seconds(2))
         }
     }
@@ -51,6 +51,6 @@ struct MQTTClientTests {
         _ = try await reader.subscribe(["ds/#"])
         broker.stop()
         for await _ in reader.messages {}
-        await #expect(throws: MQTTClient.Failure.self) { try await reader.subscribe(["ds/#"]) }
+        await #expect(throws: MQTTError.self) { try await reader.subscribe(["ds/#"]) }
     }
 }

@@ -6,10 +6,10 @@ struct TopicTests {
     @Test func topicsHaveSevenNamedLevels() throws {
         let topic = try LiveTopic(parsing: "ds/venue/b1/f2/r3/loc-9/occupancy")
         #expect(topic.location == "loc-9" && topic.domainType == "occupancy" && topic.description == "ds/venue/b1/f2/r3/loc-9/occupancy")
-        #expect(throws: LiveTopicError(topic: "ds/venue/b1", reason: "it has 3 levels; a topic has 7: dataset/venue/building/floor/room/location/domainType")) {
+        #expect(throws: LiveTopicError(.invalidTopic, topic: "ds/venue/b1", "it has 3 levels; a topic has 7: dataset/venue/building/floor/room/location/domainType")) {
             try LiveTopic(parsing: "ds/venue/b1")
         }
-        #expect(throws: LiveTopicError(topic: "ds//b/f/r/l/d", reason: "level 2 (venue) is empty")) { try LiveTopic(parsing: "ds//b/f/r/l/d") }
+        #expect(throws: LiveTopicError(.invalidTopic, topic: "ds//b/f/r/l/d", "level 2 (venue) is empty")) { try LiveTopic(parsing: "ds//b/f/r/l/d") }
         #expect(throws: LiveTopicError.self) { try LiveTopic(parsing: "ds/v/b/f/r/+/occupancy") }
     }
 
@@ -29,9 +29,9 @@ struct TopicTests {
     }
 
     @Test func malformedCriteriaSayWhy() {
-        #expect(throws: LiveTopicError(topic: "ds/#/x", reason: "# may only be the last level")) { try TopicCriteria(parsing: "ds/#/x") }
-        #expect(throws: LiveTopicError(topic: "+/v/b/f/r/l/d", reason: "criteria must name their dataset")) { try TopicCriteria(parsing: "+/v/b/f/r/l/d") }
-        #expect(throws: LiveTopicError(topic: "ds/v/b", reason: "it has 3 levels; criteria have 7 (use + for any value, or end with #)")) {
+        #expect(throws: LiveTopicError(.invalidCriteria, topic: "ds/#/x", "# may only be the last level")) { try TopicCriteria(parsing: "ds/#/x") }
+        #expect(throws: LiveTopicError(.invalidCriteria, topic: "+/v/b/f/r/l/d", "criteria must name their dataset")) { try TopicCriteria(parsing: "+/v/b/f/r/l/d") }
+        #expect(throws: LiveTopicError(.invalidCriteria, topic: "ds/v/b", "it has 3 levels; criteria have 7 (use + for any value, or end with #)")) {
             try TopicCriteria(parsing: "ds/v/b")
         }
         #expect(throws: LiveTopicError.self) { try TopicCriteria(parsing: "ds/v+/b/f/r/l/d") }

@@ -41,8 +41,8 @@ struct BoundedInputTests {
         let fixture = try FixtureDirectory()
         let path = try fixture.write("big.json", String(repeating: " ", count: 2_000))
         #expect(try InputFile.read(path, limit: 2_000).count == 2_000)
-        #expect(throws: InputFile.Failure(path: path, reason: "it has 2000 bytes, more than the limit of 1999")) { try InputFile.read(path, limit: 1_999) }
-        #expect(throws: InputFile.Failure(path: fixture.path, reason: "it is a directory")) { try InputFile.read(fixture.path, limit: 10) }
-        #expect(throws: InputFile.Failure(path: fixture.path + "/none", reason: "there is no such file")) { try InputFile.read(fixture.path + "/none", limit: 10) }
+        #expect(throws: InputFileError(.tooLarge, path: path, "it has 2000 bytes, more than the limit of 1999")) { try InputFile.read(path, limit: 1_999) }
+        #expect(throws: InputFileError(.isDirectory, path: fixture.path, "it is a directory")) { try InputFile.read(fixture.path, limit: 10) }
+        #expect(throws: InputFileError(.missing, path: fixture.path + "/none", "there is no such file")) { try InputFile.read(fixture.path + "/none", limit: 10) }
     }
 }

@@ -19,21 +19,27 @@ public struct FileResourceLoader: ResourceLoader {
     }
 
     public func load(_ resource: Resource) async -> Response {
-        switch Self.path(of: resource.url, assetRoot: assetRoot) {
-        case .failure(let failure):
+        switch Self.location(of: resource.url, assetRoot: assetRoot) {
+        case .refused(let failure):
             return Response(source: .localFile, error: failure)
-        case .success(let path):
+        case .file(let path):
             return Self.read(path, url: resource.url)
         }
     }
 
+    /// Where a `file://` or `asset://` URL points: a file path, or why it may not be read.
+    private enum Location {
+        case file(String)
+        case refused(Response.Failure)
+    }
+
     /// The file path a `file://` or `asset://` URL names, checked against the asset root.
-    public static func path(of url: String, assetRoot: String) -> Result<String, Response.Failure> {
+    private static func location(of url: String, assetRoot: String) -> Location {
         let scheme = URLResolver.scheme(of: url)
         var rest = String(url.dropFirst((scheme?.count ?? 0) + 1))
         if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = String(rest[..<end]) }
         guard let decoded = rest.removingPercentEncoding else {
-            return .failure(.init(reason: .other, message: "invalid percent-encoding in \(url)"))
+            return .refused(.init(reason: .other, message: "invalid percent-encoding in \(url)"))
         }
         switch scheme {
         case "file":
@@ -44,22 +50,22 @@ public struct FileResourceLoader: ResourceLoader {
                 let slash = path.firstIndex(of: "/") ?? path.endIndex
                 let host = path[..<slash]
                 guard host.isEmpty || host == "localhost" else {
-                    return .failure(.init(reason: .other, message: "file URL with a remote host: \(url)"))
+                    return .refused(.init(reason: .other, message: "file URL with a remote host: \(url)"))
                 }
                 path = String(path[slash...])
             }
-            return .success(path)
+            return .file(path)
         case "asset":
             let relative = decoded.hasPrefix("//") ? String(decoded.dropFirst(2)) : decoded
             let root = URL(fileURLWithPath: assetRoot).standardizedFileURL.resolvingSymlinksInPath().path
             let candidate = URL(fileURLWithPath: root).appendingPathComponent(relative).standardizedFileURL
             let resolved = candidate.resolvingSymlinksInPath().path
             guard isInside(candidate.path, root: root), isInside(resolved, root: root) else {
-                return .failure(.init(reason: .other, message: "\(url) leaves the asset root \(root)"))
+                return .refused(.init(reason: .other, message: "\(url) leaves the asset root \(root)"))
             }
-            return .success(resolved)
+            return .file(resolved)
         default:
-            return .failure(.init(reason: .other, message: "not a file or asset URL: \(url)"))
+            return .refused(.init(reason: .other, message: "not a file or asset URL: \(url)"))
         }
     }
 

@@ -7,8 +7,9 @@ public struct Response: Sendable, Equatable {
         case localFile = "local-file"
     }
 
-    /// Why a request failed.
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Why a request failed, as MapLibre's `Response::Error` says it: a value the response carries
+    /// (the pipeline decides from its reason whether to retry), never thrown.
+    public struct Failure: Sendable, Equatable, CustomStringConvertible {
         /// The kinds of failure, as the resource-request event names them.
         public enum Reason: String, Sendable, CaseIterable {
             case notFound = "not-found"

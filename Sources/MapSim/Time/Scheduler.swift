@@ -88,16 +88,6 @@ public struct Scheduler<Action>: Sendable where Action: Sendable {
         now = max(now, time)
     }
 
-    /// Removes every waiting action for which `predicate` is true.
-    public mutating func removeAll(where predicate: (Action) -> Bool) {
-        let removed = heap.filter { slots[$0.slot].map(predicate) ?? false }
-        guard !removed.isEmpty else { return }
-        for key in removed { _ = take(key.slot) }
-        let kept = heap.filter { slots[$0.slot] != nil }.sorted { $0.precedes($1) }
-        // A sorted array is a heap.
-        heap = kept
-    }
-
     private mutating func take(_ slot: Int) -> Action {
         let action = slots[slot].take()!
         freeSlots.append(slot)

@@ -13,7 +13,7 @@ public final class DynamicEntityFeedReader: @unchecked Sendable {
     private var number = 0
 
     /// A reader of the file at `path` (`-` for standard input).
-    public init(path: String, format: DynamicEntityFeedFormat) throws(LineReaderError) {
+    public init(path: String, format: DynamicEntityFeedFormat) throws(FeedError) {
         self.format = format
         parser = DynamicEntityLineParser(format: format)
         lines = try LineReader(path: path)

@@ -22,7 +22,7 @@ public struct DynamicEntityFilter: Sendable {
 
     /// A filter of `condition` (a filter expression; nil for none) and `bounds` (nil for anywhere);
     /// an expression that does not compile is an error saying why.
-    public init(condition: JSONValue?, bounds: LngLatBounds?) throws(StyleExpression.Failure) {
+    public init(condition: JSONValue?, bounds: LngLatBounds?) throws(ExpressionCompilationError) {
         self.init(condition: try StyleFilter(condition), bounds: bounds)
     }
 

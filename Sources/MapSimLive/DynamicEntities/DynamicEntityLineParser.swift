@@ -27,7 +27,7 @@ public struct DynamicEntityLineParser: Sendable {
         do {
             found = try scanner.scan()
         } catch {
-            return .malformed(line: number, reason: error.reason)
+            return .malformed(line: number, reason: error.message)
         }
         let position: (Double, Double)? = if let x = found.x, let y = found.y {
             (x, y)

@@ -25,10 +25,6 @@ struct FeedLineScanner {
         var time: Scalar?
     }
 
-    struct Failure: Error {
-        var reason: String
-    }
-
     private static let geometryKey = Array("geometry".utf8)
     private static let attributesKey = Array("attributes".utf8)
     private static let propertiesKey = Array("properties".utf8)
@@ -49,10 +45,10 @@ struct FeedLineScanner {
     }
 
     /// Scans the line: one object, nothing after it.
-    mutating func scan() throws(Failure) -> Found {
+    mutating func scan() throws(FeedError) -> Found {
         var found = Found()
         skipWhitespace()
-        try members { (scanner: inout FeedLineScanner, key: Range<Int>) throws(Failure) in
+        try members { (scanner: inout FeedLineScanner, key: Range<Int>) throws(FeedError) in
             if scanner.equal(key, Self.geometryKey) {
                 try scanner.geometry(into: &found)
             } else if scanner.equal(key, Self.attributesKey) || scanner.equal(key, Self.propertiesKey) {
@@ -66,9 +62,9 @@ struct FeedLineScanner {
         return found
     }
 
-    private mutating func geometry(into found: inout Found) throws(Failure) {
+    private mutating func geometry(into found: inout Found) throws(FeedError) {
         guard peek == UInt8(ascii: "{") else { return try skipValue() }
-        try members { (scanner: inout FeedLineScanner, key: Range<Int>) throws(Failure) in
+        try members { (scanner: inout FeedLineScanner, key: Range<Int>) throws(FeedError) in
             if scanner.equal(key, Self.xKey) {
                 found.x = try scanner.numberOrSkip()
             } else if scanner.equal(key, Self.yKey) {
@@ -96,11 +92,11 @@ struct FeedLineScanner {
         }
     }
 
-    private mutating func attributes(into found: inout Found) throws(Failure) {
+    private mutating func attributes(into found: inout Found) throws(FeedError) {
         guard peek == UInt8(ascii: "{") else { return try skipValue() }
         let trackIDKey = trackIDKey
         let timeKey = timeKey
-        try members { (scanner: inout FeedLineScanner, key: Range<Int>) throws(Failure) in
+        try members { (scanner: inout FeedLineScanner, key: Range<Int>) throws(FeedError) in
             if scanner.equal(key, trackIDKey) {
                 found.trackID = try scanner.scalar()
             } else if let timeKey, scanner.equal(key, timeKey) {
@@ -112,7 +108,7 @@ struct FeedLineScanner {
     }
 
     /// Calls `member` for each key of the object here, with the index at its value.
-    private mutating func members(_ member: (inout FeedLineScanner, Range<Int>) throws(Failure) -> Void) throws(Failure) {
+    private mutating func members(_ member: (inout FeedLineScanner, Range<Int>) throws(FeedError) -> Void) throws(FeedError) {
         guard take() == UInt8(ascii: "{") else { throw fail("expected an object") }
         skipWhitespace()
         if peek == UInt8(ascii: "}") {
@@ -134,7 +130,7 @@ struct FeedLineScanner {
     }
 
     /// A string or number here, read; anything else skipped (nil).
-    private mutating func scalar() throws(Failure) -> Scalar? {
+    private mutating func scalar() throws(FeedError) -> Scalar? {
         switch peek ?? 0 {
         case UInt8(ascii: "\""):
             let raw = bytes[try rawString()]
@@ -147,13 +143,13 @@ struct FeedLineScanner {
         }
     }
 
-    private mutating func numberOrSkip() throws(Failure) -> Double? {
+    private mutating func numberOrSkip() throws(FeedError) -> Double? {
         if case .number(let value)? = try scalar() { return value }
         return nil
     }
 
     /// Where the bytes of the string here are, between its quotes, escapes left as they are.
-    private mutating func rawString() throws(Failure) -> Range<Int> {
+    private mutating func rawString() throws(FeedError) -> Range<Int> {
         guard take() == UInt8(ascii: "\"") else { throw fail("expected a string") }
         let start = index
         while let byte = take() {
@@ -169,7 +165,7 @@ struct FeedLineScanner {
     }
 
     /// The number here, checked against JSON's grammar.
-    private mutating func number() throws(Failure) -> Double {
+    private mutating func number() throws(FeedError) -> Double {
         let start = index
         if peek == UInt8(ascii: "-") { index += 1 }
         guard let first = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { throw fail("a malformed number") }
@@ -250,10 +246,10 @@ struct FeedLineScanner {
     }
 
     /// Skips the value here, checking it is JSON.
-    private mutating func skipValue() throws(Failure) {
+    private mutating func skipValue() throws(FeedError) {
         switch peek ?? 0 {
         case UInt8(ascii: "{"):
-            try members { (scanner: inout FeedLineScanner, _: Range<Int>) throws(Failure) in try scanner.skipValue() }
+            try members { (scanner: inout FeedLineScanner, _: Range<Int>) throws(FeedError) in try scanner.skipValue() }
         case UInt8(ascii: "["):
             index += 1
             skipWhitespace()
@@ -280,7 +276,7 @@ struct FeedLineScanner {
         }
     }
 
-    private mutating func literal(_ word: StaticString) throws(Failure) {
+    private mutating func literal(_ word: StaticString) throws(FeedError) {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw fail("expected a value") }
         let matches = word.withUTF8Buffer { expected in bytes[index..<index + count].elementsEqual(expected) }
@@ -311,8 +307,8 @@ struct FeedLineScanner {
         while let byte = peek, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
     }
 
-    private func fail(_ reason: String) -> Failure {
-        Failure(reason: "not JSON: \(reason) at column \(index + 1)")
+    private func fail(_ reason: String) -> FeedError {
+        FeedError(.malformedLine, "not JSON: \(reason) at column \(index + 1)")
     }
 
     /// A string with escapes, decoded the slow way (rare in feeds).

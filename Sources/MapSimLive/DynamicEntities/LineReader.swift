@@ -18,14 +18,14 @@ final class LineReader: @unchecked Sendable {
     let maximumLineLength: Int
 
     /// Opens `path` (`-` for standard input); a file that cannot be opened is an error saying why.
-    init(path: String, maximumLineLength: Int = 1 << 20) throws(LineReaderError) {
+    init(path: String, maximumLineLength: Int = 1 << 20) throws(FeedError) {
         self.maximumLineLength = maximumLineLength
         if path == "-" {
             descriptor = 0
             ownsDescriptor = false
         } else {
             descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw LineReaderError(path: path, reason: String(cString: strerror(errno))) }
+            guard descriptor >= 0 else { throw FeedError(.unreadable, "cannot read \(path): \(String(cString: strerror(errno)))") }
             ownsDescriptor = true
         }
     }
@@ -88,12 +88,4 @@ final class LineReader: @unchecked Sendable {
         buffer.removeLast(chunk - max(count, 0))
         if count <= 0 { atEnd = true }
     }
-}
-
-/// A feed file that cannot be read.
-public struct LineReaderError: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var reason: String
-
-    public var description: String { "cannot read \(path): \(reason)" }
 }

@@ -7,12 +7,6 @@ import Synchronization
 /// acknowledges QoS 1 deliveries, keeps the connection alive with PINGREQ, and disconnects.
 /// Incoming publishes arrive on `messages`; the stream ends when the connection does.
 public final class MQTTClient: Sendable {
-    /// Why a client operation failed.
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
-        public var message: String
-        public var description: String { message }
-    }
-
     /// Messages published to a subscribed topic, in arrival order; finishes when the connection closes.
     public let messages: AsyncStream<MQTTPacket.Publish>
     private let channel: any Channel
@@ -27,7 +21,7 @@ public final class MQTTClient: Sendable {
     }
 
     /// Connects to `host:port` and waits for the broker's CONNACK; a refusal, a protocol error or no
-    /// answer within `timeout` is a `Failure` saying which.
+    /// answer within `timeout` is an `MQTTError` saying which.
     public static func connect(host: String, port: Int, options: MQTTPacket.Connect, timeout: TimeAmount = .seconds(10)) async throws -> MQTTClient {
         let (stream, continuation) = AsyncStream<MQTTPacket>.makeStream()
         let channel: any Channel
@@ -41,7 +35,7 @@ public final class MQTTClient: Sendable {
                 }
                 .connect(host: host, port: port).get()
         } catch {
-            throw Failure(message: "cannot connect to \(host):\(port): \(ConnectionFailure.reason(error))")
+            throw MQTTError(.unreachable, "cannot connect to \(host):\(port): \(ConnectionFailure.reason(error))")
         }
         let client = MQTTClient(channel: channel)
         let connack: MQTTPacket
@@ -55,8 +49,8 @@ public final class MQTTClient: Sendable {
             try? await channel.close()
             let reasons: [UInt8: String] = [1: "unacceptable protocol version", 2: "client identifier rejected", 3: "server unavailable",
                                             4: "bad user name or password", 5: "not authorized"]
-            if case .connack(_, let code) = connack { throw Failure(message: "the broker refused the connection: \(reasons[code] ?? "code \(code)")") }
-            throw Failure(message: "the broker answered CONNECT with something other than CONNACK")
+            if case .connack(_, let code) = connack { throw MQTTError(.refused, "the broker refused the connection: \(reasons[code] ?? "code \(code)")") }
+            throw MQTTError(.refused, "the broker answered CONNECT with something other than CONNACK")
         }
         client.keepAlive(every: options.keepAlive)
         return client
@@ -78,12 +72,12 @@ public final class MQTTClient: Sendable {
             }
             group.addTask {
                 try await Task.sleep(for: .nanoseconds(timeout.nanoseconds))
-                throw Failure(message: "the broker did not answer CONNECT within \(timeout.nanoseconds / 1_000_000_000) s")
+                throw MQTTError(.timedOut, "the broker did not answer CONNECT within \(timeout.nanoseconds / 1_000_000_000) s")
             }
             defer { group.cancelAll() }
             return try await group.next() ?? nil
         }
-        guard let first else { throw Failure(message: "the broker closed the connection before answering CONNECT") }
+        guard let first else { throw MQTTError(.closed, "the broker closed the connection before answering CONNECT") }
         Task { await self.read(stream) }
         return first
     }
@@ -112,7 +106,7 @@ public final class MQTTClient: Sendable {
             defer { state.pending = [:] }
             return Array(state.pending.values)
         }
-        for continuation in pending { continuation.resume(throwing: Failure(message: reason)) }
+        for continuation in pending { continuation.resume(throwing: MQTTError(.closed, reason)) }
         messageContinuation.finish()
     }
 
@@ -140,7 +134,7 @@ public final class MQTTClient: Sendable {
         do {
             try await channel.writeAndFlush(ByteBuffer(bytes: packet.encoded))
         } catch {
-            throw Failure(message: "cannot send: \(error)")
+            throw MQTTError(.cannotSend, "cannot send: \(error)")
         }
     }
 
@@ -158,12 +152,12 @@ public final class MQTTClient: Sendable {
                 return state.closed
             }
             if let closed {
-                continuation.resume(throwing: Failure(message: closed))
+                continuation.resume(throwing: MQTTError(.closed, closed))
                 return
             }
             channel.writeAndFlush(ByteBuffer(bytes: packet.encoded)).whenFailure { [self] error in
                 let waiting = self.state.withLock { $0.pending.removeValue(forKey: id) }
-                waiting?.resume(throwing: Failure(message: "cannot send: \(error)"))
+                waiting?.resume(throwing: MQTTError(.cannotSend, "cannot send: \(error)"))
             }
         }
     }
@@ -173,7 +167,7 @@ public final class MQTTClient: Sendable {
     public func subscribe(_ filters: [String], qos: UInt8 = 1) async throws -> [UInt8] {
         let answer = try await request { .subscribe(packetID: $0, filters: filters.map { (filter: $0, qos: qos) }) }
         guard case .suback(_, let codes) = answer, codes.count == filters.count else {
-            throw Failure(message: "the broker answered SUBSCRIBE with \(filters.count) filters wrongly")
+            throw MQTTError(.refused, "the broker answered SUBSCRIBE with \(filters.count) filters wrongly")
         }
         return codes
     }

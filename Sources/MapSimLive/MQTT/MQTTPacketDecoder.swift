@@ -1,5 +1,5 @@
 /// Reads MQTT 3.1.1 packets from a byte stream as it arrives: whole packets come out, a partial one
-/// waits for more bytes, and anything malformed or larger than the limit is an `MQTTProtocolError`
+/// waits for more bytes, and anything malformed or larger than the limit is an `MQTTError` (`protocolViolation`)
 /// (the connection should then be closed), never a crash and never a buffer that grows without end.
 public struct MQTTPacketDecoder: Sendable {
     /// The largest packet accepted, fixed header included.
@@ -21,7 +21,7 @@ public struct MQTTPacketDecoder: Sendable {
     }
 
     /// The next whole packet, or nil until more bytes arrive.
-    public mutating func next() throws(MQTTProtocolError) -> MQTTPacket? {
+    public mutating func next() throws(MQTTError) -> MQTTPacket? {
         let available = buffer.count - start
         guard available >= 2 else { return nil }
         var length = 0
@@ -34,11 +34,11 @@ public struct MQTTPacketDecoder: Sendable {
             index += 1
             if byte & 0x80 == 0 { break }
             multiplier *= 128
-            guard index - start - 1 < 4 else { throw MQTTProtocolError("the remaining length takes more than 4 bytes") }
+            guard index - start - 1 < 4 else { throw MQTTError(.protocolViolation, "the remaining length takes more than 4 bytes") }
         }
         let total = index - start + length
         guard total <= maximumPacketSize else {
-            throw MQTTProtocolError("a packet of \(total) bytes is larger than the limit of \(maximumPacketSize)")
+            throw MQTTError(.protocolViolation, "a packet of \(total) bytes is larger than the limit of \(maximumPacketSize)")
         }
         guard buffer.count - start >= total else { return nil }
         let header = buffer[start]
@@ -51,20 +51,20 @@ public struct MQTTPacketDecoder: Sendable {
         return try Self.packet(header: header, body: body)
     }
 
-    private static func packet(header: UInt8, body: [UInt8]) throws(MQTTProtocolError) -> MQTTPacket {
+    private static func packet(header: UInt8, body: [UInt8]) throws(MQTTError) -> MQTTPacket {
         var reader = Reader(bytes: body)
         let type = header >> 4
         let flags = header & 0x0F
-        func expectFlags(_ wanted: UInt8, _ name: String) throws(MQTTProtocolError) {
-            guard flags == wanted else { throw MQTTProtocolError("\(name) has flags \(flags), not \(wanted)") }
+        func expectFlags(_ wanted: UInt8, _ name: String) throws(MQTTError) {
+            guard flags == wanted else { throw MQTTError(.protocolViolation, "\(name) has flags \(flags), not \(wanted)") }
         }
         let packet: MQTTPacket
         switch type {
         case 1:
             try expectFlags(0, "CONNECT")
-            guard try reader.string() == "MQTT", try reader.byte() == 4 else { throw MQTTProtocolError("CONNECT is not for MQTT 3.1.1") }
+            guard try reader.string() == "MQTT", try reader.byte() == 4 else { throw MQTTError(.protocolViolation, "CONNECT is not for MQTT 3.1.1") }
             let connectFlags = try reader.byte()
-            guard connectFlags & 0x01 == 0 else { throw MQTTProtocolError("CONNECT sets the reserved flag") }
+            guard connectFlags & 0x01 == 0 else { throw MQTTError(.protocolViolation, "CONNECT sets the reserved flag") }
             let keepAlive = try reader.uint16()
             var connect = MQTTPacket.Connect(clientID: try reader.string(), keepAlive: keepAlive, cleanSession: connectFlags & 0x02 != 0)
             if connectFlags & 0x04 != 0 {
@@ -80,9 +80,9 @@ public struct MQTTPacketDecoder: Sendable {
             packet = .connack(sessionPresent: acknowledge & 1 != 0, returnCode: try reader.byte())
         case 3:
             let qos = (flags >> 1) & 3
-            guard qos < 3 else { throw MQTTProtocolError("PUBLISH has QoS 3") }
+            guard qos < 3 else { throw MQTTError(.protocolViolation, "PUBLISH has QoS 3") }
             let topic = try reader.string()
-            guard !topic.isEmpty, !topic.contains("+"), !topic.contains("#") else { throw MQTTProtocolError("PUBLISH to the invalid topic \"\(topic)\"") }
+            guard !topic.isEmpty, !topic.contains("+"), !topic.contains("#") else { throw MQTTError(.protocolViolation, "PUBLISH to the invalid topic \"\(topic)\"") }
             let packetID = qos > 0 ? try reader.uint16() : nil
             packet = .publish(MQTTPacket.Publish(topic: topic, payload: reader.rest(), qos: qos, retain: flags & 1 != 0,
                                                  duplicate: flags & 0x08 != 0, packetID: packetID))
@@ -96,7 +96,7 @@ public struct MQTTPacketDecoder: Sendable {
             repeat {
                 let filter = try reader.string()
                 let qos = try reader.byte()
-                guard qos < 3 else { throw MQTTProtocolError("SUBSCRIBE asks for QoS \(qos)") }
+                guard qos < 3 else { throw MQTTError(.protocolViolation, "SUBSCRIBE asks for QoS \(qos)") }
                 filters.append((filter, qos))
             } while !reader.isAtEnd
             packet = .subscribe(packetID: packetID, filters: filters)
@@ -105,7 +105,7 @@ public struct MQTTPacketDecoder: Sendable {
             let packetID = try reader.uint16()
             let codes = reader.rest()
             guard !codes.isEmpty, codes.allSatisfy({ $0 <= 2 || $0 == MQTTPacket.subscriptionFailure }) else {
-                throw MQTTProtocolError("SUBACK has invalid return codes \(codes)")
+                throw MQTTError(.protocolViolation, "SUBACK has invalid return codes \(codes)")
             }
             packet = .suback(packetID: packetID, returnCodes: codes)
         case 10:
@@ -127,9 +127,9 @@ public struct MQTTPacketDecoder: Sendable {
             try expectFlags(0, "DISCONNECT")
             packet = .disconnect
         default:
-            throw MQTTProtocolError("packet type \(type) is not one a client and broker exchange in MQTT 3.1.1")
+            throw MQTTError(.protocolViolation, "packet type \(type) is not one a client and broker exchange in MQTT 3.1.1")
         }
-        guard reader.isAtEnd else { throw MQTTProtocolError("packet type \(type) has \(body.count - reader.position) bytes too many") }
+        guard reader.isAtEnd else { throw MQTTError(.protocolViolation, "packet type \(type) has \(body.count - reader.position) bytes too many") }
         return packet
     }
 
@@ -140,27 +140,27 @@ public struct MQTTPacketDecoder: Sendable {
 
         var isAtEnd: Bool { position >= bytes.count }
 
-        mutating func byte() throws(MQTTProtocolError) -> UInt8 {
-            guard position < bytes.count else { throw MQTTProtocolError("the packet ends early") }
+        mutating func byte() throws(MQTTError) -> UInt8 {
+            guard position < bytes.count else { throw MQTTError(.protocolViolation, "the packet ends early") }
             position += 1
             return bytes[position - 1]
         }
 
-        mutating func uint16() throws(MQTTProtocolError) -> UInt16 {
+        mutating func uint16() throws(MQTTError) -> UInt16 {
             UInt16(try byte()) << 8 | UInt16(try byte())
         }
 
-        mutating func binary() throws(MQTTProtocolError) -> [UInt8] {
+        mutating func binary() throws(MQTTError) -> [UInt8] {
             let count = Int(try uint16())
-            guard position + count <= bytes.count else { throw MQTTProtocolError("a field of \(count) bytes runs past the end of the packet") }
+            guard position + count <= bytes.count else { throw MQTTError(.protocolViolation, "a field of \(count) bytes runs past the end of the packet") }
             position += count
             return Array(bytes[(position - count)..<position])
         }
 
-        mutating func string() throws(MQTTProtocolError) -> String {
+        mutating func string() throws(MQTTError) -> String {
             let raw = try binary()
             guard let text = String(validating: raw, as: UTF8.self), !text.unicodeScalars.contains("\u{0}") else {
-                throw MQTTProtocolError("a string is not valid UTF-8")
+                throw MQTTError(.protocolViolation, "a string is not valid UTF-8")
             }
             return text
         }
@@ -170,15 +170,4 @@ public struct MQTTPacketDecoder: Sendable {
             return Array(bytes[position...])
         }
     }
-}
-
-/// A packet that breaks MQTT 3.1.1, or a stream that cannot be one.
-public struct MQTTProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-
-    public init(_ message: String) {
-        self.message = message
-    }
-
-    public var description: String { "MQTT protocol error: \(message)" }
 }

@@ -12,7 +12,7 @@ public enum ExpressionCaseRunner {
         let spec = completedSpec(testCase["propertySpec"]?.objectValue)
         switch StyleExpression.compile(testCase["expression"] ?? .null, propertySpec: spec) {
         case .failure(let failure):
-            let errors = failure.problems.map { JSONValue.object(JSONObject([("key", .string($0.key)), ("error", .string($0.message))])) }
+            let errors = failure.errors.map { JSONValue.object(JSONObject([("key", .string($0.key)), ("error", .string($0.message))])) }
             return .object(JSONObject([("compiled", .object(JSONObject([("result", .string("error")), ("errors", .array(errors))])))]))
         case .success(let expression):
             let compiled = JSONObject([
@@ -23,7 +23,7 @@ public enum ExpressionCaseRunner {
             let inputs: [JSONValue] = testCase["inputs"]?.arrayValue ?? []
             let outputs = inputs.map { (input: JSONValue) -> JSONValue in
                 let inputContext = context(input, globalState: globalState)
-                do throws(StyleExpression.Problem) {
+                do throws(ExpressionError) {
                     return stripPrecision(expression.outputJSON(try expression.evaluate(inputContext)))
                 } catch {
                     return .object(JSONObject([("error", .string(error.message))]))

@@ -14,7 +14,7 @@ struct ExpressionEvaluator {
         properties = context.feature?.properties ?? JSONObject()
     }
 
-    func evaluate(_ expression: ParsedExpression) throws(ExpressionRuntimeError) -> ExpressionValue {
+    func evaluate(_ expression: ParsedExpression) throws(ExpressionError) -> ExpressionValue {
         let children = expression.children
         switch expression.form {
         case .literal(let value):
@@ -54,7 +54,7 @@ struct ExpressionEvaluator {
             return .collator(ExpressionCollator(caseSensitive: try evaluate(children[0]).isTruthy,
                                                 diacriticSensitive: try evaluate(children[1]).isTruthy, locale: locale))
         case .format(let sections):
-            return .formatted(FormattedText(sections: try sections.map { slots throws(ExpressionRuntimeError) in try formatSection(slots, children) }))
+            return .formatted(FormattedText(sections: try sections.map { slots throws(ExpressionError) in try formatSection(slots, children) }))
         case .image:
             let name = try evaluate(children[0]).text
             if name.isEmpty { return .null }
@@ -71,7 +71,7 @@ struct ExpressionEvaluator {
             switch try evaluate(children[0]) {
             case .string(let s): return .number(Double(s.unicodeScalars.count))
             case .array(let items): return .number(Double(items.count))
-            case let other: throw ExpressionRuntimeError(message: "Expected value to be of type string or array, but found \(other.type) instead.")
+            case let other: throw ExpressionError(.evaluation, "Expected value to be of type string or array, but found \(other.type) instead.")
             }
         case .numberFormat(let slots):
             return try numberFormat(slots, children)
@@ -86,7 +86,7 @@ struct ExpressionEvaluator {
 
     // MARK: - Annotations
 
-    private func assert(_ type: ExpressionType, _ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
+    private func assert(_ type: ExpressionType, _ children: [ParsedExpression]) throws(ExpressionError) -> ExpressionValue {
         for (index, child) in children.enumerated() {
             let value = try evaluate(child)
             // The common cases, without building the value's type.
@@ -97,7 +97,7 @@ struct ExpressionEvaluator {
             let actual = value.type
             if type.mismatch(actual) == nil { return value }
             if index == children.count - 1 {
-                throw ExpressionRuntimeError(message: "Expected value to be of type \(type), but found \(actual) instead.")
+                throw ExpressionError(.evaluation, "Expected value to be of type \(type), but found \(actual) instead.")
             }
         }
         return .null
@@ -108,7 +108,7 @@ struct ExpressionEvaluator {
         value.stringValue ?? ExpressionValue.jsonText(value.json(topLevel: false))
     }
 
-    private func coerce(_ type: ExpressionType, _ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
+    private func coerce(_ type: ExpressionType, _ children: [ParsedExpression]) throws(ExpressionError) -> ExpressionValue {
         switch type {
         case .boolean:
             return .bool(try evaluate(children[0]).isTruthy)
@@ -120,7 +120,7 @@ struct ExpressionEvaluator {
                 let number = Self.javaScriptNumber(value)
                 if !number.isNaN { return .number(number) }
             }
-            throw ExpressionRuntimeError(message: "Could not convert \(ExpressionValue.jsonText(value.json(topLevel: false))) to number.")
+            throw ExpressionError(.evaluation, "Could not convert \(ExpressionValue.jsonText(value.json(topLevel: false))) to number.")
         case .color:
             var value = ExpressionValue.null
             var problem: String?
@@ -145,14 +145,14 @@ struct ExpressionEvaluator {
                     break
                 }
             }
-            throw ExpressionRuntimeError(message: problem ?? "Could not parse color from value '\(Self.shown(value))'")
+            throw ExpressionError(.evaluation, problem ?? "Could not parse color from value '\(Self.shown(value))'")
         case .padding, .numberArray, .colorArray, .variableAnchorOffsetCollection:
             var value = ExpressionValue.null
             for child in children {
                 value = try evaluate(child)
                 if let parsed = Self.typedArray(value, as: type) { return parsed }
             }
-            throw ExpressionRuntimeError(message: "Could not parse \(type) from value '\(Self.shown(value))'")
+            throw ExpressionError(.evaluation, "Could not parse \(type) from value '\(Self.shown(value))'")
         case .formatted:
             let value = try evaluate(children[0])
             if case .formatted = value { return value }
@@ -214,14 +214,14 @@ struct ExpressionEvaluator {
         value.numberValue ?? .nan
     }
 
-    private func numbers(_ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> [Double] {
+    private func numbers(_ children: [ParsedExpression]) throws(ExpressionError) -> [Double] {
         var result: [Double] = []
         result.reserveCapacity(children.count)
         for child in children { result.append(number(try evaluate(child))) }
         return result
     }
 
-    private func compound(_ op: CompoundOperator, _ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
+    private func compound(_ op: CompoundOperator, _ children: [ParsedExpression]) throws(ExpressionError) -> ExpressionValue {
         switch op {
         case .get:
             let key = try evaluate(children[0]).text
@@ -262,7 +262,7 @@ struct ExpressionEvaluator {
         case .isSupportedScript:
             return .bool(true)
         case .error:
-            throw ExpressionRuntimeError(message: try evaluate(children[0]).text)
+            throw ExpressionError(.evaluation, try evaluate(children[0]).text)
         case .typeOf:
             return .string(try evaluate(children[0]).type.description)
         case .toRGBA:
@@ -270,8 +270,8 @@ struct ExpressionEvaluator {
             let rgba = color.rgba
             return .array([.number(rgba[0] * 255), .number(rgba[1] * 255), .number(rgba[2] * 255), .number(rgba[3])])
         case .rgb, .rgba:
-            let values = try children.map { child throws(ExpressionRuntimeError) in try evaluate(child) }
-            if let problem = Self.rgbaProblem(values) { throw ExpressionRuntimeError(message: problem) }
+            let values = try children.map { child throws(ExpressionError) in try evaluate(child) }
+            if let problem = Self.rgbaProblem(values) { throw ExpressionError(.evaluation, problem) }
             let n = values.map { $0.numberValue ?? .nan }
             return .color(RGBAColor(straight: n[0] / 255, n[1] / 255, n[2] / 255, alpha: n.count > 3 ? n[3] : 1))
         case .upcase:
@@ -338,8 +338,8 @@ struct ExpressionEvaluator {
     }
 
     /// The compiled forms of legacy filters, which compare with JavaScript's strict rules.
-    private func filter(_ name: String, _ children: [ParsedExpression], properties: JSONObject) throws(ExpressionRuntimeError) -> ExpressionValue {
-        let literals = try children.map { child throws(ExpressionRuntimeError) in try evaluate(child) }
+    private func filter(_ name: String, _ children: [ParsedExpression], properties: JSONObject) throws(ExpressionError) -> ExpressionValue {
+        let literals = try children.map { child throws(ExpressionError) in try evaluate(child) }
         let id = context.feature?.id.map(ExpressionValue.init) ?? .null
         let type = context.feature?.geometryType.map(ExpressionValue.string) ?? .null
         func property(_ key: ExpressionValue) -> ExpressionValue? { properties[key.text].map(ExpressionValue.init) }
@@ -377,7 +377,7 @@ struct ExpressionEvaluator {
         case "filter-in-small", "filter-in-large":
             guard let value = property(literals[0]) else { return .bool(false) }
             return .bool(list(literals[1]).contains { Self.strictlyEqual($0, value) })
-        default: throw ExpressionRuntimeError(message: "Unknown expression \"\(name)\".")
+        default: throw ExpressionError(.evaluation, "Unknown expression \"\(name)\".")
         }
     }
 
@@ -414,7 +414,7 @@ struct ExpressionEvaluator {
 
     // MARK: - Control flow
 
-    private func coalesce(_ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
+    private func coalesce(_ children: [ParsedExpression]) throws(ExpressionError) -> ExpressionValue {
         var requestedImage: String?
         for (index, child) in children.enumerated() {
             var result = try evaluate(child)
@@ -429,10 +429,10 @@ struct ExpressionEvaluator {
     }
 
     /// The index of the last stop at or below `input` (the reference's binary search).
-    static func stopIndex(_ labels: [Double], _ input: Double) throws(ExpressionRuntimeError) -> Int {
+    static func stopIndex(_ labels: [Double], _ input: Double) throws(ExpressionError) -> Int {
         if input <= labels[0] { return 0 }
         if input >= labels[labels.count - 1] { return labels.count - 1 }
-        if input.isNaN { throw ExpressionRuntimeError(message: "Input is not a number.") }
+        if input.isNaN { throw ExpressionError(.evaluation, "Input is not a number.") }
         var low = 0
         var high = labels.count - 1
         while low <= high {
@@ -448,7 +448,7 @@ struct ExpressionEvaluator {
     }
 
     private func interpolate(_ type: ExpressionType, labels: [Double], curve: ParsedExpression.InterpolationCurve,
-                             space: RGBAColor.Space, _ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
+                             space: RGBAColor.Space, _ children: [ParsedExpression]) throws(ExpressionError) -> ExpressionValue {
         if labels.count == 1 { return try evaluate(children[1]) }
         let input = number(try evaluate(children[0]))
         if input <= labels[0] { return try evaluate(children[1]) }
@@ -477,7 +477,7 @@ struct ExpressionEvaluator {
     }
 
     /// The value `t` of the way from `a` to `b`.
-    static func blend(_ a: ExpressionValue, _ b: ExpressionValue, _ t: Double, space: RGBAColor.Space) throws(ExpressionRuntimeError) -> ExpressionValue {
+    static func blend(_ a: ExpressionValue, _ b: ExpressionValue, _ t: Double, space: RGBAColor.Space) throws(ExpressionError) -> ExpressionValue {
         func mix(_ x: Double, _ y: Double) -> Double { x + t * (y - x) }
         func mixAll(_ x: [Double], _ y: [Double]) -> [Double] { x.indices.map { mix($0 < x.count ? x[$0] : .nan, $0 < y.count ? y[$0] : .nan) } }
         switch (a, b) {
@@ -491,17 +491,17 @@ struct ExpressionEvaluator {
             return .numberArray(mixAll(x, y))
         case (.colorArray(let x), .colorArray(let y)):
             guard x.count == y.count else {
-                throw ExpressionRuntimeError(message: "colorArray: Arrays have mismatched length (\(x.count) vs. \(y.count)), cannot interpolate.")
+                throw ExpressionError(.evaluation, "colorArray: Arrays have mismatched length (\(x.count) vs. \(y.count)), cannot interpolate.")
             }
             return .colorArray(zip(x, y).map { RGBAColor.interpolate($0, $1, t, in: space) })
         case (.variableAnchorOffsets(let x), .variableAnchorOffsets(let y)):
             guard x.count == y.count else {
-                throw ExpressionRuntimeError(message: "Cannot interpolate values of different length. from: \(ExpressionValue.jsonText(.array(x))), to: \(ExpressionValue.jsonText(.array(y)))")
+                throw ExpressionError(.evaluation, "Cannot interpolate values of different length. from: \(ExpressionValue.jsonText(.array(x))), to: \(ExpressionValue.jsonText(.array(y)))")
             }
             var output: [JSONValue] = []
             for index in stride(from: 0, to: x.count, by: 2) {
                 guard x[index] == y[index] else {
-                    throw ExpressionRuntimeError(message: "Cannot interpolate values containing mismatched anchors. from[\(index)]: \(ExpressionValue(x[index]).text), to[\(index)]: \(ExpressionValue(y[index]).text)")
+                    throw ExpressionError(.evaluation, "Cannot interpolate values containing mismatched anchors. from[\(index)]: \(ExpressionValue(x[index]).text), to[\(index)]: \(ExpressionValue(y[index]).text)")
                 }
                 let from = x[index + 1].arrayValue?.compactMap(\.numberValue) ?? []
                 let to = y[index + 1].arrayValue?.compactMap(\.numberValue) ?? []
@@ -519,7 +519,7 @@ struct ExpressionEvaluator {
 
     // MARK: - Comparison and collections
 
-    private func compare(_ op: String, _ children: [ParsedExpression], collated: Bool) throws(ExpressionRuntimeError) -> ExpressionValue {
+    private func compare(_ op: String, _ children: [ParsedExpression], collated: Bool) throws(ExpressionError) -> ExpressionValue {
         let lhs = try evaluate(children[0])
         let rhs = try evaluate(children[1])
         let equality = op == "==" || op == "!="
@@ -527,7 +527,7 @@ struct ExpressionEvaluator {
             switch (lhs, rhs) {
             case (.number, .number), (.string, .string): break
             default:
-                throw ExpressionRuntimeError(message: "Expected arguments for \"\(op)\" to be (string, string) or (number, number), but found (\(lhs.type.kind), \(rhs.type.kind)) instead.")
+                throw ExpressionError(.evaluation, "Expected arguments for \"\(op)\" to be (string, string) or (number, number), but found (\(lhs.type.kind), \(rhs.type.kind)) instead.")
             }
         }
         if collated, case .string(let a) = lhs, case .string(let b) = rhs, case .collator(let collator) = try evaluate(children[2]) {
@@ -566,23 +566,23 @@ struct ExpressionEvaluator {
         }
     }
 
-    private func contains(_ needle: ExpressionValue, _ haystack: ExpressionValue) throws(ExpressionRuntimeError) -> ExpressionValue {
+    private func contains(_ needle: ExpressionValue, _ haystack: ExpressionValue) throws(ExpressionError) -> ExpressionValue {
         if !haystack.isTruthy { return .bool(false) }
         guard Self.isSearchable(needle) else {
-            throw ExpressionRuntimeError(message: "Expected first argument to be of type boolean, string, number or null, but found \(needle.type) instead.")
+            throw ExpressionError(.evaluation, "Expected first argument to be of type boolean, string, number or null, but found \(needle.type) instead.")
         }
         switch haystack {
         case .string(let text): return .bool(Self.utf16Index(of: Self.javaScriptString(needle), in: text, from: 0) != nil)
         case .array(let items): return .bool(items.contains { Self.strictlyEqual($0, needle) })
-        default: throw ExpressionRuntimeError(message: "Expected second argument to be of type array or string, but found \(haystack.type) instead.")
+        default: throw ExpressionError(.evaluation, "Expected second argument to be of type array or string, but found \(haystack.type) instead.")
         }
     }
 
-    private func indexOf(_ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
+    private func indexOf(_ children: [ParsedExpression]) throws(ExpressionError) -> ExpressionValue {
         let needle = try evaluate(children[0])
         let haystack = try evaluate(children[1])
         guard Self.isSearchable(needle) else {
-            throw ExpressionRuntimeError(message: "Expected first argument to be of type boolean, string, number or null, but found \(needle.type) instead.")
+            throw ExpressionError(.evaluation, "Expected first argument to be of type boolean, string, number or null, but found \(needle.type) instead.")
         }
         let from = children.count > 2 ? number(try evaluate(children[2])) : 0
         switch haystack {
@@ -596,11 +596,11 @@ struct ExpressionEvaluator {
             guard start < items.count else { return .number(-1) }
             return .number(Double(items[start...].firstIndex { Self.strictlyEqual($0, needle) } ?? -1))
         default:
-            throw ExpressionRuntimeError(message: "Expected second argument to be of type array or string, but found \(haystack.type) instead.")
+            throw ExpressionError(.evaluation, "Expected second argument to be of type array or string, but found \(haystack.type) instead.")
         }
     }
 
-    private func slice(_ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
+    private func slice(_ children: [ParsedExpression]) throws(ExpressionError) -> ExpressionValue {
         let input = try evaluate(children[0])
         let begin = number(try evaluate(children[1]))
         let end = children.count > 2 ? number(try evaluate(children[2])) : nil
@@ -618,7 +618,7 @@ struct ExpressionEvaluator {
         case .array(let items):
             return .array(Array(items[bounds(items.count)]))
         default:
-            throw ExpressionRuntimeError(message: "Expected first argument to be of type array or string, but found \(input.type) instead.")
+            throw ExpressionError(.evaluation, "Expected first argument to be of type array or string, but found \(input.type) instead.")
         }
     }
 
@@ -651,22 +651,22 @@ struct ExpressionEvaluator {
         value == .null ? "null" : value.text
     }
 
-    private func element(_ index: ExpressionValue, of array: ExpressionValue) throws(ExpressionRuntimeError) -> ExpressionValue {
+    private func element(_ index: ExpressionValue, of array: ExpressionValue) throws(ExpressionError) -> ExpressionValue {
         let i = number(index)
         guard case .array(let items) = array else { return .null }
-        if i < 0 { throw ExpressionRuntimeError(message: "Array index out of bounds: \(JavaScriptNumber.string(i)) < 0.") }
+        if i < 0 { throw ExpressionError(.evaluation, "Array index out of bounds: \(JavaScriptNumber.string(i)) < 0.") }
         if i >= Double(items.count) {
-            throw ExpressionRuntimeError(message: "Array index out of bounds: \(JavaScriptNumber.string(i)) > \(items.count - 1).")
+            throw ExpressionError(.evaluation, "Array index out of bounds: \(JavaScriptNumber.string(i)) > \(items.count - 1).")
         }
-        if i.rounded(.down) != i { throw ExpressionRuntimeError(message: "Array index must be an integer, but found \(JavaScriptNumber.string(i)) instead.") }
+        if i.rounded(.down) != i { throw ExpressionError(.evaluation, "Array index must be an integer, but found \(JavaScriptNumber.string(i)) instead.") }
         return items[Int(i)]
     }
 
     // MARK: - Text
 
-    private func formatSection(_ slots: ParsedExpression.FormatSectionSlots, _ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> FormattedSection {
+    private func formatSection(_ slots: ParsedExpression.FormatSectionSlots, _ children: [ParsedExpression]) throws(ExpressionError) -> FormattedSection {
         let content = try evaluate(children[slots.content])
-        let verticalAlign = try slots.verticalAlign.map { index throws(ExpressionRuntimeError) in try evaluate(children[index]).stringValue } ?? nil
+        let verticalAlign = try slots.verticalAlign.map { index throws(ExpressionError) in try evaluate(children[index]).stringValue } ?? nil
         if case .image(let image) = content {
             return FormattedSection(text: "", image: image, verticalAlign: verticalAlign)
         }
@@ -679,8 +679,8 @@ struct ExpressionEvaluator {
         return section
     }
 
-    private func numberFormat(_ slots: ParsedExpression.NumberFormatSlots, _ children: [ParsedExpression]) throws(ExpressionRuntimeError) -> ExpressionValue {
-        func option(_ index: Int?) throws(ExpressionRuntimeError) -> ExpressionValue? {
+    private func numberFormat(_ slots: ParsedExpression.NumberFormatSlots, _ children: [ParsedExpression]) throws(ExpressionError) -> ExpressionValue {
+        func option(_ index: Int?) throws(ExpressionError) -> ExpressionValue? {
             guard let index else { return nil }
             return try evaluate(children[index])
         }

@@ -9,7 +9,7 @@ import MapSimJSON
 struct ExpressionParser {
     /// The errors of one parse, shared by the parsers of all its positions.
     final class ErrorList {
-        var errors: [ExpressionParsingError] = []
+        var errors: [ExpressionError] = []
     }
 
     /// How a parsed value is adapted to the type expected of it.
@@ -51,7 +51,7 @@ struct ExpressionParser {
     /// This position as the reference writes it: `[1][0]`, or nothing at the top.
     var key: String { position?.key ?? "" }
 
-    var errors: [ExpressionParsingError] { errorList.errors }
+    var errors: [ExpressionError] { errorList.errors }
 
     /// A parser for the argument at `index`, expecting `expected`, with `bindings` added to the scope.
     func child(_ index: Int?, expected: ExpressionType? = nil, bindings: [(name: String, expression: ParsedExpression)] = []) -> ExpressionParser {
@@ -67,7 +67,7 @@ struct ExpressionParser {
     /// Records `message` at this position, or at the child `indices` below it; returns nil.
     @discardableResult
     func error(_ message: String, at indices: Int...) -> ParsedExpression? {
-        errorList.errors.append(ExpressionParsingError(key: key + indices.map { "[\($0)]" }.joined(), message: message))
+        errorList.errors.append(ExpressionError(.parse, key: key + indices.map { "[\($0)]" }.joined(), message))
         return nil
     }
 

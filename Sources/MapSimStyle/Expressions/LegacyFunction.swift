@@ -5,18 +5,13 @@ import MapSimJSON
 /// identity, exponential, interval and categorical functions of the zoom, of a feature property, or
 /// of both, with `base`, `default`, `colorSpace`, and `{token}` strings in zoom stops.
 public enum LegacyFunction {
-    /// Why a function could not be converted.
-    public struct Failure: Error {
-        public let message: String
-    }
-
     /// Whether `value` is written as a legacy function (a JSON object).
     public static func isFunction(_ value: JSONValue) -> Bool {
         value.objectValue != nil
     }
 
     /// The expression equivalent to `function` for the property `spec`.
-    public static func expression(from function: JSONObject, spec: JSONObject) throws(Failure) -> JSONValue {
+    public static func expression(from function: JSONObject, spec: JSONObject) throws(ExpressionError) -> JSONValue {
         guard let stops = function["stops"]?.arrayValue else {
             return identity(function, spec: spec)
         }
@@ -107,7 +102,7 @@ public enum LegacyFunction {
         return spec["type"]?.stringValue == "resolvedImage" ? .string("") : .null
     }
 
-    private static func propertyFunction(_ function: JSONObject, spec: JSONObject, stops: [(JSONValue, JSONValue)]) throws(Failure) -> JSONValue {
+    private static func propertyFunction(_ function: JSONObject, spec: JSONObject, stops: [(JSONValue, JSONValue)]) throws(ExpressionError) -> JSONValue {
         let type = functionType(function, spec: spec)
         let get = JSONValue.array([.string("get"), function["property"] ?? .null])
         func withDefault(_ expression: JSONValue) -> JSONValue {
@@ -131,11 +126,11 @@ public enum LegacyFunction {
             let interpolation: JSONValue = base == 1 ? .array([.string("linear")]) : .array([.string("exponential"), .number(base)])
             return withDefault(curve([interpolateOperator(function), interpolation, .array([.string("number"), get])], stops, isStep: false))
         default:
-            throw Failure(message: "Unknown property function type \(type)")
+            throw ExpressionError(.legacyFunction, "Unknown property function type \(type)")
         }
     }
 
-    private static func zoomFunction(_ function: JSONObject, spec: JSONObject, stops: [(JSONValue, JSONValue)]) throws(Failure) -> JSONValue {
+    private static func zoomFunction(_ function: JSONObject, spec: JSONObject, stops: [(JSONValue, JSONValue)]) throws(ExpressionError) -> JSONValue {
         let zoom = JSONValue.array([.string("zoom")])
         switch functionType(function, spec: spec) {
         case "interval":
@@ -145,11 +140,11 @@ public enum LegacyFunction {
             let interpolation: JSONValue = base == 1 ? .array([.string("linear")]) : .array([.string("exponential"), .number(base)])
             return curve([interpolateOperator(function), interpolation, zoom], stops, isStep: false)
         case let type:
-            throw Failure(message: "Unknown zoom function type \"\(type)\"")
+            throw ExpressionError(.legacyFunction, "Unknown zoom function type \"\(type)\"")
         }
     }
 
-    private static func zoomAndPropertyFunction(_ function: JSONObject, spec: JSONObject, stops: [(JSONValue, JSONValue)]) throws(Failure) -> JSONValue {
+    private static func zoomAndPropertyFunction(_ function: JSONObject, spec: JSONObject, stops: [(JSONValue, JSONValue)]) throws(ExpressionError) -> JSONValue {
         var zooms: [JSONValue] = []
         var stopsByZoom: [String: [(JSONValue, JSONValue)]] = [:]
         for (input, output) in stops {

@@ -20,33 +20,21 @@ public struct StyleExpression: Sendable {
     public let isZoomConstant: Bool
     private let isColor: Bool
 
-    /// One problem that kept an expression from compiling: where (`[2][1]`, empty for the whole
-    /// expression) and the reference's message.
-    public struct Problem: Error, Equatable, Sendable {
-        public let key: String
-        public let message: String
-    }
-
-    /// The problems that kept an expression from compiling, in the reference's order.
-    public struct Failure: Error, Sendable {
-        public let problems: [Problem]
-    }
-
     /// Compiles `json` as the value of the property `spec` (the property's entry of the style
     /// spec: `type`, `property-type`, `expression`), or as an expression of any type without one.
     ///
     /// With `propertyRules` false only the type is checked, as for a layer filter, where
     /// `["zoom"]` may appear anywhere.
-    public static func compile(_ json: JSONValue, propertySpec spec: JSONObject?, propertyRules: Bool = true) -> Result<StyleExpression, Failure> {
+    public static func compile(_ json: JSONValue, propertySpec spec: JSONObject?, propertyRules: Bool = true) -> Result<StyleExpression, ExpressionCompilationError> {
         var expression = json
         if let spec, case .object(let function) = json {
             do {
                 expression = try LegacyFunction.expression(from: function, spec: spec)
             } catch {
-                return .failure(Failure(problems: [Problem(key: "", message: error.message)]))
+                return .failure(ExpressionCompilationError(.invalidValue, [error]))
             }
         }
-        let result: Result<StyleExpressionCompiler.Compiled, StyleExpressionCompiler.Failure>
+        let result: Result<StyleExpressionCompiler.Compiled, ExpressionCompilationError>
         if let spec, propertyRules {
             result = StyleExpressionCompiler.compileProperty(expression, spec: spec)
         } else {
@@ -59,17 +47,13 @@ public struct StyleExpression: Sendable {
             return .success(StyleExpression(root: compiled.expression, source: json, isFeatureConstant: compiled.isFeatureConstant,
                                             isZoomConstant: compiled.isZoomConstant, isColor: compiled.expression.type == .color))
         case .failure(let failure):
-            return .failure(Failure(problems: failure.errors.map { Problem(key: $0.key, message: $0.message) }))
+            return .failure(failure)
         }
     }
 
     /// The expression's value in `context`, or the runtime error the reference would raise.
-    public func evaluate(_ context: ExpressionContext) throws(Problem) -> ExpressionValue {
-        do {
-            return try ExpressionEvaluator(context: context).evaluate(root)
-        } catch {
-            throw Problem(key: "", message: error.message)
-        }
+    public func evaluate(_ context: ExpressionContext) throws(ExpressionError) -> ExpressionValue {
+        try ExpressionEvaluator(context: context).evaluate(root)
     }
 
     /// A value as the reference's test harness writes an output of this expression: a color

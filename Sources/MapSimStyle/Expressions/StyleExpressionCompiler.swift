@@ -4,11 +4,6 @@ import MapSimJSON
 /// expected type from the property's spec, then (for properties) whether the property accepts
 /// feature data, zoom, and interpolation, and where `["zoom"]` may appear.
 enum StyleExpressionCompiler {
-    /// The parse errors of an expression that did not compile.
-    struct Failure: Error {
-        let errors: [ExpressionParsingError]
-    }
-
     /// What a successful compilation knows of the expression.
     struct Compiled {
         let expression: ParsedExpression
@@ -17,22 +12,22 @@ enum StyleExpressionCompiler {
     }
 
     /// Parses and type-checks `json` as a value of the property `spec` (or of no particular type).
-    static func compile(_ json: JSONValue, spec: JSONObject?) -> Result<ParsedExpression, Failure> {
+    static func compile(_ json: JSONValue, spec: JSONObject?) -> Result<ParsedExpression, ExpressionCompilationError> {
         let parser = ExpressionParser(expectedType: spec.flatMap(ExpressionType.init(propertySpec:)))
         let annotation: ExpressionParser.Annotation? = spec?["type"] == .string("string") ? .coerce : nil
-        guard let parsed = parser.parse(json, annotation: annotation) else { return .failure(Failure(errors: parser.errors)) }
+        guard let parsed = parser.parse(json, annotation: annotation) else { return .failure(ExpressionCompilationError(.invalidValue, parser.errors)) }
         return .success(parsed)
     }
 
     /// Compiles `json` as the value of the layout or paint property `spec`.
-    static func compileProperty(_ json: JSONValue, spec: JSONObject) -> Result<Compiled, Failure> {
+    static func compileProperty(_ json: JSONValue, spec: JSONObject) -> Result<Compiled, ExpressionCompilationError> {
         let parsed: ParsedExpression
         switch compile(json, spec: spec) {
         case .failure(let errors): return .failure(errors)
         case .success(let expression): parsed = expression
         }
-        func failure(_ message: String) -> Result<Compiled, Failure> {
-            .failure(Failure(errors: [ExpressionParsingError(key: "", message: message)]))
+        func failure(_ message: String) -> Result<Compiled, ExpressionCompilationError> {
+            .failure(ExpressionCompilationError(.invalidValue, [ExpressionError(.parse, message)]))
         }
         let propertyType = spec["property-type"]?.stringValue
         let isFeatureConstant = parsed.isFeatureConstant

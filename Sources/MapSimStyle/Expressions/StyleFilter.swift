@@ -30,7 +30,7 @@ public struct StyleFilter: Sendable, Equatable {
     ])
 
     /// The filter `json` (nil or absent: every feature passes).
-    public init(_ json: JSONValue?) throws(StyleExpression.Failure) {
+    public init(_ json: JSONValue?) throws(ExpressionCompilationError) {
         rejectsAll = false
         guard let json, json != .null else {
             expression = nil
@@ -39,7 +39,7 @@ public struct StyleFilter: Sendable, Equatable {
         let converted = Self.isExpressionFilter(json) ? json : Self.convert(json)
         switch StyleExpression.compile(converted, propertySpec: Self.spec, propertyRules: false) {
         case .success(let compiled): expression = compiled
-        case .failure(let failure): throw failure
+        case .failure(let failure): throw ExpressionCompilationError(.invalidFilter, failure.errors)
         }
     }
 

@@ -54,7 +54,7 @@ public struct LayerLayout: Sendable, Equatable {
             do {
                 layout.filter = try StyleFilter(filter)
             } catch {
-                warnings.append("\(path).filter: \(Self.describe(error)); the layer draws nothing")
+                warnings.append("\(path).filter: \(error); the layer draws nothing")
                 layout.filter = StyleFilter.nothing
             }
         }
@@ -75,7 +75,7 @@ public struct LayerLayout: Sendable, Equatable {
             case .success(let compiled):
                 return compiled
             case .failure(let failure):
-                warnings.append("\(path).\(group).\(name): \(Self.describe(failure)); the property is ignored")
+                warnings.append("\(path).\(group).\(name): \(failure); the property is ignored")
                 return nil
             }
         }
@@ -110,10 +110,6 @@ public struct LayerLayout: Sendable, Equatable {
         filter = StyleFilter.none
         verticalText = .never
         self.source = source
-    }
-
-    private static func describe(_ failure: StyleExpression.Failure) -> String {
-        failure.problems.map { $0.key.isEmpty ? $0.message : "\($0.key): \($0.message)" }.joined(separator: "; ")
     }
 }
 

@@ -12,36 +12,26 @@ public enum YAMLReader {
     /// The most values a document may hold once its aliases are expanded.
     public static let maximumValues = 1_000_000
 
-    /// Why a document was refused; `line` is 1-based when known.
-    public struct Refusal: Error, Sendable, CustomStringConvertible {
-        /// The line of the node that went over a limit, when known.
-        public var line: Int?
-        /// What is wrong.
-        public var reason: String
-
-        public var description: String { reason }
-    }
-
     /// The value of the YAML document `text`.
-    public static func read(_ text: String) throws(Refusal) -> JSONValue {
+    public static func read(_ text: String) throws(YAMLError) -> JSONValue {
         if let line = lineBeyondDepth(text) {
-            throw Refusal(line: line, reason: "nested deeper than \(maximumDepth) levels")
+            throw YAMLError(.tooDeep, line: line, "nested deeper than \(maximumDepth) levels")
         }
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
         } catch {
-            throw Refusal(line: nil, reason: "not valid YAML: \(error)")
+            throw YAMLError(.malformed, line: nil, "not valid YAML: \(error)")
         }
         guard let node else { return .null }
         var budget = maximumValues
         return try value(of: node, budget: &budget)
     }
 
-    private static func value(of node: Node, budget: inout Int) throws(Refusal) -> JSONValue {
+    private static func value(of node: Node, budget: inout Int) throws(YAMLError) -> JSONValue {
         budget -= 1
         guard budget >= 0 else {
-            throw Refusal(line: node.mark.map { $0.line }, reason: "the document expands to more than \(maximumValues) values (YAML aliases repeat what they name)")
+            throw YAMLError(.tooLarge, line: node.mark.map { $0.line }, "the document expands to more than \(maximumValues) values (YAML aliases repeat what they name)")
         }
         switch node {
         case .scalar:

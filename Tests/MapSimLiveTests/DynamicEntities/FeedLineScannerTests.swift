@@ -6,7 +6,7 @@ import MapSimJSON
 /// The feed's line scanner: what it reads, and what it refuses.
 @Suite("FeedLineScanner")
 struct FeedLineScannerTests {
-    private func scan(_ text: String, time: String? = "t") throws(FeedLineScanner.Failure) -> FeedLineScanner.Found {
+    private func scan(_ text: String, time: String? = "t") throws(FeedError) -> FeedLineScanner.Found {
         var scanner = FeedLineScanner(Array(text.utf8), trackIDField: "id", timeField: time)
         return try scanner.scan()
     }
@@ -24,12 +24,12 @@ struct FeedLineScannerTests {
         #"{"a": "x}"#, "{\"a\": \"\u{1}\"}", #"{"a" 1}"#, #"{"a": [1 2]}"#, "", #"{"a": -}"#, #"{"a": 1e}"#,
     ])
     func refusesWhatIsNotJSON(line: String) {
-        #expect(throws: FeedLineScanner.Failure.self) { try scan(line) }
+        #expect(throws: FeedError.self) { try scan(line) }
         #expect(throws: (any Error).self) { try JSONParser.parse(Array(line.utf8)) }
     }
 
     @Test func anObservationIsAnObject() {
-        #expect(throws: FeedLineScanner.Failure.self) { try scan("[1]") }
+        #expect(throws: FeedError.self) { try scan("[1]") }
     }
 
     @Test func readsNumbersExactlyAsTheJSONReaderDoes() throws {

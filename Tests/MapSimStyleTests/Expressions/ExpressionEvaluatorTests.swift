@@ -66,7 +66,7 @@ struct ExpressionEvaluatorTests {
     @Test func featuresAreRead() throws {
         #expect(try evaluate(#"["concat", ["get", "name"], " ", ["geometry-type"]]"#, properties: #"{"name": "Oslo"}"#) == .string("Oslo Point"))
         #expect(try evaluate(#"["interpolate", ["exponential", 2], ["zoom"], 0, 0, 10, 100]"#, zoom: 5) == .number(100 * (pow2(5) - 1) / (pow2(10) - 1)))
-        #expect(throws: StyleExpression.Problem.self) { try evaluate(#"["number", ["get", "missing"]]"#) }
+        #expect(throws: ExpressionError.self) { try evaluate(#"["number", ["get", "missing"]]"#) }
     }
 
     private func pow2(_ n: Double) -> Double { (0..<Int(n)).reduce(1.0) { value, _ in value * 2 } }
@@ -102,7 +102,7 @@ struct StyleFilterTests {
         #expect(try passes(#"[">=", ["zoom"], 9]"#, zoom: 9.5))
         #expect(try !passes(#"["<", ["get", "rank"], 5]"#, properties: #"{"rank": "x"}"#))
         #expect(try passes("true") && !passes("false"))
-        #expect(throws: StyleExpression.Failure.self) { try StyleFilter(try JSONParser.parse(#"["==", ["get", "a"]]"#)) }
+        #expect(throws: ExpressionCompilationError.self) { try StyleFilter(try JSONParser.parse(#"["==", ["get", "a"]]"#)) }
     }
 }
 
@@ -143,7 +143,7 @@ struct ExpressionRobustnessTests {
                 let context = ExpressionContext(zoom: Double(index * 7), feature: feature, availableImages: ["red"], tile: CanonicalTile(z: 3, x: 4, y: 2))
                 switch Result(catching: { try expression.evaluate(context) }) {
                 case .success(let value): _ = ExpressionValue.jsonText(expression.outputJSON(value))
-                case .failure(let error): #expect(!(error as? StyleExpression.Problem)!.message.isEmpty)
+                case .failure(let error): #expect(!(error as? ExpressionError)!.message.isEmpty)
                 }
             }
         }

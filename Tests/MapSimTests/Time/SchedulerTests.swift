@@ -26,17 +26,29 @@ struct SchedulerTests {
         #expect(scheduler.now == .seconds(2))
     }
 
-    @Test func pastTimesRunNowAndRemovalKeepsOrder() {
+    @Test func pastTimesRunNowAndDiscardingKeepsOrderAndTime() {
         var scheduler = Scheduler<Int>()
         scheduler.advance(to: .seconds(3))
         for value in 0..<10 { scheduler.schedule(value, at: .seconds(1)) }
-        scheduler.removeAll { $0 % 3 == 0 }
+        scheduler.schedule(10, at: .seconds(9))
+        scheduler.discardFirst()
+        #expect(scheduler.first == 1 && scheduler.count == 10 && scheduler.now == .seconds(3))
         var seen: [Int] = []
         while let (time, value) = scheduler.popNext(notAfter: .seconds(3)) {
             #expect(time == .seconds(3))
             seen.append(value)
         }
-        #expect(seen == [1, 2, 4, 5, 7, 8])
+        #expect(seen == Array(1..<10))
+    }
+
+    @Test func aReservedPlaceRunsAsIfScheduledWhenItWasReserved() {
+        var scheduler = Scheduler<String>()
+        let place = scheduler.reserveSequence()
+        scheduler.schedule("later", at: .milliseconds(5))
+        scheduler.schedule("reserved", at: .milliseconds(5), sequence: place)
+        #expect(scheduler.next?.sequence == place)
+        #expect(scheduler.popNext(notAfter: .seconds(1))?.action == "reserved")
+        #expect(scheduler.popNext(notAfter: .seconds(1))?.action == "later")
     }
 
     @Test func simTimeFormatsMilliseconds() {

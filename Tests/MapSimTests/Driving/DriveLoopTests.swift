@@ -1,0 +1,100 @@
+import Testing
+import MapSimTesting
+@testable import MapSim
+
+/// The one drive loop: where answers and scheduled inputs fall in time and in order, cancellation,
+/// and the clock.
+@Suite("DriveLoop")
+struct DriveLoopTests {
+    /// A machine that loads what it is told to, and reports answers and ticks.
+    struct Probe: DrivenMachine {
+        enum Input: Sendable {
+            case load([String])
+            case cancel(Int)
+            case tick(String, after: SimTime)
+            case ticked(String)
+            case answer(LoadAnswer)
+        }
+
+        enum Output: Sendable, Equatable {
+            case answered(String)
+            case ticked(String)
+        }
+
+        private var next = 0
+
+        static func input(for answer: LoadAnswer) -> Input { .answer(answer) }
+
+        mutating func handle(_ input: Input, at now: SimTime) -> [DriveAction<Input, Output>] {
+            switch input {
+            case .load(let urls):
+                return urls.map { url in
+                    defer { next += 1 }
+                    return .load(LoadOrder(request: RequestID(value: next), attempt: AttemptID(value: next), backend: .network,
+                                           resource: Resource(url: url, kind: .tile)))
+                }
+            case .cancel(let attempt): return [.cancelLoad(AttemptID(value: attempt))]
+            case .tick(let name, let delay): return [.schedule(.ticked(name), at: now + delay)]
+            case .ticked(let name): return [.output(.ticked(name))]
+            case .answer(let answer): return [.output(.answered(answer.order.resource.url))]
+            }
+        }
+    }
+
+    private func loop(latency: SimTime = .milliseconds(10)) -> (DriveLoop<Probe, CannedLoads>, CannedLoads) {
+        let loads = CannedLoads { .success(Array($0.url.utf8), source: .network) }
+        return (DriveLoop(machine: Probe(), loads: loads, timing: FixedLatency(latency)), loads)
+    }
+
+    private func run(_ loop: DriveLoop<Probe, CannedLoads>, until limit: SimTime = .seconds(1)) async -> [(Probe.Output, SimTime)] {
+        var seen: [(Probe.Output, SimTime)] = []
+        await loop.run(until: limit) { seen.append(($0, loop.now)) }
+        return seen
+    }
+
+    @Test func answersArriveAtTheTimeTheDeliveryModelGivesInTheOrderLoadsStarted() async {
+        let (loop, loads) = loop()
+        loop.feed(.load(["a", "b", "c"])) { _ in }
+        let seen = await run(loop)
+        #expect(seen.map(\.0) == [.answered("a"), .answered("b"), .answered("c")])
+        #expect(seen.allSatisfy { $0.1 == .milliseconds(10) })
+        #expect(loads.started.map(\.url) == ["a", "b", "c"])
+        #expect(loop.now == .seconds(1) && !loop.hasPendingWork)
+    }
+
+    @Test func anAnswerTakesItsPlaceWhenTheLoopNextSteps() async {
+        let (loop, _) = loop()
+        // The load starts, then a tick is scheduled for the same instant as its answer: the tick was
+        // placed first, so it runs first; a tick scheduled after the loop stepped runs after.
+        loop.feed(.load(["a"])) { _ in }
+        loop.feed(.tick("before", after: .milliseconds(10))) { _ in }
+        #expect(await loop.step(notAfter: .zero) { _ in } == false)
+        loop.feed(.tick("after", after: .milliseconds(10))) { _ in }
+        let seen = await run(loop)
+        #expect(seen.map(\.0) == [.ticked("before"), .answered("a"), .ticked("after")])
+    }
+
+    @Test func aCancelledLoadIsNeverAnsweredAndDoesNotMoveTheClock() async {
+        let (loop, _) = loop(latency: .milliseconds(50))
+        loop.feed(.load(["a", "b"])) { _ in }
+        loop.feed(.tick("t", after: .milliseconds(20))) { _ in }
+        #expect(await loop.step(notAfter: .seconds(1)) { _ in })
+        #expect(loop.now == .milliseconds(20))
+        // Its answer is already placed at 50 ms: cancelling drops it.
+        loop.feed(.cancel(0)) { _ in }
+        var seen: [Probe.Output] = []
+        #expect(await loop.step(notAfter: .seconds(1)) { seen.append($0) })
+        #expect(seen == [.answered("b")] && loop.now == .milliseconds(50))
+        #expect(!loop.hasPendingWork)
+    }
+
+    @Test func nothingIsDueBeforeItsTime() async {
+        let (loop, _) = loop()
+        loop.feed(.load(["a"])) { _ in }
+        #expect(loop.hasPendingWork)
+        #expect(await loop.step(notAfter: .milliseconds(9)) { _ in } == false)
+        #expect(loop.now == .zero, "the clock moves only to what runs")
+        #expect(await loop.step(notAfter: .milliseconds(10)) { _ in })
+        #expect(loop.now == .milliseconds(10))
+    }
+}
