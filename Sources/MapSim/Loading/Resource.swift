@@ -24,10 +24,13 @@ public struct Resource: Sendable, Equatable {
         /// Cache first, then network.
         public static let all: LoadingMethod = [.cache, .network]
 
-        /// The names as the resource-request event lists them: `["cache", "network"]`.
+        /// The names as the resource-request event lists them: `["cache", "network"]` (no array is
+        /// made: there are four of them).
         public var names: [String] {
-            (contains(.cache) ? ["cache"] : []) + (contains(.network) ? ["network"] : [])
+            Self.namesByRawValue[rawValue & 3]
         }
+
+        private static let namesByRawValue = [[], ["cache"], ["network"], ["cache", "network"]]
     }
 
     /// How long a cached copy should be kept.

@@ -5,13 +5,13 @@ import MapSimStyle
 extension MapEvent {
     /// Reads an event from its JSON-line object: `{"type", "begin", "end", "data"}`.
     public init(json: JSONObject) throws(TraceError) {
-        guard let typeName = json["type"]?.stringValue, let type = MapEventType(rawValue: typeName) else {
-            throw TraceError(.malformed, "unknown event type \(json["type"].map(JSONWriter.string) ?? "(missing)")")
+        guard let typeName = json[EventKey.type]?.stringValue, let type = MapEventType(rawValue: typeName) else {
+            throw TraceError(.malformed, "unknown event type \(json[EventKey.type].map(JSONWriter.string) ?? "(missing)")")
         }
-        guard let begin = json["begin"]?.numberValue, let end = json["end"]?.numberValue else {
+        guard let begin = json[EventKey.begin]?.numberValue, let end = json[EventKey.end]?.numberValue else {
             throw TraceError(.malformed, "\(typeName) without integer \"begin\" and \"end\"")
         }
-        let data = JSONField(json["data"] ?? .object(JSONObject()), path: "data")
+        let data = JSONField(json[EventKey.data] ?? .object(JSONObject()), path: "data")
         do {
             self.init(begin: SimTime(microseconds: Int64(begin)), end: SimTime(microseconds: Int64(end)), payload: try Self.payload(type, data))
         } catch {
@@ -30,9 +30,9 @@ extension MapEvent {
         }
         func tile(_ field: JSONField?) throws(StyleError) -> CanonicalTileID? {
             guard let field else { return nil }
-            let z = try field.member("z")?.integer(in: 0...30) ?? 0
-            let x = try field.member("x")?.integer(in: 0...(1 << z) - 1) ?? 0
-            let y = try field.member("y")?.integer(in: 0...(1 << z) - 1) ?? 0
+            let z = try field.member(EventKey.z)?.integer(in: 0...30) ?? 0
+            let x = try field.member(EventKey.x)?.integer(in: 0...(1 << z) - 1) ?? 0
+            let y = try field.member(EventKey.y)?.integer(in: 0...(1 << z) - 1) ?? 0
             return CanonicalTileID(z: z, x: x, y: y)
         }
         func enumeration<E: RawRepresentable<String>>(_ key: String, _: E.Type) throws(StyleError) -> E {
@@ -47,27 +47,27 @@ extension MapEvent {
         case .renderFrameStarted: return .renderFrameStarted
         case .cameraChanged: return .cameraChanged
         case .mapLoadingError:
-            return .mapLoadingError(MapLoadingError(type: try enumeration("type", MapLoadingError.Kind.self), message: try string("message"),
-                                                    sourceID: try data.member("source-id")?.string(), tileID: try tile(data.member("tile-id"))))
+            return .mapLoadingError(MapLoadingError(type: try enumeration(EventKey.type, MapLoadingError.Kind.self), message: try string(EventKey.message),
+                                                    sourceID: try data.member(EventKey.sourceID)?.string(), tileID: try tile(data.member(EventKey.tileID))))
         case .styleDataLoaded:
-            return .styleDataLoaded(StyleDataLoaded(type: try enumeration("type", StyleDataLoaded.Kind.self)))
-        case .styleImageMissing: return .styleImageMissing(id: try string("id"))
-        case .styleImageRemoveUnused: return .styleImageRemoveUnused(id: try string("id"))
-        case .sourceAdded: return .sourceAdded(id: try string("id"))
-        case .sourceRemoved: return .sourceRemoved(id: try string("id"))
+            return .styleDataLoaded(StyleDataLoaded(type: try enumeration(EventKey.type, StyleDataLoaded.Kind.self)))
+        case .styleImageMissing: return .styleImageMissing(id: try string(EventKey.id))
+        case .styleImageRemoveUnused: return .styleImageRemoveUnused(id: try string(EventKey.id))
+        case .sourceAdded: return .sourceAdded(id: try string(EventKey.id))
+        case .sourceRemoved: return .sourceRemoved(id: try string(EventKey.id))
         case .sourceDataLoaded:
-            return .sourceDataLoaded(SourceDataLoaded(id: try string("id"), type: try enumeration("type", SourceDataLoaded.Kind.self),
-                                                      loaded: try data.member("loaded")?.bool(), tileID: try tile(data.member("tile-id")),
-                                                      dataID: try data.member("data-id")?.string()))
+            return .sourceDataLoaded(SourceDataLoaded(id: try string(EventKey.id), type: try enumeration(EventKey.type, SourceDataLoaded.Kind.self),
+                                                      loaded: try data.member(EventKey.loaded)?.bool(), tileID: try tile(data.member(EventKey.tileID)),
+                                                      dataID: try data.member(EventKey.dataID)?.string()))
         case .renderFrameFinished:
-            return .renderFrameFinished(RenderFrameFinished(renderMode: try enumeration("render-mode", RenderFrameFinished.Mode.self),
-                                                            needsRepaint: try bool("needs-repaint"), placementChanged: try bool("placement-changed")))
+            return .renderFrameFinished(RenderFrameFinished(renderMode: try enumeration(EventKey.renderMode, RenderFrameFinished.Mode.self),
+                                                            needsRepaint: try bool(EventKey.needsRepaint), placementChanged: try bool(EventKey.placementChanged)))
         case .resourceRequest:
-            guard let requestField = data.member("request") else { throw data.failure("missing \"request\"") }
+            guard let requestField = data.member(EventKey.request) else { throw data.failure("missing \"\(EventKey.request)\"") }
             let request = try resource(requestField)
-            let response = try data.member("response").map { field throws(StyleError) in try Self.response(field) }
-            guard let source = DataSource(rawValue: try string("data-source")) else { throw data.failure("unknown data-source") }
-            return .resourceRequest(ResourceRequest(dataSource: source, request: request, response: response, cancelled: try bool("cancelled")))
+            let response = try data.member(EventKey.response).map { field throws(StyleError) in try Self.response(field) }
+            guard let source = DataSource(rawValue: try string(EventKey.dataSource)) else { throw data.failure("unknown data-source") }
+            return .resourceRequest(ResourceRequest(dataSource: source, request: request, response: response, cancelled: try bool(EventKey.cancelled)))
         case .liveStateChanged, .liveSubscribed, .liveUnsubscribed, .liveSubscriptionError, .liveUnsubscriptionError, .liveError, .liveUpdate:
             let object = try data.object()
             let event: LiveEvent?
@@ -103,13 +103,13 @@ extension MapEvent {
     }
 
     private static func resource(_ field: JSONField) throws(StyleError) -> Resource {
-        guard let url = field.member("url"), let kind = field.member("kind") else { throw field.failure("missing \"url\" or \"kind\"") }
+        guard let url = field.member(EventKey.url), let kind = field.member(EventKey.kind) else { throw field.failure("missing \"\(EventKey.url)\" or \"\(EventKey.kind)\"") }
         var resource = Resource(url: try url.string(), kind: try kind.enumeration(Resource.Kind.self))
-        if let priority = field.member("priority") {
+        if let priority = field.member(EventKey.priority) {
             guard let value = Resource.Priority(rawValue: try priority.string()) else { throw priority.failure("unknown priority") }
             resource.priority = value
         }
-        if let methods = field.member("loading-method") {
+        if let methods = field.member(EventKey.loadingMethod) {
             let names = try methods.strings()
             var method: Resource.LoadingMethod = []
             if names.contains("cache") { method.insert(.cache) }
@@ -120,24 +120,24 @@ extension MapEvent {
     }
 
     private static func response(_ field: JSONField) throws(StyleError) -> Response {
-        guard let sourceField = field.member("source"), let source = Response.Source(rawValue: try sourceField.string()) else {
-            throw field.failure("missing or unknown \"source\"")
+        guard let sourceField = field.member(EventKey.source), let source = Response.Source(rawValue: try sourceField.string()) else {
+            throw field.failure("missing or unknown \"\(EventKey.source)\"")
         }
         var response = Response(source: source)
-        response.noContent = try field.member("no-content")?.bool() ?? false
-        response.notModified = try field.member("not-modified")?.bool() ?? false
-        response.mustRevalidate = try field.member("must-revalidate")?.bool() ?? false
-        let size = try field.member("size")?.integer(in: 0...Int(Int32.max)) ?? 0
+        response.noContent = try field.member(EventKey.noContent)?.bool() ?? false
+        response.notModified = try field.member(EventKey.notModified)?.bool() ?? false
+        response.mustRevalidate = try field.member(EventKey.mustRevalidate)?.bool() ?? false
+        let size = try field.member(EventKey.size)?.integer(in: 0...Int(Int32.max)) ?? 0
         // A trace keeps the size of the data, not the data.
         if size > 0 { response.data = [UInt8](repeating: 0, count: size) }
-        response.modified = try field.member("modified").flatMap { field throws(StyleError) in HTTPDate(rfc1123: try field.string()) }
-        response.expires = try field.member("expires").flatMap { field throws(StyleError) in HTTPDate(rfc1123: try field.string()) }
-        response.etag = try field.member("etag")?.string()
-        if let error = field.member("error") {
-            guard let reasonField = error.member("reason"), let reason = Response.Failure.Reason(rawValue: try reasonField.string()) else {
-                throw error.failure("missing or unknown \"reason\"")
+        response.modified = try field.member(EventKey.modified).flatMap { field throws(StyleError) in HTTPDate(rfc1123: try field.string()) }
+        response.expires = try field.member(EventKey.expires).flatMap { field throws(StyleError) in HTTPDate(rfc1123: try field.string()) }
+        response.etag = try field.member(EventKey.etag)?.string()
+        if let error = field.member(EventKey.error) {
+            guard let reasonField = error.member(EventKey.reason), let reason = Response.Failure.Reason(rawValue: try reasonField.string()) else {
+                throw error.failure("missing or unknown \"\(EventKey.reason)\"")
             }
-            response.error = Response.Failure(reason: reason, message: try error.member("message")?.string() ?? "")
+            response.error = Response.Failure(reason: reason, message: try error.member(EventKey.message)?.string() ?? "")
         }
         return response
     }

@@ -1,0 +1,73 @@
+/// The one description of every payload's fields — their keys, their order, their form — which the
+/// JSON object of an event and its JSON line are both written from.
+extension MapEventPayload {
+    /// Writes the payload's Mapbox data fields, in order.
+    func writeFields<Writer: EventFieldWriter>(to writer: inout Writer) {
+        switch self {
+        case .mapLoaded, .mapIdle, .styleLoaded, .renderFrameStarted, .cameraChanged:
+            break
+        case .mapLoadingError(let error):
+            writer.field(EventKey.type, error.type.rawValue)
+            writer.field(EventKey.message, error.message)
+            if let sourceID = error.sourceID { writer.field(EventKey.sourceID, sourceID) }
+            if let tileID = error.tileID { writer.tile(EventKey.tileID, tileID) }
+        case .styleDataLoaded(let loaded):
+            writer.field(EventKey.type, loaded.type.rawValue)
+        case .styleImageMissing(let id), .styleImageRemoveUnused(let id), .sourceAdded(let id), .sourceRemoved(let id):
+            writer.field(EventKey.id, id)
+        case .sourceDataLoaded(let loaded):
+            writer.field(EventKey.id, loaded.id)
+            writer.field(EventKey.type, loaded.type.rawValue)
+            if let flag = loaded.loaded { writer.field(EventKey.loaded, flag) }
+            if let tileID = loaded.tileID { writer.tile(EventKey.tileID, tileID) }
+            if let dataID = loaded.dataID { writer.field(EventKey.dataID, dataID) }
+        case .renderFrameFinished(let frame):
+            writer.field(EventKey.renderMode, frame.renderMode.rawValue)
+            writer.field(EventKey.needsRepaint, frame.needsRepaint)
+            writer.field(EventKey.placementChanged, frame.placementChanged)
+        case .resourceRequest(let request):
+            writer.field(EventKey.dataSource, request.dataSource.rawValue)
+            writer.object(EventKey.request) { request.request.writeFields(to: &$0) }
+            if let response = request.response {
+                writer.object(EventKey.response) { response.writeFields(to: &$0) }
+            }
+            writer.field(EventKey.cancelled, request.cancelled)
+        case .live(let event):
+            for (name, value) in event.data.members { writer.field(name, value) }
+        case .dynamicEntity(let event):
+            for (name, value) in event.data.members { writer.field(name, value) }
+        case .content(let event):
+            for (name, value) in event.data.members { writer.field(name, value) }
+        }
+    }
+}
+
+extension Resource {
+    /// The `request` object of a resource-request event.
+    func writeFields<Writer: EventFieldWriter>(to writer: inout Writer) {
+        writer.field(EventKey.url, url)
+        writer.field(EventKey.kind, kind.rawValue)
+        writer.field(EventKey.priority, priority.rawValue)
+        writer.field(EventKey.loadingMethod, loadingMethod.names)
+    }
+}
+
+extension Response {
+    /// The `response` object of a resource-request event.
+    func writeFields<Writer: EventFieldWriter>(to writer: inout Writer) {
+        writer.field(EventKey.noContent, noContent)
+        writer.field(EventKey.notModified, notModified)
+        writer.field(EventKey.mustRevalidate, mustRevalidate)
+        writer.field(EventKey.source, source.rawValue)
+        writer.field(EventKey.size, Int64(size))
+        if let modified { writer.field(EventKey.modified, modified.description) }
+        if let expires { writer.field(EventKey.expires, expires.description) }
+        if let etag { writer.field(EventKey.etag, etag) }
+        if let error {
+            writer.object(EventKey.error) { failure in
+                failure.field(EventKey.reason, error.reason.rawValue)
+                failure.field(EventKey.message, error.message)
+            }
+        }
+    }
+}
