@@ -64,35 +64,24 @@ struct LiveListenCommand: AsyncParsableCommand {
     func run() async throws {
         let parsed = try criteria.map { try TopicCriteria(parsing: $0) }
         let endpoint = try login.endpoint(broker)
-        let writer: EventLineWriter?
-        do {
-            writer = try events.map { try EventLineWriter(path: $0) }
-        } catch {
-            throw ExitStatus.fail(error)
-        }
-        let (stream, continuation) = AsyncStream<MapEvent>.makeStream()
+        let stream = try LiveEventStream(recordingTo: events, for: duration?.time)
+        let input = stream.input
         let session = MQTTLiveSession(endpoint: endpoint) { time, event in
-            continuation.yield(MapEvent(begin: time, end: time, payload: .live(event)))
+            input.yield(MapEvent(begin: time, end: time, payload: .live(event)))
         }
-        let stop = StreamStop(after: duration?.time) { continuation.finish() }
         for criteria in parsed { await session.subscribe(criteria) }
         let printer = EventPrinter(terminal: .standardOutput())
         var unreachable: String?
-        for await event in stream {
+        for await event in stream.events {
             print(json ? event.jsonLine : printer.line(for: event))
-            writer?.write(event)
+            stream.record(event)
             if case .live(.error(let message)) = event.payload, await !session.hasConnected {
                 unreachable = message
                 break
             }
         }
-        stop.cancel()
         await session.close()
-        do {
-            try writer?.close()
-        } catch {
-            throw ExitStatus.fail(error)
-        }
+        try stream.close()
         if let unreachable {
             throw ExitStatus.fail(ExitStatus.unavailable, "could not connect to the broker at mqtt://\(broker.host):\(broker.port): \(unreachable)")
         }

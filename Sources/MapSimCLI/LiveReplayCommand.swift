@@ -226,24 +226,18 @@ struct LiveReplayCommand: AsyncParsableCommand {
 
     /// Reads a live feed in real time until --for has passed, Ctrl-C, or the feed has failed.
     private func read(_ transport: DynamicEntityStream.Transport, format: DynamicEntityFeedFormat) async throws {
-        let writer: EventLineWriter?
-        do {
-            writer = try events.map { try EventLineWriter(path: $0) }
-        } catch {
-            throw ExitStatus.fail(error)
-        }
-        let (stream, continuation) = AsyncStream<MapEvent>.makeStream()
+        let stream = try LiveEventStream(recordingTo: events, for: duration?.time)
         let options = DynamicEntityPurgeOptions(maximumObservations: maxObservations, maximumObservationsPerTrack: maxObservationsPerTrack,
                                                 maximumDuration: .seconds(maxDuration))
+        let input = stream.input
         let feed = DynamicEntityStream(transport: transport, format: format, options: options, filter: try streamFilter()) { time, event in
-            continuation.yield(MapEvent(begin: time, end: time, payload: .dynamicEntity(event)))
+            input.yield(MapEvent(begin: time, end: time, payload: .dynamicEntity(event)))
         }
-        let stop = StreamStop(after: duration?.time) { continuation.finish() }
         await feed.connect()
         let progress = ReplayProgress(enabled: isatty(STDERR_FILENO) == 1 && !json)
         var failure: String?
-        for await event in stream {
-            writer?.write(event)
+        for await event in stream.events {
+            stream.record(event)
             if case .dynamicEntity(.connectionStatusChanged(.failed, _, _, let error)) = event.payload {
                 failure = error ?? "the feed failed"
                 break
@@ -251,13 +245,8 @@ struct LiveReplayCommand: AsyncParsableCommand {
             progress.show(await feed.summary)
         }
         progress.clear()
-        stop.cancel()
         await feed.disconnect()
-        do {
-            try writer?.close()
-        } catch {
-            throw ExitStatus.fail(error)
-        }
+        try stream.close()
         let summary = await feed.summary
         print(json ? JSONWriter.string(.object(Self.summaryObject(summary, status: await feed.status))) : Self.summaryText(summary))
         if let failure {

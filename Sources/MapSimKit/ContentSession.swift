@@ -75,7 +75,7 @@ public actor ContentSession {
             case .allowStyleLoad(let allowed):
                 allowsStyleLoad = allowed
             case .report(let event):
-                await map.report(event)
+                await map.report(.content(event))
             case .recordCheck(let time):
                 do {
                     try cache.recordContentCheck(manifestURL: ContentImport.manifestURL(styleURL: styleURL), at: time)

@@ -90,13 +90,13 @@ public enum LiveFeed: Sendable {
         for await (time, event) in stream {
             let now = await map.now
             if start + time > now { await map.advance(by: start + time - now) }
-            await map.report(event)
+            await map.report(.live(event))
             if case .update(let update) = event, let binding {
                 applied += 1
                 do {
                     try await binding.apply(update, to: map, dataID: "live-\(applied)")
                 } catch {
-                    await map.report(.error(message: "cannot apply the update of \(update.id) to source \"\(binding.sourceID)\": \(error)"))
+                    await map.report(.live(.error(message: "cannot apply the update of \(update.id) to source \"\(binding.sourceID)\": \(error)")))
                 }
             }
             if case .error(let message) = event, await !session.hasConnected {

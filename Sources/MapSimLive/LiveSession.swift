@@ -23,7 +23,7 @@ public actor LiveSession: MapClockCompanion {
     private var scheduler = Scheduler<Due>()
     let map: Map?
     private let binding: LiveBinding?
-    private let observer: (@Sendable (MapEvent) -> Void)?
+    let observer: (@Sendable (MapEvent) -> Void)?
     private var appliedUpdates = 0
     /// Events and feature changes of the inputs being handled, sent to the map together once they are.
     private var outbox: [LiveEvent] = []
@@ -164,20 +164,15 @@ public actor LiveSession: MapClockCompanion {
     /// Sends the events of the inputs just handled to the map (or the observer), then their feature
     /// changes as one update of the bound source, named by the count of updates applied so far.
     private func flush() async {
-        let events = outbox
+        await send(outbox.map(MapEventPayload.live))
         outbox = []
-        if let map {
-            if !events.isEmpty { await map.report(events) }
-        } else if let observer {
-            for event in events { observer(MapEvent(begin: scheduler.now, end: scheduler.now, payload: .live(event))) }
-        }
         guard let map, let binding, !changes.isEmpty else { return }
         let diff = changes
         changes = GeoJSONSourceDiff()
         do {
             try await map.updateGeoJSONSource(id: binding.sourceID, diff: diff, dataID: "live-\(appliedUpdates)")
         } catch {
-            await map.report(.error(message: "cannot apply \(diff.count) update\(diff.count == 1 ? "" : "s") to source \"\(binding.sourceID)\": \(error)"))
+            await map.report(.live(.error(message: "cannot apply \(diff.count) update\(diff.count == 1 ? "" : "s") to source \"\(binding.sourceID)\": \(error)")))
         }
     }
 }

@@ -15,9 +15,22 @@ protocol MapClockCompanion: Actor {
     func advanceCompanionClock(to time: SimTime)
     /// Runs its work due at `time`, and sends what it caused to the map.
     func runDue(at time: SimTime) async
+    /// Who hears its events when it runs without a map.
+    var observer: (@Sendable (MapEvent) -> Void)? { get }
 }
 
 extension MapClockCompanion {
+    /// Sends its events into the map's stream, or to its observer when it runs without a map, as
+    /// instants at its time.
+    func send(_ payloads: [MapEventPayload]) async {
+        guard !payloads.isEmpty else { return }
+        if let map {
+            await map.report(payloads)
+        } else if let observer {
+            for payload in payloads { observer(MapEvent(begin: companionNow, end: companionNow, payload: payload)) }
+        }
+    }
+
     /// Brings its clock to the map's.
     func synchronize() async {
         if let map { advanceCompanionClock(to: await map.now) }

@@ -157,30 +157,16 @@ public actor Map {
         try call(.updateGeoJSONSource(id: id, diff: diff, dataID: dataID))
     }
 
-    /// Sends a live-data event into the map's event stream at the current time, for the live-data
-    /// components attached to the map, so every observer sees one ordered stream.
-    public func report(_ event: LiveEvent) {
-        dispatchNow(.live(event))
+    /// Sends events of the components attached to the map — live data, dynamic entities, a site's
+    /// data manager — into its event stream, in order, as instants at the current time, so every
+    /// observer sees one ordered stream.
+    public func report(_ payloads: MapEventPayload...) {
+        report(payloads)
     }
 
-    /// Sends live-data events into the map's event stream at the current time, in order.
-    public func report(_ events: [LiveEvent]) {
-        for event in events { report(event) }
-    }
-
-    /// Sends a content event of the site's data manager into the map's event stream at the current time.
-    public func report(_ event: ContentEvent) {
-        dispatchNow(.content(event))
-    }
-
-    /// Sends dynamic-entity events into the map's event stream at the current time, in order.
-    public func report(_ events: [DynamicEntityEvent]) {
-        for event in events { dispatchNow(.dynamicEntity(event)) }
-    }
-
-    /// Sends an event of a component attached to the map, as an instant now.
-    private func dispatchNow(_ payload: MapEventPayload) {
-        dispatcher.dispatch(MapEvent(begin: loop.now, end: loop.now, payload: payload))
+    /// Sends events of the components attached to the map into its event stream, in order.
+    public func report(_ payloads: [MapEventPayload]) {
+        for payload in payloads { dispatcher.dispatch(MapEvent(begin: loop.now, end: loop.now, payload: payload)) }
     }
 
     /// Goes offline (network requests fail at once with `in-offline-mode` and wait) or back online

@@ -32,7 +32,7 @@ public actor DynamicEntitySession: MapClockCompanion {
     private let filter: DynamicEntityFilter
     let map: Map?
     private let binding: DynamicEntityBinding?
-    private let observer: (@Sendable (MapEvent) -> Void)?
+    let observer: (@Sendable (MapEvent) -> Void)?
     private let reportsEvents: Bool
     private var scheduler = Scheduler<Due>()
     private var feed: DynamicEntityFeedReader?
@@ -279,13 +279,8 @@ public actor DynamicEntitySession: MapClockCompanion {
     /// Sends the events of what just happened to the map (or the observer), then the entities that
     /// changed to the bound sources.
     private func flush() async {
-        let events = outbox
+        await send(outbox.map(MapEventPayload.dynamicEntity))
         outbox = []
-        if let map {
-            if !events.isEmpty { await map.report(events) }
-        } else if let observer {
-            for event in events { observer(MapEvent(begin: scheduler.now, end: scheduler.now, payload: .dynamicEntity(event))) }
-        }
         guard let map, let binding, !dirtyTracks.isEmpty else { return }
         let (latest, tracks) = binding.diffs(for: dirtyTracks, in: store)
         dirtyTracks = []
@@ -297,7 +292,7 @@ public actor DynamicEntitySession: MapClockCompanion {
                 try await map.updateGeoJSONSource(id: trackSource, diff: tracks, dataID: "tracks-\(updates)")
             }
         } catch {
-            await map.report(.error(message: "cannot show the dynamic entities on the map: \(error)"))
+            await map.report(.live(.error(message: "cannot show the dynamic entities on the map: \(error)")))
         }
     }
 }

@@ -50,12 +50,10 @@ public struct DynamicEntityStore: Sendable {
     public private(set) var counts = Counts()
     /// Whether `add` and the purges report events (off for bulk replays that only count).
     public var reportsEvents: Bool
-    private var slots: [Slot] = []
-    private var freeSlots: [Int32] = []
+    private var slots = SlotArray<Slot>()
     private var oldest: Int32 = -1
     private var newest: Int32 = -1
-    private var entitySlots: [EntitySlot] = []
-    private var freeEntities: [Int32] = []
+    private var entitySlots = SlotArray<EntitySlot>()
     private var entityByTrack: [String: Int32] = [:]
     private var nextObservationID: Int64 = 1
     private var nextEntityID: Int64 = 1
@@ -99,14 +97,7 @@ public struct DynamicEntityStore: Sendable {
         nextObservationID += 1
         let slot = Slot(entity: entity, previous: newest, next: -1, previousInTrack: entitySlots[Int(entity)].last, nextInTrack: -1, id: id, received: now,
                         longitude: observation.longitude, latitude: observation.latitude, json: observation.json)
-        let index: Int32
-        if let free = freeSlots.popLast() {
-            index = free
-            slots[Int(index)] = slot
-        } else {
-            index = Int32(slots.count)
-            slots.append(slot)
-        }
+        let index = slots.insert(slot)
         if newest >= 0 { slots[Int(newest)].next = index } else { oldest = index }
         newest = index
         let last = entitySlots[Int(entity)].last
@@ -199,14 +190,7 @@ public struct DynamicEntityStore: Sendable {
         let entity = EntitySlot(trackID: trackID, id: nextEntityID, first: -1, last: -1, count: 0)
         nextEntityID += 1
         counts.entitiesReceived += 1
-        let index: Int32
-        if let free = freeEntities.popLast() {
-            index = free
-            entitySlots[Int(index)] = entity
-        } else {
-            index = Int32(entitySlots.count)
-            entitySlots.append(entity)
-        }
+        let index = entitySlots.insert(entity)
         entityByTrack[trackID] = index
         return index
     }
@@ -225,7 +209,7 @@ public struct DynamicEntityStore: Sendable {
         if nextInTrack >= 0 { slots[Int(nextInTrack)].previousInTrack = previousInTrack } else { entitySlots[entity].last = previousInTrack }
         entitySlots[entity].count -= 1
         slots[Int(index)].json = []
-        freeSlots.append(index)
+        slots.release(index)
         count -= 1
         counts.observationsPurged += 1
         let entityID = entitySlots[entity].id
@@ -236,7 +220,7 @@ public struct DynamicEntityStore: Sendable {
             let trackID = entitySlots[entity].trackID
             entityByTrack[trackID] = nil
             entitySlots[entity].trackID = ""
-            freeEntities.append(Int32(entity))
+            entitySlots.release(Int32(entity))
             counts.entitiesPurged += 1
             if reportsEvents { events.append(.entityPurged(trackID: trackID, entityID: entityID)) }
         }

@@ -71,7 +71,7 @@ public struct StyleFilter: Sendable, Equatable {
         case "==", "!=", ">", ">=", "<", "<=":
             return items.count != 3 || isArray(1) || isArray(2)
         case "any", "all":
-            return items.dropFirst().allSatisfy { isExpressionFilter($0) || $0.boolValue != nil }
+            return items.dropFirst().allSatisfy(isExpressionFilter)
         default:
             return true
         }

@@ -4,35 +4,8 @@ import MapSimJSON
 /// checked as gl-style-validate checks them, and expression filters, checked as expressions.
 extension StyleValidator {
     mutating func validateFilter(_ value: JSONValue, path: String) {
-        if Self.isExpressionFilter(value) { return validateExpression(value, path: path, spec: nil, context: .filter) }
+        if StyleFilter.isExpressionFilter(value) { return validateExpression(value, path: path, spec: nil, context: .filter) }
         validateLegacyFilter(value, path: path)
-    }
-
-    /// Whether a filter uses expression syntax, by the rules of the style spec.
-    static func isExpressionFilter(_ filter: JSONValue) -> Bool {
-        if case .bool = filter { return true }
-        guard case .array(let parts) = filter, case .string(let op)? = parts.first else {
-            if case .array(let parts) = filter, !parts.isEmpty { return true }
-            return false
-        }
-        func isArray(_ index: Int) -> Bool { parts.indices.contains(index) && parts[index].arrayValue != nil }
-        switch op {
-        case "has":
-            return parts.count >= 2 && parts[1] != .string("$id") && parts[1] != .string("$type")
-        case "in":
-            return parts.count >= 3 && (parts[1].stringValue == nil || isArray(2))
-        case "!in", "!has", "none":
-            return false
-        case "==", "!=", ">", ">=", "<", "<=":
-            return parts.count != 3 || isArray(1) || isArray(2)
-        case "any", "all":
-            return parts.dropFirst().allSatisfy { part in
-                if case .bool = part { return true }
-                return isExpressionFilter(part)
-            }
-        default:
-            return true
-        }
     }
 
     private mutating func validateLegacyFilter(_ value: JSONValue, path: String) {

@@ -105,8 +105,8 @@ struct StyleValidatorTests {
             "2: layers[0].filter[3]: filter array for \"has\" operator must have 2 elements",
             "3: layers[1].filter: \"$type\" cannot be use with operator \">\"",
         ])
-        #expect(StyleValidator.isExpressionFilter(.array([.string("=="), .array([.string("get"), .string("x")]), .number(1)])))
-        #expect(!StyleValidator.isExpressionFilter(.array([.string("=="), .string("x"), .number(1)])))
+        #expect(StyleFilter.isExpressionFilter(.array([.string("=="), .array([.string("get"), .string("x")]), .number(1)])))
+        #expect(!StyleFilter.isExpressionFilter(.array([.string("=="), .string("x"), .number(1)])))
     }
 
     @Test func reportsSyntaxErrorsAsTheReferenceReaderDoes() {

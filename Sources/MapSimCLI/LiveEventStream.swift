@@ -1,0 +1,41 @@
+import MapSim
+import MapSimTrace
+
+/// The events of a command that reads a live source in real time (`live listen`, `live replay` of a
+/// feed URL): the source's handler yields into it, `--for` or Ctrl-C ends it, and each event the
+/// command takes is written to `--events` as it goes.
+final class LiveEventStream {
+    /// The events, in arrival order; it ends when the time is up or the user stops it.
+    let events: AsyncStream<MapEvent>
+    /// Where the source's handler puts its events.
+    let input: AsyncStream<MapEvent>.Continuation
+    private let writer: EventLineWriter?
+    private let stop: StreamStop
+
+    /// A stream ending after `duration` (nil: only on Ctrl-C), recorded to the file `eventsPath`.
+    init(recordingTo eventsPath: String?, for duration: SimTime?) throws {
+        do {
+            writer = try eventsPath.map { try EventLineWriter(path: $0) }
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        (events, input) = AsyncStream<MapEvent>.makeStream()
+        let input = input
+        stop = StreamStop(after: duration) { input.finish() }
+    }
+
+    /// Records an event the command took from the stream.
+    func record(_ event: MapEvent) {
+        writer?.write(event)
+    }
+
+    /// Stops listening for the end and writes the recording whole.
+    func close() throws {
+        stop.cancel()
+        do {
+            try writer?.close()
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+    }
+}
