@@ -2,7 +2,14 @@
 import PackageDescription
 
 // Targets by concern; dependencies point one way (Sources/README.md):
-// MapSimJSON ← MapSimStyle ← MapSim ← MapSimTrace / MapSimCache / MapSimHTTP ← MapSimKit ← MapSimCLI.
+//
+//   MapSimJSON ← MapSimStyle ← MapSim ← MapSimLive ← MapSimTrace ─┐
+//                                    ← MapSimCache ───────────────┤
+//                                    ← MapSimHTTP ────────────────┼← MapSimKit ← MapSimCLI
+//                                    ← MapSimContent ─────────────┘
+//
+// MapSimTesting (test support) depends on the engine only. Every target declares exactly the
+// modules it imports; the CLI imports MapSimKit alone, which hands on the libraries' types.
 let package = Package(
     name: "mapsim",
     platforms: [.macOS(.v15)],
@@ -49,10 +56,13 @@ let package = Package(
             name: "MapSimContent",
             dependencies: ["MapSim", "MapSimJSON", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
-        .target(name: "MapSimTrace", dependencies: ["MapSim", "MapSimJSON", "MapSimLive", .product(name: "Yams", package: "Yams")]),
+        .target(name: "MapSimTrace", dependencies: ["MapSim", "MapSimJSON", "MapSimStyle", "MapSimLive", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "MapSimHTTP",
-            dependencies: ["MapSim", .product(name: "AsyncHTTPClient", package: "async-http-client")]
+            dependencies: [
+                "MapSim", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         .target(
             name: "MapSimCache",
@@ -62,7 +72,8 @@ let package = Package(
         .target(
             name: "MapSimTesting",
             dependencies: [
-                "MapSim", "MapSimJSON", "MapSimStyle",
+                "MapSim", "MapSimJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -71,21 +82,22 @@ let package = Package(
         ),
         .executableTarget(
             name: "MapSimCLI",
-            dependencies: [
-                "MapSimKit", "MapSim", "MapSimStyle", "MapSimJSON", "MapSimTrace", "MapSimCache", "MapSimLive", "MapSimContent",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            dependencies: ["MapSimKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "MapSimJSONTests", dependencies: ["MapSimJSON"]),
         .testTarget(name: "MapSimStyleTests", dependencies: ["MapSimStyle", "MapSimJSON", "MapSim", "MapSimTesting"], exclude: ["Expressions/Fixtures", "Validation/Fixtures"]),
         .testTarget(name: "MapSimTests", dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", "MapSimTesting"]),
         .testTarget(name: "MapSimTraceTests", dependencies: ["MapSimTrace", "MapSim", "MapSimJSON", "MapSimTesting"]),
         .testTarget(name: "MapSimHTTPTests", dependencies: ["MapSimHTTP", "MapSim", "MapSimTesting"]),
-        .testTarget(name: "MapSimCacheTests", dependencies: ["MapSimCache", "MapSimHTTP", "MapSim", "MapSimStyle", "MapSimTesting"]),
+        .testTarget(name: "MapSimCacheTests", dependencies: ["MapSimCache", "MapSimHTTP", "MapSim", "MapSimStyle", "MapSimTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MapSimLiveTests", dependencies: ["MapSimLive", "MapSim", "MapSimJSON", "MapSimStyle", "MapSimTesting"]),
         .testTarget(name: "MapSimContentTests", dependencies: ["MapSimContent", "MapSim", "MapSimJSON", "MapSimTesting"]),
         .testTarget(name: "MapSimKitTests", dependencies: ["MapSimKit", "MapSim", "MapSimCache", "MapSimTesting"]),
-        .testTarget(name: "MapSimCLITests", dependencies: ["MapSimCLI", "MapSim", "MapSimJSON", "MapSimCache", "MapSimLive", "MapSimTesting"]),
+        .testTarget(
+            name: "MapSimCLITests",
+            dependencies: ["MapSimCLI", "MapSim", "MapSimJSON", "MapSimStyle", "MapSimCache", "MapSimLive", "MapSimTesting",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(name: "RegressionTests", dependencies: ["MapSimKit", "MapSimTrace", "MapSim", "MapSimHTTP", "MapSimJSON", "MapSimStyle", "MapSimLive", "MapSimTesting"]),
     ],
     swiftLanguageModes: [.v6]

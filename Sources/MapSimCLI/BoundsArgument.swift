@@ -1,10 +1,6 @@
 import ArgumentParser
 import Foundation
-import MapSim
 import MapSimKit
-import MapSimCache
-import MapSimJSON
-import MapSimStyle
 
 /// `W,S,E,N` on the command line.
 struct BoundsArgument: ExpressibleByArgument {

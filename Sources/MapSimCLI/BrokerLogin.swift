@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import MapSimJSON
-import MapSimLive
+import MapSimKit
 
 /// The broker login options shared by the live commands.
 struct BrokerLogin: ParsableArguments {

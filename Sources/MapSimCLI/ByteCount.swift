@@ -1,6 +1,4 @@
-import MapSim
 import MapSimKit
-import MapSimJSON
 
 /// Byte counts for people: `512 B`, `2.4 KB`, `1.3 MB`.
 enum ByteCount {

@@ -1,10 +1,6 @@
 import ArgumentParser
 import Foundation
-import MapSim
 import MapSimKit
-import MapSimCache
-import MapSimJSON
-import MapSimStyle
 
 /// `mapsim cache`: look after the cache that `mapsim load` fills.
 struct CacheCommand: AsyncParsableCommand {

@@ -1,7 +1,5 @@
 import ArgumentParser
-import MapSim
 import MapSimKit
-import MapSimStyle
 
 /// Checks shared by commands that take a camera.
 enum CameraArguments {

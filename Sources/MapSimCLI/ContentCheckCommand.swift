@@ -1,9 +1,5 @@
 import ArgumentParser
-import MapSim
-import MapSimContent
-import MapSimJSON
 import MapSimKit
-import MapSimTrace
 
 /// `mapsim content check STYLE [--force]`: the data manager's version check, once.
 struct ContentCheckCommand: AsyncParsableCommand {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import MapSimContent
-import MapSimTrace
+import MapSimKit
 
 /// `mapsim content keygen -o NAME`: a new signing key pair.
 struct ContentKeygenCommand: ParsableCommand {

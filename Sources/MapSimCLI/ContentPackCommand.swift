@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import MapSimContent
-import MapSimJSON
-import MapSimTrace
+import MapSimKit
 
 /// `mapsim content pack MANIFEST_OR_DIR -o site.mapsimpkg --key PRIVATE_KEY`: a signed package.
 struct ContentPackCommand: ParsableCommand {

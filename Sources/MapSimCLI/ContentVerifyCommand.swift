@@ -1,6 +1,5 @@
 import ArgumentParser
-import MapSimContent
-import MapSimJSON
+import MapSimKit
 
 /// `mapsim content verify PKG --public-key KEY`: is the package whole and signed with that key?
 struct ContentVerifyCommand: ParsableCommand {

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import MapSim
 import MapSimKit
-import MapSimTrace
 
 /// `mapsim diff A B`: compare two traces.
 struct DiffCommand: ParsableCommand {

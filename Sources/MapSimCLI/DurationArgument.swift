@@ -1,5 +1,5 @@
 import ArgumentParser
-import MapSim
+import MapSimKit
 
 /// A duration on the command line: `500ms`, `10s`, `2m`, `1h`, or a number of seconds.
 struct DurationArgument: ExpressibleByArgument {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import MapSimJSON
-import MapSimStyle
+import MapSimKit
 
 /// `mapsim eval EXPR`: evaluates a style expression on a feature, or runs expression cases.
 struct EvalCommand: ParsableCommand {

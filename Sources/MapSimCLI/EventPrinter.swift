@@ -1,6 +1,4 @@
-import MapSim
 import MapSimKit
-import MapSimJSON
 
 /// Formats events and load summaries as readable lines for a terminal.
 struct EventPrinter: Sendable {

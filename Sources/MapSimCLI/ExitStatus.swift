@@ -1,12 +1,5 @@
 import ArgumentParser
-import MapSim
-import MapSimCache
-import MapSimContent
-import MapSimJSON
 import MapSimKit
-import MapSimLive
-import MapSimStyle
-import MapSimTrace
 
 /// Every exit status of mapsim, decided here and nowhere else (the README documents them). They
 /// follow the BSD `sysexits` convention where one applies, so scripts can tell a failed check from

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import MapSim
 import MapSimKit
-import MapSimTrace
 
 /// `mapsim export --perfetto TRACE -o FILE`: a trace for Perfetto's timeline.
 struct ExportCommand: ParsableCommand {

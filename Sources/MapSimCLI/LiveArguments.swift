@@ -1,7 +1,5 @@
 import ArgumentParser
-import MapSim
 import MapSimKit
-import MapSimLive
 
 /// The options of `mapsim load` that bind live data to a GeoJSON source of the style.
 struct LiveArguments: ParsableArguments {

@@ -1,6 +1,5 @@
-import MapSim
-import MapSimTrace
 
+import MapSimKit
 /// The events of a command that reads a live source in real time (`live listen`, `live replay` of a
 /// feed URL): the source's handler yields into it, `--for` or Ctrl-C ends it, and each event the
 /// command takes is written to `--events` as it goes.

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import MapSim
-import MapSimLive
-import MapSimTrace
+import MapSimKit
 
 /// `mapsim live listen mqtt://HOST:PORT --criteria TOPIC`: subscribe and print what comes.
 struct LiveListenCommand: AsyncParsableCommand {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import MapSimJSON
-import MapSimLive
+import MapSimKit
 
 /// `mapsim live publish mqtt://HOST:PORT TOPIC`: publish one live update, for tests and demos.
 struct LivePublishCommand: AsyncParsableCommand {

@@ -1,11 +1,6 @@
 import ArgumentParser
 import Foundation
-import MapSim
-import MapSimJSON
 import MapSimKit
-import MapSimLive
-import MapSimStyle
-import MapSimTrace
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,5 @@
 import ArgumentParser
-import MapSim
 import MapSimKit
-import MapSimStyle
 
 /// `LON,LAT` on the command line.
 struct LngLatArgument: ExpressibleByArgument {

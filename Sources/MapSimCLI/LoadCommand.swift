@@ -1,12 +1,7 @@
 import ArgumentParser
 import Foundation
-import MapSim
-import MapSimContent
 import MapSimKit
 import Synchronization
-import MapSimJSON
-import MapSimStyle
-import MapSimTrace
 
 /// `mapsim load STYLE`: load a style as a map would, print each event and a summary.
 struct LoadCommand: AsyncParsableCommand {

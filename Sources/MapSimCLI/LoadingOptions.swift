@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import MapSim
 import MapSimKit
 
 /// How a command loads resources: cache, network (real or simulated), offline. Shared by every

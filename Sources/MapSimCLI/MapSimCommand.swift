@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import MapSim
 import MapSimKit
-import MapSimStyle
 
 /// The `mapsim` command: a headless simulator of a Mapbox/MapLibre map's loading pipeline.
 @main

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import MapSim
 import MapSimKit
 
 /// `URLPREFIX=DIR` on the command line.

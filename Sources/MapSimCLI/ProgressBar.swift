@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Foundation
 import Synchronization
-import MapSimCache
+import MapSimKit
 
 /// A one-line progress bar, redrawn in place on a terminal and silent elsewhere.
 final class ProgressBar: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import MapSimLive
+import MapSimKit
 
 /// One line of replay progress on standard error, redrawn in place; silent when not enabled.
 struct ReplayProgress {

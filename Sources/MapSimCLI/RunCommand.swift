@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import MapSim
 import MapSimKit
-import MapSimTrace
 
 /// `mapsim run SCENARIO...`: run scenarios and compare their traces with the golden ones.
 struct RunCommand: AsyncParsableCommand {

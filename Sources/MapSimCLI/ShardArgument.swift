@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import MapSim
 import MapSimKit
-import MapSimTrace
 
 /// `I/N` on the command line.
 struct ShardArgument: ExpressibleByArgument {

@@ -1,7 +1,5 @@
 import ArgumentParser
-import MapSim
 import MapSimKit
-import MapSimStyle
 
 /// `WIDTHxHEIGHT` on the command line.
 struct SizeArgument: ExpressibleByArgument {

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import MapSim
+import MapSimKit
 
 /// Ends a command that reads a stream — on Ctrl-C (SIGINT) or when its time is up — by calling
 /// `handler`, so that files are closed and a summary printed instead of the process dying;

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import MapSimStyle
 
 /// What the standard output is: a terminal gets colours, anything else plain text.
 struct Terminal: Sendable {

@@ -1,5 +1,4 @@
 import ArgumentParser
-import MapSim
 import MapSimKit
 
 /// `mapsim tiles`: the tiles a view needs, nearest to the centre first.

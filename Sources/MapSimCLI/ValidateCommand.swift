@@ -1,9 +1,6 @@
 import ArgumentParser
 import Foundation
-import MapSim
 import MapSimKit
-import MapSimJSON
-import MapSimStyle
 
 /// `mapsim validate FILE...`: check styles against the style spec, as gl-style-validate does.
 struct ValidateCommand: AsyncParsableCommand {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import MapSim
 import MapSimKit
 
 /// `START-END` in seconds of virtual time on the command line.
