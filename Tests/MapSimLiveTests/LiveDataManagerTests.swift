@@ -92,4 +92,40 @@ struct LiveDataManagerTests {
         #expect(line == #"{"type":"live-subscription-error","begin":0,"end":5000,"data":{"criteria":"ds/+/+/+/+/+/occupancy","message":"no"}}"#)
         #expect(try LiveEvent(type: .liveSubscriptionError, data: refused.data) == refused, "it reads back")
     }
+
+    @Test func unsubscribingWhatWasNotSubscribedOrFailingToIsAnError() {
+        var manager = LiveDataManager()
+        #expect(events(manager.handle(.unsubscribe(occupancy), at: .zero)) == ["live-unsubscription-error"])
+        _ = manager.handle(.subscribe(occupancy), at: .zero)
+        _ = manager.handle(.connected, at: .zero)
+        _ = manager.handle(.subscribeAnswered(occupancy, granted: true), at: .zero)
+        #expect(manager.handle(.unsubscribeFailed(occupancy, "timed out"), at: .zero)
+                == [.emit(.unsubscriptionError(criteria: occupancy.mqttFilter, message: "timed out"))])
+    }
+
+    @Test func aCloseWhileSomethingIsWantedConnectsAgainAtOnce() {
+        var manager = LiveDataManager()
+        _ = manager.handle(.subscribe(occupancy), at: .zero)
+        _ = manager.handle(.connected, at: .zero)
+        #expect(manager.handle(.disconnected, at: .zero)
+                == [.emit(.stateChanged(.closed, previous: .connected)), .emit(.stateChanged(.connecting, previous: .closed)), .connect])
+    }
+
+    @Test func aReconnectThatIsNoLongerWantedDoesNothing() {
+        var manager = LiveDataManager()
+        _ = manager.handle(.subscribe(occupancy), at: .zero)
+        _ = manager.handle(.connectFailed("refused"), at: .zero)
+        _ = manager.handle(.unsubscribe(occupancy), at: .zero)
+        #expect(manager.handle(.reconnectDue, at: .seconds(1)).isEmpty)
+        #expect(manager.state == .closed)
+    }
+
+    @Test func messagesOutsideTheActiveCriteriaOrNotOnATopicAreNotUpdates() {
+        var manager = LiveDataManager()
+        _ = manager.handle(.subscribe(occupancy), at: .zero)
+        _ = manager.handle(.connected, at: .zero)
+        let payload = Array(#"{"id": "r1", "timestamp": "2026-01-01T00:00:00Z", "properties": {"state": "busy"}}"#.utf8)
+        #expect(manager.handle(.message(topic: "ds/v/b/f/r/r1/occupancy", payload: payload), at: .zero).isEmpty, "not granted yet")
+        #expect(events(manager.handle(.message(topic: "ds/v", payload: payload), at: .zero)) == ["live-error"])
+    }
 }

@@ -37,4 +37,16 @@ struct DynamicEntityConnectionTests {
         _ = connection.handle(.connectionLost("bye", shouldReconnect: false), at: .zero)
         #expect(connection.status == .failed)
     }
+
+    @Test func disconnectingStopsReconnectingAndAConnectAfterAFailureStartsAfresh() {
+        var connection = DynamicEntityConnection()
+        _ = connection.handle(.connect, at: .zero)
+        _ = connection.handle(.connected, at: .zero)
+        _ = connection.handle(.connectionLost("gone", shouldReconnect: true), at: .zero)
+        #expect(connection.attempt == 1)
+        #expect(connection.handle(.disconnect, at: .zero) == [.disconnect, .emit(.connectionStatusChanged(.disconnected, previous: .connecting, attempt: nil, error: nil))])
+        #expect(connection.handle(.retryDue, at: .seconds(10)).isEmpty && connection.handle(.disconnect, at: .seconds(10)).isEmpty)
+        #expect(connection.handle(.connect, at: .seconds(11)) == [.emit(.connectionStatusChanged(.connecting, previous: .disconnected, attempt: nil, error: nil)), .connect])
+        #expect(connection.handle(.connect, at: .seconds(11)).isEmpty, "already connecting")
+    }
 }
