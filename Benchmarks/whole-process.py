@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Whole-process figures of `mapsim validate`: wall time and peak memory of the process.
+"""Whole-process figures of `mapsim validate` and `mapsim load`: wall time and peak memory of the process.
 
 The in-process benchmarks (`swift package benchmark`) measure the validator; this measures what a
 user of the command sees, start-up and exit included, the way gl-style-validate is measured: each
@@ -7,9 +7,18 @@ style is validated --runs times for the wall time and --runs times under GNU tim
 resident memory (after one warm-up run), and the medians are printed.
 
     python3 Benchmarks/whole-process.py [--binary PATH] [--runs N] [--json] [STYLE ...]
+    python3 Benchmarks/whole-process.py --load [--binary PATH ...] [--pymgl PYTHON] [--runs N] [--json]
 
 Without --binary it builds the release binary with scripts/build-release first. Without styles it
 measures Benchmarks/Fixtures/large-style.json and styles/sample/style.json.
+
+--load measures a whole `mapsim load file:///.../style.json --no-cache --mode still --quiet` of the
+sample style instead — a copy whose URLs are all made absolute `file://` URLs, as MapLibre Native
+needs — and, given a Python with pymgl (--pymgl, else ./.venv-mln/bin/python when it imports pymgl),
+MapLibre Native rendering the same view (512x512 at the style's centre and zoom) in a Python process
+of its own, paired run by run in one measurement: each round runs every binary and pymgl once, in
+turn, and the medians and each binary's ratio to pymgl are printed. --binary may be given more than
+once (the plain release build and scripts/build-release's static one, say).
 
 Peak memory is read by GNU time (/usr/bin/time; Debian: apt-get install time), not from this
 script's own wait4(): a child's maximum RSS includes the memory of the process it was forked from
@@ -25,6 +34,7 @@ after a cp.
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -101,25 +111,130 @@ def measure(binary: str, style: Path, runs: int) -> dict:
     }
 
 
+PYMGL_RENDER = """
+import sys, pymgl
+with pymgl.Map(open(sys.argv[1]).read(), 512, 512, 1, float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])) as m:
+    m.renderPNG()
+"""
+
+
+def absolute_sample(folder: Path) -> Path:
+    """A copy of styles/sample in `folder` whose style and TileJSON name every resource by an absolute file:// URL."""
+    copy = folder / "sample"
+    shutil.copytree(ROOT / "styles/sample", copy)
+    def absolute(url: str) -> str:
+        return url if "://" in url else (copy / url).as_uri().replace("%7B", "{").replace("%7D", "}")
+    style = json.loads((copy / "style.json").read_text())
+    style["sprite"] = absolute(style["sprite"])
+    style["glyphs"] = absolute(style["glyphs"])
+    for source in style["sources"].values():
+        if "url" in source:
+            source["url"] = absolute(source["url"])
+        if "tiles" in source:
+            source["tiles"] = [absolute(tile) for tile in source["tiles"]]
+    (copy / "style.json").write_text(json.dumps(style))
+    tilejson = json.loads((copy / "tiles.json").read_text())
+    tilejson["tiles"] = [absolute(tile) for tile in tilejson["tiles"]]
+    (copy / "tiles.json").write_text(json.dumps(tilejson))
+    return copy / "style.json"
+
+
+def pymgl_python(given: str | None) -> str | None:
+    """The Python to run MapLibre Native with: the one given, or ./.venv-mln/bin/python if it imports pymgl."""
+    candidates = [given] if given else [str(ROOT / ".venv-mln/bin/python")]
+    for python in candidates:
+        if python and os.access(python, os.X_OK) and subprocess.run([python, "-c", "import pymgl"], capture_output=True).returncode == 0:
+            return python
+    if given:
+        sys.exit(f"whole-process: {given} cannot import pymgl")
+    return None
+
+
+def timed(command: list[str], env: dict | None = None) -> float:
+    """Runs `command` once and returns its wall time in seconds; it must exit 0."""
+    start = time.perf_counter()
+    code = subprocess.call(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    wall = time.perf_counter() - start
+    if code != 0:
+        sys.exit(f"whole-process: {' '.join(command)} exited with {code}")
+    return wall
+
+
+def peak(command: list[str], env: dict | None = None) -> int:
+    """Runs `command` once under GNU time and returns its peak RSS in KiB."""
+    with tempfile.NamedTemporaryFile("r") as report:
+        subprocess.call([GNU_TIME, "-f", "%M", "-o", report.name] + command, stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL, env=env)
+        return int(report.read().split()[-1])
+
+
+def measure_load(binaries: list[str], python: str | None, runs: int) -> dict:
+    """Paired rounds of `mapsim load` (each binary) and pymgl on the same view of the sample style."""
+    with tempfile.TemporaryDirectory() as folder:
+        style = absolute_sample(Path(folder))
+        center = json.loads(style.read_text())["center"]
+        zoom = json.loads(style.read_text())["zoom"]
+        commands = {binary: [binary, "load", style.as_uri(), "--no-cache", "--mode", "still", "--quiet"] for binary in binaries}
+        env = None
+        if python:
+            script = Path(folder) / "render.py"
+            script.write_text(PYMGL_RENDER)
+            commands["pymgl"] = [python, str(script), str(style), str(center[0]), str(center[1]), str(zoom)]
+            env = dict(os.environ, EGL_PLATFORM="surfaceless")
+        for command in commands.values():
+            timed(command, env)
+        walls: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(runs):
+            for name, command in commands.items():
+                walls[name].append(timed(command, env))
+        results = {name: {"wall_seconds_median": statistics.median(values), "wall_seconds_min": min(values),
+                          "wall_seconds_max": max(values),
+                          "peak_rss_kib_median": statistics.median(peak(commands[name], env) for _ in range(3))}
+                   for name, values in walls.items()}
+    if "pymgl" in results:
+        for binary in binaries:
+            results[binary]["ratio_to_pymgl"] = results[binary]["wall_seconds_median"] / results["pymgl"]["wall_seconds_median"]
+    return {"runs": runs, "view": {"center": center, "zoom": zoom, "size": "512x512"}, "results": results}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("styles", nargs="*", type=Path, help="styles to validate (default: the large "
                         "benchmark style and the sample style)")
-    parser.add_argument("--binary", help="the mapsim to measure (default: build it with scripts/build-release)")
+    parser.add_argument("--binary", action="append", help="the mapsim to measure (default: build it with scripts/build-release); "
+                        "with --load, may be given more than once")
     parser.add_argument("--runs", type=int, default=15, help="runs per style, after one warm-up (default 15)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--load", action="store_true", help="measure `mapsim load` of the sample style, paired with pymgl")
+    parser.add_argument("--pymgl", help="with --load: the Python that imports pymgl (default: ./.venv-mln/bin/python if it does)")
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
+    if not os.access(GNU_TIME, os.X_OK):
+        sys.exit(f"whole-process: peak memory is read by GNU time, and {GNU_TIME} is missing "
+                 "(Debian: apt-get install time)")
+    if args.load:
+        binaries = args.binary or [release_binary()]
+        for binary in binaries:
+            read_from_disk_next_time(binary)
+        figures = measure_load(binaries, pymgl_python(args.pymgl), args.runs)
+        if args.json:
+            print(json.dumps(figures, indent=2))
+            return
+        print(f"mapsim load of the sample style (still, no cache) beside MapLibre Native (pymgl), median of {args.runs} paired rounds")
+        print(f"{'run':<64} {'wall time':>10} {'peak memory':>12} {'ratio':>6}")
+        for name, result in figures["results"].items():
+            ratio = f"{result['ratio_to_pymgl']:.3f}" if "ratio_to_pymgl" in result else ""
+            print(f"{name:<64} {result['wall_seconds_median'] * 1000:>7.1f} ms {result['peak_rss_kib_median'] / 1024:>8.1f} MiB {ratio:>6}")
+        return
+    if args.binary and len(args.binary) > 1:
+        parser.error("--binary is given once without --load")
     styles = args.styles or DEFAULT_STYLES
     for style in styles:
         if not style.is_file():
             parser.error(f"no such style: {style}")
 
-    if not os.access(GNU_TIME, os.X_OK):
-        sys.exit(f"whole-process: peak memory is read by GNU time, and {GNU_TIME} is missing "
-                 "(Debian: apt-get install time)")
-    binary = args.binary or release_binary()
+    binary = args.binary[0] if args.binary else release_binary()
     read_from_disk_next_time(binary)
     results = [measure(binary, style, args.runs) for style in styles]
 

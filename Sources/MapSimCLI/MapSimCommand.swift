@@ -4,7 +4,7 @@ import MapSimKit
 
 /// The `mapsim` command: a headless simulator of a Mapbox/MapLibre map's loading pipeline.
 @main
-struct MapSimCommand: AsyncParsableCommand {
+struct MapSimCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mapsim",
         abstract: "Simulate how a Mapbox/MapLibre map loads a style, headless and deterministic.",
@@ -31,27 +31,52 @@ struct MapSimCommand: AsyncParsableCommand {
         subcommands: [LoadCommand.self, TilesCommand.self, CacheCommand.self, RunCommand.self, DiffCommand.self, ExportCommand.self, ValidateCommand.self, EvalCommand.self, LiveCommand.self, ContentCommand.self]
     )
 
-    /// Runs the command; exits 74 when standard output could not be written, whatever else happened.
-    static func main() async {
+    /// Runs the command, and exits: with `cannotWrite` when standard output could not be written,
+    /// whatever else happened.
+    ///
+    /// The main thread parses and runs synchronous commands itself; an asynchronous command runs on
+    /// the concurrency pool while the main thread waits, and the process exits from there. An async
+    /// `main` would park the main thread in `dispatch_main`, whose `pthread_exit` unwinds the main
+    /// thread's stack — in a static binary that first sorts every frame description of the
+    /// executable, tens of milliseconds that the command's answer would wait for.
+    static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let request = ValidateCommand.PlainRequest(arguments) {
-            StandardOutput.exit(await ValidateCommand.validate(request.files, format: request.json ? .json : .text).rawValue)
+            StandardOutput.exit(ValidateCommand.validate(request.files, format: request.json ? .json : .text).rawValue)
         }
+        let command: any ParsableCommand
         do {
-            var command = try parseAsRoot(arguments)
-            if var asynchronous = command as? any AsyncParsableCommand {
-                try await asynchronous.run()
-            } else {
-                try command.run()
+            command = try parseAsRoot(arguments)
+        } catch {
+            exit(reporting: error)
+        }
+        guard var asynchronous = command as? any AsyncParsableCommand else {
+            var synchronous = command
+            do {
+                try synchronous.run()
+            } catch {
+                exit(reporting: error)
             }
             StandardOutput.exit(ExitStatus.success.rawValue)
-        } catch {
-            let status = exitCode(for: error)
-            let message = fullMessage(for: error)
-            if !message.isEmpty {
-                if status.isSuccess { print(message) } else { printError(message) }
-            }
-            StandardOutput.exit(status.rawValue)
         }
+        Task.detached {
+            do {
+                try await asynchronous.run()
+            } catch {
+                exit(reporting: error)
+            }
+            StandardOutput.exit(ExitStatus.success.rawValue)
+        }
+        while true { pause() }
+    }
+
+    /// Reports `error` as ArgumentParser words it (usage, help, a status) and exits with its status.
+    private static func exit(reporting error: any Error) -> Never {
+        let status = exitCode(for: error)
+        let message = fullMessage(for: error)
+        if !message.isEmpty {
+            if status.isSuccess { print(message) } else { printError(message) }
+        }
+        StandardOutput.exit(status.rawValue)
     }
 }

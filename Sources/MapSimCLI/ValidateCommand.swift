@@ -44,7 +44,8 @@ struct ValidateCommand: AsyncParsableCommand {
     var loading: LoadingOptions
 
     func run() async throws {
-        let status = await Self.validate(files, format: format ?? (json ? .json : .text), deepLoading: deep ? loading : nil, retries: retries)
+        let format = format ?? (json ? .json : .text)
+        let status = deep ? await Self.validate(files, format: format, deepLoading: loading, retries: retries) : Self.validate(files, format: format)
         if status != ExitStatus.success { throw status }
     }
 
@@ -64,36 +65,62 @@ struct ValidateCommand: AsyncParsableCommand {
         }
     }
 
-    /// Validates `files`, and loads each one that is JSON when `deepLoading` is given; the exit
-    /// status: success when valid, failure when invalid, unreadable input when a file cannot be read. On the main actor, so that a plain run stays on
-    /// the main thread: a hop to a worker thread costs it a second allocator arena (1.4 MB).
-    @MainActor
-    static func validate(_ files: [String], format: ValidateFormat, deepLoading: LoadingOptions? = nil, retries: Int = 0) async -> ExitCode {
-        var invalid = false
-        var unreadable = false
+    /// Validates `files` without loading them, on the calling thread — a plain run stays on the main
+    /// thread: a hop to a worker thread would cost it a second allocator arena (1.4 MB). The exit
+    /// status: success when valid, failure when invalid, unreadable input when a file cannot be read.
+    static func validate(_ files: [String], format: ValidateFormat) -> ExitCode {
+        var outcome = Outcome()
         for file in files {
-            let bytes: [UInt8]
-            do {
-                bytes = try InputFile.read(file, limit: Style.maximumDocumentSize)
-            } catch {
-                printError("mapsim: \(error)")
-                if format == .jsonl {
-                    print(JSONWriter.string(.object(JSONObject([("file", .string(file)), ("error", .string("\(error)"))]))))
-                }
-                unreadable = true
-                continue
-            }
-            var diagnostics = StyleValidator.validate(bytes)
-            if let deepLoading, file != "-", (try? JSONParser.parse(bytes)) != nil {
+            guard let (_, diagnostics) = check(file, format: format, outcome: &outcome) else { continue }
+            outcome.record(diagnostics, file: file, format: format)
+        }
+        return outcome.status
+    }
+
+    /// Validates `files`, and loads each one that is JSON as `deepLoading` says; the exit status as
+    /// `validate(_:format:)` gives it.
+    static func validate(_ files: [String], format: ValidateFormat, deepLoading: LoadingOptions, retries: Int) async -> ExitCode {
+        var outcome = Outcome()
+        for file in files {
+            guard case (let bytes, var diagnostics)? = check(file, format: format, outcome: &outcome) else { continue }
+            if file != "-", (try? JSONParser.parse(bytes)) != nil {
                 let styleURL = StyleLocation.url(for: file)
                 let environment = deepLoading.environment(styleURL: styleURL, maximumRetries: retries)
                 diagnostics += await DeepValidator.validate(styleURL: styleURL, bytes: bytes, environment: environment)
                 await environment.shutdown()
             }
+            outcome.record(diagnostics, file: file, format: format)
+        }
+        return outcome.status
+    }
+
+    /// What a run of the validator found so far.
+    private struct Outcome {
+        var invalid = false
+        var unreadable = false
+
+        var status: ExitCode { unreadable ? ExitStatus.unreadableInput : invalid ? ExitStatus.failure : ExitStatus.success }
+
+        mutating func record(_ diagnostics: [StyleDiagnostic], file: String, format: ValidateFormat) {
             invalid = invalid || diagnostics.contains { !$0.isWarning }
             printDiagnostics(diagnostics, file: file, format: format)
         }
-        return unreadable ? ExitStatus.unreadableInput : invalid ? ExitStatus.failure : ExitStatus.success
+    }
+
+    /// Reads `file` and checks it against the style spec; nil (reported) when it cannot be read.
+    private static func check(_ file: String, format: ValidateFormat, outcome: inout Outcome) -> (bytes: [UInt8], diagnostics: [StyleDiagnostic])? {
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(file, limit: Style.maximumDocumentSize)
+        } catch {
+            printError("mapsim: \(error)")
+            if format == .jsonl {
+                print(JSONWriter.string(.object(JSONObject([("file", .string(file)), ("error", .string("\(error)"))]))))
+            }
+            outcome.unreadable = true
+            return nil
+        }
+        return (bytes, StyleValidator.validate(bytes))
     }
 
     private static func printDiagnostics(_ diagnostics: [StyleDiagnostic], file: String, format: ValidateFormat) {
