@@ -38,7 +38,7 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print what the cache holds.")
+        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Print what the cache holds.")
 
         @OptionGroup var file: CacheFile
 
@@ -67,7 +67,7 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove every entry that is not part of an offline region.")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every entry that is not part of an offline region.")
 
         @OptionGroup var file: CacheFile
 
@@ -80,7 +80,7 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Invalidate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Mark every entry outside offline regions as expired, so the next load revalidates it.")
+            commandName: "invalidate", abstract: "Mark every entry outside offline regions as expired, so the next load revalidates it.")
 
         @OptionGroup var file: CacheFile
 

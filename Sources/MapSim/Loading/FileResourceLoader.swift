@@ -77,15 +77,12 @@ public struct FileResourceLoader: ResourceLoader {
     public static let maximumSize = 50 * 1024 * 1024
 
     private static func read(_ path: String, url: String) -> Response {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            return .failure(.notFound, "no file at \(path)", source: .localFile)
-        }
-        guard !isDirectory.boolValue else {
-            return .failure(.notFound, "\(path) is a directory, not a file", source: .localFile)
-        }
         do {
             return .success(try InputFile.read(path, limit: maximumSize), source: .localFile)
+        } catch where error.code == .missing {
+            return .failure(.notFound, "no file at \(path)", source: .localFile)
+        } catch where error.code == .isDirectory {
+            return .failure(.notFound, "\(path) is a directory, not a file", source: .localFile)
         } catch {
             return .failure(.other, "\(error)", source: .localFile)
         }
