@@ -39,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         .target(name: "MapSimJSON"),
@@ -66,7 +67,10 @@ let package = Package(
         ),
         .target(
             name: "MapSimCache",
-            dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "MapSim", "MapSimStyle", "MapSimJSON", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         .target(name: "MapSimKit", dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", "MapSimTrace", "MapSimCache", "MapSimHTTP", "MapSimLive", "MapSimContent"]),
         .target(
@@ -89,14 +93,18 @@ let package = Package(
         .testTarget(name: "MapSimTests", dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", "MapSimTesting"]),
         .testTarget(name: "MapSimTraceTests", dependencies: ["MapSimTrace", "MapSim", "MapSimJSON", "MapSimTesting"]),
         .testTarget(name: "MapSimHTTPTests", dependencies: ["MapSimHTTP", "MapSim", "MapSimTesting"]),
-        .testTarget(name: "MapSimCacheTests", dependencies: ["MapSimCache", "MapSimHTTP", "MapSim", "MapSimStyle", "MapSimTesting", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "MapSimCacheTests",
+            dependencies: ["MapSimCache", "MapSimHTTP", "MapSim", "MapSimStyle", "MapSimJSON", "MapSimTesting", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio")]
+        ),
         .testTarget(name: "MapSimLiveTests", dependencies: ["MapSimLive", "MapSim", "MapSimJSON", "MapSimStyle", "MapSimTesting"]),
         .testTarget(name: "MapSimContentTests", dependencies: ["MapSimContent", "MapSim", "MapSimJSON", "MapSimTesting"]),
         .testTarget(name: "MapSimKitTests", dependencies: ["MapSimKit", "MapSim", "MapSimCache", "MapSimTesting"]),
         .testTarget(
             name: "MapSimCLITests",
             dependencies: ["MapSimCLI", "MapSim", "MapSimJSON", "MapSimStyle", "MapSimCache", "MapSimLive", "MapSimTesting",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "RegressionTests", dependencies: ["MapSimKit", "MapSimTrace", "MapSim", "MapSimHTTP", "MapSimJSON", "MapSimStyle", "MapSimLive", "MapSimTesting"]),
     ],

@@ -2,155 +2,129 @@ import ArgumentParser
 import Foundation
 import MapSimKit
 
-/// `mapsim cache`: look after the cache that `mapsim load` fills.
+/// `mapsim cache`: look after the offline database that `mapsim load` fills — MapLibre Native's
+/// operations on the ambient cache and the file.
 struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
-        abstract: "Inspect, clear, invalidate or pre-fill the cache.",
+        abstract: "Inspect, clear, invalidate, reset or pack the cache (a MapLibre offline database).",
         discussion: """
-        The cache is one SQLite file (default: \(CacheLocation.defaultDescription)). Past 50 MiB the least \
-        recently used entries are evicted; entries of offline regions never are.
+        The cache is MapLibre Native's offline database (schema version 6), the file apps built on \
+        MapLibre Native keep: an app's database is a cache mapsim loads from, and one mapsim writes \
+        opens in the app. Default: \(CacheLocation.defaultDescription). What no offline region holds \
+        is the ambient cache: past its maximum size (50 MB, --max-cache-size on loading commands) \
+        the least recently used entries are evicted. Offline regions live under `mapsim region`.
 
         Examples:
-          mapsim cache stats
-          mapsim cache download-region https://maps.test/style.json \\
-              --bounds -122.6,37.7,-122.3,37.9 --min-zoom 0 --max-zoom 11
+          mapsim cache stats --cache app.db
           mapsim cache invalidate --cache ./ci-cache.db
+          mapsim cache clear
+          mapsim cache pack --cache app.db
         """,
-        subcommands: [Stats.self, Clear.self, Invalidate.self, DownloadRegion.self]
+        subcommands: [Stats.self, Clear.self, Invalidate.self, Reset.self, Pack.self]
     )
 
-    /// `--cache PATH`, shared by the subcommands that only need the file.
-    struct CacheFile: ParsableArguments {
-        @Option(help: ArgumentHelp("The cache file (default: \(CacheLocation.defaultDescription)).", valueName: "PATH"))
-        var cache: String?
-
-        func open(readOnly: Bool = false) throws -> SQLiteCache {
-            let path = cache ?? CacheLocation.defaultPath
-            do {
-                let opened = try LoadingEnvironment.openCache(at: path, readOnly: readOnly)
-                for warning in opened.warnings { printError("mapsim: warning: \(warning)") }
-                return opened
-            } catch {
-                throw ExitStatus.fail(error)
-            }
-        }
-    }
-
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Print what the cache holds.")
+        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Print what the database holds.")
 
-        @OptionGroup var file: CacheFile
+        @OptionGroup var file: CacheFileOption
 
         @Flag(help: "Print JSON instead of text.")
         var json = false
 
         func run() throws {
             let cache = try file.open(readOnly: true)
-            let stats = try cache.statistics()
+            let stats: CacheStatistics
+            do {
+                stats = try cache.statistics()
+            } catch {
+                throw ExitStatus.fail(error)
+            }
             if json {
                 print(JSONWriter.string(.object(JSONObject([
                     ("path", .string(cache.path)), ("resources", .number(Double(stats.resources))), ("tiles", .number(Double(stats.tiles))),
-                    ("data-bytes", .number(Double(stats.dataBytes))), ("database-bytes", .number(Double(stats.databaseBytes))),
-                    ("regions", .number(Double(stats.regions))), ("pinned", .number(Double(stats.pinnedEntries))),
+                    ("data-bytes", .number(Double(stats.dataBytes))), ("ambient-bytes", .number(Double(stats.ambientBytes))),
+                    ("ambient-rows", .number(Double(stats.ambientRows))), ("maximum-ambient-bytes", .number(Double(stats.maximumAmbientCacheSize))),
+                    ("regions", .number(Double(stats.regions))), ("region-rows", .number(Double(stats.regionRows))),
+                    ("file-bytes", .number(Double(stats.fileBytes))),
                 ]))))
             } else {
                 print("""
-                cache      \(cache.path)
-                resources  \(stats.resources)
-                tiles      \(stats.tiles)
-                data       \(ByteCount.format(stats.dataBytes)) (file \(ByteCount.format(stats.databaseBytes)))
-                regions    \(stats.regions) (\(stats.pinnedEntries) entries pinned)
+                cache          \(cache.path)
+                resources      \(stats.resources)
+                tiles          \(stats.tiles)
+                data           \(ByteCount.format(stats.dataBytes)) stored
+                ambient cache  \(ByteCount.format(stats.ambientBytes)) of \(ByteCount.format(stats.maximumAmbientCacheSize)) (\(stats.ambientRows) entries)
+                regions        \(stats.regions) (\(stats.regionRows) entries held, never evicted)
+                file           \(ByteCount.format(stats.fileBytes))
                 """)
             }
         }
     }
 
-    struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every entry that is not part of an offline region.")
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove the ambient cache: every entry no offline region holds.")
 
-        @OptionGroup var file: CacheFile
-
-        func run() throws {
-            let cache = try file.open()
-            try cache.clear()
-            print("cleared \(cache.path)")
-        }
-    }
-
-    struct Invalidate: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "invalidate", abstract: "Mark every entry outside offline regions as expired, so the next load revalidates it.")
-
-        @OptionGroup var file: CacheFile
-
-        func run() throws {
-            let cache = try file.open()
-            try cache.invalidate()
-            print("invalidated \(cache.path)")
-        }
-    }
-
-    struct DownloadRegion: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "download-region",
-            abstract: "Download a style and every tile of an area into the cache, for offline use.",
-            discussion: """
-            Fetches the style, its sprites, the glyph ranges its text can use, every source's \
-            TileJSON and every tile from --min-zoom to --max-zoom inside --bounds, and pins them: \
-            they are never evicted. Entries already cached are pinned without a request. Exit \
-            status 0 when everything was downloaded, 1 when something failed (listed), 74 when the \
-            cache cannot be written.
-            """
-        )
-
-        @Argument(help: "The style: a file path, or a file://, http(s):// or mapbox:// URL.")
-        var style: String
-
-        @Option(parsing: .unconditional, help: ArgumentHelp("The area: west, south, east, north in degrees.", valueName: "W,S,E,N"))
-        var bounds: BoundsArgument
-
-        @Option(help: "The lowest zoom to download.")
-        var minZoom: Int
-
-        @Option(help: "The highest zoom to download.")
-        var maxZoom: Int
-
-        @Option(help: "The pixel ratio of sprites and {ratio} tiles.")
-        var pixelRatio: Double = 1
-
-        @OptionGroup(title: "Loading")
-        var loading: LoadingOptions
-
-        func validate() throws {
-            guard (0...22).contains(minZoom), (0...22).contains(maxZoom), minZoom <= maxZoom else {
-                throw ValidationError("--min-zoom and --max-zoom must be in 0...22 with min ≤ max")
-            }
-            if loading.noCache || loading.offline { throw ValidationError("a region is downloaded into the cache, from the network: drop --no-cache and --offline") }
-        }
+        @OptionGroup var file: CacheFileOption
 
         func run() async throws {
-            let styleURL = StyleLocation.url(for: style)
-            let environment = loading.environment(styleURL: styleURL)
-            let bar = ProgressBar(terminal: .standardOutput())
-            let definition = RegionDefinition(styleURL: styleURL, bounds: bounds.value, minZoom: minZoom, maxZoom: maxZoom, pixelRatio: pixelRatio)
-            let outcome: Result<(id: Int64, progress: RegionProgress), CacheError>
+            let cache = try file.open()
             do {
-                outcome = .success(try await environment.downloadRegion(definition) { bar.show($0) })
+                try await cache.clearAmbientCache()
             } catch {
-                outcome = .failure(error)
-            }
-            await environment.shutdown()
-            bar.finish()
-            switch outcome {
-            case .failure(let error):
                 throw ExitStatus.fail(error)
-            case .success(let (id, progress)):
-                print("region \(id): \(progress.completedResources) of \(progress.requiredResources) resources, \(ByteCount.format(progress.completedBytes)) in \(environment.cache?.path ?? "")")
-                guard progress.failures.isEmpty else {
-                    for failure in progress.failures { printError("mapsim: failed: \(failure)") }
-                    throw ExitStatus.failure
-                }
+            }
+            print("cleared the ambient cache of \(cache.path)")
+        }
+    }
+
+    struct Invalidate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "invalidate", abstract: "Mark the ambient cache expired: the next load revalidates each entry (offline, none is used).")
+
+        @OptionGroup var file: CacheFileOption
+
+        func run() async throws {
+            let cache = try file.open()
+            do {
+                try await cache.invalidateAmbientCache()
+            } catch {
+                throw ExitStatus.fail(error)
+            }
+            print("invalidated the ambient cache of \(cache.path)")
+        }
+    }
+
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reset", abstract: "Empty the database: the ambient cache, every offline region and mapsim's data.",
+            discussion: "The file stays, as a new, empty MapLibre offline database (a link to it stays a link).")
+
+        @OptionGroup var file: CacheFileOption
+
+        func run() async throws {
+            let cache = try file.open()
+            do {
+                try await cache.reset()
+            } catch {
+                throw ExitStatus.fail(error)
+            }
+            print("reset \(cache.path): it is an empty offline database")
+        }
+    }
+
+    struct Pack: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "pack", abstract: "Give the file's unused pages back to the file system (VACUUM).")
+
+        @OptionGroup var file: CacheFileOption
+
+        func run() throws {
+            let cache = try file.open()
+            do {
+                let (before, after) = try cache.vacuum(full: true)
+                print("packed \(cache.path): \(ByteCount.format(before)) → \(ByteCount.format(after))")
+            } catch {
+                throw ExitStatus.fail(error)
             }
         }
     }

@@ -23,11 +23,15 @@ enum ExitStatus {
     static let unavailable = ExitCode(69)
     /// 74 (`EX_IOERR`): a file cannot be written (standard output included), or a cache cannot be opened.
     static let cannotWrite = ExitCode(74)
+    /// 130: stopped by Ctrl-C (SIGINT) after saving what was done, as shells report it.
+    static let interrupted = ExitCode(130)
+    /// 143: stopped by SIGTERM after saving what was done.
+    static let terminated = ExitCode(143)
 
     /// The status for `error`.
     static func status(for error: any Error) -> ExitCode {
         switch error {
-        case let error as CacheError: error.code == .downloadFailed ? failure : cannotWrite
+        case let error as CacheError: [.downloadFailed, .tileLimitExceeded, .noSuchRegion].contains(error.code) ? failure : cannotWrite
         case let error as TraceError: error.code == .cannotWrite ? cannotWrite : unreadableInput
         case let error as ScenarioError: error.code == .cannotRun ? failure : unreadableInput
         case let error as ContentError: status(for: error)

@@ -5,8 +5,11 @@ import MapSimKit
 /// How a command loads resources: cache, network (real or simulated), offline. Shared by every
 /// command that loads a style.
 struct LoadingOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The cache file (default: \(CacheLocation.defaultDescription)).", valueName: "PATH"))
+    @Option(help: ArgumentHelp("The cache: a MapLibre Native offline database, an app's included (default: \(CacheLocation.defaultDescription)).", valueName: "PATH"))
     var cache: String?
+
+    @Option(help: ArgumentHelp("Evict the least recently used ambient entries past this size (K, M, G in 1024s; MapLibre's default).", valueName: "SIZE"))
+    var maxCacheSize = ByteSizeArgument(bytes: OfflineDatabase.Options.defaultMaximumAmbientCacheSize)
 
     @Flag(help: "Use no cache: every request goes to the network.")
     var noCache = false
@@ -51,16 +54,18 @@ struct LoadingOptions: ParsableArguments {
 
     /// The loading environment these options describe, for a style at `styleURL`; its warnings are
     /// printed.
-    func environment(styleURL: String, mapbox: MapboxURL = MapboxURL(), maximumRetries: Int? = nil) -> LoadingEnvironment {
+    func environment(styleURL: String, mapbox: MapboxURL = MapboxURL(), maximumRetries: Int? = nil,
+                     mapboxTileCountLimit: Int = OfflineDatabase.Options.defaultMapboxTileCountLimit) -> LoadingEnvironment {
         let network: LoadingEnvironment.NetworkChoice = if let preset = self.network.flatMap(NetworkPreset.init(rawValue:)) {
             .simulated(.init(preset: preset, seed: seed, mirrors: mirror.map(\.value), offlineWindows: offlineWindow.map(\.value)))
         } else {
             .real()
         }
-        let options = LoadingEnvironment.Options(assetRoot: assetRoot, cache: noCache ? .none : cache.map { .file($0) } ?? .perUser,
-                                                 network: network, startsOffline: offline,
+        var options = LoadingEnvironment.Options(assetRoot: assetRoot, cache: noCache ? .none : cache.map { .file($0) } ?? .perUser,
+                                                 network: network, startsOffline: offline, maximumCacheSize: maxCacheSize.bytes,
                                                  map: Map.Options(mapbox: mapbox, maximumTilesPerSource: maxTiles, mode: mode,
                                                                   loading: .init(maximumConcurrentRequests: maxRequests, maximumRetries: maximumRetries)))
+        options.mapboxTileCountLimit = mapboxTileCountLimit
         let environment = LoadingEnvironment(options, styleURL: styleURL)
         for warning in environment.warnings { printError("mapsim: warning: \(warning)") }
         return environment

@@ -13,37 +13,65 @@ final class ProgressBar: Sendable {
     private let interactive: Bool
     /// The largest fraction shown: the work grows as TileJSONs arrive, the bar never goes back.
     private let shown = Mutex(0.0)
+    /// The tenth of a percent last drawn.
+    private let drawn = Mutex(-1)
+    /// Resources that failed so far.
+    private let failures = Mutex(0)
 
     init(terminal: Terminal) {
         self.terminal = terminal
         interactive = isatty(STDOUT_FILENO) == 1
     }
 
-    func show(_ progress: RegionProgress) {
-        guard interactive, progress.requiredResources > 0 else { return }
+    /// Counts a resource that failed.
+    func noteFailure() {
+        failures.withLock { $0 += 1 }
+    }
+
+    /// Shows a download's status, with the number of resources that failed so far.
+    func show(_ status: OfflineRegionStatus) {
+        let failed = failures.withLock { $0 }
+        let more = status.requiredResourceCountIsPrecise ? "" : "+"
+        let failures = failed == 0 ? "" : terminal.paint(" \(failed) failed", .red)
+        draw(fraction: Self.fraction(of: status),
+             "\(status.completedResourceCount)/\(status.requiredResourceCount)\(more) resources \(ByteCount.format(status.completedResourceSize))\(failures)")
+    }
+
+    /// Shows `done` of `total` things, named by `what`.
+    func show(_ done: Int, of total: Int, _ what: String) {
+        guard total > 0 else { return }
+        draw(fraction: min(1, Double(done) / Double(total)), "\(done)/\(total) \(what)")
+    }
+
+    private func draw(fraction: Double, _ text: String) {
+        guard interactive else { return }
         let width = 30
-        let fraction = advance(to: progress)
-        let filled = Int(fraction * Double(width))
+        let shown = advance(to: fraction)
+        // Redrawn when the tenth of a percent changes: a terminal is not written 20,000 times.
+        guard drawn.withLock({ drawn in
+            defer { drawn = Int(shown * 1000) }
+            return drawn != Int(shown * 1000)
+        }) else { return }
+        let filled = Int(shown * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let failed = progress.failures.isEmpty ? "" : terminal.paint(" \(progress.failures.count) failed", .red)
-        FileHandle.standardOutput.write(Data("\r\u{1B}[K[\(bar)] \(Int(fraction * 100))% \(progress.completedResources)/\(progress.requiredResources) resources \(ByteCount.format(progress.completedBytes))\(failed)".utf8))
+        FileHandle.standardOutput.write(Data("\r\u{1B}[K[\(bar)] \(Int(shown * 100))% \(text)".utf8))
     }
 
     func finish() {
         if interactive { FileHandle.standardOutput.write(Data("\n".utf8)) }
     }
 
-    /// The fraction to show for `progress`: never less than one shown before.
-    func advance(to progress: RegionProgress) -> Double {
+    /// The fraction to show for `fraction` done: never less than one shown before.
+    func advance(to fraction: Double) -> Double {
         shown.withLock { shown in
-            shown = max(shown, Self.fraction(of: progress))
+            shown = max(shown, fraction)
             return shown
         }
     }
 
     /// How much of the work known so far is done.
-    static func fraction(of progress: RegionProgress) -> Double {
-        guard progress.requiredResources > 0 else { return 0 }
-        return min(1, Double(progress.completedResources + progress.failures.count) / Double(progress.requiredResources))
+    static func fraction(of status: OfflineRegionStatus) -> Double {
+        guard status.requiredResourceCount > 0 else { return 0 }
+        return min(1, Double(status.completedResourceCount) / Double(status.requiredResourceCount))
     }
 }

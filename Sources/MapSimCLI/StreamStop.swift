@@ -2,18 +2,30 @@ import Dispatch
 import Foundation
 import MapSimKit
 
-/// Ends a command that reads a stream — on Ctrl-C (SIGINT) or when its time is up — by calling
-/// `handler`, so that files are closed and a summary printed instead of the process dying;
-/// `cancel()` stops both and restores Ctrl-C's default.
+/// Ends a command that reads a stream or downloads — on Ctrl-C (SIGINT), on SIGTERM when asked, or
+/// when its time is up — by calling `handler`, so that files are closed and a summary printed
+/// instead of the process dying; `cancel()` stops all and restores the signals' defaults.
 final class StreamStop {
-    private let source: any DispatchSourceSignal
+    private let sources: [any DispatchSourceSignal]
+    private let signals: [Int32]
     private let deadline: Task<Void, Never>?
+    private let caught = CaughtSignal()
 
-    init(after duration: SimTime?, _ handler: @escaping @Sendable () -> Void) {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler(handler: handler)
-        source.resume()
+    init(after duration: SimTime? = nil, signals: [Int32] = [SIGINT], _ handler: @escaping @Sendable () -> Void) {
+        self.signals = signals
+        var sources: [any DispatchSourceSignal] = []
+        let caught = caught
+        for number in signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                caught.note(number)
+                handler()
+            }
+            source.resume()
+            sources.append(source)
+        }
+        self.sources = sources
         deadline = duration.map { duration in
             Task {
                 try? await Task.sleep(for: .microseconds(duration.microseconds))
@@ -22,9 +34,14 @@ final class StreamStop {
         }
     }
 
+    /// The signal that stopped the command, if one did.
+    var caughtSignal: Int32? {
+        caught.first
+    }
+
     func cancel() {
         deadline?.cancel()
-        source.cancel()
-        signal(SIGINT, SIG_DFL)
+        for source in sources { source.cancel() }
+        for number in signals { signal(number, SIG_DFL) }
     }
 }

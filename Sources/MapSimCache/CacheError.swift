@@ -5,7 +5,7 @@ public struct CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of a cache error.
     public struct Code: Sendable, Hashable {
         private enum Base: Sendable, Hashable {
-            case cannotOpen, cannotRead, cannotWrite, downloadFailed, foreign
+            case cannotOpen, cannotRead, cannotWrite, downloadFailed, foreign, newerVersion, damaged, tileLimitExceeded, noSuchRegion
         }
 
         private let base: Base
@@ -18,8 +18,16 @@ public struct CacheError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let cannotWrite = Code(base: .cannotWrite)
         /// An offline region could not be downloaded.
         public static let downloadFailed = Code(base: .downloadFailed)
-        /// The file is a database, but not a cache.
+        /// The file is a database, but not an offline database (or not one that can be merged).
         public static let foreign = Code(base: .foreign)
+        /// The file is MapLibre's offline database of a newer schema version than mapsim knows.
+        public static let newerVersion = Code(base: .newerVersion)
+        /// SQLite says the file is damaged (or a stored body does not inflate).
+        public static let damaged = Code(base: .damaged)
+        /// The `mapbox://` tile count limit stops a download or a merge.
+        public static let tileLimitExceeded = Code(base: .tileLimitExceeded)
+        /// There is no offline region with the id asked for.
+        public static let noSuchRegion = Code(base: .noSuchRegion)
     }
 
     /// The kind of error.

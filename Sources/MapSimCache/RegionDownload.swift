@@ -1,15 +1,28 @@
 import MapSim
 import MapSimStyle
 
-/// An offline region download as a pure state machine over the request pipeline: each resource is
-/// asked of the cache alone first (a usable copy is pinned without a request), then of the network
-/// alone — under the pipeline's 20-in-flight limit and retry schedule, its response stored before
-/// it is delivered. The style comes first; its sprites, glyph ranges and TileJSONs follow, and each
-/// TileJSON adds its tiles of the region.
+/// An offline region download as a pure state machine, as MapLibre Native's `OfflineDownload`: the
+/// style first; then the sources' TileJSON, the sprites, glyph ranges, GeoJSON documents and images;
+/// then every tile of the region. Each resource is looked up in the database first — a usable row
+/// there is linked to the region without a request, so an interrupted download resumes with only
+/// what is missing — then asked of the network under the pipeline's cap on requests in flight and
+/// its retry schedule. Answers are written to the region (a tile the server lacks is stored as no
+/// content, as MapLibre does); a resource the server lacks is skipped; other failures are retried,
+/// then reported once. The `mapbox://` tile count limit stops the download with MapLibre's error.
 ///
-/// A `DriveLoop` runs it on a virtual clock of its own, as a map's; retry back-offs pass in virtual
-/// time, so a download never sleeps. `RegionDownloader` performs its outputs.
+/// Tiles are made as the window of resources under way allows, so a download of millions of tiles
+/// takes no more memory than one of a few. With `glyphs: .needed` the glyph ranges come last: only
+/// those the region's vector tiles lay out need.
 struct RegionDownload: DrivenMachine {
+    /// Which glyph ranges are downloaded.
+    enum GlyphChoice: Sendable, Equatable {
+        /// Every range of every font stack, as MapLibre Native downloads (less the ideographs unless
+        /// the region includes them).
+        case all
+        /// Only the ranges the text of the region's tiles needs.
+        case needed
+    }
+
     /// What happens to the download.
     enum Input: Sendable {
         /// Begin with the style.
@@ -18,71 +31,171 @@ struct RegionDownload: DrivenMachine {
         case answer(LoadAnswer)
         /// A retry of a request is due.
         case timer(RequestID)
+        /// What the database holds of a batch of resources, in its order.
+        case lookedUp(batch: Int, [OfflineDatabase.RegionLookup])
     }
 
     /// What the downloader performs.
-    enum Output: Sendable, Equatable {
-        /// Write a network response to the cache.
-        case store(Resource, Response)
-        /// A 304 confirmed the cached copy.
-        case refresh(Resource, Response)
-        /// Pin a delivered resource to the region.
-        case pin(Resource)
+    enum Output: Sendable {
+        /// Look the resources up in the database, with the bodies where `bodies` says so; the answer
+        /// is `Input.lookedUp`.
+        case lookUp(batch: Int, [Resource], bodies: [Bool])
+        /// Store a network answer as part of the region (its body packed as stored).
+        case store(Resource, Response, StoredBody)
+        /// The resource is stored already: make it part of the region.
+        case link(Resource)
+        /// An event for the region's observer.
+        case report(OfflineRegionEvent)
     }
 
-    private enum Stage: Sendable {
-        case cache, network
+    /// How the download ended.
+    enum Outcome: Sendable, Equatable {
+        /// Every resource is stored.
+        case complete
+        /// Some resources could not be downloaded (listed in `failures`).
+        case incomplete
+        /// The style could not be downloaded or read.
+        case styleFailed(String)
+        /// The `mapbox://` tile count limit was reached.
+        case tileLimitExceeded(Int)
     }
 
-    private struct Wanted: Sendable {
-        var resource: Resource
-        var stage: Stage
-        var failures = 0
-    }
+    /// Resources looked up or requested and not yet done, at most.
+    static let window = 512
+    /// Resources looked up at a time.
+    static let lookupBatch = 256
 
-    let region: RegionDefinition
-    /// The style's URLs, resolved and normalized.
-    let resources: StyleResources
-    /// Failures of one resource that are retried (on the pipeline's schedule) before it counts as failed.
-    let retries: Int
-    private(set) var progress = RegionProgress(requiredResources: 1)
-    /// Why the style could not be downloaded or parsed, once that is known.
-    private(set) var styleFailure: String?
+    let region: Int64
+    let plan: RegionPlan
+    let glyphChoice: GlyphChoice
+    /// The time rows must be usable at (not expired if they must be revalidated), in seconds.
+    let usableAt: Int64
+    /// The `mapbox://` tile count limit.
+    let mapboxTileLimit: Int
+    /// `mapbox://` tiles the regions hold, counted as the download adds them.
+    private var mapboxTiles: Int
+    /// `mapbox://` tiles asked of the network and not yet answered.
+    private var mapboxTilesInFlight = 0
+    /// `mapbox://` tiles waiting for those in flight: past the limit they are never asked for.
+    private var parked: [Resource] = []
+    private(set) var status = OfflineRegionStatus()
+    /// Resources that could not be downloaded, each with why.
+    private(set) var failures: [String] = []
+    /// How the download ended, once it has.
+    private(set) var outcome: Outcome?
+    /// Glyph ranges the region's tiles need (with `glyphs: .needed`), and the ranges MapLibre would download.
+    private(set) var neededGlyphs: Set<GlyphRangeKey> = []
+    private(set) var allGlyphRangeCount = 0
+
     private var pipeline: RequestPipeline
-    private var wanted: [RequestID: Wanted] = [:]
-    private var sources: [StyleSource] = []
+    private var style: Style?
+    private var queue: [Resource] = []
+    private var queueHead = 0
+    private var tileSets: [RegionPlan.TileSet] = []
+    /// Every tile set, by URL template, to lay tiles out by.
+    private var setsByTemplate: [String: RegionPlan.TileSet] = [:]
+    private var tiles: RegionPlan.TileSetIterator?
+    /// The TileJSON documents still to come, by URL, with their source.
+    private var awaitedTileJSON: [String: StyleSource] = [:]
+    private var outstanding = 0
+    private var lookups: [Int: [Resource]] = [:]
+    private var nextBatch = 0
+    private var requests: [RequestID: Resource] = [:]
     private var nextRequest = 0
+    private var glyphsQueued = false
     /// The actions of the input being handled.
     private var actions: [Action] = []
 
-    init(region: RegionDefinition, mapbox: MapboxURL, loading: RequestPipeline.Configuration, retries: Int) {
+    /// A download of `plan`'s region `region`, through a pipeline like `loading` but on the network
+    /// alone and with `retries` retries of each resource.
+    init(region: Int64, plan: RegionPlan, glyphs: GlyphChoice, usableAt: Int64, mapboxTiles: Int, mapboxTileLimit: Int,
+         loading: RequestPipeline.Configuration, retries: Int) {
         self.region = region
-        self.retries = max(0, retries)
-        resources = StyleResources(styleURL: mapbox.style(region.styleURL), mapbox: mapbox)
-        // Always online, through the cache, with the download's own retry count.
-        pipeline = RequestPipeline(configuration: .init(maximumConcurrentRequests: loading.maximumConcurrentRequests, usesCache: true,
-                                                        wallClock: loading.wallClock))
+        self.plan = plan
+        glyphChoice = glyphs
+        self.usableAt = usableAt
+        self.mapboxTiles = mapboxTiles
+        self.mapboxTileLimit = mapboxTileLimit
+        pipeline = RequestPipeline(configuration: .init(maximumConcurrentRequests: loading.maximumConcurrentRequests, usesCache: false,
+                                                        wallClock: loading.wallClock, maximumRetries: max(0, retries)))
     }
 
     static func input(for answer: LoadAnswer) -> Input { .answer(answer) }
 
     mutating func handle(_ input: Input, at now: SimTime) -> [Action] {
+        guard outcome == nil || { if case .start = input { true } else { false } }() else { return [] }
         switch input {
-        case .start: request(resources.style, at: now)
-        case .answer(let answer): route(pipeline.handle(.answer(answer), at: now), at: now)
-        case .timer(let id): route(pipeline.handle(.timer(id), at: now), at: now)
+        case .start:
+            outcome = nil
+            status = OfflineRegionStatus(downloadState: .active, requiredResourceCount: 1)
+            report()
+            outstanding = 1
+            lookUp([plan.style])
+        case .lookedUp(let batch, let found):
+            for (resource, lookup) in zip(lookups.removeValue(forKey: batch) ?? [], found) {
+                guard outcome == nil else { break }
+                if let size = lookup.storedSize {
+                    actions.append(.output(.link(resource)))
+                    if isMapboxTile(resource) && !lookup.isInRegion { mapboxTiles += 1 }
+                    done(resource, size: size, body: lookup.body, at: now)
+                } else {
+                    request(resource, at: now)
+                }
+            }
+        case .answer(let answer):
+            route(pipeline.handle(.answer(answer), at: now), at: now)
+        case .timer(let id):
+            route(pipeline.handle(.timer(id), at: now), at: now)
         }
+        if outcome == nil { advance(at: now) }
         defer { actions = [] }
         return actions
     }
 
     // MARK: - Internals
 
-    private mutating func request(_ resource: Resource, stage: Stage = .cache, at now: SimTime) {
+    private mutating func report() {
+        actions.append(.output(.report(.statusChanged(region: region, status))))
+    }
+
+    /// Whether `resource` is a tile of a `mapbox://` template, which the tile count limit counts.
+    private func isMapboxTile(_ resource: Resource) -> Bool {
+        guard let tile = resource.tileData else { return false }
+        return MapboxURL.isMapbox(plan.resources.mapbox.canonical(tile.urlTemplate))
+    }
+
+    private mutating func lookUp(_ resources: [Resource]) {
+        guard !resources.isEmpty else { return }
+        let batch = nextBatch
+        nextBatch += 1
+        lookups[batch] = resources
+        let bodies = resources.map { resource in
+            resource.kind == .style || awaitedTileJSON[resource.url] != nil || (glyphChoice == .needed && resource.tileData != nil)
+        }
+        actions.append(.output(.lookUp(batch: batch, resources, bodies: bodies)))
+    }
+
+    /// Asks the network for a resource the database lacks. A `mapbox://` tile is asked for only while
+    /// the tiles held and in flight stay under the limit; at the limit the download stops.
+    private mutating func request(_ resource: Resource, at now: SimTime) {
+        if isMapboxTile(resource) {
+            if mapboxTiles >= mapboxTileLimit {
+                actions.append(.output(.report(.tileLimitExceeded(region: region, limit: mapboxTileLimit))))
+                stop(.tileLimitExceeded(mapboxTileLimit), at: now)
+                return
+            }
+            if mapboxTiles + mapboxTilesInFlight >= mapboxTileLimit {
+                parked.append(resource)
+                return
+            }
+            mapboxTilesInFlight += 1
+        }
         let id = RequestID(value: nextRequest)
         nextRequest += 1
-        wanted[id] = Wanted(resource: resource, stage: stage)
-        route(pipeline.handle(.request(id, resource.loading(from: stage == .cache ? .cache : .network)), at: now), at: now)
+        requests[id] = resource
+        var low = resource.loading(from: .network)
+        low.priority = .low
+        route(pipeline.handle(.request(id, low), at: now), at: now)
     }
 
     private mutating func route(_ pipelineActions: [RequestPipeline.Action], at now: SimTime) {
@@ -90,138 +203,173 @@ struct RegionDownload: DrivenMachine {
             switch action {
             case .load(let order): actions.append(.load(order))
             case .cancelLoad(let attempt): actions.append(.cancelLoad(attempt))
-            case .store(let resource, let response): actions.append(.output(.store(resource, response)))
-            case .refreshCache(let resource, let response): actions.append(.output(.refresh(resource, response)))
             case .scheduleTimer(let id, let time): actions.append(.schedule(.timer(id), at: time))
-            case .deliver(let id, let response, let final): receive(response, for: id, final: final, at: now)
-            // A download is always online, and its events are for maps.
-            case .scheduleConnectivity, .emit: continue
+            case .deliver(let id, let response, let final) where final: answered(id, response, at: now)
+            // Retried failures wait for their last answer; a download is always online, writes its
+            // answers itself, and sends no map events.
+            case .deliver, .store, .refreshCache, .scheduleConnectivity, .emit: continue
             }
         }
     }
 
-    private mutating func receive(_ response: Response, for id: RequestID, final: Bool, at now: SimTime) {
-        guard var entry = wanted[id] else { return }
-        if response.error == nil {
-            settle(id, at: now)
-            actions.append(.output(.pin(entry.resource)))
-            done(entry.resource, response, at: now)
-        } else if entry.stage == .cache {
-            settle(id, at: now)
-            request(entry.resource, stage: .network, at: now)
-        } else if !final && entry.failures < retries {
-            entry.failures += 1
-            wanted[id] = entry
-        } else {
-            settle(id, at: now)
-            failed(entry.resource, response)
-        }
-    }
-
-    /// The requester has what it wanted: the pipeline forgets the request (and any expiry refresh).
-    private mutating func settle(_ id: RequestID, at now: SimTime) {
-        wanted[id] = nil
+    private mutating func answered(_ id: RequestID, _ response: Response, at now: SimTime) {
+        guard let resource = requests.removeValue(forKey: id) else { return }
+        if isMapboxTile(resource) { mapboxTilesInFlight -= 1 }
+        // The pipeline forgets the request (and would-be expiry refreshes).
         route(pipeline.handle(.cancel(id), at: now), at: now)
-    }
-
-    private mutating func failed(_ resource: Resource, _ response: Response) {
-        // A glyph range the server does not have is no failure: fonts cover only some ranges.
-        if resource.kind == .glyphs && response.error?.reason == .notFound {
-            progress.completedResources += 1
+        guard outcome == nil else { return }
+        guard let failure = response.error else {
+            let body = response.data.map { data in
+                let packed = RowCompression.pack(data)
+                return StoredBody(data: packed.data, compressed: packed.compressed)
+            } ?? StoredBody(data: nil, compressed: false)
+            actions.append(.output(.store(resource, response, body)))
+            if isMapboxTile(resource) { mapboxTiles += 1 }
+            done(resource, size: body.data?.count ?? 0, body: response.data, at: now)
             return
         }
-        let message = response.error?.message ?? "failed"
+        actions.append(.output(.report(.responseError(region: region, url: resource.url, kind: resource.kind, failure))))
+        outstanding -= 1
         if resource.kind == .style {
-            styleFailure = "cannot download the style \(resource.url): \(message)"
-            return
+            stop(.styleFailed("cannot download the style \(resource.url): \(failure.message)"), at: now)
+        } else if failure.reason == .notFound {
+            // MapLibre skips what the server does not have: it is no longer required.
+            status.requiredResourceCount -= 1
+            awaitedTileJSON[resource.url] = nil
+            report()
+        } else {
+            failures.append("\(resource.url): \(failure.message)")
         }
-        progress.failures.append("\(resource.url): \(message)")
     }
 
-    private mutating func done(_ resource: Resource, _ response: Response, at now: SimTime) {
-        let style: Style?
+    private mutating func done(_ resource: Resource, size: Int, body: [UInt8]?, at now: SimTime) {
+        outstanding -= 1
+        status.completedResourceCount += 1
+        status.completedResourceSize += size
+        if resource.tileData != nil {
+            status.completedTileCount += 1
+            status.completedTileSize += size
+            if glyphChoice == .needed, let body { layOut(resource, body) }
+        }
         if resource.kind == .style {
+            guard let body else { return stop(.styleFailed("the style \(resource.url) has no content"), at: now) }
             do {
-                style = try Style.parse(response.data ?? [])
+                load(try Style.parse(body))
             } catch {
-                styleFailure = "cannot parse the style \(resource.url): \(error)"
+                stop(.styleFailed("cannot read the style \(resource.url): \(error)"), at: now)
                 return
             }
-        } else {
-            style = nil
+        } else if let source = awaitedTileJSON.removeValue(forKey: resource.url) {
+            tileJSONArrived(source, url: resource.url, body: body)
         }
-        progress.completedResources += 1
-        progress.completedBytes += response.size
-        switch resource.kind {
-        case .style:
-            if let style { load(style, at: now) }
-        case .source:
-            guard let data = response.data, let index = sources.firstIndex(where: { resources.metadata(of: $0)?.url == resource.url }) else { return }
-            let source = sources.remove(at: index)
-            guard let metadata = try? TileJSON.parse(data).overridden(by: source) else { return }
-            requestAll(tiles(of: source, metadata: metadata, templateBase: resource.url), at: now)
-        default:
-            break
-        }
+        report()
     }
 
-    private mutating func load(_ style: Style, at now: SimTime) {
-        sources = style.sources.filter { $0.url != nil && $0.isTiled && $0.kind != .geojson }
-        requestAll(styleResources(style) + sources.compactMap { resources.metadata(of: $0) }, at: now)
-    }
-
-    private mutating func requestAll(_ wanted: [Resource], at now: SimTime) {
-        progress.requiredResources += wanted.count
-        for resource in wanted { request(resource, at: now) }
-    }
-
-    /// The sprites, glyph ranges and inline tiles of a style.
-    private func styleResources(_ style: Style) -> [Resource] {
-        var resources: [Resource] = []
-        for sheet in style.sprites {
-            resources += [self.resources.spriteJSON(sheet, pixelRatio: region.pixelRatio), self.resources.spriteImage(sheet, pixelRatio: region.pixelRatio)]
-        }
-        if let glyphs = style.glyphs {
-            let template = self.resources.glyphTemplate(glyphs)
-            var stacks: [[String]] = []
-            for layer in style.layers where layer.kind == .symbol && layer.hasText && !stacks.contains(layer.textFont) {
-                stacks.append(layer.textFont)
+    private mutating func load(_ style: Style) {
+        self.style = style
+        status.requiredResourceCountIsPrecise = true
+        for source in plan.tiledSources(style) {
+            if let metadata = plan.tileJSON(of: source) {
+                status.requiredResourceCountIsPrecise = false
+                status.requiredResourceCount += 1
+                awaitedTileJSON[metadata.url] = source
+                // TileJSON goes first: its tiles are the bulk of the work.
+                queue.insert(metadata, at: queueHead)
+            } else if let set = plan.tileSet(of: source, tileJSON: TileJSON(tiles: source.tiles ?? []), base: plan.resources.styleURL) {
+                add(set)
             }
-            for stack in stacks {
-                for start in stride(from: 0, to: 65_536, by: 256) {
-                    resources.append(.glyphs(template: template, fontStack: stack, rangeStart: start))
+        }
+        allGlyphRangeCount = plan.glyphRangeCount(style)
+        let named = plan.styleResources(style, glyphs: glyphChoice == .all)
+        status.requiredResourceCount += named.count
+        queue += named
+    }
+
+    private mutating func tileJSONArrived(_ source: StyleSource, url: String, body: [UInt8]?) {
+        do {
+            if let set = plan.tileSet(of: source, tileJSON: try TileJSON.parse(body ?? []), base: url) { add(set) }
+        } catch {
+            failures.append("\(url): cannot read the TileJSON: \(error)")
+        }
+        if awaitedTileJSON.isEmpty { status.requiredResourceCountIsPrecise = true }
+    }
+
+    private mutating func add(_ set: RegionPlan.TileSet) {
+        let count = set.count
+        status.requiredResourceCount += count
+        status.requiredTileCount += count
+        tileSets.append(set)
+        setsByTemplate[set.template.template] = set
+    }
+
+    /// Notes the glyph ranges a vector tile's text needs, at each zoom it is shown at in the region.
+    private mutating func layOut(_ resource: Resource, _ body: [UInt8]) {
+        guard let style, let tile = resource.tileData, let set = setsByTemplate[tile.urlTemplate] else { return }
+        for zoom in set.layoutZooms(of: tile.id) {
+            guard let needs = try? TileRequirements(vectorTile: body, style: style, source: set.source, tile: tile.id, zoom: zoom) else { return }
+            neededGlyphs.formUnion(needs.glyphs)
+        }
+    }
+
+    /// Looks up the next resources while the window has room; when nothing is left, queues the glyph
+    /// ranges the tiles needed (with `glyphs: .needed`), or ends the download.
+    private mutating func advance(at now: SimTime) {
+        while !parked.isEmpty && outcome == nil && (mapboxTiles >= mapboxTileLimit || mapboxTiles + mapboxTilesInFlight < mapboxTileLimit) {
+            request(parked.removeFirst(), at: now)
+        }
+        guard outcome == nil else { return }
+        var batch: [Resource] = []
+        while outstanding < Self.window, let next = nextResource() {
+            outstanding += 1
+            batch.append(next)
+            if batch.count == Self.lookupBatch {
+                lookUp(batch)
+                batch = []
+            }
+        }
+        lookUp(batch)
+        guard outstanding == 0, awaitedTileJSON.isEmpty, style != nil else { return }
+        if glyphChoice == .needed && !glyphsQueued, let style {
+            glyphsQueued = true
+            let ranges = plan.glyphRanges(style, needed: neededGlyphs)
+            status.requiredResourceCount += ranges.count
+            queue += ranges
+            if !ranges.isEmpty { return advance(at: now) }
+        }
+        stop(failures.isEmpty ? .complete : .incomplete, at: now)
+    }
+
+    /// The next resource to look up: queued ones first, then tiles, one set after another.
+    private mutating func nextResource() -> Resource? {
+        if queueHead < queue.count {
+            defer {
+                queueHead += 1
+                if queueHead > 1_024 && queueHead * 2 > queue.count {
+                    queue.removeFirst(queueHead)
+                    queueHead = 0
                 }
             }
+            return queue[queueHead]
         }
-        for source in style.sources where source.url == nil && source.tiles != nil {
-            let metadata = TileJSON(tiles: source.tiles ?? []).overridden(by: source)
-            resources += tiles(of: source, metadata: metadata, templateBase: self.resources.styleURL)
+        while true {
+            if var current = tiles {
+                if let id = current.next() {
+                    tiles = current
+                    return current.set.resource(id)
+                }
+                tiles = nil
+            }
+            guard !tileSets.isEmpty else { return nil }
+            tiles = tileSets.removeFirst().makeIterator()
         }
-        return resources
     }
 
-    /// Every tile of the region's pyramid that the source has.
-    private func tiles(of source: StyleSource, metadata: TileJSON, templateBase: String?) -> [Resource] {
-        guard let template = resources.tileTemplate(metadata, base: templateBase) else { return [] }
-        let low = max(region.minZoom, metadata.minZoom)
-        let high = min(region.maxZoom, metadata.maxZoom)
-        guard low <= high else { return [] }
-        var resources: [Resource] = []
-        for z in low...high {
-            let n = Double(1 << z)
-            let minX = Int(WebMercator.x(longitude: region.bounds.west) * n)
-            let maxX = min(Int(WebMercator.x(longitude: region.bounds.east) * n), (1 << z) - 1)
-            let minY = Int(WebMercator.y(latitude: region.bounds.north) * n)
-            let maxY = min(Int(WebMercator.y(latitude: region.bounds.south) * n), (1 << z) - 1)
-            guard minX <= maxX, minY <= maxY else { continue }
-            for x in max(minX, 0)...maxX {
-                for y in max(minY, 0)...maxY {
-                    let id = CanonicalTileID(z: z, x: x, y: y)
-                    guard metadata.bounds.intersects(id) else { continue }
-                    resources.append(.tile(template, id: id, pixelRatio: region.pixelRatio))
-                }
-            }
-        }
-        return resources
+    private mutating func stop(_ outcome: Outcome, at now: SimTime) {
+        self.outcome = outcome
+        status.downloadState = .inactive
+        report()
+        let stopped = requests.keys.sorted()
+        requests = [:]
+        for id in stopped { route(pipeline.handle(.cancel(id), at: now), at: now) }
     }
 }

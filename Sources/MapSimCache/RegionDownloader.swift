@@ -1,55 +1,118 @@
 import MapSim
 
-/// Downloads an offline region into a cache, as MapLibre's offline download does: the style, its
-/// sprites, the glyph ranges its text can use, every source's TileJSON and every tile of the
-/// region's pyramid — each pinned to the region so that it is never evicted. Entries already in the
-/// cache are pinned without a request. Requests go through the request pipeline, with its limit on
-/// requests in flight and its retry schedule (`RegionDownload`), driven by a `DriveLoop` on the
-/// backends and delivery model `LoadingEnvironment` gives it.
+/// Downloads an offline region into an offline database, as MapLibre Native's offline download
+/// does (`RegionDownload`), driven by a `DriveLoop` over the backends and delivery model it is given.
+/// A region already partly downloaded resumes: what the database holds is linked without a request.
+/// Writes go to the database in group commits; a cancelled task (Ctrl-C, SIGTERM) stops the
+/// download after committing what was downloaded, so the next run resumes from there.
 public struct RegionDownloader: Sendable {
-    /// The cache to fill.
-    public var cache: SQLiteCache
-    /// The backends the download loads through; their cache is `cache`.
+    /// Which glyph ranges a download fetches.
+    public enum GlyphChoice: String, Sendable, CaseIterable {
+        /// Every range of every font stack the style uses, as MapLibre Native downloads.
+        case all
+        /// Only the ranges the text of the region's vector tiles needs.
+        case needed
+    }
+
+    /// How a download ended.
+    public struct Result: Sendable, Equatable {
+        /// The region.
+        public var region: OfflineRegion
+        /// Its status at the end.
+        public var status: OfflineRegionStatus
+        /// Resources that could not be downloaded, each with why.
+        public var failures: [String]
+        /// Why the download stopped early: the style, the tile count limit, or an interruption.
+        public var stopReason: String?
+        /// Whether the task was cancelled before the download ended.
+        public var wasInterrupted: Bool
+    }
+
+    /// The database to fill.
+    public var database: OfflineDatabase
+    /// The backends the download loads through (the network is asked).
     public var backends: ResourceBackends
     /// When answers arrive, in the download's virtual time.
     public var timing: any DeliveryTiming
-    /// How `mapbox://` URLs are normalized.
-    public var mapbox: MapboxURL
     /// The cap on requests in flight and the wall clock.
     public var loading: RequestPipeline.Configuration
     /// How many failures of one resource are retried, on the pipeline's schedule, before it counts as failed.
     public var retries: Int
+    /// Which glyph ranges are fetched.
+    public var glyphs: GlyphChoice
 
-    /// A downloader into `cache`, loading through `backends`.
-    public init(cache: SQLiteCache, backends: ResourceBackends, timing: any DeliveryTiming, mapbox: MapboxURL = MapboxURL(),
-                loading: RequestPipeline.Configuration = .init(), retries: Int = 3) {
-        self.cache = cache
+    /// A downloader into `database`, loading through `backends`.
+    public init(database: OfflineDatabase, backends: ResourceBackends, timing: any DeliveryTiming, loading: RequestPipeline.Configuration = .init(),
+                retries: Int = 3, glyphs: GlyphChoice = .all) {
+        self.database = database
         self.backends = backends
         self.timing = timing
-        self.mapbox = mapbox
         self.loading = loading
         self.retries = max(0, retries)
+        self.glyphs = glyphs
     }
 
-    /// Downloads `region`, calling `progress` after every answer; returns the region's id and the
-    /// final progress. A style that cannot be loaded or parsed is an error.
-    public func download(_ region: RegionDefinition, progress: @escaping @Sendable (RegionProgress) -> Void = { _ in }) async throws(CacheError) -> (id: Int64, progress: RegionProgress) {
-        let id = try cache.createRegion(definition: region.json)
-        let loop = DriveLoop(machine: RegionDownload(region: region, mapbox: mapbox, loading: loading, retries: retries),
-                             loads: BackendLoads(backends), timing: timing)
-        let perform = { (output: RegionDownload.Output) -> Void in
-            switch output {
-            case .store(let resource, let response): cache.store(resource, response)
-            case .refresh(let resource, let response): cache.refresh(resource, response)
-            case .pin(let resource): try? cache.pin(resource, to: id)
+    /// Downloads `region` (or what it still lacks), handing every event — the region's status after
+    /// each resource, errors, the tile limit — to `observe`, timed on the download's virtual clock.
+    public func download(_ region: OfflineRegion, observe: @escaping @Sendable (MapEvent) -> Void = { _ in }) async throws(CacheError) -> Result {
+        let definition: OfflineRegionDefinition
+        switch region.definition {
+        case .success(let decoded): definition = decoded
+        case .failure(let error): throw CacheError(.downloadFailed, path: database.path, "region \(region.id) cannot be downloaded: its definition \(error)")
+        }
+        let wallClock = loading.wallClock
+        let machine = RegionDownload(region: region.id, plan: RegionPlan(definition: definition, mapbox: database.options.mapbox),
+                                     glyphs: glyphs == .needed ? .needed : .all, usableAt: wallClock.date(at: .zero).secondsSince1970,
+                                     mapboxTiles: try database.mapboxTileCount(), mapboxTileLimit: database.options.mapboxTileCountLimit,
+                                     loading: loading, retries: retries)
+        let loop = DriveLoop(machine: machine, loads: BackendLoads(backends), timing: timing)
+        var outputs: [RegionDownload.Output] = []
+        loop.feed(.start) { outputs.append($0) }
+        var interrupted = false
+        while true {
+            while !outputs.isEmpty {
+                let batch = outputs
+                outputs = []
+                for output in batch {
+                    switch output {
+                    case .lookUp(let id, let resources, let bodies):
+                        let found = try database.regionLookup(resources, bodies: bodies, usableAt: wallClock.date(at: loop.now).secondsSince1970)
+                        loop.feed(.lookedUp(batch: id, found)) { outputs.append($0) }
+                    case .store(let resource, let response, let body):
+                        database.queueRegionWrite(resource, region: region.id, response: response, body: body,
+                                                  accessed: wallClock.date(at: loop.now).secondsSince1970)
+                    case .link(let resource):
+                        database.queueRegionWrite(resource, region: region.id, response: nil, body: StoredBody(data: nil, compressed: false), accessed: 0)
+                    case .report(let event):
+                        observe(MapEvent(begin: loop.now, end: loop.now, payload: .offlineRegion(event)))
+                    }
+                }
             }
+            if Task.isCancelled {
+                interrupted = true
+                break
+            }
+            // Writes wait for no one, but memory must not grow with them: let the database catch up.
+            if database.pendingWrites > 8 * OfflineDatabase.regionWriteBatch * 16 { await database.flush() }
+            guard await loop.step(notAfter: .max, perform: { outputs.append($0) }) else { break }
         }
-        loop.feed(.start, perform: perform)
-        while await loop.step(notAfter: .max, perform: perform) {
-            progress(loop.machine.progress)
+        await database.flush()
+        if let problem = database.problems.last { throw CacheError(.cannotWrite, path: database.path, problem) }
+        let state = loop.machine
+        if glyphs == .needed, case .complete? = state.outcome {
+            try database.recordNeededGlyphs(region: region.id, needed: state.neededGlyphs.count, all: state.allGlyphRangeCount)
         }
-        await cache.flush()
-        if let failure = loop.machine.styleFailure { throw CacheError(.downloadFailed, path: region.styleURL, failure) }
-        return (id, loop.machine.progress)
+        var status = state.status
+        var stopReason: String?
+        switch state.outcome {
+        case .styleFailed(let message)?: stopReason = message
+        case .tileLimitExceeded(let limit)?: stopReason = OfflineRegionEvent.tileLimitMessage(limit)
+        case nil:
+            stopReason = interrupted ? "interrupted" : nil
+            status.downloadState = .inactive
+            observe(MapEvent(begin: loop.now, end: loop.now, payload: .offlineRegion(.statusChanged(region: region.id, status))))
+        case .complete?, .incomplete?: break
+        }
+        return Result(region: region, status: status, failures: state.failures, stopReason: stopReason, wasInterrupted: interrupted)
     }
 }

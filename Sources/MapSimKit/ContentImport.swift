@@ -4,8 +4,9 @@ import MapSimContent
 import MapSimJSON
 import MapSimStyle
 
-/// Puts a checked content package into the cache as a pinned set — like an offline region, named
-/// `content:SITE@VERSION` — so that a first run can load the site with no network. Item URLs are
+/// Puts a checked content package into the cache as a pinned set — like an offline region, but in
+/// mapsim's own `mapsim_content_*` tables, named `SITE@VERSION` — so that a first run can load the
+/// site with no network. Item URLs are
 /// resolved against the manifest's place, next to the style; tiles are matched to the `{z}/{x}/{y}`
 /// templates of the package's TileJSON documents and style, and stored for pixel ratios 1 and 2 when
 /// their template does not depend on it. A previous version of the same site is unpinned once the new
@@ -24,7 +25,7 @@ public enum ContentImport {
     }
 
     /// Imports `package`, whose style is at `styleURL`, into `cache`.
-    public static func run(_ package: ContentPackage, styleURL: String, cache: SQLiteCache) async throws(ContentError) -> Summary {
+    public static func run(_ package: ContentPackage, styleURL: String, cache: OfflineDatabase) async throws(ContentError) -> Summary {
         var items: [ContentItem: [UInt8]] = [:]
         for (item, bytes) in package.items { items[item] = bytes }
         return try await install(package.manifest, manifestBytes: package.manifest.json, etag: nil, downloaded: items, styleURL: styleURL, cache: cache)
@@ -36,7 +37,7 @@ public enum ContentImport {
     }
 
     /// The manifest installed in `cache` for the style at `styleURL`, if any, with its ETag.
-    public static func installedManifest(styleURL: String, cache: SQLiteCache) async -> (manifest: ContentManifest, etag: String?, bytes: [UInt8])? {
+    public static func installedManifest(styleURL: String, cache: OfflineDatabase) async -> (manifest: ContentManifest, etag: String?, bytes: [UInt8])? {
         let cached = await cache.load(Resource(url: manifestURL(styleURL: styleURL), kind: .unknown))
         guard let bytes = cached.data, let manifest = try? ContentManifest(json: bytes) else { return nil }
         return (manifest, cached.etag, bytes)
@@ -53,7 +54,7 @@ public enum ContentImport {
     /// cache already) and the manifest (`manifestBytes`, with its ETag), pins all of them as
     /// `content:SITE@VERSION`, then unpins the previous version.
     static func install(_ manifest: ContentManifest, manifestBytes: [UInt8], etag: String?, downloaded: [ContentItem: [UInt8]],
-                        styleURL: String, cache: SQLiteCache) async throws(ContentError) -> Summary {
+                        styleURL: String, cache: OfflineDatabase) async throws(ContentError) -> Summary {
         var documents: [(item: ContentItem, bytes: [UInt8])] = []
         for item in manifest.items where item.kind == .tilejson || item.kind == .style {
             if let data = downloaded[item] {
@@ -83,12 +84,9 @@ public enum ContentImport {
             pinned += resources
         }
         await cache.flush()
-        if let failure = cache.writeFailure { throw ContentError(.cannotWrite, "the cache could not be written: \(failure)") }
+        if let failure = cache.problems.last { throw ContentError(.cannotWrite, "the cache could not be written: \(failure)") }
         do {
-            let previous = try cache.regions().filter { $0.definition.hasPrefix("content:\(summary.site)@") }
-            let region = try cache.createRegion(definition: "content:\(summary.site)@\(summary.version)")
-            for resource in pinned { try cache.pin(resource, to: region) }
-            for old in previous { try cache.deleteRegion(old.id) }
+            try await cache.pinContentSet("\(summary.site)@\(summary.version)", resources: pinned, replacing: "\(summary.site)@")
         } catch {
             throw ContentError(.cannotWrite, "the cache could not be written: \(error)")
         }

@@ -12,7 +12,7 @@ public actor ContentSession {
     /// The style whose site this is; the manifest is `manifest.json` next to it.
     public nonisolated let styleURL: String
     private let map: Map
-    private let cache: SQLiteCache
+    private let cache: OfflineDatabase
     private var manager: ContentDataManager
     /// The manifest as the server last sent it, with its ETag, for `install` and the next conditional request.
     private var served: (bytes: [UInt8], etag: String?)?
@@ -24,7 +24,7 @@ public actor ContentSession {
     private static let requestTimeout = SimTime.seconds(120)
 
     /// A session for the site of the style at `styleURL`, with what `cache` holds of it.
-    public init(map: Map, cache: SQLiteCache, styleURL: String, configuration: ContentDataManager.Configuration = .init()) async {
+    public init(map: Map, cache: OfflineDatabase, styleURL: String, configuration: ContentDataManager.Configuration = .init()) async {
         var configuration = configuration
         configuration.clock = map.clock
         self.map = map

@@ -25,7 +25,7 @@ public struct LoadingEnvironment: Sendable {
     public enum CacheChoice: Sendable, Equatable {
         /// No cache: every remote request goes to the network.
         case none
-        /// An SQLite cache file, created on first use.
+        /// A MapLibre offline database file, created on first use.
         case file(String)
         /// The per-user cache file (`CacheLocation.defaultPath`).
         case perUser
@@ -99,17 +99,23 @@ public struct LoadingEnvironment: Sendable {
         public var network: NetworkChoice
         /// Start offline whatever the network.
         public var startsOffline: Bool
+        /// The ambient cache's maximum size in bytes (MapLibre's 50 MB by default).
+        public var maximumCacheSize: Int
+        /// The most `mapbox://` tiles the cache's offline regions may hold (MapLibre's 6,000 by default).
+        public var mapboxTileCountLimit = OfflineDatabase.Options.defaultMapboxTileCountLimit
         /// Map settings: `mapbox://` normalization, the cap on requests in flight, retries. The wall
         /// clock, the offline windows and the starting connectivity are the environment's to set.
         public var map: Map.Options
 
         /// Options; by default the real network and the per-user cache.
         public init(assetRoot: String? = nil, cache: CacheChoice = .perUser, network: NetworkChoice = .real(),
-                    startsOffline: Bool = false, map: Map.Options = Map.Options()) {
+                    startsOffline: Bool = false, maximumCacheSize: Int = OfflineDatabase.Options.defaultMaximumAmbientCacheSize,
+                    map: Map.Options = Map.Options()) {
             self.assetRoot = assetRoot
             self.cache = cache
             self.network = network
             self.startsOffline = startsOffline
+            self.maximumCacheSize = maximumCacheSize
             self.map = map
         }
     }
@@ -121,8 +127,8 @@ public struct LoadingEnvironment: Sendable {
     public let mapOptions: Map.Options
     /// The backends every map of this environment loads through.
     public let backends: ResourceBackends
-    /// The cache, when one is used and could be opened.
-    public let cache: SQLiteCache?
+    /// The cache — MapLibre's offline database — when one is used and could be opened.
+    public let cache: OfflineDatabase?
     /// What went wrong while composing (a cache set aside or unusable), for the user.
     public let warnings: [String]
     private let file: FileResourceLoader
@@ -132,10 +138,11 @@ public struct LoadingEnvironment: Sendable {
     /// Builds the environment for loading the style at `styleURL`.
     public init(_ options: Options, styleURL: String) {
         var warnings: [String] = []
-        var cache: SQLiteCache?
+        var cache: OfflineDatabase?
         if let path = options.cache.path {
             do {
-                let opened = try Self.openCache(at: path)
+                let opened = try Self.openCache(at: path, maximumSize: options.maximumCacheSize, mapbox: options.map.mapbox,
+                                                tileLimit: options.mapboxTileCountLimit)
                 warnings += opened.warnings
                 cache = opened
             } catch {
@@ -146,7 +153,7 @@ public struct LoadingEnvironment: Sendable {
         self.init(options: options, cache: cache, file: FileResourceLoader(assetRoot: root), warnings: warnings)
     }
 
-    private init(options: Options, cache: SQLiteCache?, file: FileResourceLoader, warnings: [String]) {
+    private init(options: Options, cache: OfflineDatabase?, file: FileResourceLoader, warnings: [String]) {
         self.options = options
         self.cache = cache
         self.file = file
@@ -173,9 +180,12 @@ public struct LoadingEnvironment: Sendable {
         self.mapOptions = mapOptions
     }
 
-    /// Opens the cache file at `path` as this environment would (`mapsim cache` opens its file here too).
-    public static func openCache(at path: String, readOnly: Bool = false) throws(CacheError) -> SQLiteCache {
-        try SQLiteCache(path: path, options: .init(readOnly: readOnly))
+    /// Opens the offline database at `path` as this environment would (`mapsim cache` and `mapsim
+    /// region` open their file here too).
+    public static func openCache(at path: String, readOnly: Bool = false, maximumSize: Int = OfflineDatabase.Options.defaultMaximumAmbientCacheSize,
+                                 mapbox: MapboxURL = MapboxURL(),
+                                 tileLimit: Int = OfflineDatabase.Options.defaultMapboxTileCountLimit) throws(CacheError) -> OfflineDatabase {
+        try OfflineDatabase(path: path, options: .init(maximumAmbientCacheSize: maximumSize, readOnly: readOnly, mapbox: mapbox, mapboxTileCountLimit: tileLimit))
     }
 
     /// The same environment — the same cache and files — on a faultless, online simulated network:
@@ -193,22 +203,23 @@ public struct LoadingEnvironment: Sendable {
         Map(backends: backends, viewport: viewport, options: mapOptions, timing: timing)
     }
 
-    /// Downloads an offline region into the cache, through this environment's network.
-    public func downloadRegion(_ region: RegionDefinition, progress: @escaping @Sendable (RegionProgress) -> Void = { _ in })
-        async throws(CacheError) -> (id: Int64, progress: RegionProgress) {
+    /// Downloads an offline region of the cache (or what it still lacks) through this environment's
+    /// network, handing its events to `observe`.
+    public func downloadRegion(_ region: OfflineRegion, glyphs: RegionDownloader.GlyphChoice = .all, retries: Int = 3,
+                               observe: @escaping @Sendable (MapEvent) -> Void = { _ in }) async throws(CacheError) -> RegionDownloader.Result {
         guard let cache else {
-            throw CacheError(.cannotWrite, path: region.styleURL, "a region is downloaded into a cache, and this environment has none")
+            throw CacheError(.cannotWrite, path: "", "a region is downloaded into a cache, and this environment has none")
         }
-        let downloader = RegionDownloader(cache: cache, backends: backends, timing: timing, mapbox: mapOptions.mapbox, loading: mapOptions.loading)
-        return try await downloader.download(region, progress: progress)
+        let downloader = RegionDownloader(database: cache, backends: backends, timing: timing, loading: mapOptions.loading, retries: retries, glyphs: glyphs)
+        return try await downloader.download(region, observe: observe)
     }
 
     /// Waits for the cache's writes and closes the network client; call once, when done. Returns
-    /// what went wrong since composing, for the user (a cache file that could not be created).
+    /// what went wrong since composing, for the user (writes lost, a damaged cache set aside).
     @discardableResult
     public func shutdown() async -> [String] {
         await cache?.flush()
         try? await http?.shutdown()
-        return cache?.writeFailure.map { ["nothing was cached: \($0)"] } ?? []
+        return cache?.problems ?? []
     }
 }

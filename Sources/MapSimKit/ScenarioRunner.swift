@@ -62,11 +62,14 @@ public struct ScenarioRunner: Sendable {
             _ = await warm.run(until: .mapIdle, timeout: .seconds(60))
         }
         if case .region(let region) = scenario.cache {
-            let definition = RegionDefinition(styleURL: scenario.style, bounds: region.bounds, minZoom: region.minZoom, maxZoom: region.maxZoom)
             do {
-                let (_, progress) = try await environment.faultless.downloadRegion(definition)
-                guard progress.failures.isEmpty else {
-                    throw ScenarioError(.cannotRun, file: scenario.name, "the region download failed: \(progress.failures.joined(separator: "; "))")
+                let definition = try OfflineRegionDefinition(styleURL: scenario.style, area: .bounds(region.bounds), minZoom: Double(region.minZoom),
+                                                             maxZoom: Double(region.maxZoom))
+                guard let cache = environment.cache else { throw ScenarioError(.cannotRun, file: scenario.name, "the scenario has no cache") }
+                let result = try await environment.faultless.downloadRegion(try cache.createRegion(definition, metadata: nil))
+                let problems = result.failures + (result.stopReason.map { [$0] } ?? [])
+                guard problems.isEmpty else {
+                    throw ScenarioError(.cannotRun, file: scenario.name, "the region download failed: \(problems.joined(separator: "; "))")
                 }
             } catch let error as ScenarioError {
                 throw error
@@ -156,7 +159,7 @@ public struct ScenarioRunner: Sendable {
     }
 
     /// The data manager of a scenario's site, with its first-run package imported.
-    private static func contentSession(_ setup: Scenario.ContentSetup, map: Map, cache: SQLiteCache, scenario: Scenario) async throws(ScenarioError) -> ContentSession {
+    private static func contentSession(_ setup: Scenario.ContentSetup, map: Map, cache: OfflineDatabase, scenario: Scenario) async throws(ScenarioError) -> ContentSession {
         let session = await ContentSession(map: map, cache: cache, styleURL: scenario.style,
                                            configuration: .init(maximumAge: setup.maximumAge ?? ContentDataManager.Configuration.defaultMaximumAge,
                                                                 requiresFirstOnlineCheck: setup.requiresFirstOnlineCheck))

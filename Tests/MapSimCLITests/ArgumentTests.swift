@@ -35,9 +35,12 @@ struct ArgumentTests {
 
     @Test func theDownloadProgressNeverGoesBack() {
         let bar = ProgressBar(terminal: Terminal(usesColor: false))
-        #expect(bar.advance(to: RegionProgress(completedResources: 3, requiredResources: 4)) == 0.75)
+        func status(_ completed: Int, of required: Int) -> OfflineRegionStatus {
+            OfflineRegionStatus(completedResourceCount: completed, requiredResourceCount: required)
+        }
+        #expect(bar.advance(to: ProgressBar.fraction(of: status(3, of: 4))) == 0.75)
         // The TileJSON arrived: 100 more tiles are needed. The work known grew; the bar stays.
-        #expect(bar.advance(to: RegionProgress(completedResources: 4, requiredResources: 104)) == 0.75)
-        #expect(bar.advance(to: RegionProgress(completedResources: 104, requiredResources: 104)) == 1)
+        #expect(bar.advance(to: ProgressBar.fraction(of: status(4, of: 104))) == 0.75)
+        #expect(bar.advance(to: ProgressBar.fraction(of: status(104, of: 104))) == 1)
     }
 }

@@ -41,22 +41,6 @@ struct NetworkCommandTests {
         #expect(outputs[0] == outputs[1])
     }
 
-    @Test func downloadsARegionThenLoadsItOffline() async throws {
-        let fixture = try FixtureDirectory()
-        let cache = fixture.path + "/cache.db"
-        let network = ["--network", "lan", "--mirror", "https://maps.test/=styles/sample", "--cache", cache]
-        let download = try await CommandRunner.run(["cache", "download-region", "https://maps.test/style.json", "--bounds", "-122.62,37.70,-122.28,37.90",
-                                              "--min-zoom", "0", "--max-zoom", "11"] + network)
-        #expect(download.status == 0, "\(download.standardError)")
-        #expect(download.standardOutput.contains("region 1: 289 of 289 resources"))
-        let offline = try await CommandRunner.run(["load", "https://maps.test/style.json", "--offline", "-q"] + network)
-        #expect(offline.status == 0 && offline.standardOutput.contains("answered by    database 10"))
-        let cleared = try await CommandRunner.run(["cache", "clear", "--cache", cache])
-        #expect(cleared.status == 0)
-        let stats = try await CommandRunner.run(["cache", "stats", "--cache", cache])
-        #expect(stats.standardOutput.contains("tiles      29"), "region entries survive clear")
-    }
-
     @Test func anUnopenableCacheIsAClearError() async throws {
         let result = try await CommandRunner.run(["cache", "stats", "--cache", "/nonexistent/dir/cache.db"])
         #expect(result.status == 74)

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import MapSimTesting
 @testable import MapSim
@@ -15,7 +16,7 @@ struct OfflineLoadTests {
         var map: Map
     }
 
-    private func load(_ url: String, cache: SQLiteCache?, network: HTTPResourceLoader, offline: Bool = false) async -> Run {
+    private func load(_ url: String, cache: OfflineDatabase?, network: HTTPResourceLoader, offline: Bool = false) async -> Run {
         let map = Map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), cache: cache, network: network))
         let recorder = EventRecorder(map)
         if offline { await map.setOffline(true) }
@@ -32,7 +33,7 @@ struct OfflineLoadTests {
         let server = try await FixtureServer.start(serving: SampleStyle.folder)
         let network = HTTPResourceLoader()
         let fixture = try FixtureDirectory()
-        let cache = try SQLiteCache(path: fixture.path + "/cache.db")
+        let cache = try OfflineDatabase(path: fixture.path + "/cache.db")
         let url = server.baseURL + "/style.json"
 
         let cold = await load(url, cache: cache, network: network)
@@ -60,10 +61,11 @@ struct OfflineLoadTests {
         let server = try await FixtureServer.start(serving: SampleStyle.folder)
         let network = HTTPResourceLoader()
         let fixture = try FixtureDirectory()
-        let cache = try SQLiteCache(path: fixture.path + "/cache.db")
+        let cache = try OfflineDatabase(path: fixture.path + "/cache.db")
         let url = server.baseURL + "/style.json"
         _ = await load(url, cache: cache, network: network)
-        try await cache.database.write { try $0.execute(sql: "DELETE FROM tiles WHERE x = 164") }
+        await cache.flush()
+        try await DatabaseQueue(path: cache.path).write { try $0.execute(sql: "DELETE FROM tiles WHERE x = 164") }
 
         let offline = await load(url, cache: cache, network: network, offline: true)
         #expect(offline.outcome == .reached(SimTime(microseconds: 333_333)), "offline, the map still goes idle")

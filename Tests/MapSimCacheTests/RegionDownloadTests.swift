@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import MapSimTesting
 @testable import MapSim
@@ -6,97 +7,205 @@ import MapSimTesting
 @testable import MapSimStyle
 
 /// The region download machine, driven through the same `DriveLoop` its downloader uses, with canned
-/// answers: one test per transition.
+/// network answers and a table standing for the database: one test per rule.
 @Suite("RegionDownload")
 struct RegionDownloadTests {
     private static let style = """
     {"version": 8, "sprite": "https://h/sprite", "glyphs": "https://h/{fontstack}/{range}.pbf",
-     "sources": {"v": {"type": "vector", "url": "https://h/v.json"}},
-     "layers": [{"id": "t", "type": "symbol", "source": "v", "source-layer": "l", "layout": {"text-field": "x", "text-font": ["A"]}}]}
+     "sources": {"v": {"type": "vector", "url": "https://h/v.json"}, "g": {"type": "geojson", "data": "https://h/g.json"}},
+     "layers": [{"id": "t", "type": "symbol", "source": "v", "source-layer": "l", "layout": {"text-field": "{name}", "text-font": ["A"]}},
+                {"id": "u", "type": "symbol", "source": "v", "source-layer": "l",
+                 "layout": {"text-field": "x", "text-font": ["step", ["zoom"], ["literal", ["B"]], 5, ["literal", ["C", "D"]]]}}]}
     """
     private static let tileJSON = #"{"tiles": ["https://h/{z}/{x}/{y}.pbf"], "minzoom": 0, "maxzoom": 1}"#
+    private static let world = try! OfflineRegionDefinition(styleURL: "https://h/style.json", area: .bounds(LngLatBounds(west: -180, south: -85, east: 180, north: 85)),
+                                                            minZoom: 0, maxZoom: 1)
 
-    /// A download of zooms 0–1 of the whole world, its loads answered by `answer` (the network)
-    /// after a cache that has only what `cached` holds; returns its outputs in order and the machine.
-    private func run(cached: Set<String> = [], answer: @escaping @Sendable (Resource) -> Response = Self.serve)
-        async -> (outputs: [RegionDownload.Output], loads: [Resource], machine: RegionDownload) {
-        let region = RegionDefinition(styleURL: "https://h/style.json", bounds: LngLatBounds(west: -180, south: -85, east: 180, north: 85),
-                                      minZoom: 0, maxZoom: 1)
-        let loads = CannedLoads { resource in
-            guard resource.loadingMethod == .cache else { return answer(resource) }
-            return cached.contains(resource.url) ? .success([1], source: .cache) : .failure(.notFound, "miss", source: .cache)
-        }
-        let loop = DriveLoop(machine: RegionDownload(region: region, mapbox: MapboxURL(), loading: .init(), retries: 2),
-                             loads: loads, timing: ImmediateDelivery())
+    /// A vector tile whose layer `l` has one point labelled `name`.
+    static func labelTile(_ name: String) -> [UInt8] {
+        var encoder = VectorTileEncoder()
+        encoder.addLayer("l", points: [[("name", name)]])
+        return encoder.bytes
+    }
+
+    private struct Run {
+        var outputs: [RegionDownload.Output]
+        var network: [Resource]
+        var machine: RegionDownload
+        var lookups: [Int]
+        /// The most resources looked up and not yet done at once.
+        var mostOutstanding: Int
+
+        var stored: [String] { outputs.compactMap { if case .store(let resource, _, _) = $0 { resource.url } else { nil } } }
+        var linked: [String] { outputs.compactMap { if case .link(let resource) = $0 { resource.url } else { nil } } }
+        var events: [OfflineRegionEvent] { outputs.compactMap { if case .report(let event) = $0 { event } else { nil } } }
+    }
+
+    /// A download of `definition` against a network answering with `answer` and a database holding
+    /// `stored` (URL → body).
+    private func run(_ definition: OfflineRegionDefinition = Self.world, stored: [String: [UInt8]] = [:], glyphs: RegionDownload.GlyphChoice = .all,
+                     tileLimit: Int = 6_000, retries: Int = 2, answer: @escaping @Sendable (Resource) -> Response = Self.serve) async -> Run {
+        let loads = CannedLoads(answer)
+        let machine = RegionDownload(region: 1, plan: RegionPlan(definition: definition, mapbox: MapboxURL()), glyphs: glyphs, usableAt: 0,
+                                     mapboxTiles: 0, mapboxTileLimit: tileLimit, loading: .init(), retries: retries)
+        let loop = DriveLoop(machine: machine, loads: loads, timing: ImmediateDelivery())
         var outputs: [RegionDownload.Output] = []
-        loop.feed(.start) { outputs.append($0) }
-        await loop.run(until: .max) { outputs.append($0) }
-        return (outputs, loads.started, loop.machine)
+        var pending: [RegionDownload.Output] = []
+        var lookups: [Int] = []
+        var outstanding = 0
+        var most = 0
+        loop.feed(.start) { pending.append($0) }
+        repeat {
+            while !pending.isEmpty {
+                let batch = pending
+                pending = []
+                for output in batch {
+                    outputs.append(output)
+                    switch output {
+                    case .lookUp(let id, let resources, let bodies):
+                        lookups.append(resources.count)
+                        outstanding += resources.count
+                        most = max(most, outstanding)
+                        let found = zip(resources, bodies).map { resource, body in
+                            OfflineDatabase.RegionLookup(storedSize: stored[resource.url]?.count, body: body ? stored[resource.url] : nil, isInRegion: false)
+                        }
+                        loop.feed(.lookedUp(batch: id, found)) { pending.append($0) }
+                    case .report(.statusChanged(_, let status)):
+                        outstanding = max(0, outstanding - 1)
+                        _ = status
+                    default: break
+                    }
+                }
+            }
+        } while await loop.step(notAfter: .max, perform: { pending.append($0) })
+        return Run(outputs: outputs, network: loads.started, machine: loop.machine, lookups: lookups, mostOutstanding: most)
     }
 
     private static let serve: @Sendable (Resource) -> Response = { resource in
         switch resource.url {
         case "https://h/style.json": .success(Array(style.utf8), source: .network)
         case "https://h/v.json": .success(Array(tileJSON.utf8), source: .network)
-        case let url where url.hasSuffix("/A/0-255.pbf"): .success([0x0A, 0x00], source: .network)
-        case let url where url.contains("/A/"): .failure(.notFound, "no such range", source: .network)
+        case let url where url.hasSuffix("/0-255.pbf"): .success([0x0A, 0x00], source: .network)
+        case let url where url.hasSuffix("-255.pbf") || url.hasSuffix("-511.pbf") || url.contains("-"): .failure(.notFound, "HTTP 404 Not Found: \(url)", source: .network)
+        case let url where url.hasSuffix(".pbf"): .success(labelTile("a"), source: .network)
         default: .success([1, 2, 3], source: .network)
         }
     }
 
-    private func pinned(_ outputs: [RegionDownload.Output]) -> [String] {
-        outputs.compactMap { if case .pin(let resource) = $0 { resource.url } else { nil } }
+    @Test func fetchesWhatMapLibresOfflineDownloadFetches() async {
+        let run = await run()
+        #expect(run.network.first?.url == "https://h/style.json")
+        #expect(run.network.dropFirst().first?.url == "https://h/v.json", "the TileJSON first: its tiles are the bulk")
+        let urls = Set(run.network.map(\.url))
+        for part in ["sprite.json", "sprite.png", "sprite@2x.json", "sprite@2x.png", "g.json"] { #expect(urls.contains("https://h/\(part)"), "\(part)") }
+        // Font stacks: the constant one and every literal output of the step, sorted, each with 130 ranges.
+        let stacks = Set(run.network.filter { $0.kind == .glyphs }.map { $0.url.components(separatedBy: "/")[3] })
+        #expect(stacks == ["A", "B", "C%2cD"], "a font stack's names joined by a comma, percent-encoded as MapLibre does")
+        #expect(run.network.filter { $0.kind == .glyphs }.count == 3 * 130)
+        #expect(!urls.contains("https://h/A/19968-20223.pbf") && !urls.contains("https://h/A/44032-44287.pbf"), "no CJK or Hangul ranges by default")
+        let tiles = run.network.filter { $0.kind == .tile }
+        #expect(tiles.count == 5 && tiles.first?.url == "https://h/0/0/0.pbf", "zoom 0, then the four tiles of zoom 1")
+        #expect(tiles.allSatisfy { $0.priority == .low })
+        // Everything found was stored for the region; 404s are skipped and no longer required.
+        let status = run.machine.status
+        #expect(run.machine.outcome == .complete && run.machine.failures.isEmpty)
+        #expect(status.downloadState == .inactive && status.requiredResourceCountIsPrecise)
+        #expect(status.completedResourceCount == status.requiredResourceCount)
+        #expect(status.completedResourceCount == 1 + 1 + 4 + 1 + 3 + 5, "style, TileJSON, sprites, GeoJSON, a range per stack, tiles")
+        #expect(status.completedTileCount == 5 && status.requiredTileCount == 5)
+        #expect(Set(run.stored) == Set(run.network.map(\.url)).subtracting(run.network.filter { Self.serve($0).error != nil }.map(\.url)))
     }
 
-    @Test func theStyleComesFirstAndItsTileJSONBringsItsTiles() async {
-        let (outputs, loads, machine) = await run()
-        #expect(loads.prefix(2).map(\.url) == ["https://h/style.json", "https://h/style.json"], "the cache, then the network")
-        let pins = pinned(outputs)
-        #expect(pins.first == "https://h/style.json")
-        #expect(pins.contains("https://h/sprite.json") && pins.contains("https://h/sprite.png"))
-        let tiles = pins.filter { $0.hasSuffix(".pbf") && !$0.contains("/A/") }
-        #expect(tiles.count == 1 + 4, "zoom 0 and the four tiles of zoom 1")
-        #expect(pins.firstIndex(of: "https://h/v.json")! < pins.firstIndex(of: tiles[0])!)
-        #expect(machine.progress.isComplete && machine.progress.failures.isEmpty && machine.styleFailure == nil)
-        // The style, two sprite parts, 256 glyph ranges, the TileJSON and five tiles.
-        #expect(machine.progress.requiredResources == 1 + 2 + 256 + 1 + 5)
+    @Test func includesIdeographsWhenTheRegionDoes() async throws {
+        var definition = Self.world
+        definition.includeIdeographs = true
+        let run = await run(definition)
+        #expect(run.network.filter { $0.kind == .glyphs }.count == 3 * 256)
     }
 
-    @Test func eachNetworkResponseIsStoredBeforeItIsPinned() async {
-        let (outputs, _, _) = await run()
-        for (index, output) in outputs.enumerated() {
-            guard case .pin(let resource) = output else { continue }
-            #expect(outputs[..<index].contains { if case .store(let stored, _) = $0 { stored.url == resource.url } else { false } }, "\(resource.url)")
+    @Test func whatTheDatabaseHoldsIsLinkedWithoutARequest() async {
+        let stored = ["https://h/style.json": Array(Self.style.utf8), "https://h/v.json": Array(Self.tileJSON.utf8),
+                      "https://h/sprite.json": [1], "https://h/0/0/0.pbf": Self.labelTile("a")]
+        let run = await run(stored: stored)
+        #expect(!run.network.contains { stored[$0.url] != nil }, "\(run.network.map(\.url))")
+        #expect(Set(run.linked) == Set(stored.keys))
+        #expect(run.machine.outcome == .complete)
+        #expect(run.machine.status.completedResourceSize >= stored.values.reduce(0) { $0 + $1.count })
+    }
+
+    @Test func aTileTheServerLacksIsStoredAsNoContent() async {
+        let run = await run { resource in
+            resource.url == "https://h/1/1/1.pbf" ? Response(noContent: true, source: .network) : Self.serve(resource)
         }
-    }
-
-    @Test func whatTheCacheHasIsPinnedWithoutARequest() async {
-        let (outputs, loads, _) = await run(cached: ["https://h/sprite.json", "https://h/sprite.png"])
-        #expect(!loads.contains { $0.url.hasPrefix("https://h/sprite") && $0.loadingMethod == .network })
-        #expect(pinned(outputs).contains("https://h/sprite.json"))
-        #expect(!outputs.contains { if case .store(let resource, _) = $0 { resource.url.hasPrefix("https://h/sprite") } else { false } })
-    }
-
-    @Test func aGlyphRangeTheServerLacksIsNoFailure() async {
-        let (_, _, machine) = await run()
-        #expect(machine.progress.failures.isEmpty)
-        #expect(machine.progress.completedResources == machine.progress.requiredResources)
-    }
-
-    @Test func aFailingResourceIsRetriedOnThePipelinesScheduleThenReportedOnce() async {
-        let (_, loads, machine) = await run { resource in
-            resource.url == "https://h/sprite.png" ? .failure(.server, "HTTP 503", source: .network) : Self.serve(resource)
+        let stored = run.outputs.compactMap { output -> (Resource, StoredBody)? in
+            if case .store(let resource, _, let body) = output { (resource, body) } else { nil }
         }
-        #expect(loads.filter { $0.url == "https://h/sprite.png" && $0.loadingMethod == .network }.count == 3, "the first attempt and two retries")
-        #expect(machine.progress.failures == ["https://h/sprite.png: HTTP 503"])
-        #expect(machine.progress.isComplete)
+        #expect(stored.first { $0.0.url == "https://h/1/1/1.pbf" }.map { $0.1.data == nil } == true)
+        #expect(run.machine.outcome == .complete)
     }
 
-    @Test func aStyleThatCannotBeLoadedOrParsedStopsTheDownload() async {
-        let (_, loads, missing) = await run { _ in .failure(.notFound, "gone", source: .network) }
-        #expect(missing.styleFailure == "cannot download the style https://h/style.json: gone")
-        #expect(loads.count == 2)
-        let (_, _, broken) = await run { _ in .success(Array("{".utf8), source: .network) }
-        #expect(broken.styleFailure?.hasPrefix("cannot parse the style https://h/style.json:") == true)
+    @Test func failuresAreRetriedOnThePipelinesScheduleThenReportedOnce() async {
+        let run = await run(retries: 2) { resource in
+            resource.url == "https://h/sprite.png" ? .failure(.server, "HTTP 500 server error: \(resource.url)", source: .network) : Self.serve(resource)
+        }
+        #expect(run.network.filter { $0.url == "https://h/sprite.png" }.count == 3, "the first try and two retries")
+        let errors = run.events.filter { if case .responseError(_, let url, _, _) = $0 { url == "https://h/sprite.png" } else { false } }
+        #expect(errors.count == 1)
+        #expect(run.machine.outcome == .incomplete && run.machine.failures.count == 1)
+        #expect(run.machine.status.completedResourceCount == run.machine.status.requiredResourceCount - 1)
+    }
+
+    @Test func aMissingStyleStopsTheDownload() async {
+        let run = await run { resource in .failure(.notFound, "HTTP 404 Not Found: \(resource.url)", source: .network) }
+        guard case .styleFailed(let message)? = run.machine.outcome else {
+            Issue.record("\(String(describing: run.machine.outcome))")
+            return
+        }
+        #expect(message.contains("https://h/style.json"))
+        #expect(run.network.count == 1)
+    }
+
+    @Test func theMapboxTileLimitStopsTheDownloadWithMapLibresError() async throws {
+        let style = #"{"version": 8, "sources": {"v": {"type": "vector", "tiles": ["mapbox://tiles/x.y/{z}/{x}/{y}.vector.pbf"], "maxzoom": 2}}, "layers": []}"#
+        let definition = try OfflineRegionDefinition(styleURL: "https://h/s.json", area: .bounds(.world), minZoom: 0, maxZoom: 2)
+        let run = await run(definition, tileLimit: 3) { resource in
+            resource.kind == .style ? .success(Array(style.utf8), source: .network) : .success([1], source: .network)
+        }
+        #expect(run.machine.outcome == .tileLimitExceeded(3))
+        #expect(run.network.filter { $0.kind == .tile }.count == 3)
+        #expect(run.events.contains(.tileLimitExceeded(region: 1, limit: 3)))
+        #expect(run.events.last == .statusChanged(region: 1, run.machine.status) && run.machine.status.downloadState == .inactive)
+    }
+
+    @Test func onlyTheGlyphRangesTheTilesNeedWithGlyphsNeeded() async {
+        let run = await run(glyphs: .needed) { resource in
+            switch resource.url {
+            case "https://h/1/1/1.pbf": .success(Self.labelTile("Ж"), source: .network)
+            case let url where url.hasSuffix(".pbf") && resource.kind == .tile: .success(Self.labelTile("a"), source: .network)
+            case let url where url.hasSuffix("-255.pbf") || url.hasSuffix("-1279.pbf"): .success([0x0A, 0x00], source: .network)
+            default: Self.serve(resource)
+            }
+        }
+        let glyphs = run.network.filter { $0.kind == .glyphs }.map(\.url)
+        // "a" (0–255) and "Ж" (U+0416, 1024–1279) in font A; "x" (0–255) in B at zoom 0–1.
+        #expect(Set(glyphs) == ["https://h/A/0-255.pbf", "https://h/A/1024-1279.pbf", "https://h/B/0-255.pbf"], "\(glyphs)")
+        let firstGlyph = run.network.firstIndex { $0.kind == .glyphs } ?? 0
+        #expect(run.network.lastIndex { $0.kind == .tile } ?? 0 < firstGlyph, "glyphs come after the tiles they are found in")
+        #expect(run.machine.neededGlyphs.count == 3 && run.machine.allGlyphRangeCount == 3 * 130)
+        #expect(run.machine.outcome == .complete)
+    }
+
+    @Test func aLargeRegionIsWalkedThroughABoundedWindow() async throws {
+        let definition = try OfflineRegionDefinition(styleURL: "https://h/style.json", area: .bounds(LngLatBounds(west: -180, south: -85, east: 180, north: 85)),
+                                                     minZoom: 0, maxZoom: 6)
+        let tileJSON = #"{"tiles": ["https://h/{z}/{x}/{y}.pbf"], "minzoom": 0, "maxzoom": 6}"#
+        let run = await run(definition) { resource in
+            resource.url == "https://h/v.json" ? .success(Array(tileJSON.utf8), source: .network)
+                : resource.kind == .tile ? .success([1], source: .network) : Self.serve(resource)
+        }
+        let tiles = (0...6).reduce(0) { $0 + (1 << $1) * (1 << $1) }
+        #expect(run.machine.status.completedTileCount == tiles)
+        #expect(run.lookups.allSatisfy { $0 <= RegionDownload.lookupBatch })
+        #expect(run.mostOutstanding <= RegionDownload.window + RegionDownload.lookupBatch, "\(run.mostOutstanding)")
     }
 }

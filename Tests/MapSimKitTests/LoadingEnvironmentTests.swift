@@ -95,7 +95,8 @@ struct LoadingEnvironmentTests {
 
     @Test func aRegionNeedsACache() async {
         let environment = environment(.simulated(.init(mirrors: [mirror])))
-        let region = RegionDefinition(styleURL: style, bounds: .world, minZoom: 0, maxZoom: 0)
+        let region = OfflineRegion(id: 1, encodedDefinition: try! OfflineRegionDefinition(styleURL: style, area: .bounds(.world), minZoom: 0, maxZoom: 0).encoded,
+                                   metadata: nil)
         await #expect { try await environment.downloadRegion(region) } throws: { ($0 as? CacheError)?.code == .cannotWrite }
     }
 }

@@ -38,6 +38,8 @@ extension MapEventPayload {
             for (name, value) in event.data.members { writer.field(name, value) }
         case .content(let event):
             for (name, value) in event.data.members { writer.field(name, value) }
+        case .offlineRegion(let event):
+            for (name, value) in event.data.members { writer.field(name, value) }
         }
     }
 }

@@ -26,6 +26,8 @@ public enum MapEventPayload: Sendable, Equatable {
     case dynamicEntity(DynamicEntityEvent)
     /// A site's content: a check begins, data is ready, the check is over.
     case content(ContentEvent)
+    /// An offline region download: its status, a resource it could not download, the tile limit.
+    case offlineRegion(OfflineRegionEvent)
 
     /// The event type of this payload.
     public var type: MapEventType {
@@ -47,6 +49,7 @@ public enum MapEventPayload: Sendable, Equatable {
         case .live(let event): event.type
         case .dynamicEntity(let event): event.type
         case .content(let event): event.type
+        case .offlineRegion(let event): event.type
         }
     }
 }

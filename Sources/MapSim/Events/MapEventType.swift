@@ -1,4 +1,4 @@
-/// The fourteen event types of the Mapbox map event model, by their exact names, the seven of live data, the five of dynamic entities and the three of content.
+/// The fourteen event types of the Mapbox map event model, by their exact names, the seven of live data, the five of dynamic entities, the three of content and the three of offline region downloads.
 public enum MapEventType: String, Sendable, CaseIterable, Codable {
     case mapLoaded = "map-loaded"
     case mapLoadingError = "map-loading-error"
@@ -29,4 +29,7 @@ public enum MapEventType: String, Sendable, CaseIterable, Codable {
     case contentStart = "content-start"
     case contentReady = "content-ready"
     case contentCompleteAll = "content-complete-all"
+    case offlineRegionStatusChanged = "offline-region-status-changed"
+    case offlineRegionResponseError = "offline-region-response-error"
+    case offlineRegionTileLimitExceeded = "offline-region-tile-limit-exceeded"
 }

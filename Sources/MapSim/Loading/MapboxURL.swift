@@ -43,6 +43,46 @@ public struct MapboxURL: Sendable, Equatable {
         normalize(url, kind: "tiles") { "/v4/\($0)" }
     }
 
+    /// The canonical `mapbox://` form of a URL this normalizer made, as MapLibre Native keeps it in
+    /// its offline database: `BASE/styles/v1/U/S` → `mapbox://styles/U/S`, `BASE/styles/v1/U/S/sprite@2x.png`
+    /// → `mapbox://sprites/U/S@2x.png`, `BASE/fonts/v1/…` → `mapbox://fonts/…`, `BASE/v4/X.json?secure`
+    /// → `mapbox://X`, any other `BASE/v4/…` (and the `*.tiles.mapbox.com` tile hosts) → `mapbox://tiles/…`;
+    /// the access token is dropped, other query parameters are kept. Any other URL is returned as it is.
+    public func canonical(_ url: String) -> String {
+        let hosts = [baseURL, "https://api.mapbox.com", "http://api.mapbox.com"] + ["a", "b", "c", "d"].map { "https://\($0).tiles.mapbox.com" }
+        guard let host = hosts.first(where: { url.count > $0.count && url.lowercased().hasPrefix($0.lowercased() + "/") }) else { return url }
+        let (rawPath, query) = split(String(url.dropFirst(host.count + 1)))
+        let path = rawPath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        var kept = query.filter { !$0.hasPrefix("access_token=") }
+        let canonical: String
+        if path.count >= 4, path[0] == "styles", path[1] == "v1" {
+            if path.count == 5, let sprite = Self.spriteSuffix(path[4]) {
+                canonical = "mapbox://sprites/\(path[2])/\(path[3])\(sprite)"
+            } else if path.count == 4 {
+                canonical = "mapbox://styles/\(path[2])/\(path[3])"
+            } else {
+                return url
+            }
+        } else if path.count >= 3, path[0] == "fonts", path[1] == "v1" {
+            canonical = "mapbox://fonts/" + path.dropFirst(2).joined(separator: "/")
+        } else if path.count == 2, path[0] == "v4", path[1].hasSuffix(".json"), kept.contains("secure") {
+            kept.removeAll { $0 == "secure" }
+            canonical = "mapbox://" + path[1].dropLast(".json".count)
+        } else if path.count >= 2, path[0] == "v4" {
+            canonical = "mapbox://tiles/" + path.dropFirst().joined(separator: "/")
+        } else {
+            return url
+        }
+        return kept.isEmpty ? canonical : canonical + "?" + kept.joined(separator: "&")
+    }
+
+    /// `sprite.json`, `sprite@2x.png`… → `.json`, `@2x.png`…; nil for any other name.
+    private static func spriteSuffix(_ name: String) -> String? {
+        guard name.hasPrefix("sprite") else { return nil }
+        let suffix = String(name.dropFirst("sprite".count))
+        return [".json", ".png", "@2x.json", "@2x.png"].contains(suffix) ? suffix : nil
+    }
+
     private func normalize(_ url: String, kind: String, path makePath: (String) -> String) -> String {
         let prefix = "mapbox://\(kind)/"
         guard url.lowercased().hasPrefix(prefix) else { return url }

@@ -268,8 +268,8 @@ public struct RequestPipeline: StateMachine {
         }
         entries[id] = entry
         var sent = entry.resource
-        // A simulated server dates its answer with it.
-        if backend == .network { sent.issued = wallClock(at: now) }
+        // A simulated server dates its answer with it; the cache records it as the time of use.
+        if backend != .file { sent.issued = wallClock(at: now) }
         actions.append(.load(LoadOrder(request: id, attempt: attempt, backend: backend, resource: sent)))
     }
 
@@ -356,14 +356,17 @@ public struct RequestPipeline: StateMachine {
         var delivered = response
         // A volatile resource is never written to the cache (MapLibre keeps it out of the database).
         let stores = configuration.usesCache && entry.resource.storagePolicy == .permanent
+        // The cache records the time of the answer as the time of use.
+        var stored = entry.resource
+        stored.issued = wallClock(at: now)
         if response.notModified {
-            if stores { actions.append(.refreshCache(entry.resource, response)) }
+            if stores { actions.append(.refreshCache(stored, response)) }
             if !entry.delivered, let prior = entry.resource.prior?.data {
                 delivered.data = prior
                 delivered.notModified = false
             }
         } else if stores {
-            actions.append(.store(entry.resource, response))
+            actions.append(.store(stored, response))
         }
         deliver(delivered, for: id, entry, from: .network, attempt: true, final: true, at: now)
         entry.delivered = true

@@ -35,7 +35,7 @@ extension Resource {
     /// Tile `id` of a tiled source, for a screen of `pixelRatio`.
     public static func tile(_ template: TileURLTemplate, id: CanonicalTileID, pixelRatio: Double) -> Resource {
         Resource(url: template.url(for: id, pixelRatio: pixelRatio), kind: .tile,
-                 tileData: TileData(urlTemplate: template.template, pixelRatio: pixelRatio, id: id))
+                 tileData: TileData(urlTemplate: template.template, pixelRatio: pixelRatio, id: id, scheme: template.scheme))
     }
 
     /// The same request, answered only from `method` (an offline download asks the cache alone, then

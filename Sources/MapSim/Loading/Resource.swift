@@ -1,3 +1,5 @@
+import MapSimStyle
+
 /// A request for one resource, as MapLibre's storage layer models it.
 public struct Resource: Sendable, Equatable {
     /// What the resource is, for priorities, caching and events.
@@ -46,12 +48,20 @@ public struct Resource: Sendable, Equatable {
         public var pixelRatio: Double
         /// The tile.
         public var id: CanonicalTileID
+        /// How the template numbers rows: `tms` rows count from the south.
+        public var scheme: StyleSource.Scheme
 
         /// Tile data for a request.
-        public init(urlTemplate: String, pixelRatio: Double, id: CanonicalTileID) {
+        public init(urlTemplate: String, pixelRatio: Double, id: CanonicalTileID, scheme: StyleSource.Scheme = .xyz) {
             self.urlTemplate = urlTemplate
             self.pixelRatio = pixelRatio
             self.id = id
+            self.scheme = scheme
+        }
+
+        /// The row as the URL has it: flipped for `tms` (MapLibre's offline database keys tiles by it).
+        public var urlY: Int {
+            scheme == .tms ? id.tmsY : id.y
         }
     }
 

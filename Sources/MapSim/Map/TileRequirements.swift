@@ -6,6 +6,8 @@ import MapSimStyle
 public struct TileRequirements: Sendable, Equatable {
     /// The first code point of each 256-glyph range needed, by font stack (names joined by commas).
     public var glyphRanges: [String: [Int]]
+    /// The same glyph ranges, each with its font stack as a list of names.
+    public var glyphs: Set<GlyphRangeKey>
     /// The images the tile's symbols and patterns use.
     public var images: Set<String>
 
@@ -20,6 +22,7 @@ public struct TileRequirements: Sendable, Equatable {
         var ranges: [String: [Int]] = [:]
         for key in layout.glyphs.sorted() { ranges[key.fontStack.joined(separator: ","), default: []].append(key.start) }
         glyphRanges = ranges
+        glyphs = layout.glyphs
         images = layout.images
     }
 }

@@ -184,6 +184,19 @@ final class ParsedExpression: Sendable {
         }
     }
 
+    /// Every value the expression can produce, as MapLibre Native's `possibleOutputs` lists them:
+    /// the literals of its branches and stops; nil for an output only known on evaluation.
+    var possibleOutputs: [ExpressionValue?] {
+        switch form {
+        case .literal(let value): return [value]
+        case .assertion, .coalesce: return children.flatMap(\.possibleOutputs)
+        case .let: return children.last?.possibleOutputs ?? [nil]
+        case .step, .interpolate, .match: return children.dropFirst().flatMap(\.possibleOutputs)
+        case .case: return children.enumerated().filter { $0.offset % 2 == 1 || $0.offset == children.count - 1 }.flatMap(\.element.possibleOutputs)
+        default: return [nil]
+        }
+    }
+
     /// Whether the reference would evaluate the expression at parse time and keep its value.
     var isConstant: Bool {
         switch form {

@@ -51,6 +51,13 @@ public struct StyleExpression: Sendable {
         }
     }
 
+    /// Every value the expression can produce, as MapLibre Native lists them (for the font stacks an
+    /// offline region downloads): the literals of its branches and stops; nil for an output known
+    /// only on evaluation (a `get`, say).
+    public var possibleOutputs: [ExpressionValue?] {
+        root.possibleOutputs
+    }
+
     /// The expression's value in `context`, or the runtime error the reference would raise.
     public func evaluate(_ context: ExpressionContext) throws(ExpressionError) -> ExpressionValue {
         try ExpressionEvaluator(context: context).evaluate(root)

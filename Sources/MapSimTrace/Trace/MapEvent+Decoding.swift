@@ -99,6 +99,16 @@ extension MapEvent {
             }
             guard let event else { throw data.failure("not a content event") }
             return .content(event)
+        case .offlineRegionStatusChanged, .offlineRegionResponseError, .offlineRegionTileLimitExceeded:
+            let object = try data.object()
+            let event: OfflineRegionEvent?
+            do {
+                event = try OfflineRegionEvent(type: type, data: object)
+            } catch {
+                throw data.failure(error.description)
+            }
+            guard let event else { throw data.failure("not an offline-region event") }
+            return .offlineRegion(event)
         }
     }
 

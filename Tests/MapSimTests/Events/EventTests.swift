@@ -36,11 +36,31 @@ struct MapEventJSONTests {
     }
 
     @Test func everyEventTypeHasItsName() {
-        #expect(MapEventType.allCases.count == 29)
-        #expect(Set(MapEventType.allCases.map(\.rawValue)).count == 29)
+        #expect(MapEventType.allCases.count == 32)
+        #expect(Set(MapEventType.allCases.map(\.rawValue)).count == 32)
         #expect(MapEventType.allCases.filter { $0.rawValue.hasPrefix("live-") }.map(\.rawValue)
             == ["live-state-changed", "live-subscribed", "live-unsubscribed", "live-subscription-error", "live-unsubscription-error", "live-error", "live-update"])
         #expect(MapEventType.allCases.filter { $0.rawValue.hasPrefix("dynamic-entity-") }.count == 5)
+    }
+
+    @Test func offlineRegionEventsCarryMapLibresFieldsAndReadBack() throws {
+        let status = OfflineRegionStatus(downloadState: .active, completedResourceCount: 3, completedResourceSize: 300, completedTileCount: 2,
+                                         completedTileSize: 200, requiredTileCount: 10, requiredResourceCount: 14, requiredResourceCountIsPrecise: false)
+        #expect(MapEvent(begin: .zero, end: .zero, payload: .offlineRegion(.statusChanged(region: 7, status))).jsonLine == """
+            {"type":"offline-region-status-changed","begin":0,"end":0,"data":{"region-id":7,"download-state":"active","completed-resource-count":3,\
+            "completed-resource-size":300,"completed-tile-count":2,"completed-tile-size":200,"required-tile-count":10,"required-resource-count":14,\
+            "required-resource-count-is-precise":false,"complete":false}}
+            """)
+        let events: [OfflineRegionEvent] = [.statusChanged(region: 7, status),
+                                            .responseError(region: 7, url: "https://h/a.png", kind: .image, .init(reason: .server, message: "HTTP 500")),
+                                            .tileLimitExceeded(region: 7, limit: 6_000)]
+        for event in events {
+            let line = MapEvent(begin: .zero, end: .zero, payload: .offlineRegion(event)).jsonLine
+            #expect(line.hasPrefix("{\"type\":\"\(event.type.rawValue)\""))
+            let data = try #require(try JSONParser.parse(line)["data"]?.objectValue)
+            #expect(try OfflineRegionEvent(type: event.type, data: data) == event)
+        }
+        #expect(throws: EventPayloadError.self) { try OfflineRegionEvent(type: .offlineRegionTileLimitExceeded, data: JSONObject([("region-id", .number(1))])) }
     }
 }
 

@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import MapSimKit
+
+/// `mapsim region check`: the offline regression test in one command.
+struct RegionCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check", abstract: "List what a map in a region would need offline that the database lacks.",
+        discussion: """
+        Walks every zoom and every tile of every source of the region (or of --style, --bounds and \
+        the zooms), lays each vector tile out as the map does, and reports what the database lacks \
+        or holds only expired and to be revalidated: the style, TileJSON, sprite sheets at the \
+        region's pixel ratio, GeoJSON documents, images, tiles (named z/x/y) and glyph ranges — \
+        counted per zoom and listed. A view inside a region check calls complete loads offline to \
+        map-idle with no error. Exit status 0 when complete, 1 when something is missing.
+
+        Examples:
+          mapsim region check 1 --cache app.db
+          mapsim region check --style https://maps.example/style.json --bounds -122.52,37.70,-122.35,37.83 \\
+              --min-zoom 10 --max-zoom 14 --cache app.db --json
+        """)
+
+    @Argument(help: "The region's ID (or give --style, --bounds and the zooms).")
+    var id: Int64?
+
+    @Option(help: "Without an ID: the style's URL, as the region was downloaded with.")
+    var style: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Without an ID: the area, west, south, east, north in degrees.", valueName: "W,S,E,N"))
+    var bounds: BoundsArgument?
+
+    @Option(parsing: .unconditional, help: "Without an ID: the lowest zoom.")
+    var minZoom: Double?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Without an ID: the highest zoom (inf for every zoom the sources have).", valueName: "ZOOM"))
+    var maxZoom: Double?
+
+    @Option(help: "Without an ID: the pixel ratio the map would load sprites and {ratio} tiles for.")
+    var pixelRatio: Double = 1
+
+    @OptionGroup var file: CacheFileOption
+
+    @Option(name: .customLong("mapbox-api-url"), help: "The API that mapbox:// URLs point to.")
+    var mapboxAPIURL: String = "https://api.mapbox.com"
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func validate() throws {
+        if id != nil {
+            guard style == nil, bounds == nil, minZoom == nil, maxZoom == nil else {
+                throw ValidationError("give a region ID, or --style, --bounds, --min-zoom and --max-zoom, not both")
+            }
+        } else {
+            guard style != nil, bounds != nil, let minZoom, let maxZoom else {
+                throw ValidationError("give a region ID, or --style, --bounds, --min-zoom and --max-zoom")
+            }
+            guard minZoom >= 0, maxZoom >= minZoom else { throw ValidationError("--min-zoom must be at least 0 and --max-zoom at least --min-zoom") }
+        }
+    }
+
+    func run() throws {
+        let database = try file.open(readOnly: true, mapbox: MapboxURL(baseURL: mapboxAPIURL))
+        let definition: OfflineRegionDefinition
+        if let id {
+            let region = try RegionCommand.region(id, in: database)
+            switch region.definition {
+            case .success(let decoded): definition = decoded
+            case .failure(let error): throw ExitStatus.fail(ExitStatus.failure, "region \(id) cannot be checked: its definition \(error)")
+            }
+        } else {
+            do {
+                definition = try OfflineRegionDefinition(styleURL: StyleLocation.url(for: style ?? ""), area: .bounds(bounds?.value ?? .world),
+                                                         minZoom: minZoom ?? 0, maxZoom: maxZoom ?? 0, pixelRatio: pixelRatio)
+            } catch {
+                throw ExitStatus.fail(ExitStatus.usage, "\(error)")
+            }
+        }
+        let bar = ProgressBar(terminal: .standardOutput())
+        let report: RegionCheck.Report
+        do {
+            report = try RegionCheck(database: database, definition: definition, now: WallClock.today().start).run { done, total in
+                bar.show(done, of: total, "tiles")
+            }
+        } catch {
+            bar.finish()
+            throw ExitStatus.fail(error)
+        }
+        bar.finish()
+        json ? printJSON(report) : printText(report, name: id.map { "region \($0)" } ?? "the area")
+        if !report.isComplete { throw ExitStatus.failure }
+    }
+
+    private func printText(_ report: RegionCheck.Report, name: String) {
+        let tiles = report.zooms.reduce(0) { $0 + $1.tiles }
+        print(report.isComplete
+              ? "\(name) is complete offline: \(tiles) tiles and \(report.checked - tiles) other resources checked"
+              : "\(name) is not complete offline: \(report.missing.count) missing of \(report.checked) checked")
+        if !report.zooms.isEmpty {
+            print("zoom  tiles  missing tiles  missing glyph ranges")
+            for zoom in report.zooms {
+                print(pad(zoom.zoom, 4) + "  " + pad(zoom.tiles, 5) + "  " + pad(zoom.missingTiles, 13) + "  " + pad(zoom.missingGlyphRanges, 20))
+            }
+        }
+        for missing in report.missing {
+            print("missing " + describe(missing))
+        }
+    }
+
+    private func describe(_ missing: RegionCheck.Missing) -> String {
+        var text: String
+        switch missing.kind {
+        case .tile, .unreadableTile:
+            text = "\(missing.kind == .tile ? "tile" : "unreadable tile") \(missing.tile?.description ?? "") (source \(missing.source ?? ""))"
+        case .glyphs:
+            let key = missing.glyphs
+            text = "glyphs \(key?.fontStack.joined(separator: ",") ?? "") \(key?.start ?? 0)-\((key?.start ?? 0) + 255) (zoom \(missing.zoom ?? 0))"
+        case .tileJSON:
+            text = "tilejson (source \(missing.source ?? ""))"
+        default:
+            text = missing.kind.rawValue
+        }
+        text += "  \(missing.url)"
+        if let reason = missing.reason { text += "  (\(reason))" }
+        return text
+    }
+
+    private func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+
+    private func printJSON(_ report: RegionCheck.Report) {
+        let zooms = report.zooms.map { zoom in
+            JSONValue.object(JSONObject([("zoom", .number(Double(zoom.zoom))), ("tiles", .number(Double(zoom.tiles))),
+                                         ("missing-tiles", .number(Double(zoom.missingTiles))),
+                                         ("missing-glyph-ranges", .number(Double(zoom.missingGlyphRanges)))]))
+        }
+        let missing = report.missing.map { item in
+            var members: [(String, JSONValue)] = [("kind", .string(item.kind.rawValue)), ("url", .string(item.url))]
+            if let source = item.source { members.append(("source", .string(source))) }
+            if let tile = item.tile { members.append(("tile", .string(tile.description))) }
+            if let key = item.glyphs {
+                members += [("font-stack", .array(key.fontStack.map(JSONValue.string))), ("range", .string("\(key.start)-\(key.start + 255)"))]
+            }
+            if let zoom = item.zoom { members.append(("zoom", .number(Double(zoom)))) }
+            if let reason = item.reason { members.append(("reason", .string(reason))) }
+            return JSONValue.object(JSONObject(members))
+        }
+        print(JSONWriter.string(.object(JSONObject([("complete", .bool(report.isComplete)), ("checked", .number(Double(report.checked))),
+                                                    ("zooms", .array(zooms)), ("missing", .array(missing))]))))
+    }
+}

@@ -1,0 +1,234 @@
+import ArgumentParser
+import Foundation
+import MapSimKit
+
+/// `mapsim region download`: MapLibre Native's offline download, into its offline database.
+struct RegionDownloadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "download",
+        abstract: "Download an offline region into the database, or resume one.",
+        discussion: """
+        Fetches what MapLibre Native's offline download fetches: the style, its sources' TileJSON, \
+        each sprite at ratios 1 and 2, every glyph range of every font stack the style's text uses \
+        (the CJK ideograph and Hangul ranges only with --include-ideographs), GeoJSON documents, \
+        images, and every tile of every source in the area at every zoom the source serves. What the \
+        database holds already is linked without a request, so an interrupted download (Ctrl-C, \
+        SIGTERM, a lost network) resumes with only what is missing: run the same command again \
+        (the same definition resumes its region), or give the region's ID. With --glyphs needed \
+        only the glyph ranges the region's tiles lay out are fetched (MapLibre Native would still \
+        want the others: `region status` says how many, and the bytes saved).
+
+        Progress shows on a terminal; --events writes the download's events as JSON lines \
+        (offline-region-status-changed after each resource, offline-region-response-error, \
+        offline-region-tile-limit-exceeded). Exit status: 0 when the region is complete; 1 when \
+        something could not be downloaded (listed), the style failed or the mapbox:// tile limit \
+        was reached; 74 when the database cannot be written; 130 or 143 when stopped by Ctrl-C or \
+        SIGTERM (what was downloaded is kept).
+
+        Examples:
+          mapsim region download https://maps.example/style.json --bounds -122.52,37.70,-122.35,37.83 \\
+              --min-zoom 10 --max-zoom 14 --cache app.db
+          mapsim region download styles/sample/style.json --geometry route.geojson --min-zoom 8 \\
+              --max-zoom inf --glyphs needed --cache app.db --events download.jsonl
+          mapsim region download 3 --cache app.db          # resume region 3
+        """
+    )
+
+    @Argument(help: "The style (a file path, or a file://, http(s):// or mapbox:// URL), or the ID of a region to resume.")
+    var style: String
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The area: west, south, east, north in degrees.", valueName: "W,S,E,N"))
+    var bounds: BoundsArgument?
+
+    @Option(help: ArgumentHelp("The area: a GeoJSON file of one geometry (or a feature): the tiles it touches, not its bounding box.", valueName: "FILE"))
+    var geometry: String?
+
+    @Option(parsing: .unconditional, help: "The lowest zoom.")
+    var minZoom: Double?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The highest zoom; inf for every zoom the sources have.", valueName: "ZOOM"))
+    var maxZoom: Double?
+
+    @Option(help: "The pixel ratio of {ratio} tiles.")
+    var pixelRatio: Double = 1
+
+    @Flag(help: "Also download the glyph ranges of CJK ideographs and Hangul.")
+    var includeIdeographs = false
+
+    @Option(help: ArgumentHelp("Text stored with the region as its description (the app's metadata).", valueName: "TEXT"))
+    var description: String?
+
+    @Option(help: ArgumentHelp("all (MapLibre's: every range of every font stack) or needed (only what the region's tiles lay out).", valueName: "CHOICE"))
+    var glyphs: RegionDownloader.GlyphChoice = .all
+
+    @Flag(help: "Make a new region even when one with the same definition exists (else that one is resumed).")
+    var new = false
+
+    @Option(help: "How many times a failing resource is retried, on the pipeline's schedule, before it counts as failed.")
+    var retries: Int = 3
+
+    @Option(help: "The most mapbox:// tiles the database's regions may hold (MapLibre's setOfflineMapboxTileCountLimit).")
+    var mapboxTileLimit: Int = OfflineDatabase.Options.defaultMapboxTileCountLimit
+
+    @Option(help: ArgumentHelp("Write the download's events to FILE as JSON lines.", valueName: "FILE"))
+    var events: String?
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    @OptionGroup(title: "Loading")
+    var loading: LoadingOptions
+
+    @Option(help: "The access token added to mapbox:// URLs (never stored in the database).")
+    var accessToken: String?
+
+    @Option(name: .customLong("mapbox-api-url"), help: "The API that mapbox:// URLs point to.")
+    var mapboxAPIURL: String = "https://api.mapbox.com"
+
+    /// The ID of the region to resume, when the argument is one.
+    private var resumedID: Int64? {
+        Int64(style)
+    }
+
+    func validate() throws {
+        if loading.noCache || loading.offline { throw ValidationError("a region is downloaded into the database, from the network: drop --no-cache and --offline") }
+        guard (0...8).contains(pixelRatio), pixelRatio > 0 else { throw ValidationError("--pixel-ratio must be above 0 and at most 8") }
+        guard retries >= 0, mapboxTileLimit >= 0 else { throw ValidationError("--retries and --mapbox-tile-limit cannot be negative") }
+        if resumedID != nil {
+            if bounds != nil || geometry != nil || minZoom != nil || maxZoom != nil {
+                throw ValidationError("a region ID resumes that region: its area and zooms are its own (drop --bounds, --geometry, --min-zoom, --max-zoom)")
+            }
+            return
+        }
+        guard (bounds == nil) != (geometry == nil) else { throw ValidationError("give the area: --bounds W,S,E,N or --geometry FILE (one of them)") }
+        guard let minZoom, let maxZoom else { throw ValidationError("give the zooms: --min-zoom and --max-zoom (inf for every zoom the sources have)") }
+        guard minZoom >= 0, minZoom <= 25.5, maxZoom >= minZoom else { throw ValidationError("--min-zoom must be in 0...25.5 and --max-zoom at least --min-zoom") }
+    }
+
+    func run() async throws {
+        let mapbox = MapboxURL(baseURL: mapboxAPIURL, accessToken: accessToken)
+        let environment = loading.environment(styleURL: resumedID == nil ? StyleLocation.url(for: style) : "", mapbox: mapbox,
+                                              mapboxTileCountLimit: mapboxTileLimit)
+        guard let cache = environment.cache else {
+            await environment.shutdown()
+            throw ExitStatus.fail(ExitStatus.cannotWrite, "there is no database to download into")
+        }
+        let region: OfflineRegion
+        do {
+            region = try await pickRegion(in: cache)
+        } catch {
+            await environment.shutdown()
+            throw error
+        }
+        let writer: EventLineWriter?
+        do {
+            writer = try events.map { try EventLineWriter(path: $0) }
+        } catch {
+            await environment.shutdown()
+            throw ExitStatus.fail(error)
+        }
+        let bar = ProgressBar(terminal: .standardOutput())
+        let task = Task { [glyphs, retries] in
+            try await environment.downloadRegion(region, glyphs: glyphs, retries: retries) { event in
+                writer?.write(event)
+                guard case .offlineRegion(let payload) = event.payload else { return }
+                switch payload {
+                case .statusChanged(_, let status): bar.show(status)
+                case .responseError(_, _, _, let failure) where failure.reason != .notFound: bar.noteFailure()
+                default: break
+                }
+            }
+        }
+        let stop = StreamStop(signals: [SIGINT, SIGTERM]) { task.cancel() }
+        let outcome = await task.result
+        stop.cancel()
+        bar.finish()
+        for problem in await environment.shutdown() { printError("mapsim: warning: \(problem)") }
+        do {
+            try writer?.close()
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        let result: RegionDownloader.Result
+        switch outcome {
+        case .success(let value): result = value
+        case .failure(let error): throw ExitStatus.fail(error)
+        }
+        report(result, database: cache.path)
+        if result.wasInterrupted { throw stop.caughtSignal == SIGTERM ? ExitStatus.terminated : ExitStatus.interrupted }
+        guard result.status.isComplete, result.failures.isEmpty, result.stopReason == nil else { throw ExitStatus.failure }
+    }
+
+    /// The region to download: the one whose ID was given, the one with the same definition (to
+    /// resume it), or a new one.
+    private func pickRegion(in cache: OfflineDatabase) async throws -> OfflineRegion {
+        if let id = resumedID { return try RegionCommand.region(id, in: cache) }
+        do {
+            let definition = try OfflineRegionDefinition(styleURL: StyleLocation.url(for: style), area: try area(), minZoom: minZoom ?? 0,
+                                                         maxZoom: maxZoom ?? .infinity, pixelRatio: pixelRatio, includeIdeographs: includeIdeographs)
+            let metadata = description.map { Array($0.utf8) }
+            if !new, let existing = try cache.regions().first(where: { $0.encodedDefinition == definition.encoded && $0.metadata == metadata }) {
+                printError("mapsim: resuming region \(existing.id), which has the same definition (--new makes another)")
+                return existing
+            }
+            return try cache.createRegion(definition, metadata: metadata)
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+    }
+
+    /// The area asked for: the bounds, or the geometry of the GeoJSON file.
+    private func area() throws -> OfflineRegionDefinition.Area {
+        if let bounds { return .bounds(bounds.value) }
+        let path = geometry ?? ""
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(try InputFile.read(path, limit: 256 << 20))
+        } catch {
+            throw ExitStatus.fail(ExitStatus.unreadableInput, "cannot read the geometry \(path): \(error)")
+        }
+        var json = document
+        if json["type"]?.stringValue == "FeatureCollection", let features = json["features"]?.arrayValue {
+            guard features.count == 1 else {
+                throw ExitStatus.fail(ExitStatus.invalidData, "\(path): a region has one geometry; the collection has \(features.count) features (merge them into a Multi* geometry)")
+            }
+            json = features[0]
+        }
+        if json["type"]?.stringValue == "Feature", let member = json["geometry"] { json = member }
+        do {
+            let geometry = try GeoJSONGeometry(json: json)
+            if case .geometryCollection = geometry {
+                throw ExitStatus.fail(ExitStatus.invalidData, "\(path): MapLibre Native covers no tiles for a GeometryCollection; use a Multi* geometry")
+            }
+            return .geometry(geometry)
+        } catch let error as GeoJSONGeometryError {
+            throw ExitStatus.fail(ExitStatus.invalidData, "\(path): \(error)")
+        }
+    }
+
+    private func report(_ result: RegionDownloader.Result, database: String) {
+        let status = result.status
+        if json {
+            var members = RegionCommand.json(result.region)
+            members += [("status", .object(status.json)), ("failures", .array(result.failures.map(JSONValue.string)))]
+            if let reason = result.stopReason { members.append(("stopped", .string(reason))) }
+            print(JSONWriter.string(.object(JSONObject(members))))
+            return
+        }
+        let summary = "\(status.completedResourceCount) of \(status.requiredResourceCount) resources (\(status.completedTileCount) tiles), \(ByteCount.format(status.completedResourceSize)) stored in \(database)"
+        if let reason = result.stopReason {
+            print("region \(result.region.id) stopped: \(reason); \(summary)")
+            if result.wasInterrupted { print("run the same command again to download what is missing") }
+        } else if status.isComplete && result.failures.isEmpty {
+            print("region \(result.region.id) complete: \(summary)")
+        } else {
+            print("region \(result.region.id) incomplete: \(summary)")
+            for failure in result.failures { printError("mapsim: failed: \(failure)") }
+            print("run the same command again to download what is missing")
+        }
+    }
+}
+
+extension RegionDownloader.GlyphChoice: ExpressibleByArgument {}

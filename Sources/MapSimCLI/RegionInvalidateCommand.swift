@@ -1,0 +1,25 @@
+import ArgumentParser
+import MapSimKit
+
+/// `mapsim region invalidate`: MapLibre Native's `invalidateOfflineRegion`.
+struct RegionInvalidateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "invalidate", abstract: "Mark a region's resources expired: the next load revalidates them (offline, none is used).",
+        discussion: "Example:\n  mapsim region invalidate 1 --cache app.db")
+
+    @Argument(help: "The region's ID.")
+    var id: Int64
+
+    @OptionGroup var file: CacheFileOption
+
+    func run() async throws {
+        let database = try file.open()
+        _ = try RegionCommand.region(id, in: database)
+        do {
+            try await database.invalidateRegion(id)
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        print("invalidated region \(id) of \(database.path)")
+    }
+}

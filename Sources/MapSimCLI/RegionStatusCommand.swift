@@ -1,0 +1,63 @@
+import ArgumentParser
+import MapSimKit
+
+/// `mapsim region status`: MapLibre Native's `OfflineRegionStatus` of a region.
+struct RegionStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Print a region's OfflineRegionStatus, every field of it.",
+        discussion: """
+        As MapLibre Native works it out when no download runs: the completed counts and stored sizes \
+        from what the database holds, the required counts from the stored style and TileJSON (not \
+        precise until every TileJSON is stored). For a region downloaded with --glyphs needed, also \
+        the glyph ranges it holds of those MapLibre Native would download, and the bytes saved.
+
+        Examples:
+          mapsim region status 1 --cache app.db
+          mapsim region status 1 --cache app.db --json
+        """)
+
+    @Argument(help: "The region's ID.")
+    var id: Int64
+
+    @OptionGroup var file: CacheFileOption
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        let database = try file.open(readOnly: true)
+        let region = try RegionCommand.region(id, in: database)
+        let status: OfflineRegionStatus
+        let savings: (needed: Int, all: Int, bytesSaved: Int)?
+        do {
+            status = try database.status(of: region)
+            savings = try database.glyphSavings(of: id)
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        if json {
+            var members = [("id", JSONValue.number(Double(id)))] + status.json.members
+            if let savings {
+                members.append(("glyph-ranges", .object(JSONObject([("downloaded", .number(Double(savings.needed))), ("maplibre", .number(Double(savings.all))),
+                                                                    ("bytes-saved", .number(Double(savings.bytesSaved)))]))))
+            }
+            print(JSONWriter.string(.object(JSONObject(members))))
+            return
+        }
+        print("""
+        region \(id)\(region.metadata == nil ? "" : "  \(RegionCommand.describe(region))")
+          downloadState                   \(status.downloadState.rawValue)
+          completedResourceCount          \(status.completedResourceCount)
+          completedResourceSize           \(status.completedResourceSize) (\(ByteCount.format(status.completedResourceSize)))
+          completedTileCount              \(status.completedTileCount)
+          completedTileSize               \(status.completedTileSize) (\(ByteCount.format(status.completedTileSize)))
+          requiredTileCount               \(status.requiredTileCount)
+          requiredResourceCount           \(status.requiredResourceCount)
+          requiredResourceCountIsPrecise  \(status.requiredResourceCountIsPrecise)
+          complete                        \(status.isComplete)
+        """)
+        if let savings {
+            print("  glyph ranges                    \(savings.needed) of the \(savings.all) MapLibre downloads; ~\(ByteCount.format(savings.bytesSaved)) saved")
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import GRDB
+import MapSim
+
+/// The ambient cache: lookups, and writes queued for group commits, as the maps use them.
+extension OfflineDatabase {
+    /// Writes that wait at most this many before a commit is queued without a store to carry them.
+    static let pendingTouchLimit = 256
+
+    public func load(_ resource: Resource) async -> Response {
+        let key = RowKey(resource, mapbox: options.mapbox)
+        do {
+            guard let response = try storedResponse(key, for: resource.url) else {
+                return .failure(.notFound, "\(resource.url) is not in the cache", source: .cache)
+            }
+            if !isReadOnly { enqueue(.touch(key, accessed: resource.issued?.secondsSince1970 ?? Self.now), commitNow: false) }
+            return response
+        } catch {
+            return .failure(.other, error.message, source: .cache)
+        }
+    }
+
+    /// Queues the write and returns at once; a later lookup sees it. `flush()` waits for it.
+    public func store(_ resource: Resource, _ response: Response) {
+        guard !isReadOnly, response.error == nil, !response.notModified, response.data != nil || response.noContent else { return }
+        let body = response.data.map { data in
+            let packed = RowCompression.pack(data)
+            return StoredBody(data: packed.data, compressed: packed.compressed)
+        } ?? StoredBody(data: nil, compressed: false)
+        enqueue(.put(RowKey(resource, mapbox: options.mapbox), kind: resource.kind.mapLibreNumber, body,
+                     headers: StoredHeaders(response), accessed: resource.issued?.secondsSince1970 ?? Self.now, region: nil), commitNow: true)
+    }
+
+    /// Queued like `store(_:_:)`.
+    public func refresh(_ resource: Resource, _ response: Response) {
+        guard !isReadOnly, existing != nil else { return }
+        enqueue(.refresh(RowKey(resource, mapbox: options.mapbox), expires: response.expires?.secondsSince1970, mustRevalidate: response.mustRevalidate,
+                         accessed: resource.issued?.secondsSince1970 ?? Self.now), commitNow: true)
+    }
+
+    public func flush() async {
+        guard let database = existing else { return }
+        let queue = state.withLock { state -> Bool in
+            guard !state.pending.isEmpty, !state.commitQueued else { return false }
+            state.commitQueued = true
+            return true
+        }
+        if queue { queueCommit(on: database) }
+        _ = try? await database.writeWithoutTransaction { _ in }
+    }
+
+    // MARK: - Reading
+
+    /// The stored copy of the row at `key` (of `url`, for messages), or nil when there is none.
+    func storedResponse(_ key: RowKey, for url: String) throws(CacheError) -> Response? {
+        let revalidate = features.mustRevalidate ? "must_revalidate" : "0"
+        let row = try read(url) { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT data, compressed, expires, modified, etag, \(revalidate) FROM \(key.table) WHERE \(key.condition)"),
+                             arguments: key.arguments)
+        }
+        guard let row = row ?? nil else { return nil }
+        var response = Response(source: .cache)
+        if let data = row[0] as Data? {
+            do {
+                response.data = try RowCompression.unpack([UInt8](data), compressed: row[1] as Bool)
+            } catch {
+                throw CacheError(.damaged, path: path, "the stored copy of \(url) in \(path) is damaged: it is marked compressed and does not inflate (\(error.reason))")
+            }
+        } else {
+            response.noContent = true
+        }
+        response.expires = (row[2] as Int64?).map(HTTPDate.init(secondsSince1970:))
+        response.modified = (row[3] as Int64?).map(HTTPDate.init(secondsSince1970:))
+        response.etag = row[4]
+        response.mustRevalidate = row[5] as Bool
+        return response
+    }
+
+    // MARK: - Group commits
+
+    /// How many writes wait for a commit (a download waits when they pile up).
+    var pendingWrites: Int {
+        state.withLock { $0.pending.count }
+    }
+
+    /// Adds a write to the queue; queues a commit when `commitNow` (or when touches pile up) and
+    /// none is waiting already. A commit takes every write queued when it starts.
+    func enqueue(_ write: PendingWrite, commitNow: Bool) {
+        guard let database = try? writable else { return }
+        let queue = state.withLock { state -> Bool in
+            guard state.database === database else { return false }
+            state.pending.append(write)
+            guard !state.commitQueued, commitNow || state.pending.count >= Self.pendingTouchLimit else { return false }
+            state.commitQueued = true
+            return true
+        }
+        if queue { queueCommit(on: database) }
+    }
+
+    private func queueCommit(on database: DatabaseQueue) {
+        database.asyncWrite({ db in try self.commit(db) }, completion: { _, result in
+            guard case .failure(let error) = result else { return }
+            if self.setAsideIfDamaged(error, database: database) == nil {
+                self.state.withLock { $0.problems.append("writes to the cache \(self.path) were lost: \(Self.describe(error))") }
+            }
+        })
+    }
+
+    /// Applies every queued write in the current transaction, then keeps the ambient cache under
+    /// its maximum size.
+    private func commit(_ db: Database) throws {
+        let batch = state.withLock { state -> [PendingWrite] in
+            state.commitQueued = false
+            defer { state.pending.removeAll(keepingCapacity: true) }
+            return state.pending
+        }
+        var stored = false
+        for write in batch {
+            switch write {
+            case .put(let key, let kind, let body, let headers, let accessed, let region):
+                let id = try Self.put(key, kind: kind, body, headers: headers, accessed: accessed, db)
+                if let region {
+                    let link = key.regionTable
+                    try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(link.table) (region_id, \(link.column)) VALUES (?, ?)").execute(arguments: [region, id])
+                } else {
+                    stored = true
+                }
+            case .link(let key, let region):
+                let link = key.regionTable
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(link.table) (region_id, \(link.column)) SELECT ?, id FROM \(key.table) WHERE \(key.condition)")
+                    .execute(arguments: [region] + key.arguments)
+            case .refresh(let key, let expires, let mustRevalidate, let accessed):
+                try db.cachedStatement(sql: "UPDATE \(key.table) SET accessed = ?, expires = ?, must_revalidate = ? WHERE \(key.condition)")
+                    .execute(arguments: [accessed, expires, mustRevalidate] + key.arguments)
+            case .touch(let key, let accessed):
+                try db.cachedStatement(sql: "UPDATE \(key.table) SET accessed = ? WHERE \(key.condition)").execute(arguments: [accessed] + key.arguments)
+            }
+        }
+        if stored { try evictAmbient(db, hasMapsimTables: state.withLock { $0.hasMapsimTables }) }
+    }
+
+    /// Writes a row as MapLibre's `putInternal` does: an update of the row with the key, or a new
+    /// row (so a row keeps its id, and the regions that hold it). Returns the row's id.
+    @discardableResult
+    static func put(_ key: RowKey, kind: Int, _ body: StoredBody, headers: StoredHeaders, accessed: Int64, _ db: Database) throws -> Int64 {
+        let data = body.data.map { Data($0) }
+        let values: StatementArguments = [headers.modified, headers.etag, headers.expires, headers.mustRevalidate, accessed, data, body.compressed]
+        switch key {
+        case .resource(let url):
+            try db.cachedStatement(sql: """
+                UPDATE resources SET kind = ?, modified = ?, etag = ?, expires = ?, must_revalidate = ?, accessed = ?, data = ?, compressed = ? WHERE url = ?
+                """).execute(arguments: [kind] + values + [url])
+            if db.changesCount == 0 {
+                try db.cachedStatement(sql: """
+                    INSERT INTO resources (url, kind, modified, etag, expires, must_revalidate, accessed, data, compressed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [url, kind] + values)
+                return db.lastInsertedRowID
+            }
+        case .tile(let template, let ratio, let z, let x, let y):
+            try db.cachedStatement(sql: """
+                UPDATE tiles SET modified = ?, etag = ?, expires = ?, must_revalidate = ?, accessed = ?, data = ?, compressed = ?
+                WHERE url_template = ? AND pixel_ratio = ? AND z = ? AND x = ? AND y = ?
+                """).execute(arguments: values + [template, ratio, z, x, y])
+            if db.changesCount == 0 {
+                try db.cachedStatement(sql: """
+                    INSERT INTO tiles (url_template, pixel_ratio, z, x, y, modified, etag, expires, must_revalidate, accessed, data, compressed)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [template, ratio, z, x, y] + values)
+                return db.lastInsertedRowID
+            }
+        }
+        return try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM \(key.table) WHERE \(key.condition)"), arguments: key.arguments) ?? 0
+    }
+}
+
+extension StoredHeaders {
+    /// The headers of `response` as a row keeps them.
+    init(_ response: Response) {
+        self.init(expires: response.expires?.secondsSince1970, modified: response.modified?.secondsSince1970, etag: response.etag,
+                  mustRevalidate: response.mustRevalidate)
+    }
+}

@@ -1,0 +1,23 @@
+import MapSim
+
+extension Resource.Kind {
+    /// MapLibre Native's `Resource::Kind` number, as `resources.kind` holds it.
+    var mapLibreNumber: Int {
+        switch self {
+        case .unknown: 0
+        case .style: 1
+        case .source: 2
+        case .tile: 3
+        case .glyphs: 4
+        case .spriteImage: 5
+        case .spriteJSON: 6
+        case .image: 7
+        }
+    }
+
+    /// The kind of MapLibre's number `number`; nil for a number it does not have.
+    init?(mapLibreNumber number: Int) {
+        guard let kind = Self.allCases.first(where: { $0.mapLibreNumber == number }) else { return nil }
+        self = kind
+    }
+}
