@@ -11,6 +11,8 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .executableTarget(
@@ -33,8 +35,23 @@ let package = Package(
                 .product(name: "MapSimHTTP", package: "mapsim"),
                 .product(name: "MapSimTesting", package: "mapsim"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Benchmarks/Loading",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "Offline",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "MapSim", package: "mapsim"),
+                .product(name: "MapSimCache", package: "mapsim"),
+                .product(name: "MapSimHTTP", package: "mapsim"),
+                .product(name: "MapSimStyle", package: "mapsim"),
+                .product(name: "MapSimTesting", package: "mapsim"),
+            ],
+            path: "Benchmarks/Offline",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(

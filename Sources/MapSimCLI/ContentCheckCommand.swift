@@ -77,7 +77,7 @@ struct ContentCheckCommand: AsyncParsableCommand {
         let session = await ContentSession(map: map, cache: cache, styleURL: styleURL, configuration: .init(maximumAge: maximumAge))
         let outcome = await session.loadData(force: force)
         subscription.cancel()
-        await environment.shutdown()
+        for warning in await environment.shutdown() { printError("mapsim: warning: \(warning)") }
         do {
             try writer?.close()
         } catch {

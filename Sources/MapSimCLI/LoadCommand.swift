@@ -103,11 +103,8 @@ struct LoadCommand: AsyncParsableCommand {
     @OptionGroup(title: "Loading")
     var loading: LoadingOptions
 
-    @Option(help: "The access token added to mapbox:// URLs.")
-    var accessToken: String?
-
-    @Option(name: .customLong("mapbox-api-url"), help: "The API that mapbox:// URLs point to.")
-    var mapboxAPIURL: String = "https://api.mapbox.com"
+    @OptionGroup(title: "mapbox:// URLs")
+    var mapbox: MapboxOptions
 
     @Flag(name: .shortAndLong, help: "Print only the summary, not each event.")
     var quiet = false
@@ -181,7 +178,7 @@ struct LoadCommand: AsyncParsableCommand {
 
     func run() async throws {
         let styleURL = StyleLocation.url(for: style)
-        let environment = loading.environment(styleURL: styleURL, mapbox: MapboxURL(baseURL: mapboxAPIURL, accessToken: accessToken))
+        let environment = loading.environment(styleURL: styleURL, mapbox: mapbox.normalizer)
         let map = environment.makeMap(viewport: Viewport(width: size.width, height: size.height, pixelRatio: pixelRatio))
         await map.setCamera(CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch))
 

@@ -40,8 +40,8 @@ struct RegionCheckCommand: ParsableCommand {
 
     @OptionGroup var file: CacheFileOption
 
-    @Option(name: .customLong("mapbox-api-url"), help: "The API that mapbox:// URLs point to.")
-    var mapboxAPIURL: String = "https://api.mapbox.com"
+    @OptionGroup(title: "mapbox:// URLs")
+    var mapbox: MapboxOptions
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
@@ -60,7 +60,7 @@ struct RegionCheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let database = try file.open(readOnly: true, mapbox: MapboxURL(baseURL: mapboxAPIURL))
+        let database = try file.open(readOnly: true, mapbox: mapbox.normalizer)
         let definition: OfflineRegionDefinition
         if let id {
             let region = try RegionCommand.region(id, in: database)

@@ -79,11 +79,8 @@ struct RegionDownloadCommand: AsyncParsableCommand {
     @OptionGroup(title: "Loading")
     var loading: LoadingOptions
 
-    @Option(help: "The access token added to mapbox:// URLs (never stored in the database).")
-    var accessToken: String?
-
-    @Option(name: .customLong("mapbox-api-url"), help: "The API that mapbox:// URLs point to.")
-    var mapboxAPIURL: String = "https://api.mapbox.com"
+    @OptionGroup(title: "mapbox:// URLs")
+    var mapbox: MapboxOptions
 
     /// The ID of the region to resume, when the argument is one.
     private var resumedID: Int64? {
@@ -106,8 +103,7 @@ struct RegionDownloadCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let mapbox = MapboxURL(baseURL: mapboxAPIURL, accessToken: accessToken)
-        let environment = loading.environment(styleURL: resumedID == nil ? StyleLocation.url(for: style) : "", mapbox: mapbox,
+        let environment = loading.environment(styleURL: resumedID == nil ? StyleLocation.url(for: style) : "", mapbox: mapbox.normalizer,
                                               mapboxTileCountLimit: mapboxTileLimit)
         guard let cache = environment.cache else {
             await environment.shutdown()

@@ -59,5 +59,11 @@ struct RegionStatusCommand: ParsableCommand {
         if let savings {
             print("  glyph ranges                    \(savings.needed) of the \(savings.all) MapLibre downloads; ~\(ByteCount.format(savings.bytesSaved)) saved")
         }
+        if !status.isComplete && status.requiredResourceCountIsPrecise {
+            print("""
+              (MapLibre counts every glyph range of the style's font stacks as required, and the ranges a server lacks are \
+            never stored: `mapsim region check \(id)` says what a map in the region would lack offline.)
+            """)
+        }
     }
 }

@@ -141,7 +141,7 @@ extension OfflineDatabase {
     /// What the database holds.
     public func statistics() throws(CacheError) -> CacheStatistics {
         let hasMapsimTables = state.withLock { $0.hasMapsimTables }
-        let statistics = try read("the statistics") { db in
+        let statistics = try read("the statistics", many: true) { db in
             func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
             let tiles = try count("SELECT COUNT(*) FROM tiles")
             let resources = try count("SELECT COUNT(*) FROM resources")

@@ -51,29 +51,49 @@ extension OfflineDatabase {
 
     // MARK: - Reading
 
+    /// The lookup of a row's body and headers, by table, for files with and without `must_revalidate`.
+    private static let lookupSQL: [String: String] = {
+        var statements: [String: String] = [:]
+        for key in [RowKey.resource(url: ""), RowKey.tile(template: "", pixelRatio: 1, z: 0, x: 0, y: 0)] {
+            for revalidate in [true, false] {
+                statements[key.table + (revalidate ? "" : "-old")] = """
+                    SELECT data, compressed, expires, modified, etag, \(revalidate ? "must_revalidate" : "0") FROM \(key.table) WHERE \(key.condition)
+                    """
+            }
+        }
+        return statements
+    }()
+
     /// The stored copy of the row at `key` (of `url`, for messages), or nil when there is none.
     func storedResponse(_ key: RowKey, for url: String) throws(CacheError) -> Response? {
-        let revalidate = features.mustRevalidate ? "must_revalidate" : "0"
-        let row = try read(url) { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT data, compressed, expires, modified, etag, \(revalidate) FROM \(key.table) WHERE \(key.condition)"),
-                             arguments: key.arguments)
-        }
-        guard let row = row ?? nil else { return nil }
-        var response = Response(source: .cache)
-        if let data = row[0] as Data? {
+        let sql = Self.lookupSQL[key.table + (features.mustRevalidate ? "" : "-old")] ?? ""
+        var inflateFailure: RowCompressionError?
+        let found = try read(url) { db -> Response? in
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: key.arguments)
+            guard let row = try rows.next() else { return nil }
+            var response = Response(source: .cache)
+            let compressed: Bool = row[1]
             do {
-                response.data = try RowCompression.unpack([UInt8](data), compressed: row[1] as Bool)
-            } catch {
-                throw CacheError(.damaged, path: path, "the stored copy of \(url) in \(path) is damaged: it is marked compressed and does not inflate (\(error.reason))")
+                // The body is read in place, and copied once: inflated, or as it is.
+                response.data = try row.withUnsafeData(atIndex: 0) { data -> [UInt8]? in
+                    guard let data else { return nil }
+                    return try RowCompression.unpack(data, compressed: compressed)
+                }
+            } catch let error as RowCompressionError {
+                inflateFailure = error
+                return nil
             }
-        } else {
-            response.noContent = true
+            response.noContent = response.data == nil
+            response.expires = (row[2] as Int64?).map(HTTPDate.init(secondsSince1970:))
+            response.modified = (row[3] as Int64?).map(HTTPDate.init(secondsSince1970:))
+            response.etag = row[4]
+            response.mustRevalidate = row[5] as Bool
+            return response
         }
-        response.expires = (row[2] as Int64?).map(HTTPDate.init(secondsSince1970:))
-        response.modified = (row[3] as Int64?).map(HTTPDate.init(secondsSince1970:))
-        response.etag = row[4]
-        response.mustRevalidate = row[5] as Bool
-        return response
+        if let inflateFailure {
+            throw CacheError(.damaged, path: path, "the stored copy of \(url) in \(path) is damaged: it is marked compressed and does not inflate (\(inflateFailure.reason))")
+        }
+        return found ?? nil
     }
 
     // MARK: - Group commits

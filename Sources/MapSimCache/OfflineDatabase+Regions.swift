@@ -129,7 +129,7 @@ extension OfflineDatabase {
     func regionLookup(_ resources: [Resource], bodies: [Bool], usableAt now: Int64) throws(CacheError) -> [RegionLookup] {
         let revalidate = features.mustRevalidate ? "must_revalidate" : "0"
         let wanted = zip(resources, bodies).map { (key: RowKey($0, mapbox: options.mapbox), body: $1) }
-        let found = try read("the region's resources") { db in
+        let found = try read("the region's resources", many: true) { db in
             try wanted.map { key, body -> (Row, Data?)? in
                 let link = key.regionTable
                 guard let row = try Row.fetchOne(db.cachedStatement(sql: """

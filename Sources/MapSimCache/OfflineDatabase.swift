@@ -129,11 +129,13 @@ public final class OfflineDatabase: ResourceCache {
         }
     }
 
-    /// Reads through the database; a damaged file is set aside (and the error says so).
-    func read<T>(_ what: String, _ body: (Database) throws -> T) throws(CacheError) -> T? {
+    /// Reads through the database, on its queue, after the writes queued before: a lone lookup as
+    /// its own statement, `many` lookups in one read transaction (one lock for all); a damaged file
+    /// is set aside (and the error says so).
+    func read<T>(_ what: String, many: Bool = false, _ body: (Database) throws -> T) throws(CacheError) -> T? {
         guard let database = existing else { return nil }
         do {
-            return try database.read(body)
+            return many ? try database.read(body) : try database.inDatabase(body)
         } catch {
             throw failure(error, reading: what, database: database)
         }

@@ -83,7 +83,7 @@ public struct OfflineRegionDefinition: Sendable, Equatable {
             throw OfflineRegionDefinitionError("the definition is not JSON: \(error)")
         }
         guard let object = json.objectValue else { throw OfflineRegionDefinitionError("the definition is not a JSON object") }
-        let literals = TopLevelNumberLiterals(bytes)
+        let literals = JSONLineIndex(scanning: bytes, keepingLiterals: true)
         func double(_ key: String, element: Int? = nil) throws(OfflineRegionDefinitionError) -> Double {
             var value = object[key]
             if let element {
@@ -93,7 +93,7 @@ public struct OfflineRegionDefinition: Sendable, Equatable {
             guard case .number(let number)? = value else {
                 throw OfflineRegionDefinitionError("\(key)\(element.map { "[\($0)]" } ?? "") must be a number")
             }
-            guard literals.isDouble(key, element: element) else {
+            guard Self.isWrittenAsDouble(literals.literal(element.map { "\(key)[\($0)]" } ?? key) ?? "") else {
                 throw OfflineRegionDefinitionError("\(key)\(element.map { "[\($0)]" } ?? "") must be written as a double (\(Self.double(number))): MapLibre Native refuses integers here")
             }
             return number
@@ -247,6 +247,13 @@ public struct OfflineRegionDefinition: Sendable, Equatable {
         return sign + body
     }
 
+    /// Whether a number is written as rapidjson reads a double (`IsDouble`): with a fraction or an
+    /// exponent, or too large for a 64-bit integer.
+    private static func isWrittenAsDouble(_ literal: String) -> Bool {
+        if literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { return true }
+        return Int64(literal) == nil && UInt64(literal) == nil
+    }
+
     /// The shortest decimal digits that read back as `value` (positive, finite), and the power of
     /// ten of the last digit.
     private static func shortestDigits(_ value: Double) -> (digits: String, exponent: Int) {
@@ -268,93 +275,5 @@ public struct OfflineRegionDefinition: Sendable, Equatable {
             exponent += 1
         }
         return (digits, exponent)
-    }
-}
-
-/// Which numbers of a definition's top-level members are written as doubles (with a fraction or an
-/// exponent, or too large for a 64-bit integer), as rapidjson's `IsDouble` tells them apart.
-private struct TopLevelNumberLiterals {
-    private var doubles: Set<String> = []
-
-    init(_ bytes: [UInt8]) {
-        var position = 0
-        func skipSpace() {
-            while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) { position += 1 }
-        }
-        func skipString() {
-            position += 1
-            while position < bytes.count {
-                switch bytes[position] {
-                case UInt8(ascii: "\""): position += 1; return
-                case UInt8(ascii: "\\"): position += 2
-                default: position += 1
-                }
-            }
-        }
-        /// Skips one value; the text of a number.
-        func skipValue() -> ArraySlice<UInt8>? {
-            skipSpace()
-            guard position < bytes.count else { return nil }
-            switch bytes[position] {
-            case UInt8(ascii: "\""):
-                skipString()
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                var depth = 0
-                repeat {
-                    switch bytes[position] {
-                    case UInt8(ascii: "\""): skipString(); continue
-                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                    case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
-                    default: break
-                    }
-                    position += 1
-                } while depth > 0 && position < bytes.count
-            default:
-                let start = position
-                while position < bytes.count, !",}] \n\r\t".utf8.contains(bytes[position]) { position += 1 }
-                return bytes[start..<position]
-            }
-            return nil
-        }
-        skipSpace()
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else { return }
-        position += 1
-        while position < bytes.count {
-            skipSpace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return }
-            let keyStart = position
-            skipString()
-            guard let key = (try? JSONParser.parse(Array(bytes[keyStart..<position])))?.stringValue else { return }
-            skipSpace()
-            position += 1  // ':'
-            skipSpace()
-            if key == "bounds", position < bytes.count, bytes[position] == UInt8(ascii: "[") {
-                position += 1
-                var index = 0
-                while position < bytes.count {
-                    if let number = skipValue(), Self.isDouble(number) { doubles.insert("bounds[\(index)]") }
-                    index += 1
-                    skipSpace()
-                    guard position < bytes.count, bytes[position] == UInt8(ascii: ",") else { break }
-                    position += 1
-                }
-                position += 1  // ']'
-            } else if let number = skipValue(), Self.isDouble(number) {
-                doubles.insert(key)
-            }
-            skipSpace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: ",") else { return }
-            position += 1
-        }
-    }
-
-    func isDouble(_ key: String, element: Int?) -> Bool {
-        doubles.contains(element.map { "\(key)[\($0)]" } ?? key)
-    }
-
-    private static func isDouble(_ literal: ArraySlice<UInt8>) -> Bool {
-        if literal.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) { return true }
-        let text = String(decoding: literal, as: UTF8.self)
-        return Int64(text) == nil && UInt64(text) == nil
     }
 }

@@ -60,7 +60,7 @@ struct RegionDownload: DrivenMachine {
         case tileLimitExceeded(Int)
     }
 
-    /// Resources looked up or requested and not yet done, at most.
+    /// Resources looked up or requested and not yet done, at most; refilled when half of it is done.
     static let window = 512
     /// Resources looked up at a time.
     static let lookupBatch = 256
@@ -319,7 +319,9 @@ struct RegionDownload: DrivenMachine {
         }
         guard outcome == nil else { return }
         var batch: [Resource] = []
-        while outstanding < Self.window, let next = nextResource() {
+        // The window is refilled a batch at a time: one lookup for many resources, not one for each.
+        let refill = outstanding <= Self.window - Self.lookupBatch
+        while refill && outstanding < Self.window, let next = nextResource() {
             outstanding += 1
             batch.append(next)
             if batch.count == Self.lookupBatch {

@@ -49,16 +49,21 @@ public struct JSONLineIndex: Sendable {
     }
 
     private var table: [UInt64: Int32] = [:]
+    /// The text of each number and literal (`true`, `false`, `null`), when kept.
+    private var literals: [UInt64: String] = [:]
 
     /// An empty index.
     public init() {}
 
     /// The index of a document already known to be valid JSON, read without building its values:
-    /// much cheaper than parsing it again when only lines are wanted.
-    public init(scanning bytes: [UInt8]) {
-        var scanner = Scanner(bytes: bytes)
+    /// much cheaper than parsing it again when only lines are wanted. With `keepingLiterals` it also
+    /// keeps the text of every number as written (`11.0`, `11`, `1.1e1`), for readers that, as
+    /// rapidjson's `IsDouble`, tell numbers apart by how they are written.
+    public init(scanning bytes: [UInt8], keepingLiterals: Bool = false) {
+        var scanner = Scanner(bytes: bytes, keepsLiterals: keepingLiterals)
         scanner.value(at: PathHash())
         table = scanner.table
+        literals = scanner.literals
     }
 
     /// Walks a valid document, noting the line where each value starts, as `JSONParser` counts lines.
@@ -67,9 +72,12 @@ public struct JSONLineIndex: Sendable {
         var position = 0
         var line = 1
         var table: [UInt64: Int32] = [:]
+        let keepsLiterals: Bool
+        var literals: [UInt64: String] = [:]
 
-        init(bytes: [UInt8]) {
+        init(bytes: [UInt8], keepsLiterals: Bool) {
             self.bytes = bytes
+            self.keepsLiterals = keepsLiterals
         }
 
         mutating func value(at path: PathHash) {
@@ -116,9 +124,11 @@ public struct JSONLineIndex: Sendable {
                 skipString()
             default:
                 // A number or a literal: up to the next delimiter.
+                let start = position
                 while position < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) {
                     position += 1
                 }
+                if keepsLiterals { literals[path.value] = String(decoding: bytes[start..<position], as: UTF8.self) }
             }
         }
 
@@ -143,6 +153,11 @@ public struct JSONLineIndex: Sendable {
                 }
             }
         }
+    }
+
+    /// The text of the number or literal at `path` as written, when the index keeps literals.
+    public func literal(_ path: String) -> String? {
+        literals[PathHash(path).value]
     }
 
     /// The 1-based line where the value at `path` starts, if the document has such a value.

@@ -210,6 +210,11 @@ public struct LoadingEnvironment: Sendable {
         guard let cache else {
             throw CacheError(.cannotWrite, path: "", "a region is downloaded into a cache, and this environment has none")
         }
+        // Over the real network a download's answers are taken in the order their requests started,
+        // with no virtual delay: a measured delay would make the loop wait for every load started
+        // before an answer could be taken, one round trip at a time. The simulated network keeps its
+        // timing, so a download's events say how long it would take on that network.
+        let timing: any DeliveryTiming = http == nil ? self.timing : ImmediateDelivery()
         let downloader = RegionDownloader(database: cache, backends: backends, timing: timing, loading: mapOptions.loading, retries: retries, glyphs: glyphs)
         return try await downloader.download(region, observe: observe)
     }

@@ -29,10 +29,16 @@ public final class FixtureServer: Sendable {
     private struct State {
         var received: [Received] = []
         var replies: [String: (reply: Reply, remaining: Int?)] = [:]
+        var prefixReplies: [(prefix: String, reply: Reply)] = []
     }
 
     private final class Shared: Sendable {
         let state = Mutex(State())
+        let recording: Bool
+
+        init(recording: Bool) {
+            self.recording = recording
+        }
     }
 
     /// The port the server listens on.
@@ -43,9 +49,10 @@ public final class FixtureServer: Sendable {
     /// The server's base URL, `http://127.0.0.1:PORT`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    /// Starts a server for the files under `directory`.
-    public static func start(serving directory: String) async throws -> FixtureServer {
-        let shared = Shared()
+    /// Starts a server for the files under `directory`; with `recordingRequests` false it keeps no
+    /// log of them (a benchmark's tens of thousands of requests are not its memory).
+    public static func start(serving directory: String, recordingRequests: Bool = true) async throws -> FixtureServer {
+        let shared = Shared(recording: recordingRequests)
         let router = Router()
         router.get("**") { request, _ -> Hummingbird.Response in
             try await Self.answer(request, directory: directory, shared: shared)
@@ -79,6 +86,12 @@ public final class FixtureServer: Sendable {
         shared.state.withLock { $0.replies[path] = (reply, times) }
     }
 
+    /// Answers every request whose path starts with `prefix` (and has no reply of its own) with
+    /// `reply`: a tree of any size served without files.
+    public func reply(prefix: String, with reply: Reply) {
+        shared.state.withLock { $0.prefixReplies.append((prefix, reply)) }
+    }
+
     /// Every request received so far, in order.
     public var received: [Received] { shared.state.withLock { $0.received } }
 
@@ -90,8 +103,8 @@ public final class FixtureServer: Sendable {
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
         let reply: Reply? = shared.state.withLock { state -> Reply? in
-            state.received.append(Received(path: request.uri.description, headers: headers))
-            guard var entry = state.replies[path] else { return nil }
+            if shared.recording { state.received.append(Received(path: request.uri.description, headers: headers)) }
+            guard var entry = state.replies[path] else { return state.prefixReplies.first { path.hasPrefix($0.prefix) }?.reply }
             if let remaining = entry.remaining {
                 entry.remaining = remaining - 1
                 state.replies[path] = remaining - 1 > 0 ? entry : nil

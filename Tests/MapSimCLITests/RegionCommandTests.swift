@@ -102,6 +102,18 @@ struct RegionCommandTests {
         #expect(tiles > 0 && tiles < 13, "a line crosses a few tiles, not its bounding box: \(tiles)")
     }
 
+    @Test func onlyTheGlyphRangesTheTilesNeedAndTheBytesSaved() async throws {
+        let fixture = try FixtureDirectory()
+        let cache = ["--cache", fixture.path + "/app.db"]
+        let download = try await mapsim(["region", "download", "https://maps.test/style.json", "--glyphs", "needed"] + Self.area + Self.network + cache)
+        #expect(download.status == 0, "\(download.standardError)")
+        let status = try await mapsim(["region", "status", "1"] + cache)
+        #expect(status.standardOutput.contains("glyph ranges                    2 of the 130 MapLibre downloads"), "\(status.standardOutput)")
+        let saved = try json(try await mapsim(["region", "status", "1", "--json"] + cache))["glyph-ranges"]
+        #expect(saved?["downloaded"] == .number(2) && (saved?["bytes-saved"]?.numberValue ?? 0) > 0)
+        #expect(try await mapsim(["region", "check", "1"] + cache).status == 0, "what the tiles need is there")
+    }
+
     @Test func mistakesAreClearErrors() async throws {
         let fixture = try FixtureDirectory()
         let cache = ["--cache", fixture.path + "/app.db"]

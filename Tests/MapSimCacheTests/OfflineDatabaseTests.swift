@@ -55,7 +55,7 @@ struct OfflineDatabaseTests {
         let noContent = await cache.load(Self.tile(2))
         #expect(noContent.noContent && noContent.data == nil && noContent.error == nil)
         await cache.flush()
-        let rows = try await raw(path).read { db in
+        let rows = try raw(path).read { db in
             try Row.fetchAll(db, sql: "SELECT url, kind, compressed, LENGTH(data) AS size, expires, modified, etag, must_revalidate FROM resources ORDER BY id")
         }
         // A compressible body is stored deflated (zlib), one that does not shrink as it is.
@@ -66,7 +66,7 @@ struct OfflineDatabaseTests {
         #expect(rows[0]["expires"] as Int64 == 2_000_000_000 && rows[0]["modified"] as Int64 == 1_000 && rows[0]["must_revalidate"] as Bool)
         let stored = try await raw(path).read { db in try Data.fetchOne(db, sql: "SELECT data FROM resources WHERE id = 1") } ?? Data()
         #expect(stored.prefix(2) == Data([0x78, 0x9C]), "zlib, as MapLibre's util::compress")
-        let tiles = try await raw(path).read { db in try Row.fetchAll(db, sql: "SELECT z, x, y, pixel_ratio, data IS NULL AS empty FROM tiles ORDER BY x") }
+        let tiles = try raw(path).read { db in try Row.fetchAll(db, sql: "SELECT z, x, y, pixel_ratio, data IS NULL AS empty FROM tiles ORDER BY x") }
         #expect(tiles.map { $0["empty"] as Bool } == [false, true], "no content is a NULL body")
         #expect(tiles.allSatisfy { $0["pixel_ratio"] as Int == 1 })
     }
@@ -80,7 +80,7 @@ struct OfflineDatabaseTests {
         cache.store(Self.tile(2, template: "https://h/{z}/{x}/{y}.png", ratio: 2), Self.response(10))
         cache.store(Self.tile(3, template: "https://h/tms/{z}/{x}/{y}.png", scheme: .tms), Self.response(10))
         await cache.flush()
-        let rows = try await raw(path).read { db in try Row.fetchAll(db, sql: "SELECT x, y, pixel_ratio FROM tiles ORDER BY x") }
+        let rows = try raw(path).read { db in try Row.fetchAll(db, sql: "SELECT x, y, pixel_ratio FROM tiles ORDER BY x") }
         #expect(rows.map { $0["pixel_ratio"] as Int } == [2, 1, 1])
         #expect(rows.map { $0["y"] as Int } == [5, 5, (1 << 12) - 1 - 5])
         // A template without {ratio} serves every screen from one row.
@@ -140,7 +140,7 @@ struct OfflineDatabaseTests {
                 return tables
             }
         }
-        let ours = try schema(try await raw(path))
+        let ours = try schema(try raw(path))
         let theirs = try schema(mapLibre)
         #expect(Set(ours.keys) == Set(theirs.keys))
         for (name, description) in theirs { #expect(ours[name] == description, "\(name)") }

@@ -18,8 +18,13 @@ public struct BackendLoads: LoadPerformer {
         }
     }
 
+    /// Waits for the load; when the waiting task is cancelled (Ctrl-C on a download), so is the load.
     public func finish(_ handle: Task<(response: Response, measured: SimTime), Never>) async -> (response: Response, measured: SimTime) {
-        await handle.value
+        await withTaskCancellationHandler {
+            await handle.value
+        } onCancel: {
+            handle.cancel()
+        }
     }
 
     public func cancel(_ handle: Task<(response: Response, measured: SimTime), Never>) {

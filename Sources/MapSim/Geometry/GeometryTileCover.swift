@@ -159,8 +159,8 @@ public struct GeometryTileCover: Sequence, IteratorProtocol, Sendable {
         if closed { startOnLocalMinimum(&points) }
         var index = 0
         while index < points.count {
-            let up = chainUp(points, from: &index)
-            let down = chainDown(points, from: &index)
+            let up = chain(points, from: &index, rising: true)
+            let down = chain(points, from: &index, rising: false)
             for chain in [up, down] {
                 if let chain { table[row(of: chain.points[0].y, tiles: tiles), default: []].append(chain) }
             }
@@ -186,12 +186,13 @@ public struct GeometryTileCover: Sequence, IteratorProtocol, Sendable {
         points.append(points[0])
     }
 
-    /// The chain rising from `index`; leaves `index` at its top (or past the end).
-    private static func chainUp(_ points: [(x: Double, y: Double)], from index: inout Int) -> Chain? {
+    /// The chain from `index` while y rises (or, with `rising` false, falls — reversed, so that every
+    /// chain rises); leaves `index` at its end (or past the last point).
+    private static func chain(_ points: [(x: Double, y: Double)], from index: inout Int, rising: Bool) -> Chain? {
         guard points.count - index >= 2 else { return nil }
         let begin = index
         var next = index + 1
-        while points[index].y <= points[next].y {
+        while rising ? points[index].y <= points[next].y : points[index].y > points[next].y {
             index += 1
             next += 1
             if next == points.count {
@@ -200,24 +201,8 @@ public struct GeometryTileCover: Sequence, IteratorProtocol, Sendable {
             }
         }
         guard next - begin >= 2 else { return nil }
-        return Chain(points: Array(points[begin..<next]), winding: true)
-    }
-
-    /// The chain falling from `index`, reversed to rise; leaves `index` at its bottom (or past the end).
-    private static func chainDown(_ points: [(x: Double, y: Double)], from index: inout Int) -> Chain? {
-        guard points.count - index >= 2 else { return nil }
-        let begin = index
-        var next = index + 1
-        while points[index].y > points[next].y {
-            index += 1
-            next += 1
-            if next == points.count {
-                index += 1
-                break
-            }
-        }
-        guard next - begin >= 2 else { return nil }
-        return Chain(points: Array(points[begin..<next].reversed()), winding: false)
+        let run = Array(points[begin..<next])
+        return Chain(points: rising ? run : run.reversed(), winding: rising)
     }
 
     // MARK: - Scanning

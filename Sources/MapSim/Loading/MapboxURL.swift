@@ -49,8 +49,10 @@ public struct MapboxURL: Sendable, Equatable {
     /// → `mapbox://X`, any other `BASE/v4/…` (and the `*.tiles.mapbox.com` tile hosts) → `mapbox://tiles/…`;
     /// the access token is dropped, other query parameters are kept. Any other URL is returned as it is.
     public func canonical(_ url: String) -> String {
-        let hosts = [baseURL, "https://api.mapbox.com", "http://api.mapbox.com"] + ["a", "b", "c", "d"].map { "https://\($0).tiles.mapbox.com" }
-        guard let host = hosts.first(where: { url.count > $0.count && url.lowercased().hasPrefix($0.lowercased() + "/") }) else { return url }
+        func starts(_ host: String) -> Bool {
+            url.hasPrefix(host) && url.utf8.dropFirst(host.utf8.count).first == UInt8(ascii: "/")
+        }
+        guard url.hasPrefix("http"), let host = starts(baseURL) ? baseURL : Self.apiHosts.first(where: starts) else { return url }
         let (rawPath, query) = split(String(url.dropFirst(host.count + 1)))
         let path = rawPath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         var kept = query.filter { !$0.hasPrefix("access_token=") }
@@ -75,6 +77,9 @@ public struct MapboxURL: Sendable, Equatable {
         }
         return kept.isEmpty ? canonical : canonical + "?" + kept.joined(separator: "&")
     }
+
+    /// The Mapbox API's own hosts, whose URLs TileJSON documents carry.
+    private static let apiHosts = ["https://api.mapbox.com", "http://api.mapbox.com"] + ["a", "b", "c", "d"].map { "https://\($0).tiles.mapbox.com" }
 
     /// `sprite.json`, `sprite@2x.png`… → `.json`, `@2x.png`…; nil for any other name.
     private static func spriteSuffix(_ name: String) -> String? {
