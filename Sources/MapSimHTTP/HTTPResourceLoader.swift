@@ -56,6 +56,9 @@ public final class HTTPResourceLoader: ResourceLoader {
             // A refused or reset connection is a `connection` error at once, as MapLibre's online file
             // source sees it; the pipeline's own retry schedule is the only retry.
             configuration.connectionPool.retryConnectionEstablishment = false
+            // The pipeline caps the requests in flight (20, as the SDKs); the client adds no lower cap
+            // per host (AsyncHTTPClient's is 8), as MapLibre's curl client adds none.
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1_000
             let created = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             client = created
             return created
