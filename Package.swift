@@ -5,6 +5,7 @@ import PackageDescription
 //
 //   MapSimJSON ← MapSimStyle ← MapSim ← MapSimLive ← MapSimTrace ─┐
 //                                    ← MapSimCache ───────────────┤
+//                                    ← MapSimArchives ────────────┤
 //                                    ← MapSimHTTP ────────────────┼← MapSimKit ← MapSimCLI
 //                                    ← MapSimContent ─────────────┘
 //
@@ -20,6 +21,7 @@ let package = Package(
         .library(name: "MapSimTrace", targets: ["MapSimTrace"]),
         .library(name: "MapSimHTTP", targets: ["MapSimHTTP"]),
         .library(name: "MapSimCache", targets: ["MapSimCache"]),
+        .library(name: "MapSimArchives", targets: ["MapSimArchives"]),
         .library(name: "MapSimKit", targets: ["MapSimKit"]),
         .library(name: "MapSimLive", targets: ["MapSimLive"]),
         .library(name: "MapSimContent", targets: ["MapSimContent"]),
@@ -44,7 +46,10 @@ let package = Package(
     targets: [
         .target(name: "MapSimJSON"),
         .target(name: "MapSimStyle", dependencies: ["MapSimJSON"]),
-        .target(name: "MapSim", dependencies: ["MapSimJSON", "MapSimStyle"]),
+        .target(
+            name: "MapSim",
+            dependencies: ["MapSimJSON", "MapSimStyle", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio")]
+        ),
         .target(
             name: "MapSimLive",
             dependencies: [
@@ -69,10 +74,13 @@ let package = Package(
             name: "MapSimCache",
             dependencies: [
                 "MapSim", "MapSimStyle", "MapSimJSON", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .target(name: "MapSimKit", dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", "MapSimTrace", "MapSimCache", "MapSimHTTP", "MapSimLive", "MapSimContent"]),
+        .target(
+            name: "MapSimArchives",
+            dependencies: ["MapSim", "MapSimJSON", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
+        ),
+        .target(name: "MapSimKit", dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", "MapSimTrace", "MapSimCache", "MapSimArchives", "MapSimHTTP", "MapSimLive", "MapSimContent"]),
         .target(
             name: "MapSimTesting",
             dependencies: [
@@ -101,6 +109,10 @@ let package = Package(
         .testTarget(name: "MapSimLiveTests", dependencies: ["MapSimLive", "MapSim", "MapSimJSON", "MapSimStyle", "MapSimTesting"]),
         .testTarget(name: "MapSimContentTests", dependencies: ["MapSimContent", "MapSim", "MapSimJSON", "MapSimTesting"]),
         .testTarget(name: "MapSimKitTests", dependencies: ["MapSimKit", "MapSim", "MapSimCache", "MapSimTesting"]),
+        .testTarget(
+            name: "MapSimArchivesTests",
+            dependencies: ["MapSimArchives", "MapSim", "MapSimJSON", "MapSimStyle", "MapSimTesting", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "MapSimCLITests",
             dependencies: ["MapSimCLI", "MapSim", "MapSimJSON", "MapSimStyle", "MapSimCache", "MapSimLive", "MapSimTesting",

@@ -42,6 +42,17 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "Archives",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "MapSim", package: "mapsim"),
+                .product(name: "MapSimArchives", package: "mapsim"),
+                .product(name: "MapSimTesting", package: "mapsim"),
+            ],
+            path: "Benchmarks/Archives",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "Offline",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

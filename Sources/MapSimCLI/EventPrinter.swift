@@ -25,6 +25,7 @@ struct EventPrinter: Sendable {
         switch event.payload {
         case .resourceRequest(let request):
             var text = "\(request.request.kind.rawValue) \(request.request.url)"
+            if let range = request.request.dataRange { text += " bytes \(range.lowerBound)–\(range.upperBound)" }
             if request.cancelled {
                 text += " cancelled"
             } else if let response = request.response {

@@ -38,6 +38,7 @@ enum ExitStatus {
         case let error as LiveFeedError: error.code == .unreachable ? unavailable : failure
         case let error as FeedError: error.code == .unreadable ? unreadableInput : invalidData
         case is InputFileError: unreadableInput
+        case is MBTilesError, is PMTilesError: cannotWrite
         case is MQTTError: unavailable
         case is ExpressionCompilationError: invalidData
         default: failure

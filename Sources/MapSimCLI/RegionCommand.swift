@@ -21,9 +21,10 @@ struct RegionCommand: AsyncParsableCommand {
           mapsim region check 1 --cache app.db
           mapsim region status 1 --cache app.db --json
           mapsim region merge downloaded.db --cache app.db
+          mapsim region export 1 --cache app.db --pmtiles sf.pmtiles
         """,
         subcommands: [RegionDownloadCommand.self, RegionListCommand.self, RegionStatusCommand.self, RegionCheckCommand.self,
-                      RegionInvalidateCommand.self, RegionDeleteCommand.self, RegionMergeCommand.self]
+                      RegionInvalidateCommand.self, RegionDeleteCommand.self, RegionMergeCommand.self, RegionExportCommand.self]
     )
 
     /// The region `id` of `database`, or the command ends with an error naming the file.

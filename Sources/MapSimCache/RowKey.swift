@@ -4,7 +4,8 @@ import MapSim
 /// Where a resource lives in MapLibre Native's offline database: a `resources` row by URL, or a
 /// `tiles` row by URL template, pixel ratio and z/x/y — keyed as MapLibre keys them: `mapbox://`
 /// URLs in their canonical form without the access token, the pixel ratio 2 only for a template with
-/// `{ratio}` asked for above 1 (else 1), and the row as the URL has it (flipped for `tms`).
+/// `{ratio}` asked for above 1 (else 1), the row as the URL has it (flipped for `tms`), and a byte
+/// range (a PMTiles read) as `?_mlnRange=FROM-TO` after the URL (`&` when it has a query).
 enum RowKey: Hashable, Sendable {
     case resource(url: String)
     case tile(template: String, pixelRatio: Int, z: Int, x: Int, y: Int)
@@ -16,7 +17,13 @@ enum RowKey: Hashable, Sendable {
             let ratio = template.contains("{ratio}") && tile.pixelRatio > 1 ? 2 : 1
             self = .tile(template: template, pixelRatio: ratio, z: tile.id.z, x: tile.id.x, y: tile.urlY)
         } else {
-            self = .resource(url: mapbox.canonical(resource.url))
+            let url = mapbox.canonical(resource.url)
+            if let range = resource.dataRange {
+                let separator = url.contains("?") ? "&" : "?"
+                self = .resource(url: "\(url)\(separator)_mlnRange=\(range.lowerBound)-\(range.upperBound)")
+            } else {
+                self = .resource(url: url)
+            }
         }
     }
 

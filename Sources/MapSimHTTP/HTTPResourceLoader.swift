@@ -79,7 +79,12 @@ public final class HTTPResourceLoader: ResourceLoader {
     public func load(_ resource: Resource) async -> Response {
         var request = HTTPClientRequest(url: resource.url)
         request.headers.add(name: "User-Agent", value: options.userAgent)
-        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        if let range = resource.dataRange {
+            // Byte ranges are of the stored bytes: no content coding, which would change them.
+            request.headers.add(name: "Range", value: "bytes=\(range.lowerBound)-\(range.upperBound)")
+        } else {
+            request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        }
         if let etag = resource.prior?.etag {
             request.headers.add(name: "If-None-Match", value: etag)
         } else if let modified = resource.prior?.modified {

@@ -37,8 +37,15 @@ public enum InputFile {
         }
     }
 
+    /// Bytes `range` of `path` (first and last included), refused past `limit` bytes; fewer when the
+    /// file ends inside the range (the caller sees how many), refused when it ends before the range
+    /// starts.
+    public static func read(_ path: String, range: ClosedRange<UInt64>, limit: Int) throws(InputFileError) -> [UInt8] {
+        try RandomAccessFile(path: path).read(range, limit: limit)
+    }
+
     /// Why `path` cannot be read, from the system's error number.
-    private static func failure(_ path: String, _ number: Int32) -> InputFileError {
+    static func failure(_ path: String, _ number: Int32) -> InputFileError {
         switch number {
         case ENOENT: InputFileError(.missing, path: path, "there is no such file")
         case EACCES, EPERM: InputFileError(.notPermitted, path: path, "permission denied")

@@ -4,7 +4,7 @@ public struct InputFileError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The kind of an input file error.
     public struct Code: Sendable, Hashable {
         private enum Base: Sendable, Hashable {
-            case missing, notPermitted, isDirectory, tooLarge, unreadable
+            case missing, notPermitted, isDirectory, tooLarge, unreadable, outOfRange
         }
 
         private let base: Base
@@ -17,6 +17,8 @@ public struct InputFileError: Error, Sendable, Equatable, CustomStringConvertibl
         public static let isDirectory = Code(base: .isDirectory)
         /// It is larger than the limit of what is read.
         public static let tooLarge = Code(base: .tooLarge)
+        /// The bytes asked for start past its end.
+        public static let outOfRange = Code(base: .outOfRange)
         /// Reading it failed otherwise.
         public static let unreadable = Code(base: .unreadable)
     }

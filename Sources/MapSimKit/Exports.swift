@@ -2,6 +2,7 @@
 // composes the engine, the cache, the network, traces, live data and content, and hands on their
 // public types.
 @_exported import MapSim
+@_exported import MapSimArchives
 @_exported import MapSimCache
 @_exported import MapSimContent
 @_exported import MapSimJSON

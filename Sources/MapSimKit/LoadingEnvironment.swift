@@ -1,5 +1,6 @@
 import Foundation
 import MapSim
+import MapSimArchives
 import MapSimCache
 import MapSimHTTP
 
@@ -164,13 +165,13 @@ public struct LoadingEnvironment: Sendable {
         case .real(let httpOptions):
             let client = HTTPResourceLoader(options: httpOptions)
             http = client
-            backends = ResourceBackends(file: file, cache: cache, network: client)
+            backends = ResourceBackends(file: file, archive: MBTilesResourceLoader(), cache: cache, network: client)
             timing = MeasuredDelivery()
             mapOptions.loading.wallClock = .today()
             mapOptions.loading.offlineWindows = []
         case .simulated(let setup):
             http = nil
-            backends = ResourceBackends(file: file, cache: cache,
+            backends = ResourceBackends(file: file, archive: MBTilesResourceLoader(), cache: cache,
                                         network: SimulatedNetwork(mirrors: setup.mirrors, faults: setup.faults, cacheControl: setup.cacheControl))
             timing = setup.timing
             mapOptions.loading.wallClock = .simulated

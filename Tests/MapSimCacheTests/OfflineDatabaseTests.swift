@@ -89,6 +89,19 @@ struct OfflineDatabaseTests {
         #expect(await cache.load(Self.tile(3, template: "https://h/tms/{z}/{x}/{y}.png", scheme: .tms)).data?.count == 10)
     }
 
+    @Test func keysByteRangesAsMapLibreNativeDoes() async throws {
+        let fixture = try FixtureDirectory()
+        let path = fixture.path + "/cache.db"
+        let cache = try OfflineDatabase(path: path)
+        cache.store(Resource.archiveRange("https://h/a.pmtiles", 0...126), Self.response(127))
+        cache.store(Resource.archiveRange("https://h/a.pmtiles?v=2", 127...246), Self.response(120))
+        await cache.flush()
+        let urls = try await raw(path).read { db in try String.fetchAll(db, sql: "SELECT url FROM resources ORDER BY id") }
+        #expect(urls == ["https://h/a.pmtiles?_mlnRange=0-126", "https://h/a.pmtiles?v=2&_mlnRange=127-246"])
+        #expect(await cache.load(Resource.archiveRange("https://h/a.pmtiles", 0...126)).data?.count == 127)
+        #expect(await cache.load(Resource.archiveRange("https://h/a.pmtiles", 0...127)).error?.reason == .notFound, "another range is another row")
+    }
+
     @Test func storesMapboxURLsInTheirCanonicalFormWithoutTokens() async throws {
         let fixture = try FixtureDirectory()
         let path = fixture.path + "/cache.db"

@@ -59,6 +59,16 @@ struct TraceTests {
         #expect(yaml.contains("  - {type: style-data-loaded, begin: 30, end: 49998, data: {type: style}}"))
     }
 
+    @Test func aByteRangeReadsBack() throws {
+        let read = ResourceRequest(dataSource: .network, request: Resource.archiveRange("https://h/a.pmtiles", 127...246),
+                                   response: .success([1, 2, 3], source: .network), cancelled: false)
+        let ranged = Trace(header: .init(scenario: "ranges", seed: 1), events: [MapEvent(begin: .zero, end: .zero, payload: .resourceRequest(read))])
+        #expect(ranged.jsonLines.contains(#""range":{"from":127,"to":246}"#))
+        let back = try Trace.read(jsonLines: ranged.jsonLines).events.first.flatMap { MapEvents.resourceRequest.payload(in: $0.payload) }
+        #expect(back?.request.dataRange == 127...246)
+        #expect(try Trace.read(yaml: ranged.yaml).events.map(\.jsonLine) == ranged.events.map(\.jsonLine))
+    }
+
     @Test func jsonLinesReadBackAndATruncatedLastLineIsNamedUnlessAllowed() throws {
         let text = trace.jsonLines
         #expect(try Trace.read(jsonLines: text).events.map(\.jsonLine) == trace.events.map(\.jsonLine))

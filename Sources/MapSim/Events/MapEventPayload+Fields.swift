@@ -51,6 +51,12 @@ extension Resource {
         writer.field(EventKey.kind, kind.rawValue)
         writer.field(EventKey.priority, priority.rawValue)
         writer.field(EventKey.loadingMethod, loadingMethod.names)
+        if let range = dataRange {
+            writer.object(EventKey.range) { bytes in
+                bytes.field(EventKey.from, Int64(clamping: range.lowerBound))
+                bytes.field(EventKey.to, Int64(clamping: range.upperBound))
+            }
+        }
     }
 }
 

@@ -15,7 +15,8 @@ public struct FileResourceLoader: ResourceLoader {
     }
 
     public func handles(_ url: String) -> Bool {
-        URLResolver.isLocalFile(url)
+        let scheme = URLResolver.scheme(of: url)
+        return scheme == "file" || scheme == "asset"
     }
 
     public func load(_ resource: Resource) async -> Response {
@@ -23,7 +24,7 @@ public struct FileResourceLoader: ResourceLoader {
         case .refused(let failure):
             return Response(source: .localFile, error: failure)
         case .file(let path):
-            return Self.read(path, url: resource.url)
+            return Self.read(path, range: resource.dataRange, url: resource.url)
         }
     }
 
@@ -76,8 +77,9 @@ public struct FileResourceLoader: ResourceLoader {
     /// The largest file read, as the network's largest body: 50 MiB.
     public static let maximumSize = 50 * 1024 * 1024
 
-    private static func read(_ path: String, url: String) -> Response {
+    private static func read(_ path: String, range: ClosedRange<UInt64>?, url: String) -> Response {
         do {
+            if let range { return .success(try InputFile.read(path, range: range, limit: maximumSize), source: .localFile) }
             return .success(try InputFile.read(path, limit: maximumSize), source: .localFile)
         } catch where error.code == .missing {
             return .failure(.notFound, "no file at \(path)", source: .localFile)

@@ -22,8 +22,15 @@ public enum HTTPResponseMapping {
         }
         let url = resource.url
         switch status {
-        case 200, 206:
+        case 200:
+            // A server that ignores `Range` sends everything: keep the bytes asked for.
+            response.data = resource.dataRange.map { slice(body, to: $0) } ?? body
+        case 206:
             response.data = body
+        case 416:
+            let size = header("content-range").map { " (\($0))" } ?? ""
+            let range = resource.dataRange.map { "bytes \($0.lowerBound)–\($0.upperBound)" } ?? "the range asked for"
+            response.error = .init(reason: .other, message: "HTTP 416: \(range) are past the end of \(url)\(size)")
         case 204:
             response.noContent = true
         case 304:
@@ -41,6 +48,13 @@ public enum HTTPResponseMapping {
             response.error = .init(reason: .other, message: "HTTP \(status): \(url)")
         }
         return response
+    }
+
+    /// Bytes `range` of a whole body: fewer when the body ends inside it, none past its end.
+    private static func slice(_ body: [UInt8], to range: ClosedRange<UInt64>) -> [UInt8] {
+        guard range.lowerBound < UInt64(body.count) else { return [] }
+        let end = min(UInt64(body.count) - 1, range.upperBound)
+        return Array(body[Int(range.lowerBound)...Int(end)])
     }
 
     /// `Retry-After` as seconds or an HTTP date, else `x-rate-limit-reset` as epoch seconds.

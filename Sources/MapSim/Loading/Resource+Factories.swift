@@ -12,6 +12,14 @@ extension Resource {
         Resource(url: url, kind: .source)
     }
 
+    /// Bytes `range` (first and last included) of the archive at `url`, as MapLibre's PMTiles source
+    /// reads them.
+    public static func archiveRange(_ url: String, _ range: ClosedRange<UInt64>) -> Resource {
+        var resource = Resource(url: url, kind: .source)
+        resource.dataRange = range
+        return resource
+    }
+
     /// The image of an image source at `url`.
     public static func image(_ url: String) -> Resource {
         Resource(url: url, kind: .image)

@@ -102,6 +102,8 @@ public struct Resource: Sendable, Equatable {
     /// The wall-clock time the request was sent, on the map's clock (virtual or real); a simulated
     /// server dates its answer with it.
     public var issued: HTTPDate?
+    /// The bytes asked for, first and last included (an HTTP `Range`, a PMTiles read); nil for all.
+    public var dataRange: ClosedRange<UInt64>?
 
     /// A request for `url`.
     public init(url: String, kind: Kind, priority: Priority = .regular, loadingMethod: LoadingMethod = .all,

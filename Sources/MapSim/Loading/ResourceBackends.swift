@@ -1,15 +1,19 @@
-/// The backends a map loads through: local files, an optional cache and an optional network.
+/// The backends a map loads through: local files, local tile archives, an optional cache and an
+/// optional network.
 public struct ResourceBackends: Sendable {
     /// Answers `file://` and `asset://` URLs.
     public var file: any ResourceLoader
+    /// Answers `mbtiles://` URLs (local tile archives); without one they fail with a clear message.
+    public var archive: (any ResourceLoader)?
     /// The cache, consulted first for everything else.
     public var cache: (any ResourceCache)?
     /// The network (real or simulated); without one, remote URLs fail with a clear message.
     public var network: (any ResourceLoader)?
 
     /// Backends for a map.
-    public init(file: any ResourceLoader, cache: (any ResourceCache)? = nil, network: (any ResourceLoader)? = nil) {
+    public init(file: any ResourceLoader, archive: (any ResourceLoader)? = nil, cache: (any ResourceCache)? = nil, network: (any ResourceLoader)? = nil) {
         self.file = file
+        self.archive = archive
         self.cache = cache
         self.network = network
     }
@@ -18,6 +22,11 @@ public struct ResourceBackends: Sendable {
     /// backend; a network load for a URL no network backend handles fails with a clear message.
     public func loader(for backend: RequestPipeline.Backend, resource: Resource) -> @Sendable () async -> Response {
         switch backend {
+        case .file where URLResolver.scheme(of: resource.url) == "mbtiles":
+            guard let archive else {
+                return { .failure(.other, "mapsim cannot load \(resource.url): no backend for mbtiles:// URLs", source: .localFile) }
+            }
+            return { await archive.load(resource) }
         case .file:
             let file = self.file
             return { await file.load(resource) }

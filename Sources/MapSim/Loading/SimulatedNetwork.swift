@@ -1,4 +1,5 @@
 import Foundation
+import MapSimJSON
 import Synchronization
 
 /// A network that serves `http(s)` URLs from local folders, answering like an HTTP server would —
@@ -29,6 +30,7 @@ public struct SimulatedNetwork: ResourceLoader {
     /// `Cache-Control` sent with every successful answer, if any.
     public var cacheControl: String?
     private let uses = FaultUses()
+    private let fingerprints = FileFingerprints()
 
     /// A network serving `mirrors`, with `faults`.
     public init(mirrors: [Mirror], faults: [FaultRule] = [], cacheControl: String? = nil) {
@@ -58,6 +60,9 @@ public struct SimulatedNetwork: ResourceLoader {
         guard let path = localPath(for: resource.url) else {
             return .failure(.connection, "could not resolve host of \(resource.url) (no mirror serves it)", source: .network)
         }
+        if let range = resource.dataRange {
+            return rangeResponse(path: path, range: range, fault: fault, for: resource, now: now)
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
               let contents = FileManager.default.contents(atPath: path) else {
@@ -74,6 +79,30 @@ public struct SimulatedNetwork: ResourceLoader {
         return HTTPResponseMapping.response(status: 200, headers: headers, body: body, for: resource, now: now)
     }
 
+    /// A `Range` request answered as a server does: 206 with the bytes (fewer when the file ends
+    /// inside the range), 416 when it starts past the end; the ETag is the whole file's, read once.
+    private func rangeResponse(path: String, range: ClosedRange<UInt64>, fault: FaultRule?, for resource: Resource, now: HTTPDate) -> Response {
+        guard let (etag, size) = fingerprints.etag(of: path) else {
+            return HTTPResponseMapping.response(status: 404, headers: [], body: [], for: resource, now: now)
+        }
+        var headers: [(name: String, value: String)] = [("ETag", etag)]
+        if let cacheControl { headers.append(("Cache-Control", cacheControl)) }
+        if resource.prior?.etag == etag {
+            return HTTPResponseMapping.response(status: 304, headers: headers, body: [], for: resource, now: now)
+        }
+        do {
+            var body = try InputFile.read(path, range: range, limit: FileResourceLoader.maximumSize)
+            if case .truncateBody = fault?.effect { body = Array(body.prefix(body.count / 2)) }
+            headers.append(("Content-Range", "bytes \(range.lowerBound)-\(range.lowerBound + UInt64(body.count) - 1)/\(size)"))
+            return HTTPResponseMapping.response(status: 206, headers: headers, body: body, for: resource, now: now)
+        } catch where error.code == .outOfRange {
+            headers.append(("Content-Range", "bytes */\(size)"))
+            return HTTPResponseMapping.response(status: 416, headers: headers, body: [], for: resource, now: now)
+        } catch {
+            return HTTPResponseMapping.response(status: 500, headers: headers, body: [], for: resource, now: now)
+        }
+    }
+
     /// The file a URL maps to; nil when no mirror serves it or the path would leave the mirror.
     func localPath(for url: String) -> String? {
         guard let mirror = mirrors.first(where: { url.hasPrefix($0.prefix) }) else { return nil }
@@ -87,7 +116,8 @@ public struct SimulatedNetwork: ResourceLoader {
 
     /// A strong ETag for content: its FNV-1a fingerprint, quoted. Stable across runs and machines.
     public static func etag(for bytes: [UInt8]) -> String {
-        let fingerprint = bytes.reduce(UInt64(0xCBF2_9CE4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
-        return "\"\(String(fingerprint, radix: 16))\""
+        var fingerprint = FNV1a()
+        fingerprint.add(bytes)
+        return fingerprint.etag
     }
 }

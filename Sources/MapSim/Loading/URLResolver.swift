@@ -10,10 +10,11 @@ public enum URLResolver {
         return candidate.lowercased()
     }
 
-    /// Whether `url` names a local file: `file://` or `asset://`, which only the file backend answers.
+    /// Whether `url` names a local file: `file://`, `asset://` or a local tile archive
+    /// (`mbtiles://`), which only the file backends answer, never the cache or the network.
     public static func isLocalFile(_ url: String) -> Bool {
         let scheme = scheme(of: url)
-        return scheme == "file" || scheme == "asset"
+        return scheme == "file" || scheme == "asset" || scheme == "mbtiles"
     }
 
     /// `reference` resolved against `base`; an absolute reference is returned as it is.

@@ -200,7 +200,7 @@ struct LoadSequence: StateMachine {
         case .metadata(let source): receiveMetadata(response, source: source, url: resource.url)
         case .tile(let source, let tile): receiveTile(response, source: source, tile: tile)
         case .glyphs(let key): receiveGlyphs(response, key: key, url: resource.url)
-        case .fetch: break
+        case .fetch, .archiveRead: break
         }
     }
 

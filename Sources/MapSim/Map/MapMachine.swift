@@ -15,6 +15,8 @@ struct MapMachine: DrivenMachine {
     private(set) var sequence: LoadSequence
     private(set) var pipeline: RequestPipeline
     private(set) var render = RenderModel()
+    /// The reader of `pmtiles://` sources, between the load sequence and the pipeline.
+    private(set) var archives = PMTilesReader()
     /// Every request under way: its id, resource and purpose.
     private(set) var requests = RequestTable()
     /// Invalidations during a frame are part of it, not a reason for another.
@@ -105,13 +107,18 @@ struct MapMachine: DrivenMachine {
     private mutating func route(_ sequenceActions: [LoadSequence.Action], at now: SimTime) {
         for action in sequenceActions {
             switch action {
+            case .request(let purpose, let resource) where PMTilesReader.reads(resource.url):
+                route(archives.handle(.request(purpose, resource), at: now), at: now)
             case .request(let purpose, let resource):
                 let id = requests.add(purpose, resource)
                 route(pipeline.handle(.request(id, resource), at: now), at: now)
+            case .cancel(let purpose) where archives.isReading(purpose):
+                route(archives.handle(.cancel(purpose), at: now), at: now)
             case .cancel(let purpose):
                 guard let id = requests.remove(purpose) else { continue }
                 route(pipeline.handle(.cancel(id), at: now), at: now)
             case .cancelStyleLoad:
+                route(archives.handle(.cancelAll, at: now), at: now)
                 for id in requests.removeStyleLoad() { route(pipeline.handle(.cancel(id), at: now), at: now) }
             case .emit(let payload):
                 actions.append(.output(.emit(payload)))
@@ -163,7 +170,27 @@ struct MapMachine: DrivenMachine {
             return
         }
         if final { requests.remove(id) }
+        if case .archiveRead(let read) = entry.purpose {
+            route(archives.handle(.answer(read, response, final: final), at: now), at: now)
+            return
+        }
         route(sequence.handle(.receive(entry.purpose, entry.resource, response, final: final), at: now), at: now)
+    }
+
+    /// Routes what the archive reader asks for: range reads to the pipeline, answers to the load sequence.
+    private mutating func route(_ readerActions: [PMTilesReader.Action], at now: SimTime) {
+        for action in readerActions {
+            switch action {
+            case .read(let read, let resource):
+                let id = requests.add(.archiveRead(read), resource)
+                route(pipeline.handle(.request(id, resource), at: now), at: now)
+            case .cancelRead(let read):
+                guard let id = requests.remove(.archiveRead(read)) else { continue }
+                route(pipeline.handle(.cancel(id), at: now), at: now)
+            case .deliver(let purpose, let resource, let response, let final):
+                route(sequence.handle(.receive(purpose, resource, response, final: final), at: now), at: now)
+            }
+        }
     }
 
     /// Routes what the render model asks for.

@@ -7,6 +7,8 @@ enum RequestPurpose: Sendable, Hashable {
     case metadata(String)
     case tile(String, TileKey)
     case glyphs(GlyphRangeKey)
+    /// A byte range of a `pmtiles://` archive, read for the source's TileJSON or tiles.
+    case archiveRead(ArchiveRead)
     case fetch(FetchToken)
 
     /// Whether the request belongs to the style load (a new style cancels it).

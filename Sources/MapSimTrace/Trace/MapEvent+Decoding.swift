@@ -126,6 +126,14 @@ extension MapEvent {
             if names.contains("network") { method.insert(.network) }
             resource.loadingMethod = method
         }
+        if let range = field.member(EventKey.range) {
+            guard let from = range.member(EventKey.from), let to = range.member(EventKey.to) else {
+                throw range.failure("missing \"\(EventKey.from)\" or \"\(EventKey.to)\"")
+            }
+            let first = try from.integer(in: 0...Int.max)
+            let last = try to.integer(in: first...Int.max)
+            resource.dataRange = UInt64(first)...UInt64(last)
+        }
         return resource
     }
 

@@ -1,0 +1,324 @@
+import MapSimStyle
+
+/// Reads `pmtiles://` sources as MapLibre Native's PMTiles file source does: a source's TileJSON
+/// and each of its tiles are answered from byte ranges of the archive — the header, the metadata,
+/// the root and leaf directories, the tile's bytes — each range a request of its own through the
+/// pipeline (so it is a `resource-request`, cached, simulated and faulted like any other).
+///
+/// Headers and directories are read once per archive and kept (leaves in a bounded cache); jobs
+/// that need the same range share one read. When a remote archive's ETag changes between reads,
+/// what was kept is dropped and every job starts again from the header, network-only, as the
+/// PMTiles specification says; a second change in a row fails the jobs.
+struct PMTilesReader: StateMachine {
+    enum Input: Sendable {
+        /// The load sequence asks for a source's TileJSON or a tile at a `pmtiles://` URL.
+        case request(RequestPurpose, Resource)
+        /// The load sequence no longer needs it.
+        case cancel(RequestPurpose)
+        /// A new style: every job is dropped (the map cancels the reads); what was kept stays.
+        case cancelAll
+        /// A read answered.
+        case answer(ArchiveRead, Response, final: Bool)
+    }
+
+    enum Action: Sendable, Equatable {
+        /// Read this range through the pipeline.
+        case read(ArchiveRead, Resource)
+        /// No job needs this read any more.
+        case cancelRead(ArchiveRead)
+        /// The answer to the load sequence's request.
+        case deliver(RequestPurpose, Resource, Response, final: Bool)
+    }
+
+    /// Whether `url` is read by this machine.
+    static func reads(_ url: String) -> Bool {
+        URLResolver.scheme(of: url) == "pmtiles"
+    }
+
+    /// What a job waits for.
+    private enum Role: Equatable {
+        case header, metadata, directory(depth: Int), tileData
+    }
+
+    private struct Job {
+        var resource: Resource
+        var archive: String
+        var awaiting: (read: ArchiveRead, role: Role)?
+    }
+
+    private struct Archive {
+        var header: PMTilesHeader?
+        var root: PMTilesDirectory?
+        var leaves = PMTilesDirectoryCache()
+        var etag: String?
+        /// Changes of the ETag in a row, without a completed job between them.
+        var changes = 0
+        /// After a change, ranges are read from the network only (a cached range may be stale).
+        var networkOnly = false
+    }
+
+    private var archives: [String: Archive] = [:]
+    private var jobs: [RequestPurpose: Job] = [:]
+    /// Reads under way, with the jobs waiting on each, in the order they asked.
+    private var waiters: [ArchiveRead: [RequestPurpose]] = [:]
+    /// A usable answer a read gave before its final one: jobs that join the read take it at once.
+    private var early: [ArchiveRead: Response] = [:]
+    private var actions: [Action] = []
+
+    mutating func handle(_ input: Input, at now: SimTime) -> [Action] {
+        switch input {
+        case .request(let purpose, let resource):
+            start(purpose, resource)
+        case .cancel(let purpose):
+            cancel(purpose)
+        case .cancelAll:
+            jobs = [:]
+            waiters = [:]
+            early = [:]
+        case .answer(let read, let response, let final):
+            receive(response, for: read, final: final)
+        }
+        defer { actions = [] }
+        return actions
+    }
+
+    /// Whether a job for `purpose` is under way.
+    func isReading(_ purpose: RequestPurpose) -> Bool {
+        jobs[purpose] != nil
+    }
+
+    private mutating func start(_ purpose: RequestPurpose, _ resource: Resource) {
+        let archive = String(resource.url.dropFirst("pmtiles://".count))
+        guard URLResolver.scheme(of: archive) != nil else {
+            fail(purpose, resource, "\(resource.url): a pmtiles:// URL names an absolute URL of the archive, like pmtiles://https://example.com/tiles.pmtiles or pmtiles://file:///path/tiles.pmtiles", source: .localFile)
+            return
+        }
+        switch purpose {
+        case .metadata, .tile: break
+        default:
+            fail(purpose, resource, "\(resource.url) is a tile archive: only a source's url reads it", source: .localFile)
+            return
+        }
+        if jobs[purpose] != nil { cancel(purpose) }
+        jobs[purpose] = Job(resource: resource, archive: archive)
+        advance(purpose)
+    }
+
+    private mutating func cancel(_ purpose: RequestPurpose) {
+        guard let job = jobs.removeValue(forKey: purpose) else { return }
+        if let read = job.awaiting?.read { leave(read, purpose) }
+    }
+
+    /// Takes `purpose` off the waiters of `read`; a read nobody waits for is cancelled.
+    private mutating func leave(_ read: ArchiveRead, _ purpose: RequestPurpose) {
+        guard var waiting = waiters[read] else { return }
+        waiting.removeAll { $0 == purpose }
+        if waiting.isEmpty {
+            waiters[read] = nil
+            early[read] = nil
+            actions.append(.cancelRead(read))
+        } else {
+            waiters[read] = waiting
+        }
+    }
+
+    /// Walks the job as far as what is kept allows: the header, then the metadata or the directories
+    /// down to the tile, asking for the first range it does not have.
+    private mutating func advance(_ purpose: RequestPurpose) {
+        guard let job = jobs[purpose] else { return }
+        let state = archives[job.archive, default: Archive()]
+        guard let header = state.header else {
+            need(ArchiveRead(url: job.archive, range: PMTilesLookup.headerRange), .header, for: purpose)
+            return
+        }
+        do throws(PMTilesError) {
+            guard case .tile = purpose, let id = job.resource.tileData?.id else {
+                guard let range = try PMTilesLookup.metadataRange(of: header) else {
+                    complete(purpose, .success(try PMTilesTileJSON.make(url: job.resource.url, header: header, metadata: nil), source: .localFile))
+                    return
+                }
+                need(ArchiveRead(url: job.archive, range: range), .metadata, for: purpose)
+                return
+            }
+            guard id.z >= Int(header.minZoom), id.z <= Int(header.maxZoom), id.z <= PMTilesTileID.maximumZoom else {
+                complete(purpose, Response(noContent: true, source: .localFile))
+                return
+            }
+            guard var directory = state.root else {
+                need(ArchiveRead(url: job.archive, range: try PMTilesLookup.rootRange(of: header)), .directory(depth: 0), for: purpose)
+                return
+            }
+            let tileID = PMTilesTileID.id(z: id.z, x: id.x, y: id.y)
+            for depth in 0...PMTilesLookup.maximumDepth {
+                switch try PMTilesLookup.step(for: tileID, in: directory, depth: depth, header: header) {
+                case .missing:
+                    complete(purpose, Response(noContent: true, source: .localFile))
+                    return
+                case .data(let range):
+                    need(ArchiveRead(url: job.archive, range: range), .tileData, for: purpose)
+                    return
+                case .leaf(let range):
+                    guard let kept = archives[job.archive]?.leaves.directory(at: range.lowerBound) else {
+                        need(ArchiveRead(url: job.archive, range: range), .directory(depth: depth + 1), for: purpose)
+                        return
+                    }
+                    directory = kept
+                }
+            }
+        } catch {
+            fail(purpose, job.resource, "\(job.archive): \(error.message)", source: .localFile)
+        }
+    }
+
+    /// Makes `purpose` wait for `read`, which starts unless it is under way.
+    private mutating func need(_ read: ArchiveRead, _ role: Role, for purpose: RequestPurpose) {
+        jobs[purpose]?.awaiting = (read, role)
+        if let response = early[read] {
+            waiters[read, default: []].append(purpose)
+            use(response, of: read, for: purpose)
+            return
+        }
+        if waiters[read] != nil {
+            waiters[read]?.append(purpose)
+            return
+        }
+        waiters[read] = [purpose]
+        let method: Resource.LoadingMethod = archives[read.url]?.networkOnly == true ? .network : .all
+        actions.append(.read(read, Resource.archiveRange(read.url, read.range).loading(from: method)))
+    }
+
+    private mutating func receive(_ response: Response, for read: ArchiveRead, final: Bool) {
+        let usable = response.error == nil && response.data != nil
+        if final {
+            early[read] = nil
+        } else if usable {
+            early[read] = response
+        }
+        guard let waiting = waiters[read] else { return }
+        if final { waiters[read] = nil }
+        if !usable {
+            // A failure the pipeline retries (non-final) is passed on and the jobs keep waiting.
+            for purpose in waiting { relayFailure(response, of: read, for: purpose, final: final) }
+            return
+        }
+        if let changed = etagChange(response, read: read) {
+            archiveChanged(read.url, changed)
+            return
+        }
+        for purpose in waiting { use(response, of: read, for: purpose) }
+    }
+
+    /// The old and new ETag when `response` says the archive is no longer the one whose header was read.
+    private func etagChange(_ response: Response, read: ArchiveRead) -> (old: String, new: String)? {
+        guard let known = archives[read.url]?.etag, let etag = response.etag, etag != known else { return nil }
+        return (known, etag)
+    }
+
+    /// Hands a usable answer of `read` to the job `purpose` waits with.
+    private mutating func use(_ response: Response, of read: ArchiveRead, for purpose: RequestPurpose) {
+        guard let job = jobs[purpose], let (awaited, role) = job.awaiting, awaited == read else { return }
+        leaveQuietly(read, purpose)
+        jobs[purpose]?.awaiting = nil
+        let bytes = response.data ?? []
+        let wanted = read.range.upperBound - read.range.lowerBound + 1
+        let what = Self.describe(role)
+        // A header shorter than asked for may be no archive at all: the header says which.
+        guard UInt64(bytes.count) >= wanted || role == .header else {
+            fail(purpose, job.resource, "\(read.url) is truncated: \(what) at bytes \(read.range.lowerBound)–\(read.range.upperBound), but the archive ends at byte \(read.range.lowerBound + UInt64(bytes.count))", source: response.source)
+            return
+        }
+        let data = bytes.count > Int(wanted) ? Array(bytes.prefix(Int(wanted))) : bytes
+        do throws(PMTilesError) {
+            switch role {
+            case .header:
+                if archives[read.url]?.header == nil {
+                    let header = try PMTilesHeader(data)
+                    try PMTilesLookup.checkCompression(of: header)
+                    archives[read.url, default: Archive()].header = header
+                    archives[read.url]?.etag = response.etag
+                }
+                advance(purpose)
+            case .metadata:
+                guard let header = archives[read.url]?.header else { return advance(purpose) }
+                let metadata = try PMTilesLookup.decompress(data, header.internalCompression, what: "the metadata")
+                complete(purpose, .success(try PMTilesTileJSON.make(url: job.resource.url, header: header, metadata: metadata), source: response.source))
+            case .directory(let depth):
+                guard let header = archives[read.url]?.header else { return advance(purpose) }
+                let directory = try PMTilesDirectory(decoding: try PMTilesLookup.decompress(data, header.internalCompression, what: what))
+                if depth == 0 {
+                    archives[read.url]?.root = directory
+                } else {
+                    archives[read.url]?.leaves.keep(directory, at: read.range.lowerBound)
+                }
+                advance(purpose)
+            case .tileData:
+                guard let header = archives[read.url]?.header else { return advance(purpose) }
+                complete(purpose, .success(try PMTilesLookup.tileContent(data, header: header), source: response.source))
+            }
+        } catch {
+            fail(purpose, job.resource, "\(read.url): \(what) at bytes \(read.range.lowerBound)–\(read.range.upperBound): \(error.message)", source: response.source)
+        }
+    }
+
+    /// Takes `purpose` off the waiters of `read` without cancelling it (it answered).
+    private mutating func leaveQuietly(_ read: ArchiveRead, _ purpose: RequestPurpose) {
+        waiters[read]?.removeAll { $0 == purpose }
+        if waiters[read]?.isEmpty == true { waiters[read] = nil }
+    }
+
+    private mutating func relayFailure(_ response: Response, of read: ArchiveRead, for purpose: RequestPurpose, final: Bool) {
+        guard let job = jobs[purpose], let (_, role) = job.awaiting else { return }
+        let failure = response.error ?? Response.Failure(reason: .other, message: "no data")
+        var relayed = response
+        relayed.error = Response.Failure(reason: failure.reason,
+                                         message: "\(read.url): reading \(Self.describe(role)) at bytes \(read.range.lowerBound)–\(read.range.upperBound): \(failure.message)",
+                                         retryAfter: failure.retryAfter)
+        relayed.data = nil
+        if final { jobs[purpose] = nil }
+        actions.append(.deliver(purpose, job.resource, relayed, final: final))
+    }
+
+    /// The archive at `url` changed under the reader: drop what was kept and start every job over,
+    /// network-only; after a second change in a row, fail them.
+    private mutating func archiveChanged(_ url: String, _ change: (old: String, new: String)) {
+        let changes = (archives[url]?.changes ?? 0) + 1
+        for read in waiters.keys.filter({ $0.url == url }).sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+            waiters[read] = nil
+            early[read] = nil
+            actions.append(.cancelRead(read))
+        }
+        var fresh = Archive()
+        fresh.changes = changes
+        fresh.networkOnly = true
+        archives[url] = fresh
+        let affected = jobs.filter { $0.value.archive == url }.map(\.key).sorted { "\($0)" < "\($1)" }
+        for purpose in affected {
+            jobs[purpose]?.awaiting = nil
+            if changes > 1, let job = jobs[purpose] {
+                fail(purpose, job.resource, "\(url) changed while it was read (ETag \(change.old), then \(change.new)) twice in a row", source: .network)
+            } else {
+                advance(purpose)
+            }
+        }
+    }
+
+    private mutating func complete(_ purpose: RequestPurpose, _ response: Response) {
+        guard let job = jobs.removeValue(forKey: purpose) else { return }
+        archives[job.archive]?.changes = 0
+        actions.append(.deliver(purpose, job.resource, response, final: true))
+    }
+
+    private mutating func fail(_ purpose: RequestPurpose, _ resource: Resource, _ message: String, source: Response.Source) {
+        jobs[purpose] = nil
+        actions.append(.deliver(purpose, resource, .failure(.other, message, source: source), final: true))
+    }
+
+    private static func describe(_ role: Role) -> String {
+        switch role {
+        case .header: "the header"
+        case .metadata: "the metadata"
+        case .directory(let depth): depth == 0 ? "the root directory" : "a leaf directory"
+        case .tileData: "a tile"
+        }
+    }
+}

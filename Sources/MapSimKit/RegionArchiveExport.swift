@@ -1,0 +1,184 @@
+import Foundation
+import MapSim
+import MapSimArchives
+import MapSimCache
+import MapSimJSON
+
+/// Writes the tiles of one source of an offline region as a tile archive — MBTiles 1.3 or PMTiles
+/// v3 — with metadata from the source's stored TileJSON, so that a region mapsim downloaded or
+/// checked ships as one file. Rows MapLibre stored zlib-compressed are inflated; vector tiles are
+/// written gzip-compressed and declared so, images as they are.
+public struct RegionArchiveExport {
+    /// The archive formats.
+    public enum Format: String, Sendable, CaseIterable {
+        case mbtiles, pmtiles
+    }
+
+    /// What was written.
+    public struct Summary: Sendable, Equatable {
+        /// The source whose tiles were written.
+        public var source: String
+        /// How many tiles.
+        public var tiles: Int
+        /// The tile format (`pbf`, `png`, `jpg`, `webp`).
+        public var tileFormat: String
+        /// The archive's path.
+        public var path: String
+    }
+
+    /// The database holding the region.
+    public var database: OfflineDatabase
+    /// The region.
+    public var region: OfflineRegion
+
+    /// An export of `region` from `database`.
+    public init(database: OfflineDatabase, region: OfflineRegion) {
+        self.database = database
+        self.region = region
+    }
+
+    /// Writes the tiles of `sourceID` (needed when the region holds tiles of several sources) to
+    /// `path` in `format`; `progress` is told the tiles written and the tiles to write.
+    public func run(sourceID: String?, format: Format, path: String, progress: (Int, Int) -> Void = { _, _ in }) throws -> Summary {
+        let rows = try database.regionTiles(region.id)
+        let source = try choose(sourceID, among: try RegionArchiveSource.sources(of: region, in: database), rows: rows)
+        let isTMS = source.tileJSON["scheme"]?.stringValue == "tms"
+        // One row per tile: the highest pixel ratio a region holds (a region has one).
+        var tiles: [CanonicalTileID: OfflineDatabase.RegionTile] = [:]
+        for row in rows where row.urlTemplate == source.urlTemplate {
+            let y = isTMS ? (1 << row.z) - 1 - row.y : row.y
+            guard (0...PMTilesTileID.maximumZoom).contains(row.z), row.x >= 0, y >= 0, row.x < 1 << row.z, y < 1 << row.z else { continue }
+            let id = CanonicalTileID(z: row.z, x: row.x, y: y)
+            if let kept = tiles[id], kept.pixelRatio >= row.pixelRatio { continue }
+            tiles[id] = row
+        }
+        guard !tiles.isEmpty else {
+            throw CacheError(.noSuchRegion, path: database.path, "region \(region.id) holds no tiles of source \"\(source.id)\" in \(database.path): download it first (mapsim region download)")
+        }
+        var ordered = tiles.map { (id: $0.key, row: $0.value) }
+        switch format {
+        case .mbtiles: ordered.sort { ($0.id.z, $0.id.x, $0.id.y) < ($1.id.z, $1.id.x, $1.id.y) }
+        case .pmtiles: ordered.sort { PMTilesTileID.id(z: $0.id.z, x: $0.id.x, y: $0.id.y) < PMTilesTileID.id(z: $1.id.z, x: $1.id.x, y: $1.id.y) }
+        }
+        guard let first = try database.tileData(row: ordered[0].row.rowID) else {
+            throw CacheError(.damaged, path: database.path, "tile row \(ordered[0].row.rowID) of region \(region.id) lost its data")
+        }
+        let tileFormat = Self.format(of: first, kind: source.kind)
+        let zooms = (ordered.map(\.id.z).min() ?? 0)...(ordered.map(\.id.z).max() ?? 0)
+        let bounds = Self.bounds(of: source, tiles: ordered.map(\.id), zooms: zooms)
+        var written = 0
+        func nextTile(_ index: Int) throws -> [UInt8] {
+            let entry = ordered[index]
+            guard let data = try database.tileData(row: entry.row.rowID) else {
+                throw CacheError(.damaged, path: database.path, "tile row \(entry.row.rowID) of region \(region.id) lost its data")
+            }
+            written += 1
+            progress(written, ordered.count)
+            // Vector tiles are stored gzip-compressed in both formats, as their specifications say.
+            guard tileFormat == "pbf", !data.starts(with: [0x1F, 0x8B]) else { return data }
+            guard let compressed = ZlibCodec.deflate(data, format: .gzip) else { throw MBTilesError(.other, "gzip failed on tile \(entry.id)") }
+            return compressed
+        }
+        switch format {
+        case .mbtiles:
+            let writer = try MBTilesWriter(path: path)
+            var index = 0
+            try writer.write(metadata: Self.mbtilesMetadata(source, format: tileFormat, zooms: zooms, bounds: bounds, region: region)) {
+                guard index < ordered.count else { return nil }
+                defer { index += 1 }
+                let id = ordered[index].id
+                return (id.z, id.x, id.y, try nextTile(index))
+            }
+        case .pmtiles:
+            let writer = try PMTilesWriter(path: path)
+            writer.header.tileType = PMTilesHeader.TileType.allCases.first { $0.format == tileFormat } ?? .unknown
+            writer.header.tileCompression = tileFormat == "pbf" ? .gzip : .none
+            writer.header.minZoom = UInt8(zooms.lowerBound)
+            writer.header.maxZoom = UInt8(zooms.upperBound)
+            writer.header.minLonE7 = Int32((bounds[0] * 10_000_000).rounded())
+            writer.header.minLatE7 = Int32((bounds[1] * 10_000_000).rounded())
+            writer.header.maxLonE7 = Int32((bounds[2] * 10_000_000).rounded())
+            writer.header.maxLatE7 = Int32((bounds[3] * 10_000_000).rounded())
+            writer.header.centerZoom = UInt8(zooms.lowerBound)
+            writer.header.centerLonE7 = Int32(((bounds[0] + bounds[2]) / 2 * 10_000_000).rounded())
+            writer.header.centerLatE7 = Int32(((bounds[1] + bounds[3]) / 2 * 10_000_000).rounded())
+            for index in ordered.indices {
+                let id = ordered[index].id
+                try writer.add(z: id.z, x: id.x, y: id.y, bytes: try nextTile(index))
+            }
+            try writer.finish(metadata: Self.pmtilesMetadata(source, region: region))
+        }
+        return Summary(source: source.id, tiles: ordered.count, tileFormat: tileFormat, path: path)
+    }
+
+    /// The source to export: the one named, else the only one whose tiles the region holds.
+    private func choose(_ sourceID: String?, among sources: [RegionArchiveSource], rows: [OfflineDatabase.RegionTile]) throws -> RegionArchiveSource {
+        let names = sources.map { "\"\($0.id)\"" }.joined(separator: ", ")
+        if let sourceID {
+            guard let source = sources.first(where: { $0.id == sourceID }) else {
+                throw CacheError(.noSuchRegion, path: database.path, "the style of region \(region.id) has no tiled source \"\(sourceID)\"; its tiled sources are \(names.isEmpty ? "none" : names)")
+            }
+            return source
+        }
+        let templates = Set(rows.map(\.urlTemplate))
+        let held = sources.filter { templates.contains($0.urlTemplate) }
+        guard held.count == 1, let only = held.first else {
+            if held.isEmpty { throw CacheError(.noSuchRegion, path: database.path, "region \(region.id) holds no tiles of its style's tiled sources (\(names.isEmpty ? "none" : names)) in \(database.path)") }
+            throw CacheError(.noSuchRegion, path: database.path, "region \(region.id) holds tiles of several sources (\(held.map { "\"\($0.id)\"" }.joined(separator: ", "))): choose one with --source ID")
+        }
+        return only
+    }
+
+    /// The tile format, from the bytes: an image by its signature, else a vector tile.
+    static func format(of bytes: [UInt8], kind: StyleSource.Kind) -> String {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "png" }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpg" }
+        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), bytes[8..<12].elementsEqual("WEBP".utf8) { return "webp" }
+        return kind == .vector || bytes.starts(with: [0x1F, 0x8B]) ? "pbf" : "png"
+    }
+
+    /// West, south, east, north: the TileJSON's bounds, else the extent of the tiles at the deepest zoom.
+    private static func bounds(of source: RegionArchiveSource, tiles: [CanonicalTileID], zooms: ClosedRange<Int>) -> [Double] {
+        if let values = source.tileJSON["bounds"]?.arrayValue?.compactMap(\.numberValue), values.count == 4 { return values }
+        let deepest = tiles.filter { $0.z == zooms.upperBound }
+        let n = Double(1 << zooms.upperBound)
+        func lon(_ x: Int) -> Double { Double(x) / n * 360 - 180 }
+        func lat(_ y: Int) -> Double { atan(sinh(Double.pi * (1 - 2 * Double(y) / n))) * 180 / Double.pi }
+        return [lon(deepest.map(\.x).min() ?? 0), lat((deepest.map(\.y).max() ?? 0) + 1), lon((deepest.map(\.x).max() ?? 0) + 1), lat(deepest.map(\.y).min() ?? 0)]
+    }
+
+    private static func mbtilesMetadata(_ source: RegionArchiveSource, format: String, zooms: ClosedRange<Int>, bounds: [Double],
+                                        region: OfflineRegion) -> [(name: String, value: String)] {
+        let tileJSON = source.tileJSON
+        func number(_ value: Double) -> String { JSONWriter.formatNumber(value) }
+        var rows: [(name: String, value: String)] = [
+            ("name", tileJSON["name"]?.stringValue ?? source.id),
+            ("format", format),
+            ("bounds", bounds.map(number).joined(separator: ",")),
+            ("center", [number((bounds[0] + bounds[2]) / 2), number((bounds[1] + bounds[3]) / 2), String(zooms.lowerBound)].joined(separator: ",")),
+            ("minzoom", String(zooms.lowerBound)),
+            ("maxzoom", String(zooms.upperBound)),
+            ("type", "overlay"),
+        ]
+        for key in ["attribution", "description", "version"] {
+            if let value = tileJSON[key]?.stringValue { rows.append((key, value)) }
+        }
+        if rows.allSatisfy({ $0.name != "description" }), let text = region.metadataText { rows.append(("description", text)) }
+        if format == "pbf" {
+            var json = JSONObject()
+            json["vector_layers"] = tileJSON["vector_layers"] ?? .array([])
+            rows.append(("json", JSONWriter.string(.object(json))))
+        }
+        return rows
+    }
+
+    private static func pmtilesMetadata(_ source: RegionArchiveSource, region: OfflineRegion) -> JSONObject {
+        var metadata = JSONObject()
+        metadata["name"] = source.tileJSON["name"] ?? .string(source.id)
+        for key in ["attribution", "description", "version", "vector_layers"] {
+            if let value = source.tileJSON[key] { metadata[key] = value }
+        }
+        if metadata["description"] == nil, let text = region.metadataText { metadata["description"] = .string(text) }
+        return metadata
+    }
+}
