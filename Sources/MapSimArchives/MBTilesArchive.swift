@@ -133,7 +133,7 @@ public final class MBTilesArchive: Sendable {
     /// the gzip magic number); nil when the file has no such tile.
     public func tile(z: Int, x: Int, y: Int) throws(MBTilesError) -> [UInt8]? {
         guard let bytes = try tileData(z: z, x: x, y: y) else { return nil }
-        guard bytes.starts(with: [0x1F, 0x8B]) else { return bytes }
+        guard ZlibCodec.isGzip(bytes) else { return bytes }
         do {
             return try ZlibCodec.inflate(bytes, limit: FileResourceLoader.maximumSize)
         } catch {

@@ -75,7 +75,7 @@ public struct RegionArchiveExport {
             written += 1
             progress(written, ordered.count)
             // Vector tiles are stored gzip-compressed in both formats, as their specifications say.
-            guard tileFormat == "pbf", !data.starts(with: [0x1F, 0x8B]) else { return data }
+            guard tileFormat == "pbf", !ZlibCodec.isGzip(data) else { return data }
             guard let compressed = ZlibCodec.deflate(data, format: .gzip) else { throw MBTilesError(.other, "gzip failed on tile \(entry.id)") }
             return compressed
         }
@@ -131,10 +131,7 @@ public struct RegionArchiveExport {
 
     /// The tile format, from the bytes: an image by its signature, else a vector tile.
     static func format(of bytes: [UInt8], kind: StyleSource.Kind) -> String {
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "png" }
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "jpg" }
-        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), bytes[8..<12].elementsEqual("WEBP".utf8) { return "webp" }
-        return kind == .vector || bytes.starts(with: [0x1F, 0x8B]) ? "pbf" : "png"
+        ImageSignature.format(of: bytes) ?? (kind == .vector || ZlibCodec.isGzip(bytes) ? "pbf" : "png")
     }
 
     /// West, south, east, north: the TileJSON's bounds, else the extent of the tiles at the deepest zoom.

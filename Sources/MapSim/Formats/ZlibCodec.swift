@@ -30,6 +30,11 @@ public enum ZlibCodec {
         return (first == 0x1F && second == 0x8B) || (first == 0x78 && second == 0x9C)
     }
 
+    /// Whether `bytes` start with the gzip magic number (what MapLibre Native's MBTiles source looks for).
+    public static func isGzip(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.starts(with: [0x1F, 0x8B])
+    }
+
     /// `bytes` deflated in `format`; nil when zlib fails (it does not for well-formed input).
     public static func deflate(_ bytes: [UInt8], format: Format = .zlib) -> [UInt8]? {
         let pool = format == .zlib ? zlibStreams : gzipStreams
@@ -44,7 +49,7 @@ public enum ZlibCodec {
     /// `bytes` inflated, as zlib or gzip, whichever the header says; throws when they do not inflate
     /// or would inflate past `limit` bytes.
     public static func inflate(_ bytes: some ContiguousBytes & Collection<UInt8>, limit: Int = maximumInflatedSize) throws(ZlibError) -> [UInt8] {
-        let gzip = bytes.starts(with: [0x1F, 0x8B])
+        let gzip = isGzip(bytes)
         var input = bytes.withUnsafeBytes { ByteBuffer(bytes: $0) }
         do {
             let inflated = try input.decompress(with: gzip ? .gzip() : .zlib(), maxSize: limit)

@@ -70,8 +70,7 @@ public struct SimulatedNetwork: ResourceLoader {
         }
         var body = [UInt8](contents)
         let etag = Self.etag(for: body)
-        var headers: [(name: String, value: String)] = [("ETag", etag)]
-        if let cacheControl { headers.append(("Cache-Control", cacheControl)) }
+        let headers = answerHeaders(etag: etag)
         if resource.prior?.etag == etag {
             return HTTPResponseMapping.response(status: 304, headers: headers, body: [], for: resource, now: now)
         }
@@ -85,8 +84,7 @@ public struct SimulatedNetwork: ResourceLoader {
         guard let (etag, size) = fingerprints.etag(of: path) else {
             return HTTPResponseMapping.response(status: 404, headers: [], body: [], for: resource, now: now)
         }
-        var headers: [(name: String, value: String)] = [("ETag", etag)]
-        if let cacheControl { headers.append(("Cache-Control", cacheControl)) }
+        var headers = answerHeaders(etag: etag)
         if resource.prior?.etag == etag {
             return HTTPResponseMapping.response(status: 304, headers: headers, body: [], for: resource, now: now)
         }
@@ -101,6 +99,13 @@ public struct SimulatedNetwork: ResourceLoader {
         } catch {
             return HTTPResponseMapping.response(status: 500, headers: headers, body: [], for: resource, now: now)
         }
+    }
+
+    /// The headers of every answer about content with `etag`.
+    private func answerHeaders(etag: String) -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = [("ETag", etag)]
+        if let cacheControl { headers.append(("Cache-Control", cacheControl)) }
+        return headers
     }
 
     /// The file a URL maps to; nil when no mirror serves it or the path would leave the mirror.

@@ -106,19 +106,22 @@ struct PMTilesReader: StateMachine {
 
     private mutating func cancel(_ purpose: RequestPurpose) {
         guard let job = jobs.removeValue(forKey: purpose) else { return }
-        if let read = job.awaiting?.read { leave(read, purpose) }
+        if let read = job.awaiting?.read { leave(read, purpose, cancellingWhenUnwanted: true) }
     }
 
-    /// Takes `purpose` off the waiters of `read`; a read nobody waits for is cancelled.
-    private mutating func leave(_ read: ArchiveRead, _ purpose: RequestPurpose) {
+    /// Takes `purpose` off the waiters of `read`; a read nobody waits for any more is cancelled when
+    /// `cancellingWhenUnwanted` (a job was cancelled), and left to finish when it answered.
+    private mutating func leave(_ read: ArchiveRead, _ purpose: RequestPurpose, cancellingWhenUnwanted: Bool) {
         guard var waiting = waiters[read] else { return }
         waiting.removeAll { $0 == purpose }
-        if waiting.isEmpty {
-            waiters[read] = nil
+        guard waiting.isEmpty else {
+            waiters[read] = waiting
+            return
+        }
+        waiters[read] = nil
+        if cancellingWhenUnwanted {
             early[read] = nil
             actions.append(.cancelRead(read))
-        } else {
-            waiters[read] = waiting
         }
     }
 
@@ -217,7 +220,7 @@ struct PMTilesReader: StateMachine {
     /// Hands a usable answer of `read` to the job `purpose` waits with.
     private mutating func use(_ response: Response, of read: ArchiveRead, for purpose: RequestPurpose) {
         guard let job = jobs[purpose], let (awaited, role) = job.awaiting, awaited == read else { return }
-        leaveQuietly(read, purpose)
+        leave(read, purpose, cancellingWhenUnwanted: false)
         jobs[purpose]?.awaiting = nil
         let bytes = response.data ?? []
         let wanted = read.range.upperBound - read.range.lowerBound + 1
@@ -229,41 +232,34 @@ struct PMTilesReader: StateMachine {
         }
         let data = bytes.count > Int(wanted) ? Array(bytes.prefix(Int(wanted))) : bytes
         do throws(PMTilesError) {
+            if role == .header, archives[read.url]?.header == nil {
+                let header = try PMTilesHeader(data)
+                try PMTilesLookup.checkCompression(of: header)
+                archives[read.url, default: Archive()].header = header
+                archives[read.url]?.etag = response.etag
+            }
+            guard let header = archives[read.url]?.header else { return advance(purpose) }
             switch role {
             case .header:
-                if archives[read.url]?.header == nil {
-                    let header = try PMTilesHeader(data)
-                    try PMTilesLookup.checkCompression(of: header)
-                    archives[read.url, default: Archive()].header = header
-                    archives[read.url]?.etag = response.etag
-                }
                 advance(purpose)
             case .metadata:
-                guard let header = archives[read.url]?.header else { return advance(purpose) }
                 let metadata = try PMTilesLookup.decompress(data, header.internalCompression, what: "the metadata")
                 complete(purpose, .success(try PMTilesTileJSON.make(url: job.resource.url, header: header, metadata: metadata), source: response.source))
             case .directory(let depth):
-                guard let header = archives[read.url]?.header else { return advance(purpose) }
-                let directory = try PMTilesDirectory(decoding: try PMTilesLookup.decompress(data, header.internalCompression, what: what))
-                if depth == 0 {
-                    archives[read.url]?.root = directory
-                } else {
-                    archives[read.url]?.leaves.keep(directory, at: read.range.lowerBound)
+                // Every job waiting on the read gets the answer: the directory is decoded for the first.
+                if depth == 0, archives[read.url]?.root == nil {
+                    archives[read.url]?.root = try PMTilesDirectory(decoding: try PMTilesLookup.decompress(data, header.internalCompression, what: what))
+                } else if depth > 0, archives[read.url]?.leaves.directory(at: read.range.lowerBound) == nil {
+                    let leaf = try PMTilesDirectory(decoding: try PMTilesLookup.decompress(data, header.internalCompression, what: what))
+                    archives[read.url]?.leaves.keep(leaf, at: read.range.lowerBound)
                 }
                 advance(purpose)
             case .tileData:
-                guard let header = archives[read.url]?.header else { return advance(purpose) }
                 complete(purpose, .success(try PMTilesLookup.tileContent(data, header: header), source: response.source))
             }
         } catch {
             fail(purpose, job.resource, "\(read.url): \(what) at bytes \(read.range.lowerBound)–\(read.range.upperBound): \(error.message)", source: response.source)
         }
-    }
-
-    /// Takes `purpose` off the waiters of `read` without cancelling it (it answered).
-    private mutating func leaveQuietly(_ read: ArchiveRead, _ purpose: RequestPurpose) {
-        waiters[read]?.removeAll { $0 == purpose }
-        if waiters[read]?.isEmpty == true { waiters[read] = nil }
     }
 
     private mutating func relayFailure(_ response: Response, of read: ArchiveRead, for purpose: RequestPurpose, final: Bool) {

@@ -35,7 +35,4 @@ public struct PMTilesDirectoryCache: Sendable {
             directories[oldest.key] = nil
         }
     }
-
-    /// How many directories are kept.
-    public var count: Int { directories.count }
 }
