@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import MapSimKit
 
 /// Every exit status of mapsim, decided here and nowhere else (the README documents them). They
@@ -23,10 +26,22 @@ enum ExitStatus {
     static let unavailable = ExitCode(69)
     /// 74 (`EX_IOERR`): a file cannot be written (standard output included), or a cache cannot be opened.
     static let cannotWrite = ExitCode(74)
+    /// 129: stopped by SIGHUP (the terminal went away) after saving what was done.
+    static let hungUp = ExitCode(129)
     /// 130: stopped by Ctrl-C (SIGINT) after saving what was done, as shells report it.
     static let interrupted = ExitCode(130)
     /// 143: stopped by SIGTERM after saving what was done.
     static let terminated = ExitCode(143)
+
+    /// The status of a command stopped by `signal` after saving what was done: 128 + the signal's
+    /// number, as shells report a process the signal killed.
+    static func stopped(by signal: Int32) -> ExitCode {
+        switch signal {
+        case SIGHUP: hungUp
+        case SIGTERM: terminated
+        default: interrupted
+        }
+    }
 
     /// The status for `error`.
     static func status(for error: any Error) -> ExitCode {

@@ -14,9 +14,10 @@ struct LiveListenCommand: AsyncParsableCommand {
         1 s to 10 s, every criteria subscribed again), live-update. --json prints the same JSON \
         lines that --events writes: {"type", "begin", "end", "data"}, times in microseconds.
 
-        Runs until --for has passed, or until interrupted (Ctrl-C).
+        Runs until --for has passed, or until interrupted (Ctrl-C, SIGTERM, SIGHUP); what came is \
+        written first.
 
-        Exit status: 0 at the end of --for or on an interrupt; 64 for bad arguments (a malformed \
+        Exit status: 0 at the end of --for or on Ctrl-C; 143 on SIGTERM, 129 on SIGHUP; 64 for bad arguments (a malformed \
         topic among them); 69 when the broker cannot be reached at all; 74 when --events cannot \
         be written.
 
@@ -83,5 +84,6 @@ struct LiveListenCommand: AsyncParsableCommand {
         if let unreachable {
             throw ExitStatus.fail(ExitStatus.unavailable, "could not connect to the broker at mqtt://\(broker.host):\(broker.port): \(unreachable)")
         }
+        if let exit = stream.signalExit() { throw exit }
     }
 }

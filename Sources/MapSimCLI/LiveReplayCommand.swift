@@ -38,6 +38,9 @@ struct LiveReplayCommand: AsyncParsableCommand {
         mqtt://HOST:PORT/TOPIC; it is read in real time for --for (or until Ctrl-C), reconnecting \
         as ArcGIS does (12 attempts, the first 2 at once, then every 10 s; then failed).
 
+        Ctrl-C, SIGTERM and SIGHUP stop a replay after writing --events and the summary so far \
+        (exit 130, 143, 129); a live feed stopped by Ctrl-C exits 0.
+
         Exit status: 0 done; 2 FILE cannot be read; 64 bad arguments; 65 a malformed line with \
         --strict; 69 a live feed that failed; 74 --events cannot be written.
 
@@ -67,7 +70,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The time between observations without --time-field.", valueName: "DURATION"))
     var interval = DurationArgument(argument: "10ms")!
 
-    @Option(help: "How many times faster than the feed's own time to play.")
+    @Option(help: "How many times faster than the feed's own time to play (0.001 to 1000000).")
     var speed: Double = 1
 
     @Option(help: "The most observations kept (0: no limit).")
@@ -76,7 +79,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
     @Option(help: "The most observations kept per track (0: no limit).")
     var maxObservationsPerTrack = 0
 
-    @Option(help: ArgumentHelp("Purge observations older than this many seconds (0: off).", valueName: "S"))
+    @Option(help: ArgumentHelp("Purge observations older than this many seconds (0: off; at most 31536000, a year).", valueName: "S"))
     var maxDuration: Double = 0
 
     @Option(help: ArgumentHelp("Keep only observations this filter expression accepts.", valueName: "EXPR"))
@@ -116,12 +119,18 @@ struct LiveReplayCommand: AsyncParsableCommand {
         return topic.isEmpty ? nil : .mqtt(.init(host: broker.host, port: broker.port, clientID: "mapsim-replay"), topic: topic)
     }
 
+    /// The documented ranges of the numbers a replay takes.
+    static let speeds = 0.001...1_000_000.0
+    static let maxDurations = 0.0...31_536_000.0
+
     func validate() throws {
-        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be above 0") }
+        guard Self.speeds.contains(speed) else { throw ValidationError("--speed must be between 0.001 and 1000000, not \(speed)") }
         guard timeField == nil || interval.time == DurationArgument(argument: "10ms")!.time else { throw ValidationError("give --time-field or --interval, not both") }
         guard interval.time > .zero else { throw ValidationError("--interval must be above 0") }
         guard maxObservations >= 0, maxObservationsPerTrack >= 0 else { throw ValidationError("the maximums cannot be negative") }
-        guard maxDuration >= 0, maxDuration.isFinite else { throw ValidationError("--max-duration cannot be negative") }
+        guard Self.maxDurations.contains(maxDuration) else {
+            throw ValidationError("--max-duration must be between 0 (off) and 31536000 seconds (a year), not \(maxDuration)")
+        }
         guard (style == nil) == (source == nil) else { throw ValidationError("--style and --source go together") }
         if trackSource != nil && style == nil { throw ValidationError("--track-source goes with --style and --source") }
         if file.hasPrefix("mqtt://") && liveTransport == nil { throw ValidationError("a feed on MQTT is mqtt://HOST[:PORT]/TOPIC") }
@@ -185,10 +194,12 @@ struct LiveReplayCommand: AsyncParsableCommand {
                                            reportsEvents: writer != nil, observer: observer)
         await session.connect(to: reader)
         let progress = ReplayProgress(enabled: isatty(STDERR_FILENO) == 1 && !json)
+        let stop = StreamStop {}
+        defer { stop.cancel() }
         var reported = 0
         var malformedStop: (line: Int, reason: String)?
-        while !(await session.isFeedFinished) {
-            await session.advance(by: SimTime.seconds(10))
+        var summary = await session.summary
+        while !(await session.isFeedFinished), await session.play(for: SimTime.seconds(10)) {
             let malformed = await session.malformedLines
             for (line, reason) in malformed.dropFirst(reported) {
                 if strict {
@@ -200,8 +211,9 @@ struct LiveReplayCommand: AsyncParsableCommand {
             }
             reported = malformed.count
             let status = await session.status
-            if malformedStop != nil || status == .failed { break }
-            progress.show(await session.summary)
+            if malformedStop != nil || status == .failed || stop.caughtSignal != nil { break }
+            summary = await session.summary
+            progress.show(summary)
         }
         progress.clear()
         if map != nil { _ = await session.run(until: .mapIdle, timeout: .seconds(60)) }
@@ -212,11 +224,11 @@ struct LiveReplayCommand: AsyncParsableCommand {
         } catch {
             throw ExitStatus.fail(error)
         }
-        let summary = await session.summary
         if let malformedStop {
             throw ExitStatus.fail(ExitStatus.invalidData, "\(file):\(malformedStop.line): \(malformedStop.reason)")
         }
         print(json ? JSONWriter.string(.object(Self.summaryObject(summary, status: await session.status))) : Self.summaryText(summary))
+        if let signal = stop.caughtSignal { throw ExitStatus.stopped(by: signal) }
     }
 
     /// Reads a live feed in real time until --for has passed, Ctrl-C, or the feed has failed.
@@ -247,6 +259,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
         if let failure {
             throw ExitStatus.fail(ExitStatus.unavailable, "the feed \(file) failed: \(failure)")
         }
+        if let exit = stream.signalExit() { throw exit }
     }
 
     private func printMalformed(_ line: Int, _ reason: String) {

@@ -213,13 +213,20 @@ struct LoadCommand: AsyncParsableCommand {
         await map.setStyleURI(styleURL)
         let outcome = await map.run(until: until, timeout: .seconds(timeout))
         var liveFailure: LiveFeedError?
+        var stoppedBy: Int32?
         if case .reached = outcome, let (source, feed) = try liveData.feed() {
-            do {
-                try await feed.run(on: map, source: source, for: liveData.duration?.time, seed: loading.seed)
+            let duration = liveData.duration?.time
+            let seed = loading.seed
+            let live = Task { try await feed.run(on: map, source: source, for: duration, seed: seed) }
+            let stop = StreamStop { live.cancel() }
+            switch await live.result {
+            case .success:
                 _ = await map.run(until: .mapIdle, timeout: .seconds(timeout))
-            } catch {
-                liveFailure = error
+            case .failure(let error):
+                liveFailure = error as? LiveFeedError ?? LiveFeedError(.unreachable, "\(error)")
             }
+            stop.cancel()
+            stoppedBy = stop.caughtSignal
         }
         subscription.cancel()
         for warning in await environment.shutdown() { printError("mapsim: warning: \(warning)") }
@@ -238,6 +245,7 @@ struct LoadCommand: AsyncParsableCommand {
         if let liveFailure {
             throw ExitStatus.fail(liveFailure)
         }
+        if let stoppedBy { throw ExitStatus.stopped(by: stoppedBy) }
         switch outcome {
         case .reached:
             return

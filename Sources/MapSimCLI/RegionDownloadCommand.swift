@@ -22,8 +22,8 @@ struct RegionDownloadCommand: AsyncParsableCommand {
         (offline-region-status-changed after each resource, offline-region-response-error, \
         offline-region-tile-limit-exceeded). Exit status: 0 when the region is complete; 1 when \
         something could not be downloaded (listed), the style failed or the mapbox:// tile limit \
-        was reached; 74 when the database cannot be written; 130 or 143 when stopped by Ctrl-C or \
-        SIGTERM (what was downloaded is kept).
+        was reached; 74 when the database cannot be written; 130, 143 or 129 when stopped by Ctrl-C, \
+        SIGTERM or SIGHUP (what was downloaded is kept).
 
         Examples:
           mapsim region download https://maps.example/style.json --bounds -122.52,37.70,-122.35,37.83 \\
@@ -135,7 +135,7 @@ struct RegionDownloadCommand: AsyncParsableCommand {
                 }
             }
         }
-        let stop = StreamStop(signals: [SIGINT, SIGTERM]) { task.cancel() }
+        let stop = StreamStop { task.cancel() }
         let outcome = await task.result
         stop.cancel()
         bar.finish()
@@ -151,7 +151,7 @@ struct RegionDownloadCommand: AsyncParsableCommand {
         case .failure(let error): throw ExitStatus.fail(error)
         }
         report(result, database: cache.path)
-        if result.wasInterrupted { throw stop.caughtSignal == SIGTERM ? ExitStatus.terminated : ExitStatus.interrupted }
+        if result.wasInterrupted { throw ExitStatus.stopped(by: stop.caughtSignal ?? SIGINT) }
         guard result.status.isComplete, result.failures.isEmpty, result.stopReason == nil else { throw ExitStatus.failure }
     }
 

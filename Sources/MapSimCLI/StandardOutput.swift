@@ -8,6 +8,12 @@ import Foundation
 /// Standard output as a Unix tool must treat it: what could not be written is an error (`cannotWrite`),
 /// not a silent success.
 enum StandardOutput {
+    /// Makes standard output write each line as it is printed, also into a pipe or a file, for a
+    /// command whose lines come over time (`mapsim live listen --json | jq`).
+    static func writeLineByLine() {
+        setvbuf(stdout, nil, _IOLBF, 0)
+    }
+
     /// Flushes standard output and exits with `status`, or with `cannotWrite` and a message on standard error
     /// when anything written to standard output was lost (a full disk, a closed pipe, `/dev/full`).
     static func exit(_ status: Int32) -> Never {

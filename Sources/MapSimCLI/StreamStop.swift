@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import MapSimKit
 
-/// Ends a command that reads a stream or downloads — on Ctrl-C (SIGINT), on SIGTERM when asked, or
-/// when its time is up — by calling `handler`, so that files are closed and a summary printed
+/// Ends a command that reads a stream, replays or downloads — on Ctrl-C (SIGINT), SIGTERM or SIGHUP,
+/// or when its time is up — by calling `handler`, so that files are closed and a summary printed
 /// instead of the process dying; `cancel()` stops all and restores the signals' defaults.
 final class StreamStop {
     private let sources: [any DispatchSourceSignal]
@@ -11,7 +11,10 @@ final class StreamStop {
     private let deadline: Task<Void, Never>?
     private let caught = CaughtSignal()
 
-    init(after duration: SimTime? = nil, signals: [Int32] = [SIGINT], _ handler: @escaping @Sendable () -> Void) {
+    /// The signals that stop a long-running command as Ctrl-C does.
+    static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
+
+    init(after duration: SimTime? = nil, signals: [Int32] = stopSignals, _ handler: @escaping @Sendable () -> Void) {
         self.signals = signals
         var sources: [any DispatchSourceSignal] = []
         let caught = caught

@@ -52,7 +52,8 @@ public enum LiveFeed: Sendable {
     }
 
     /// Runs the feed on `map` for `duration` (a recording: until its last update and one second more
-    /// when nil), applying updates to the GeoJSON source `source` when given.
+    /// when nil), applying updates to the GeoJSON source `source` when given. Cancelling the task
+    /// stops a broker feed where it is, with what came applied.
     public func run(on map: Map, source: String?, for duration: SimTime?, seed: UInt64) async throws(LiveFeedError) {
         let binding = source.map(LiveBinding.init(sourceID:))
         switch self {
@@ -109,6 +110,7 @@ public enum LiveFeed: Sendable {
         if let unreachable {
             throw LiveFeedError(.unreachable, "could not connect to the broker at mqtt://\(endpoint.host):\(endpoint.port): \(unreachable)")
         }
+        guard !Task.isCancelled else { return }
         let now = await map.now
         if start + duration > now { await map.advance(by: start + duration - now) }
     }

@@ -143,4 +143,37 @@ struct LiveReplayCommandTests {
         #expect(first.components(separatedBy: "dynamic-entity-observation-purged").count - 1 == 50)
         #expect(try await run("b.jsonl") == first)
     }
+
+    @Test func numbersOutsideTheirDocumentedRangesAreUsageErrorsNotTraps() async throws {
+        for arguments in [["--speed", "1e-300"], ["--speed", "nan"], ["--max-duration", "1e300"], ["--max-duration", "-1"]] {
+            let result = try await CommandRunner.run(["live", "replay", "styles/entities/vessels.jsonl", "--track-id-field", "MMSI"] + arguments)
+            #expect(result.status == 64 && result.standardError.contains(arguments[0]), "\(arguments): \(result.status) \(result.standardError)")
+        }
+    }
+
+    @Test func sigtermAndSighupWriteWhatWasReceivedAsItCameAndExit143And129() async throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        for (signal, status) in [(SIGTERM, Int32(143)), (SIGHUP, 129)] {
+            let folder = try FixtureDirectory()
+            let events = folder.path + "/events.jsonl"
+            let listen = try RunningCommand(["live", "listen", "mqtt://127.0.0.1:\(broker.port)", "--criteria", "acme/#", "--json", "--events", events])
+            try await listen.waitForLines { $0.contains { $0.contains(#""type":"live-subscribed""#) } }
+            let publisher = try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: .init(clientID: "p\(signal)"))
+            for room in 1...3 {
+                try await publisher.publish("acme/hq/b/1/r/room-\(room)/occupancy", payload: Array(#"{"timestamp": "2026-11-24T09:00:00Z", "properties": {"state": "busy"}}"#.utf8), qos: 1)
+            }
+            await publisher.disconnect()
+            // Through a pipe, each line as it comes; and the recording can be followed (tail -f).
+            try await listen.waitForLines { $0.count { $0.contains(#""type":"live-update""#) } == 3 }
+            let followed = try String(contentsOfFile: events, encoding: .utf8)
+            #expect(followed.components(separatedBy: #""type":"live-update""#).count - 1 == 3)
+            listen.send(signal)
+            let (exit, standardError) = await listen.wait()
+            #expect(exit == status, "\(standardError)")
+            let written = try String(contentsOfFile: events, encoding: .utf8)
+            #expect(written.components(separatedBy: #""type":"live-update""#).count - 1 == 3)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["events.jsonl"], "no temporary file left behind")
+        }
+    }
 }

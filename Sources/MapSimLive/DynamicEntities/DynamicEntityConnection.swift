@@ -4,6 +4,11 @@ import MapSim
 /// schedule: after a lost connection it tries again 12 times — the first 2 at once, then every 10 s —
 /// and then fails with the last error. A failure of the first connect is an error at once (the
 /// source does not load), as in ArcGIS; so is a loss the feed says not to reconnect after.
+///
+/// Only a connection that stayed up for `Schedule.stableAfter` (30 s) starts the schedule afresh
+/// when it is lost. A shorter one — a server that accepts, sends a little and closes — counts as
+/// the next failed attempt, so back-off applies and such a server sees at most 3 connections in
+/// 10 s (not ArcGIS's "first 2 at once" for ever), and the source fails after the 12th.
 public struct DynamicEntityConnection: StateMachine {
     /// When reconnect attempts are made.
     public struct Schedule: Sendable, Equatable {
@@ -13,12 +18,15 @@ public struct DynamicEntityConnection: StateMachine {
         public var immediateAttempts: Int
         /// The wait before each of the others.
         public var interval: SimTime
+        /// How long a connection must stay up for its loss to start the schedule afresh.
+        public var stableAfter: SimTime
 
-        /// ArcGIS's schedule: 12 attempts, 2 at once, then every 10 s.
-        public init(attempts: Int = 12, immediateAttempts: Int = 2, interval: SimTime = .seconds(10)) {
+        /// ArcGIS's schedule: 12 attempts, 2 at once, then every 10 s; a connection is stable after 30 s.
+        public init(attempts: Int = 12, immediateAttempts: Int = 2, interval: SimTime = .seconds(10), stableAfter: SimTime = .seconds(30)) {
             self.attempts = attempts
             self.immediateAttempts = immediateAttempts
             self.interval = interval
+            self.stableAfter = stableAfter
         }
     }
 
@@ -50,6 +58,10 @@ public struct DynamicEntityConnection: StateMachine {
     public private(set) var status = DynamicEntityConnectionStatus.disconnected
     /// The reconnect attempt under way (1-based); nil when not reconnecting.
     public private(set) var attempt: Int?
+    /// The reconnect attempts made since the schedule last started afresh.
+    private var attemptsMade = 0
+    /// When the open connection was made.
+    private var connectedAt: SimTime?
     private var retryPending = false
     /// The error that ended the previous attempt, reported with the next one.
     private var lastError: String?
@@ -64,44 +76,64 @@ public struct DynamicEntityConnection: StateMachine {
         switch input {
         case .connect:
             guard status == .disconnected || status == .failed else { return [] }
-            attempt = nil
+            startAfresh()
             return move(to: .connecting) + [.connect]
         case .disconnect:
             guard status != .disconnected else { return [] }
-            attempt = nil
-            retryPending = false
+            startAfresh()
             return [.disconnect] + move(to: .disconnected)
         case .connected:
             guard status == .connecting else { return [] }
             attempt = nil
+            connectedAt = now
             return move(to: .connected)
         case .connectFailed(let error):
             guard status == .connecting else { return [] }
-            guard let current = attempt else { return move(to: .failed, error: error) }
-            guard current < schedule.attempts else {
-                attempt = nil
-                return move(to: .failed, error: error)
-            }
-            if current < schedule.immediateAttempts { return tryAgain(number: current + 1, error: error) }
-            retryPending = true
-            lastError = error
-            return [.scheduleRetry(at: now + schedule.interval)]
+            guard attempt != nil else { return fail(error) }
+            return retry(after: error, at: now)
         case .connectionLost(let error, let shouldReconnect):
             guard status == .connected else { return [] }
-            guard shouldReconnect, schedule.attempts > 0 else { return move(to: .failed, error: error) }
-            return tryAgain(number: 1, error: error)
+            guard shouldReconnect, schedule.attempts > 0 else { return fail(error) }
+            if let connectedAt, now - connectedAt >= schedule.stableAfter { attemptsMade = 0 }
+            connectedAt = nil
+            return retry(after: error, at: now)
         case .retryDue:
-            guard retryPending, status == .connecting, let current = attempt else { return [] }
+            guard retryPending, status == .connecting else { return [] }
             retryPending = false
-            return tryAgain(number: current + 1, error: lastError)
+            return tryAgain(error: lastError)
         }
     }
 
-    private mutating func tryAgain(number: Int, error: String?) -> [Action] {
-        attempt = number
+    /// The next attempt after `error`: at once, after the interval, or none (failed) when the
+    /// schedule is spent.
+    private mutating func retry(after error: String, at now: SimTime) -> [Action] {
+        guard attemptsMade < schedule.attempts else { return fail(error) }
+        if attemptsMade < schedule.immediateAttempts { return tryAgain(error: error) }
+        retryPending = true
+        lastError = error
+        let waiting = status == .connecting ? [] : move(to: .connecting, error: error)
+        return waiting + [.scheduleRetry(at: now + schedule.interval)]
+    }
+
+    private mutating func tryAgain(error: String?) -> [Action] {
+        attemptsMade += 1
+        attempt = attemptsMade
         let previous = status
         status = .connecting
-        return [.emit(.connectionStatusChanged(.connecting, previous: previous, attempt: number, error: error)), .connect]
+        return [.emit(.connectionStatusChanged(.connecting, previous: previous, attempt: attemptsMade, error: error)), .connect]
+    }
+
+    private mutating func fail(_ error: String) -> [Action] {
+        startAfresh()
+        return move(to: .failed, error: error)
+    }
+
+    private mutating func startAfresh() {
+        attempt = nil
+        attemptsMade = 0
+        connectedAt = nil
+        retryPending = false
+        lastError = nil
     }
 
     private mutating func move(to next: DynamicEntityConnectionStatus, error: String? = nil) -> [Action] {

@@ -11,6 +11,10 @@ public struct DynamicEntityLineParser: Sendable {
         case malformed(line: Int, reason: String)
     }
 
+    /// The latest a line may play after the first, in microseconds: 100,000 years of virtual time,
+    /// far from where the clock's integer microseconds overflow.
+    static let latestOffset = 100_000 * 31_557_600_000_000.0
+
     public let format: DynamicEntityFeedFormat
     private var firstTime: Int64?
     private var lastOffset = SimTime.zero
@@ -48,18 +52,22 @@ public struct DynamicEntityLineParser: Sendable {
         case .number(let number)?: trackID = JSONWriter.formatNumber(number)
         case nil: return .malformed(line: number, reason: "no track id: the attribute \"\(format.trackIDField)\" is missing or not a string or number")
         }
-        var offset: SimTime
+        let microseconds: Double
         if let field = format.timeField {
             guard let time = Self.time(found.time) else {
                 return .malformed(line: number, reason: "no time: the attribute \"\(field)\" is missing or not an ISO 8601 date and time or milliseconds")
             }
             let first = firstTime ?? time
             firstTime = first
-            offset = SimTime(microseconds: Int64((Double(time - first) / format.speed).rounded()))
+            microseconds = (Double(time) - Double(first)) / format.speed
         } else {
-            offset = SimTime(microseconds: Int64((Double(format.interval.microseconds) * Double(number - 1) / format.speed).rounded()))
+            microseconds = Double(format.interval.microseconds) * Double(number - 1) / format.speed
+        }
+        guard microseconds <= Self.latestOffset else {
+            return .malformed(line: number, reason: "it would play \(Int(microseconds / 31_557_600_000_000)) years after the first line; a feed plays within 100000 years")
         }
         // A feed plays in its order: a time that goes back plays at once.
+        var offset = SimTime(microseconds: Int64(max(microseconds, 0).rounded()))
         offset = max(offset, lastOffset)
         lastOffset = offset
         let observation = DynamicEntityObservation(trackID: trackID, longitude: longitude, latitude: latitude, json: line)

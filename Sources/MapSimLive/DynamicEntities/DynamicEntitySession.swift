@@ -136,6 +136,26 @@ public actor DynamicEntitySession: MapClockCompanion {
         await advanceTogether(by: duration)
     }
 
+    /// Plays the feed on for `step` of virtual time from whatever is next due — time with nothing
+    /// due costs nothing — and stops at its last observation, so that what the store keeps is what
+    /// it holds when the feed ends, not after age purged it further. Returns false when nothing
+    /// was due (the feed cannot go on).
+    @discardableResult
+    public func play(for step: SimTime) async -> Bool {
+        await synchronize()
+        guard let first = nextDueTime else { return false }
+        let limit = first + step
+        if map == nil && !reportsEvents {
+            while !feedFinished, let next = nextDueTime, next <= limit { process(until: next) }
+            return true
+        }
+        while !feedFinished, let next = nextDueTime, next <= limit {
+            await moveMap(to: next)
+            await runDue(at: next)
+        }
+        return true
+    }
+
     /// When something is next due: a timer or the feed's next observation.
     var nextDueTime: SimTime? {
         switch (scheduler.nextTime, nextObservation?.time) {

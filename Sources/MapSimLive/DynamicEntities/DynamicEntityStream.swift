@@ -27,7 +27,10 @@ public actor DynamicEntityStream {
     private let start: ContinuousClock.Instant
     /// Counts connections, so that what an old one reports late is ignored.
     private var generation = 0
-    private var tasks: [Task<Void, Never>] = []
+    /// The connection under way and the wait for the next attempt; one of each at most, so that
+    /// memory stays flat however often a feed drops.
+    private var connectionTask: Task<Void, Never>?
+    private var retryTask: Task<Void, Never>?
     private var expiryTask: Task<Void, Never>?
     private var lines = 0
     private var malformed = 0
@@ -85,16 +88,19 @@ public actor DynamicEntityStream {
             case .connect: open()
             case .disconnect:
                 generation += 1
-                for task in tasks { task.cancel() }
-                tasks = []
+                connectionTask?.cancel()
+                retryTask?.cancel()
+                connectionTask = nil
+                retryTask = nil
             case .scheduleRetry(let time):
                 let delay = time - now
                 let expected = generation
-                tasks.append(Task { [clock] in
+                retryTask?.cancel()
+                retryTask = Task { [clock] in
                     try? await clock.sleep(for: .microseconds(delay.microseconds))
                     guard !Task.isCancelled else { return }
                     self.feed(.retryDue, generation: expected)
-                })
+                }
             case .emit(let event): handler(now, event)
             }
         }
@@ -111,7 +117,7 @@ public actor DynamicEntityStream {
         let expected = generation
         switch transport {
         case .webSocket(let url):
-            tasks.append(Task {
+            connectionTask = Task {
                 do {
                     let logger = Logger(label: "mapsim.dynamic-entities", factory: { _ in SwiftLogNoOpLogHandler() })
                     try await WebSocketClient.connect(url: url, logger: logger) { inbound, _, _ in
@@ -124,9 +130,9 @@ public actor DynamicEntityStream {
                 } catch {
                     self.ended("the feed at \(url): \(ConnectionFailure.reason(error))", generation: expected)
                 }
-            })
+            }
         case .mqtt(let endpoint, let topic):
-            tasks.append(Task {
+            connectionTask = Task {
                 let options = MQTTPacket.Connect(clientID: endpoint.clientID, keepAlive: endpoint.keepAlive, cleanSession: true,
                                                  username: endpoint.username, password: endpoint.password.map { Array($0.utf8) })
                 let client: MQTTClient
@@ -149,7 +155,7 @@ public actor DynamicEntityStream {
                 }
                 await client.disconnect()
                 self.ended("the connection to \(endpoint.host):\(endpoint.port) closed", generation: expected)
-            })
+            }
         }
     }
 

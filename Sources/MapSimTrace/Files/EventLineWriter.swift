@@ -13,11 +13,14 @@ public final class EventLineWriter: Sendable {
 
     private let file: OutputFile
     private let state: Mutex<State>
-    private static let flushThreshold = 64 * 1024
+    private let flushThreshold: Int
 
-    /// Opens `path` for writing; `header`, if given, is its first line.
-    public init(path: String, header: JSONObject? = nil) throws(TraceError) {
-        file = try OutputFile(path: path)
+    /// Opens `path` for writing; `header`, if given, is its first line. A `streamed` file (a live
+    /// recording) is written in place, each line as it comes, so that `tail -f` follows it; else
+    /// lines are buffered and the file put in place whole at the end.
+    public init(path: String, header: JSONObject? = nil, streamed: Bool = false) throws(TraceError) {
+        file = try OutputFile(path: path, streamed: streamed)
+        flushThreshold = streamed ? 1 : 64 * 1024
         state = Mutex(State(buffer: header.map { Array((JSONWriter.string(.object($0)) + "\n").utf8) } ?? []))
     }
 
@@ -26,7 +29,7 @@ public final class EventLineWriter: Sendable {
         state.withLock { state in
             event.appendJSONLine(to: &state.buffer)
             state.buffer.append(0x0A)
-            if state.buffer.count >= Self.flushThreshold { flush(&state) }
+            if state.buffer.count >= flushThreshold { flush(&state) }
         }
     }
 

@@ -16,7 +16,8 @@ import MapSimJSON
 /// regular file (or a new path) is written to a temporary file beside it and renamed over it at the
 /// end, so a reader never sees half of it; a symbolic link is followed to its target, which is
 /// written, never the link replaced; anything else — a device, a FIFO, `/dev/stdout` — is written
-/// straight through, never replaced.
+/// straight through, never replaced. A streamed file (a live recording that `tail -f` follows) is
+/// written in place as it goes.
 public final class OutputFile: @unchecked Sendable {
     private enum Mode {
         case standardOutput
@@ -33,7 +34,8 @@ public final class OutputFile: @unchecked Sendable {
 
     /// Opens `path` for writing (`-` for standard output). A file it makes or replaces gets
     /// `permissions` when they are given (a private key's 0o600), else those of the file it replaces.
-    public init(path: String, permissions required: mode_t? = nil) throws(TraceError) {
+    /// `streamed` writes the file in place, so that what was written can be read at once.
+    public init(path: String, permissions required: mode_t? = nil, streamed: Bool = false) throws(TraceError) {
         self.path = path
         if path == "-" {
             target = path
@@ -54,6 +56,12 @@ public final class OutputFile: @unchecked Sendable {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw Self.failure(path, "the folder \(folder) does not exist")
+        }
+        if streamed {
+            let descriptor = open(resolved, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, required ?? 0o666)
+            guard descriptor >= 0 else { throw Self.failure(path, Self.reason(errno)) }
+            mode = .throughTo(descriptor)
+            return
         }
         var template = Array((folder + "/." + FilePath.name(of: resolved) + ".XXXXXX").utf8CString)
         let descriptor = mkstemp(&template)

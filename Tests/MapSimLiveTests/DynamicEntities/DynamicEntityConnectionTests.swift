@@ -49,4 +49,49 @@ struct DynamicEntityConnectionTests {
         #expect(connection.handle(.connect, at: .seconds(11)) == [.emit(.connectionStatusChanged(.connecting, previous: .disconnected, attempt: nil, error: nil)), .connect])
         #expect(connection.handle(.connect, at: .seconds(11)).isEmpty, "already connecting")
     }
+
+    /// Runs a server that accepts and drops each connection `stayingUp` after it was made, for
+    /// `duration`; returns when each connection was made.
+    private static func connections(stayingUp: SimTime, for duration: SimTime) -> (times: [SimTime], connection: DynamicEntityConnection) {
+        var connection = DynamicEntityConnection()
+        var now = SimTime.zero
+        var times: [SimTime] = []
+        var actions = connection.handle(.connect, at: now)
+        while now <= duration {
+            if actions.contains(.connect) {
+                times.append(now)
+                _ = connection.handle(.connected, at: now)
+                now = now + stayingUp
+                actions = connection.handle(.connectionLost("closed", shouldReconnect: true), at: now)
+            } else if case .scheduleRetry(let due)? = actions.last {
+                now = due
+                actions = connection.handle(.retryDue, at: now)
+            } else {
+                break
+            }
+        }
+        return (times, connection)
+    }
+
+    @Test func aConnectionLostBeforeItWasStableIsTheNextFailedAttempt() {
+        let (times, connection) = Self.connections(stayingUp: .milliseconds(5), for: .seconds(300))
+        #expect(times.count { $0 <= .seconds(10) } == 3, "the first connection and 2 at once; then every 10 s")
+        #expect(times.count == 13, "the first and 12 attempts")
+        #expect(connection.status == .failed)
+    }
+
+    @Test func aConnectionThatStayedUpStartsTheScheduleAfresh() {
+        let (times, connection) = Self.connections(stayingUp: .seconds(30), for: .seconds(300))
+        #expect(times.count == 11, "every connection stayed up 30 s and was made again at once")
+        #expect(connection.status != .failed)
+        var short = DynamicEntityConnection()
+        _ = short.handle(.connect, at: .zero)
+        _ = short.handle(.connected, at: .zero)
+        _ = short.handle(.connectionLost("closed", shouldReconnect: true), at: .seconds(1))
+        _ = short.handle(.connected, at: .seconds(1))
+        _ = short.handle(.connectionLost("closed", shouldReconnect: true), at: .seconds(2))
+        _ = short.handle(.connected, at: .seconds(2))
+        let waiting = short.handle(.connectionLost("closed", shouldReconnect: true), at: .seconds(3))
+        #expect(waiting == [.emit(.connectionStatusChanged(.connecting, previous: .connected, attempt: nil, error: "closed")), .scheduleRetry(at: .seconds(13))])
+    }
 }

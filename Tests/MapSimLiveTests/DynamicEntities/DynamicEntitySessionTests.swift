@@ -111,4 +111,32 @@ struct DynamicEntitySessionTests {
         let summary = await session.summary
         #expect(summary.observationsKept == 10 && summary.counts.entitiesReceived == 6, "three tracks before, the same three as new entities after")
     }
+
+    /// Plays `feed` to its end in the 10 s steps `live replay` takes.
+    private func play(_ feed: DynamicEntityFeedReader, options: DynamicEntityPurgeOptions) async -> DynamicEntitySession.Summary {
+        let session = DynamicEntitySession(map: nil, options: options, reportsEvents: false)
+        await session.connect(to: feed)
+        while !(await session.isFeedFinished), await session.play(for: .seconds(10)) {}
+        return await session.summary
+    }
+
+    @Test func theEndOfAReplayIsTheStoreAtTheLastObservation() async {
+        let short = await play(feed(1_002), options: .init(maximumObservations: 0, maximumDuration: .seconds(5)))
+        #expect(short.observationsKept == 501, "the last 5 s of 10 ms steps, both ends included")
+        let long = await play(feed(20_000), options: .init(maximumObservations: 0, maximumDuration: .seconds(30)))
+        #expect(long.observationsKept == 3_001)
+    }
+
+    @Test func aTimeJumpOfThousandsOfYearsCostsNothingAndOneBeyondTheClockIsMalformed() async {
+        let lines = [0.0, 9.9e14, 9.9e14 + 5_000].enumerated().map { #"{"geometry": {"x": 1, "y": 2}, "attributes": {"id": \#($0.offset), "t": \#($0.element)}}"# }
+        let reader = DynamicEntityFeedReader(text: Array(lines.joined(separator: "\n").utf8), format: .init(trackIDField: "id", timeField: "t"))
+        let summary = await play(reader, options: .init(maximumDuration: .seconds(10)))
+        #expect(summary.counts.observationsReceived == 3 && summary.observationsKept == 2 && summary.malformed == 0)
+        let slow = DynamicEntityFeedReader(text: Array(lines.joined(separator: "\n").utf8), format: .init(trackIDField: "id", timeField: "t", speed: 0.001))
+        guard case .observation = slow.next(), case .malformed(2, let reason)? = slow.next() else {
+            Issue.record("31,000 years played a thousand times slower is beyond the clock")
+            return
+        }
+        #expect(reason.contains("100000 years"))
+    }
 }

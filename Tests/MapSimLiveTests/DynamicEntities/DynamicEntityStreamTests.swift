@@ -47,6 +47,21 @@ struct DynamicEntityStreamTests {
         await server.stop()
     }
 
+    @Test func aServerThatDropsEveryConnectionSoonIsNotStormedAndEachConnectionsMessagesAreDelivered() async throws {
+        let batches = (0..<30).map { Self.lines($0 * 10..<$0 * 10 + 10) }
+        let server = try await WebSocketFeedServer.start(batches: batches, keepsLastOpen: false)
+        let feed = EventFeed<DynamicEntityEvent>()
+        let stream = DynamicEntityStream(transport: .webSocket(server.url), format: .init(trackIDField: "MMSI"), handler: feed.handler())
+        await stream.connect()
+        let events = try await feed.events { Self.statuses($0).count == 7 }
+        #expect(Self.statuses(events) == ["connecting", "connected", "connecting 1", "connected", "connecting 2", "connected", "connecting"],
+                "the third drop waits 10 s")
+        #expect(server.connectionCount == 3)
+        #expect(Self.received(events) == 30, "every message sent before each close")
+        await stream.disconnect()
+        await server.stop()
+    }
+
     @Test func anMQTTTopicCarriesObservations() async throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }

@@ -1,0 +1,65 @@
+import Foundation
+import Synchronization
+import MapSimTesting
+
+/// `mapsim` started and left running, for tests of what it does while it runs and when it is
+/// signalled: its standard output is read line by line as it comes.
+final class RunningCommand: Sendable {
+    private let process: Process
+    private let output = EventFeed<String>()
+    private let errorPipe: Pipe
+    /// The lines the test has read so far.
+    private let read = Mutex<[String]>([])
+
+    /// Starts `mapsim` with `arguments` in the repository's folder.
+    init(_ arguments: [String]) throws {
+        process = Process()
+        process.executableURL = CommandRunner.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: SampleStyle.stylesFolder + "/..")
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = nil
+        process.environment = environment
+        let output = Pipe()
+        errorPipe = Pipe()
+        process.standardOutput = output
+        process.standardError = errorPipe
+        let continuation = self.output.continuation
+        try process.run()
+        Thread.detachNewThread {
+            var pending: [UInt8] = []
+            while case let data = output.fileHandleForReading.availableData, !data.isEmpty {
+                pending += data
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    continuation.yield(String(decoding: pending[..<newline], as: UTF8.self))
+                    pending.removeSubrange(...newline)
+                }
+            }
+            continuation.finish()
+        }
+    }
+
+    /// Waits until the lines printed so far satisfy `done` (20 s at most; then it throws).
+    func waitForLines(until done: @escaping @Sendable ([String]) -> Bool) async throws {
+        let before = read.withLock { $0 }
+        if done(before) { return }
+        let more = try await self.output.events { done(before + $0) }
+        read.withLock { $0 = before + more }
+    }
+
+    /// Sends `signal` to the process.
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to end: its status and what it printed to standard error.
+    func wait() async -> (status: Int32, standardError: String) {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let error = self.errorPipe.fileHandleForReading.readDataToEndOfFile()
+                self.process.waitUntilExit()
+                continuation.resume(returning: (self.process.terminationStatus, String(decoding: error, as: UTF8.self)))
+            }
+        }
+    }
+}
