@@ -11,7 +11,8 @@ struct ContentVerifyCommand: ParsableCommand {
         the package), then each item's size and SHA-256, and that the package holds nothing the \
         manifest does not list. Says valid, or which item or the signature fails.
 
-        Exit status: 0 valid; 2 the package or key cannot be read; 65 not valid.
+        Exit status: 0 valid; 2 the package or key cannot be read; 65 not valid; 74 the temporary \
+        folder (TMPDIR) cannot be used to open it.
 
         Example:
           mapsim content verify city.mapsimpkg --public-key site-key.pub
@@ -37,6 +38,8 @@ struct ContentVerifyCommand: ParsableCommand {
             let key = try ContentSigningKey.publicKey(String(decoding: keyText, as: UTF8.self))
             let opened = try ContentPackage(bytes, key: key)
             print("\(package): valid — \(opened.manifest.site) version \(opened.manifest.version), \(opened.items.count) items, signed with \(publicKey)")
+        } catch where error.code == .cannotWrite {
+            throw ExitStatus.fail(ExitStatus.status(for: error), "\(package): cannot be checked here: \(error)")
         } catch {
             throw ExitStatus.fail(ExitStatus.status(for: error), "\(package): not valid: \(error)")
         }

@@ -36,11 +36,13 @@ struct LoadCommand: AsyncParsableCommand {
         parse; 2 when the timeout passes first (for example when a source's TileJSON fails, \
         which keeps the map from ever being loaded); 64 for bad arguments; 69 when the --live \
         broker cannot be reached or --require-first-online-check fails; 65 when the --content \
-        package is not valid (nothing is imported); 74 when --events cannot be written.
+        package is not valid or older than the installed version (nothing is imported); 74 when \
+        --events cannot be written.
 
         --content PKG --public-key KEY imports a signed content package (`mapsim content pack`) into \
         the cache first, pinned, so that a first run loads with no network (--offline); the package \
-        is checked entirely — signature, every item — before anything is written. Then the \
+        is checked entirely — signature, every item — before anything is written, and a version \
+        lower than the one installed is refused unless --allow-downgrade (anti-rollback). Then the \
         site's content is checked as `mapsim content check` does, before the style loads \
         (content-ready, content-start and content-complete-all are in the events); \
         --check-content runs that check without a package. With --require-first-online-check, \
@@ -118,6 +120,9 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --content: the public key the package must be signed with.", valueName: "KEY"))
     var publicKey: String?
 
+    @Flag(help: "With --content: install the package even when its version is lower than the one installed.")
+    var allowDowngrade = false
+
     @Flag(help: "Check the site's content (manifest.json next to the style) before the style loads, as `mapsim content check` does.")
     var checkContent = false
 
@@ -130,6 +135,7 @@ struct LoadCommand: AsyncParsableCommand {
         guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
         _ = try liveData.feed()
         guard (content == nil) == (publicKey == nil) else { throw ValidationError("--content and --public-key go together") }
+        if allowDowngrade && content == nil { throw ValidationError("--allow-downgrade goes with --content") }
         if content != nil && loading.noCache { throw ValidationError("--content imports into the cache: it cannot go with --no-cache") }
         if (requireFirstOnlineCheck || checkContent) && loading.noCache {
             throw ValidationError("the data manager keeps the site's content in the cache: --check-content and --require-first-online-check cannot go with --no-cache")
@@ -169,7 +175,7 @@ struct LoadCommand: AsyncParsableCommand {
         }
         do {
             let package = try ContentPackage(bytes, key: try ContentSigningKey.publicKey(String(decoding: keyText, as: UTF8.self)))
-            let summary = try await session.importPackage(package)
+            let summary = try await session.importPackage(package, allowingDowngrade: allowDowngrade)
             printError("mapsim: imported \(summary.site) version \(summary.version) from \(path): \(summary.resources) resources and \(summary.tiles) tiles, pinned in the cache")
         } catch {
             throw ExitStatus.fail(ExitStatus.invalidData, "\(path): \(error); nothing was imported")

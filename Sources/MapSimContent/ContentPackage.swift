@@ -63,31 +63,75 @@ public struct ContentPackage: Sendable {
         }
     }
 
+    /// The most entries a package may hold, checked before any is read.
+    static let maximumEntries = 1_000_000
+
+    /// Refuses, before anything is inflated, a zip that `pack` cannot have made and that could
+    /// exhaust the machine: too many entries, a compressed entry (`pack` stores every entry, so a
+    /// deflated one — a zip bomb among them — is refused unread), or an entry declaring more bytes
+    /// than the whole package has.
+    private static func checkBounds(of archive: Archive, packageSize: Int) throws(ContentError) {
+        var count = 0
+        for entry in archive {
+            count += 1
+            guard count <= maximumEntries else {
+                throw ContentError(.invalidPackage, "the package holds more than \(maximumEntries) entries; refused unread")
+            }
+            guard entry.type == .file else { continue }
+            guard !entry.isCompressed else {
+                throw ContentError(.invalidPackage, "\(entry.path) is compressed (\(entry.compressedSize) bytes declaring \(entry.uncompressedSize)); "
+                                   + "`mapsim content pack` stores every entry, so it is refused unread")
+            }
+            guard entry.uncompressedSize == entry.compressedSize, entry.uncompressedSize <= UInt64(packageSize) else {
+                throw ContentError(.invalidPackage, "\(entry.path) declares \(entry.uncompressedSize) bytes in a package of \(packageSize); refused unread")
+            }
+        }
+    }
+
+    /// Why a file cannot be made in `folder`, as the system says it.
+    private static func reason(writingIn folder: String) -> String {
+        access(folder, W_OK | X_OK) == 0 ? "a file cannot be made there" : String(cString: strerror(errno))
+    }
+
     /// Opens a package and checks all of it against `key`: the signature of the manifest, then each
     /// item's size and SHA-256, and that it holds nothing the manifest does not list. Anything wrong is
     /// an error naming the signature or the item.
     public init(_ bytes: [UInt8], key: Curve25519.Signing.PublicKey) throws(ContentError) {
         // Read from a file: ZIPFoundation's in-memory reader traps on some malformed archives, its
         // file reader reports them.
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("mapsim-package-\(UUID().uuidString).zip")
+        let folder = FileManager.default.temporaryDirectory
+        let file = folder.appendingPathComponent("mapsim-package-\(UUID().uuidString).zip")
         defer { try? FileManager.default.removeItem(at: file) }
-        let archive: Archive
         do {
             try Data(bytes).write(to: file, options: .withoutOverwriting)
+        } catch {
+            throw ContentError(.cannotWrite, "cannot use the temporary folder \(folder.path) (TMPDIR) to open the package: \(Self.reason(writingIn: folder.path))")
+        }
+        let archive: Archive
+        do {
             archive = try Archive(url: file, accessMode: .read)
         } catch {
             throw ContentError(.invalidPackage, "not a content package (a zip): \(error)")
         }
+        try Self.checkBounds(of: archive, packageSize: bytes.count)
         func read(_ path: String) throws(ContentError) -> [UInt8]? {
             guard let entry = archive[path] else { return nil }
-            guard entry.type == .file, entry.uncompressedSize <= 1 << 30 else { throw ContentError(.invalidPackage, "\(path) is not a file of the package") }
-            var data = Data()
+            guard entry.type == .file else { throw ContentError(.invalidPackage, "\(path) is not a file of the package") }
+            let declared = Int(entry.uncompressedSize)
+            var data = [UInt8]()
+            data.reserveCapacity(declared)
             do {
-                _ = try archive.extract(entry) { data.append($0) }
+                _ = try archive.extract(entry) { chunk in
+                    guard data.count + chunk.count <= declared else { throw ContentError(.invalidPackage, "\(path) holds more than the \(declared) bytes it declares") }
+                    data += chunk
+                }
+            } catch let error as ContentError {
+                throw error
             } catch {
                 throw ContentError(.invalidPackage, "\(path) is damaged: \(error)")
             }
-            return Array(data)
+            guard data.count == declared else { throw ContentError(.invalidPackage, "\(path) holds \(data.count) bytes, not the \(declared) it declares") }
+            return data
         }
         guard let manifestBytes = try read(Self.manifestPath) else { throw ContentError(.invalidPackage, "the package has no manifest.json") }
         guard let signatureText = try read(Self.signaturePath) else { throw ContentError(.invalidPackage, "the package has no signature (manifest.sig)") }

@@ -142,4 +142,27 @@ struct ContentCommandTests {
         #expect(recheck.standardOutput.contains(#""type":"content-complete-all","begin":0,"end":0,"data":{"site":"city","is-successful":true,"is-online-data":false"#),
                 "--check-content under the maximum age: no request, the installed content: \(recheck.standardOutput.prefix(600))")
     }
+
+    @Test func anUnusableTemporaryFolderIsAnEnvironmentErrorNamingItNotAnInvalidPackage() async throws {
+        let result = try await CommandRunner.run(["content", "verify", "styles/content/city-v1.mapsimpkg", "--public-key", "styles/content/city.pub"],
+                                                 environment: ["TMPDIR": "/nonexistent"])
+        #expect(result.status == 74 && result.standardError.contains("/nonexistent") && !result.standardError.contains("not valid"), "\(result.standardError)")
+    }
+
+    @Test func anOlderPackageIsRefusedOverANewerInstalledVersionUnlessADowngradeIsAllowed() async throws {
+        let (folder, site, server) = try await signedSite()
+        defer { Task { await server.stop() } }
+        #expect(try await CommandRunner.run(["content", "pack", site, "-o", "v2.mapsimpkg", "--key", "k", "--site", "city", "--version", "2"], in: folder.path).status == 0)
+        let style = server.baseURL + "/style.json"
+        func load(_ package: String, _ extra: [String] = []) async throws -> CommandRunner.Result {
+            try await CommandRunner.run(["load", style, "--offline", "--cache", "c.db", "-q", "--content", package, "--public-key", "k.pub"] + extra, in: folder.path)
+        }
+        #expect(try await load("v2.mapsimpkg").status == 0)
+        let older = try await load("v1.mapsimpkg")
+        #expect(older.status == 65 && older.standardError.contains("city version 1, older than version 2 installed"), "\(older.standardError)")
+        let check = try await CommandRunner.run(["content", "check", style, "--cache", "c.db", "--force"], in: folder.path)
+        #expect(check.standardOutput.contains("version 2 is the newest"), "version 2 is still the one installed: \(check.standardOutput)")
+        let allowed = try await load("v1.mapsimpkg", ["--allow-downgrade"])
+        #expect(allowed.status == 0 && allowed.standardError.contains("imported city version 1"), "\(allowed.standardError)")
+    }
 }

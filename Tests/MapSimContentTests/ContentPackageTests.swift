@@ -4,6 +4,7 @@ import MapSim
 import MapSimJSON
 import MapSimTesting
 @testable import MapSimContent
+import ZIPFoundation
 
 /// Signed packages: made from the sample style, checked, and refused when anything in them changed.
 @Suite("ContentPackage")
@@ -66,5 +67,28 @@ struct ContentPackageTests {
         #expect(throws: ContentError.self) { try ContentManifest(json: Array(#"{"site": "s", "version": 1, "items": [{"url": "../etc/passwd", "kind": "other", "size": 1, "sha256": "00"}]}"#.utf8)) }
         let package = try ContentPackage.pack(manifest, root: folder.path, key: privateKey)
         #expect(throws: Never.self) { try ContentPackage(package, key: try ContentSigningKey.publicKey(Self.keys.publicKey)) }
+    }
+
+    @Test func aZipBombIsRefusedUnreadWithTheEntryNamed() throws {
+        let key = try ContentSigningKey.publicKey(Self.keys.publicKey)
+        let archive = try Archive(accessMode: .create)
+        let spaces = Data(repeating: 0x20, count: 32 << 20)
+        try archive.addEntry(with: "manifest.json", type: .file, uncompressedSize: Int64(spaces.count), compressionMethod: .deflate) { position, size in
+            spaces.subdata(in: Int(position)..<Int(position) + size)
+        }
+        let bomb = Array(try #require(archive.data))
+        #expect(bomb.count < 1 << 20)
+        let error = try #require(throws: ContentError.self) { try ContentPackage(bomb, key: key) }
+        #expect(error.code == .invalidPackage && error.message.hasPrefix("manifest.json is compressed") && error.message.contains("refused unread"))
+    }
+
+    @Test func anEntryDeclaringMoreBytesThanThePackageIsRefusedUnread() throws {
+        let (_, package) = try pack()
+        var lying = package
+        // The central directory's record of manifest.json (the first): its sizes claim 2 GB.
+        let record = try #require((0..<lying.count - 4).first { lying[$0..<$0 + 4] == [0x50, 0x4B, 0x01, 0x02] })
+        for offset in [record + 20, record + 24] { lying.replaceSubrange(offset..<offset + 4, with: [0xFF, 0xFF, 0xFF, 0x7F]) }
+        let error = try #require(throws: ContentError.self) { try ContentPackage(lying, key: try ContentSigningKey.publicKey(Self.keys.publicKey)) }
+        #expect(error.message.hasPrefix("manifest.json declares 2147483647 bytes") && error.message.contains("refused unread"), "\(error)")
     }
 }
