@@ -198,8 +198,10 @@ struct LiveReplayCommand: AsyncParsableCommand {
         defer { stop.cancel() }
         var reported = 0
         var malformedStop: (line: Int, reason: String)?
-        var summary = await session.summary
-        while !(await session.isFeedFinished), await session.play(for: SimTime.seconds(10)) {
+        var summary: DynamicEntitySession.Summary
+        // Lines are reported as they are read, also those before the first observation (a file
+        // with none reports every line).
+        while true {
             let malformed = await session.malformedLines
             for (line, reason) in malformed.dropFirst(reported) {
                 if strict {
@@ -210,10 +212,12 @@ struct LiveReplayCommand: AsyncParsableCommand {
                 printMalformed(line, reason)
             }
             reported = malformed.count
-            let status = await session.status
-            if malformedStop != nil || status == .failed || stop.caughtSignal != nil { break }
             summary = await session.summary
+            let status = await session.status
+            let finished = await session.isFeedFinished
+            if malformedStop != nil || status == .failed || stop.caughtSignal != nil || finished { break }
             progress.show(summary)
+            guard await session.play(for: SimTime.seconds(10)) else { break }
         }
         progress.clear()
         if map != nil { _ = await session.run(until: .mapIdle, timeout: .seconds(60)) }

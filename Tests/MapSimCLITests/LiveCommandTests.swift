@@ -176,4 +176,16 @@ struct LiveReplayCommandTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["events.jsonl"], "no temporary file left behind")
         }
     }
+
+    @Test func aFeedWithNoValidLineIsStillReportedAndStrictAndADirectoryIsNoFeed() async throws {
+        let folder = try FixtureDirectory()
+        let bad = try folder.write("bad.jsonl", "bad\n{\"geometry\": {}}\n")
+        let lenient = try await CommandRunner.run(["live", "replay", bad, "--track-id-field", "MMSI"])
+        #expect(lenient.status == 0 && lenient.standardError.contains("bad.jsonl:1: skipped") && lenient.standardError.contains("bad.jsonl:2: skipped"),
+                "\(lenient.standardError)")
+        let strict = try await CommandRunner.run(["live", "replay", bad, "--track-id-field", "MMSI", "--strict"])
+        #expect(strict.status == 65 && strict.standardError.contains("bad.jsonl:1: not JSON"), "\(strict.standardError)")
+        let directory = try await CommandRunner.run(["live", "replay", folder.path, "--track-id-field", "MMSI"])
+        #expect(directory.status == 2 && directory.standardError.contains("is a directory"), "\(directory.standardError)")
+    }
 }

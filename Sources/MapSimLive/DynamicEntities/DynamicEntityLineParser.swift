@@ -1,5 +1,4 @@
 import MapSim
-import MapSimJSON
 
 /// Reads one line of a feed into an observation and when it arrives — by the format's time field
 /// (relative to the first line's, divided by the speed) or its fixed interval — or says why it is
@@ -46,11 +45,9 @@ public struct DynamicEntityLineParser: Sendable {
         guard (-180...180).contains(longitude), (-90...90).contains(latitude) else {
             return .malformed(line: number, reason: "the point \(longitude), \(latitude) is not a longitude and latitude")
         }
-        let trackID: String
-        switch found.trackID {
-        case .string(let text)?: trackID = text
-        case .number(let number)?: trackID = JSONWriter.formatNumber(number)
-        case nil: return .malformed(line: number, reason: "no track id: the attribute \"\(format.trackIDField)\" is missing or not a string or number")
+        // The scanner gives a numeric track id as its text.
+        guard case .string(let trackID)? = found.trackID else {
+            return .malformed(line: number, reason: "no track id: the attribute \"\(format.trackIDField)\" is missing or not a string or number")
         }
         let microseconds: Double
         if let field = format.timeField {

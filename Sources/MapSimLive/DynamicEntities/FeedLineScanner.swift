@@ -98,7 +98,7 @@ struct FeedLineScanner {
         let timeKey = timeKey
         try members { (scanner: inout FeedLineScanner, key: Range<Int>) throws(FeedError) in
             if scanner.equal(key, trackIDKey) {
-                found.trackID = try scanner.scalar()
+                found.trackID = try scanner.trackID()
             } else if let timeKey, scanner.equal(key, timeKey) {
                 found.time = try scanner.scalar()
             } else {
@@ -109,7 +109,8 @@ struct FeedLineScanner {
 
     /// Calls `member` for each key of the object here, with the index at its value.
     private mutating func members(_ member: (inout FeedLineScanner, Range<Int>) throws(FeedError) -> Void) throws(FeedError) {
-        guard take() == UInt8(ascii: "{") else { throw fail("expected an object") }
+        guard peek == UInt8(ascii: "{") else { throw fail("expected an object") }
+        index += 1
         skipWhitespace()
         if peek == UInt8(ascii: "}") {
             index += 1
@@ -118,7 +119,8 @@ struct FeedLineScanner {
         while true {
             let key = try rawString()
             skipWhitespace()
-            guard take() == UInt8(ascii: ":") else { throw fail("expected : after a key") }
+            guard peek == UInt8(ascii: ":") else { throw fail("expected : after a key") }
+            index += 1
             skipWhitespace()
             try member(&self, key)
             skipWhitespace()
@@ -143,6 +145,20 @@ struct FeedLineScanner {
         }
     }
 
+    /// A track id here: a string as it is; a number as its text as the feed wrote it — never
+    /// rounded to a double, so that 9999999999999999 and 10000000000000000 stay two tracks —
+    /// except that one with a fraction or an exponent that is an exact integer is that integer
+    /// (`1.0` and `1e3` are `1` and `1000`); anything else skipped (nil).
+    private mutating func trackID() throws(FeedError) -> Scalar? {
+        guard let first = peek, first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return try scalar() }
+        let start = index
+        let value = try number()
+        let text = bytes[start..<index]
+        let isPlainInteger = !text.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+        if !isPlainInteger, value == value.rounded(), abs(value) < 9_007_199_254_740_992 { return .string(String(Int64(value))) }
+        return .string(String(decoding: text, as: UTF8.self))
+    }
+
     private mutating func numberOrSkip() throws(FeedError) -> Double? {
         if case .number(let value)? = try scalar() { return value }
         return nil
@@ -150,7 +166,8 @@ struct FeedLineScanner {
 
     /// Where the bytes of the string here are, between its quotes, escapes left as they are.
     private mutating func rawString() throws(FeedError) -> Range<Int> {
-        guard take() == UInt8(ascii: "\"") else { throw fail("expected a string") }
+        guard peek == UInt8(ascii: "\"") else { throw fail("expected a string") }
+        index += 1
         let start = index
         while let byte = take() {
             switch byte {

@@ -17,15 +17,21 @@ final class LineReader: @unchecked Sendable {
     private var skipping = false
     let maximumLineLength: Int
 
-    /// Opens `path` (`-` for standard input); a file that cannot be opened is an error saying why.
+    /// Opens `path` (`-` for standard input); a file that cannot be opened, or a directory, is an error saying why.
     init(path: String, maximumLineLength: Int = 1 << 20) throws(FeedError) {
         self.maximumLineLength = maximumLineLength
         if path == "-" {
             descriptor = 0
             ownsDescriptor = false
         } else {
-            descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw FeedError(.unreadable, "cannot read \(path): \(String(cString: strerror(errno)))") }
+            let opened = open(path, O_RDONLY | O_CLOEXEC)
+            guard opened >= 0 else { throw FeedError(.unreadable, "cannot read \(path): \(String(cString: strerror(errno)))") }
+            var info = stat()
+            if fstat(opened, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+                close(opened)
+                throw FeedError(.unreadable, "cannot read \(path): it is a directory, not a feed")
+            }
+            descriptor = opened
             ownsDescriptor = true
         }
     }
@@ -84,7 +90,10 @@ final class LineReader: @unchecked Sendable {
         let chunk = 1 << 16
         let old = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: chunk))
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + old, chunk) }
+        var count: Int
+        repeat {
+            count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + old, chunk) }
+        } while count < 0 && errno == EINTR
         buffer.removeLast(chunk - max(count, 0))
         if count <= 0 { atEnd = true }
     }

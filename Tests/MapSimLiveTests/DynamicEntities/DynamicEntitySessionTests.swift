@@ -139,4 +139,9 @@ struct DynamicEntitySessionTests {
         }
         #expect(reason.contains("100000 years"))
     }
+
+    @Test func aDirectoryIsNoFeed() throws {
+        let error = try #require(throws: FeedError.self) { try DynamicEntityFeedReader(path: SampleStyle.stylesFolder, format: .init(trackIDField: "id")) }
+        #expect(error.code == .unreadable && error.message.contains("is a directory"))
+    }
 }

@@ -16,7 +16,7 @@ struct FeedLineScannerTests {
         #expect(found.x == -12.5 && found.y == 55.25)
         #expect(found.trackID == .string("v\"1") && found.time == .number(1_700_000_000_000))
         let geoJSON = try scan(#"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1e1, 2.5E-1]}, "properties": {"id": 7}}"#)
-        #expect(geoJSON.isPoint && geoJSON.coordinates == [10, 0.25] && geoJSON.trackID == .number(7))
+        #expect(geoJSON.isPoint && geoJSON.coordinates == [10, 0.25] && geoJSON.trackID == .string("7"))
     }
 
     @Test(arguments: [
@@ -45,5 +45,17 @@ struct FeedLineScannerTests {
             let found = try scan(#"{"geometry": {"x": \#(text), "y": 0}}"#)
             #expect(found.x == (try JSONParser.parse(Array(text.utf8))).numberValue, "\(text)")
         }
+    }
+
+    @Test func largeNumericTrackIDsStayDistinctAndAreTheirText() throws {
+        var parser = DynamicEntityLineParser(format: .init(trackIDField: "id"))
+        func trackID(_ id: String) -> String? {
+            guard case .observation(let line) = parser.parse(Array(#"{"geometry": {"x": 1, "y": 2}, "attributes": {"id": \#(id)}}"#.utf8), number: 1) else { return nil }
+            return line.observation.trackID
+        }
+        #expect(trackID("9999999999999999") == "9999999999999999" && trackID("10000000000000000") == "10000000000000000")
+        #expect(trackID("123456789012345678901234567890") == "123456789012345678901234567890")
+        #expect(trackID("1.0") == "1" && trackID("1e3") == "1000" && trackID("2.5") == "2.5" && trackID("1e300") == "1e300")
+        #expect(trackID(#""MMSI-7""#) == "MMSI-7")
     }
 }
