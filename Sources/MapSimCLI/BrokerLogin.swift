@@ -10,11 +10,14 @@ struct BrokerLogin: ParsableArguments {
     @Option(help: ArgumentHelp("Read the password from FILE (a trailing newline is ignored).", valueName: "FILE"))
     var passwordFile: String?
 
-    @Option(help: "The MQTT client id.")
-    var clientID = "mapsim-\(ProcessInfo.processInfo.processIdentifier)"
+    @Option(help: ArgumentHelp("The MQTT client id (default: mapsim-PID-RANDOM, unique, so that two runs do not log each other out).", valueName: "ID"))
+    var clientID: String?
 
     func validate() throws {
         if passwordFile != nil && username == nil { throw ValidationError("--password-file needs --username") }
+        if let clientID, clientID.isEmpty || clientID.utf8.count > 65_535 || clientID.contains("\0") {
+            throw ValidationError("--client-id must be 1 to 65535 bytes of UTF-8 without NUL")
+        }
     }
 
     /// The endpoint of `broker` with these credentials; an unreadable password file is an error naming it.
@@ -32,6 +35,7 @@ struct BrokerLogin: ParsableArguments {
             if text.hasSuffix("\r\n") || text.hasSuffix("\n") { text.removeLast() }
             password = text
         }
-        return MQTTLiveSession.Endpoint(host: broker.host, port: broker.port, username: username, password: password, clientID: clientID)
+        return MQTTLiveSession.Endpoint(host: broker.host, port: broker.port, username: username, password: password,
+                                        clientID: clientID ?? "mapsim-\(ProcessInfo.processInfo.processIdentifier)-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))")
     }
 }

@@ -17,9 +17,10 @@ struct LiveListenCommand: AsyncParsableCommand {
         Runs until --for has passed, or until interrupted (Ctrl-C, SIGTERM, SIGHUP); what came is \
         written first.
 
-        Exit status: 0 at the end of --for or on Ctrl-C; 143 on SIGTERM, 129 on SIGHUP; 64 for bad arguments (a malformed \
-        topic among them); 69 when the broker cannot be reached at all; 74 when --events cannot \
-        be written.
+        Exit status: 0 at the end of --for or on Ctrl-C; 143 on SIGTERM, 129 on SIGHUP; 64 for \
+        bad arguments (a malformed topic among them); 69 when the broker cannot be reached at \
+        all, or refused every criteria (at once: nothing can come); 74 when --events cannot be \
+        written.
 
         Examples:
           mapsim live listen mqtt://127.0.0.1:1883 --criteria 'acme/#'
@@ -71,6 +72,8 @@ struct LiveListenCommand: AsyncParsableCommand {
         for criteria in parsed { await session.subscribe(criteria) }
         let printer = EventPrinter(terminal: .standardOutput())
         var unreachable: String?
+        let wanted = Set(parsed.map(\.mqttFilter))
+        var refused: [String: String] = [:]
         for await event in stream.events {
             print(json ? event.jsonLine : printer.line(for: event))
             stream.record(event)
@@ -78,11 +81,20 @@ struct LiveListenCommand: AsyncParsableCommand {
                 unreachable = message
                 break
             }
+            // A refused subscription is never retried: when all were refused, nothing can come.
+            if case .live(.subscriptionError(let criteria, let message)) = event.payload {
+                refused[criteria] = message
+                if wanted.isSubset(of: refused.keys) { break }
+            }
         }
         await session.close()
         try stream.close()
         if let unreachable {
             throw ExitStatus.fail(ExitStatus.unavailable, "could not connect to the broker at mqtt://\(broker.host):\(broker.port): \(unreachable)")
+        }
+        if wanted.isSubset(of: refused.keys) {
+            let refusals = refused.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+            throw ExitStatus.fail(ExitStatus.unavailable, "the broker at mqtt://\(broker.host):\(broker.port) refused every criteria, so nothing can come: \(refusals)")
         }
         if let exit = stream.signalExit() { throw exit }
     }

@@ -109,14 +109,20 @@ struct LiveReplayCommand: AsyncParsableCommand {
     @Option(name: .customLong("for"), help: ArgumentHelp("With a live feed: how long to read it.", valueName: "DURATION"))
     var duration: DurationArgument?
 
-    /// The live feed FILE names, if it is one.
-    private var liveTransport: DynamicEntityStream.Transport? {
+    @OptionGroup(title: "Broker login (an mqtt:// feed)")
+    var login: BrokerLogin
+
+    /// The live feed FILE names, if it is one; an MQTT feed logs in with the login options.
+    private func liveTransport() throws -> DynamicEntityStream.Transport? {
         if file.hasPrefix("ws://") || file.hasPrefix("wss://") { return .webSocket(file) }
         guard file.hasPrefix("mqtt://") else { return nil }
         let rest = file.dropFirst("mqtt://".count)
-        guard let slash = rest.firstIndex(of: "/"), let broker = BrokerArgument(argument: "mqtt://" + rest[..<slash]) else { return nil }
+        guard let slash = rest.firstIndex(of: "/"), let broker = BrokerArgument(argument: "mqtt://" + rest[..<slash]) else {
+            throw ValidationError("a feed on MQTT is mqtt://HOST[:PORT]/TOPIC")
+        }
         let topic = String(rest[rest.index(after: slash)...])
-        return topic.isEmpty ? nil : .mqtt(.init(host: broker.host, port: broker.port, clientID: "mapsim-replay"), topic: topic)
+        guard !topic.isEmpty else { throw ValidationError("a feed on MQTT is mqtt://HOST[:PORT]/TOPIC") }
+        return .mqtt(try login.endpoint(broker), topic: topic)
     }
 
     /// The documented ranges of the numbers a replay takes.
@@ -133,9 +139,10 @@ struct LiveReplayCommand: AsyncParsableCommand {
         }
         guard (style == nil) == (source == nil) else { throw ValidationError("--style and --source go together") }
         if trackSource != nil && style == nil { throw ValidationError("--track-source goes with --style and --source") }
-        if file.hasPrefix("mqtt://") && liveTransport == nil { throw ValidationError("a feed on MQTT is mqtt://HOST[:PORT]/TOPIC") }
-        if duration != nil && liveTransport == nil { throw ValidationError("--for goes with a live feed (ws:// or mqtt://)") }
-        if liveTransport != nil && style != nil { throw ValidationError("--style goes with a feed file, replayed on the virtual clock") }
+        let isLive = file.hasPrefix("ws://") || file.hasPrefix("wss://") || file.hasPrefix("mqtt://")
+        if isLive { _ = try liveTransport() }
+        if duration != nil && !isLive { throw ValidationError("--for goes with a live feed (ws:// or mqtt://)") }
+        if isLive && style != nil { throw ValidationError("--style goes with a feed file, replayed on the virtual clock") }
         _ = try streamFilter()
     }
 
@@ -157,7 +164,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let format = DynamicEntityFeedFormat(trackIDField: trackIDField, timeField: timeField, interval: interval.time, speed: speed)
-        if let liveTransport { return try await read(liveTransport, format: format) }
+        if let transport = try liveTransport() { return try await read(transport, format: format) }
         let reader: DynamicEntityFeedReader
         do {
             reader = try DynamicEntityFeedReader(path: file, format: format)

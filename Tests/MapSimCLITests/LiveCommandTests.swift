@@ -188,4 +188,30 @@ struct LiveReplayCommandTests {
         let directory = try await CommandRunner.run(["live", "replay", folder.path, "--track-id-field", "MMSI"])
         #expect(directory.status == 2 && directory.standardError.contains("is a directory"), "\(directory.standardError)")
     }
+
+    @Test func twoListenersOnOneBrokerDoNotLogEachOtherOut() async throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let listeners = try (0..<2).map { _ in try RunningCommand(["live", "listen", "mqtt://127.0.0.1:\(broker.port)", "--criteria", "acme/#", "--json"]) }
+        for listener in listeners { try await listener.waitForLines { $0.contains { $0.contains(#""type":"live-subscribed""#) } } }
+        let publisher = try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: .init(clientID: "publisher"))
+        try await publisher.publish("acme/hq/b/1/r/room-1/occupancy", payload: Array(#"{"timestamp": "2026-11-24T09:00:00Z", "properties": {"state": "busy"}}"#.utf8), qos: 1)
+        await publisher.disconnect()
+        for listener in listeners {
+            try await listener.waitForLines { $0.contains { $0.contains(#""type":"live-update""#) } }
+            listener.send(SIGINT)
+            let (status, standardError) = await listener.wait()
+            #expect(status == 0, "\(standardError)")
+        }
+        let named = try await CommandRunner.run(["live", "listen", "mqtt://127.0.0.1:\(broker.port)", "--criteria", "acme/#", "--client-id", ""])
+        #expect(named.status == 64 && named.standardError.contains("--client-id"))
+    }
+
+    @Test func listenEndsWith69NamingTheRefusalsWhenEveryCriteriaIsRefused() async throws {
+        let broker = try MosquittoBroker(deniedSubscriptions: ["secret/#", "private/#"])
+        defer { broker.stop() }
+        let refused = try await CommandRunner.run(["live", "listen", "mqtt://127.0.0.1:\(broker.port)", "--criteria", "secret/#", "--criteria", "private/#"])
+        #expect(refused.status == 69 && refused.standardError.contains("refused every criteria") && refused.standardError.contains("secret/#")
+                && refused.standardError.contains("private/#"), "\(refused.standardError)")
+    }
 }
