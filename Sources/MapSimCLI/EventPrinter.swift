@@ -65,11 +65,12 @@ struct EventPrinter: Sendable {
         }
         lines.append("\(pad("frames", to: 14)) \(summary.frames)")
         lines.append("\(pad("events", to: 14)) \(summary.eventCount)")
-        if summary.errors.isEmpty && summary.missingImages.isEmpty {
+        if summary.errors.isEmpty && summary.missingImages.isEmpty && summary.liveErrors.isEmpty {
             lines.append("\(pad("errors", to: 14)) none")
         } else {
-            lines.append("\(pad("errors", to: 14)) \(summary.errors.count + summary.missingImages.count)")
+            lines.append("\(pad("errors", to: 14)) \(summary.errors.count + summary.missingImages.count + summary.liveErrors.count)")
             for error in summary.errors { lines.append("  " + terminal.paint("\(error.type.rawValue): \(error.message)", .red)) }
+            for message in summary.liveErrors { lines.append("  " + terminal.paint("live-error: \(message)", .red)) }
             for image in summary.missingImages { lines.append("  " + terminal.paint("style-image-missing: \(image)", .yellow)) }
         }
         return lines

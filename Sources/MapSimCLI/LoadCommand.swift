@@ -33,8 +33,9 @@ struct LoadCommand: AsyncParsableCommand {
         is set as live.DOMAIN.NAME (live.occupancy.state) for data-driven layers to read.
 
         Exit status: 0 when the --until state is reached; 1 when the style fails to load or \
-        parse; 2 when the timeout passes first (for example when a source's TileJSON fails, \
-        which keeps the map from ever being loaded); 64 for bad arguments; 69 when the --live \
+        parse, or a --live update could not be read or applied (listed with the errors); 2 when the timeout passes first (for example when a source's TileJSON fails, \
+        which keeps the map from ever being loaded); 64 for bad arguments (a --live SOURCE that \
+        is not a GeoJSON source of the style among them); 69 when the --live \
         broker cannot be reached or --require-first-online-check fails; 65 when the --content \
         package is not valid or older than the installed version (nothing is imported); 74 when \
         --events cannot be written.
@@ -182,6 +183,23 @@ struct LoadCommand: AsyncParsableCommand {
         }
     }
 
+    /// Feeds live data into `source` until the feed ends, its time is up or a signal stops it: the
+    /// failure, if any, and the signal.
+    private func runLive(_ feed: LiveFeed, source: String, on map: Map) async -> (LiveFeedError?, Int32?) {
+        let duration = liveData.duration?.time
+        let seed = loading.seed
+        let live = Task { try await feed.run(on: map, source: source, for: duration, seed: seed) }
+        let stop = StreamStop { live.cancel() }
+        defer { stop.cancel() }
+        switch await live.result {
+        case .success:
+            _ = await map.run(until: .mapIdle, timeout: .seconds(timeout))
+            return (nil, stop.caughtSignal)
+        case .failure(let error):
+            return (error as? LiveFeedError ?? LiveFeedError(.unreachable, "\(error)"), stop.caughtSignal)
+        }
+    }
+
     func run() async throws {
         let styleURL = StyleLocation.url(for: style)
         let environment = loading.environment(styleURL: styleURL, mapbox: mapbox.normalizer)
@@ -220,19 +238,15 @@ struct LoadCommand: AsyncParsableCommand {
         let outcome = await map.run(until: until, timeout: .seconds(timeout))
         var liveFailure: LiveFeedError?
         var stoppedBy: Int32?
+        var unknownSource: String?
         if case .reached = outcome, let (source, feed) = try liveData.feed() {
-            let duration = liveData.duration?.time
-            let seed = loading.seed
-            let live = Task { try await feed.run(on: map, source: source, for: duration, seed: seed) }
-            let stop = StreamStop { live.cancel() }
-            switch await live.result {
-            case .success:
-                _ = await map.run(until: .mapIdle, timeout: .seconds(timeout))
-            case .failure(let error):
-                liveFailure = error as? LiveFeedError ?? LiveFeedError(.unreachable, "\(error)")
+            let geoJSONSources = (await map.style?.sources ?? []).filter { $0.kind == .geojson }.map(\.id)
+            if geoJSONSources.contains(source) {
+                (liveFailure, stoppedBy) = await runLive(feed, source: source, on: map)
+            } else {
+                unknownSource = "--live: the style has no GeoJSON source \"\(source)\" to feed (its GeoJSON sources: "
+                    + (geoJSONSources.isEmpty ? "none" : geoJSONSources.joined(separator: ", ")) + ")"
             }
-            stop.cancel()
-            stoppedBy = stop.caughtSignal
         }
         subscription.cancel()
         for warning in await environment.shutdown() { printError("mapsim: warning: \(warning)") }
@@ -252,6 +266,10 @@ struct LoadCommand: AsyncParsableCommand {
             throw ExitStatus.fail(liveFailure)
         }
         if let stoppedBy { throw ExitStatus.stopped(by: stoppedBy) }
+        if let unknownSource { throw ExitStatus.fail(ExitStatus.usage, unknownSource) }
+        if !figures.liveErrors.isEmpty {
+            throw ExitStatus.fail(ExitStatus.failure, "\(figures.liveErrors.count) live error\(figures.liveErrors.count == 1 ? "" : "s"); first: \(figures.liveErrors[0])")
+        }
         switch outcome {
         case .reached:
             return

@@ -89,6 +89,25 @@ struct LiveCommandTests {
         let refused = try await CommandRunner.run(["load", "styles/live/style.json", "--live", "rooms=\(broken)"])
         #expect(refused.status == 64 && refused.standardError.contains("broken.jsonl:1"), "\(refused.standardError)")
     }
+    @Test func anUnknownLiveSourceIsAUsageErrorAndFailedUpdatesAreErrors() async throws {
+        let folder = try FixtureDirectory()
+        let recording = try folder.write("recorded.jsonl", """
+        {"type":"live-update","begin":100000,"end":100000,"data":{"topic":"acme/hq/main/1/r101/room-101/occupancy","id":"room-101","timestamp":"2026-11-24T09:00:00Z","properties":{"state":"busy"}}}
+
+        """)
+        let unknown = try await CommandRunner.run(["load", "styles/live/style.json", "--live", "nosuch=\(recording)"])
+        #expect(unknown.status == 64 && unknown.standardError.contains(#"no GeoJSON source "nosuch""#) && unknown.standardError.contains("rooms"),
+                "\(unknown.standardError)")
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let publisher = try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: .init(clientID: "p"))
+        try await publisher.publish("acme/hq/main/1/r101/room-101/occupancy", payload: Array(#"{"properties": {"state": "busy"}}"#.utf8), qos: 1, retain: true)
+        await publisher.disconnect()
+        let failed = try await CommandRunner.run(["load", "styles/live/style.json", "--live", "rooms=mqtt://127.0.0.1:\(broker.port)", "--criteria", "acme/#",
+                                                  "--for", "1s"])
+        #expect(failed.status == 1 && failed.standardOutput.contains("live-error: invalid update") && !failed.standardOutput.contains("errors         none"),
+                "\(failed.standardOutput)\(failed.standardError)")
+    }
 }
 
 /// `mapsim live replay`.

@@ -29,6 +29,8 @@ public struct LoadSummary: Sendable, Equatable {
     public var notModified = 0
     /// Every map-loading-error, in order.
     public var errors: [MapLoadingError] = []
+    /// Every live-error message (an update that could not be read or applied, a lost broker), in order.
+    public var liveErrors: [String] = []
     /// Every style-image-missing id, in order.
     public var missingImages: [String] = []
     /// The number of events seen.
@@ -48,6 +50,7 @@ public struct LoadSummary: Sendable, Equatable {
         case .mapIdle: mapIdle = mapIdle ?? event.end
         case .mapLoadingError(let error): errors.append(error)
         case .styleImageMissing(let id): missingImages.append(id)
+        case .live(.error(let message)): liveErrors.append(message)
         case .renderFrameFinished: frames += 1
         case .resourceRequest(let request):
             // A request given up after it failed (offline, say) ends with a cancellation: the same
