@@ -12,7 +12,9 @@ struct ContentPackCommand: ParsableCommand {
         against their sizes and hashes. With a folder, packs every file in it, and the manifest \
         made of them — site --site (default: the folder's name), version --version (default 1) — \
         is also written to the folder as manifest.json unless one is there. The manifest is \
-        signed with the Ed25519 private key from --key (`mapsim content keygen`).
+        signed with the Ed25519 private key from --key (`mapsim content keygen`), which only its \
+        owner may read (a key file others can read, or named .pub, is refused: it is likely the \
+        public key).
 
         Exit status: 0; 2 the manifest, an item or the key cannot be read; 65 an item is not what \
         the manifest says, or the manifest or key is malformed; 74 the package cannot be written.
@@ -41,12 +43,31 @@ struct ContentPackCommand: ParsableCommand {
 
     func validate() throws {
         guard version >= 0 else { throw ValidationError("--version cannot be negative") }
+        if let site, site.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw ValidationError("--site cannot be empty: a manifest names its site")
+        }
+        if key.hasSuffix(".pub") {
+            throw ValidationError("--key \(key) is a public key: sign with the private key, the file without .pub")
+        }
+    }
+
+    /// Refuses a key file others can read, as ssh refuses an unprotected private key: a public key
+    /// (the same 32 bytes of base64) given by mistake is refused before anything is signed with it.
+    private func checkPrivate(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        guard info.st_mode & 0o077 == 0 else {
+            throw ExitStatus.fail(ExitStatus.invalidData, "\(path) can be read by others (mode \(String(info.st_mode & 0o777, radix: 8))): "
+                                  + "a private key is its owner's only, as `mapsim content keygen` writes it. Is it the public key? "
+                                  + "If it really is the private key, chmod 600 it")
+        }
     }
 
     func run() throws {
         let signingKey: String
         let manifest: ContentManifest
         let root: String
+        try checkPrivate(key)
         do {
             signingKey = String(decoding: try InputFile.read(key, limit: 4096), as: UTF8.self)
         } catch {

@@ -165,4 +165,18 @@ struct ContentCommandTests {
         let allowed = try await load("v1.mapsimpkg", ["--allow-downgrade"])
         #expect(allowed.status == 0 && allowed.standardError.contains("imported city version 1"), "\(allowed.standardError)")
     }
+
+    @Test func packRefusesAPublicKeyAndAnEmptySite() async throws {
+        let folder = try FixtureDirectory()
+        #expect(try await CommandRunner.run(["content", "keygen", "-o", "k"], in: folder.path).status == 0)
+        let site = SampleStyle.folder
+        let publicKey = try await CommandRunner.run(["content", "pack", site, "-o", "p.mapsimpkg", "--key", "k.pub"], in: folder.path)
+        #expect(publicKey.status == 64 && publicKey.standardError.contains("public key"), "\(publicKey.standardError)")
+        try FileManager.default.copyItem(atPath: folder.path + "/k.pub", toPath: folder.path + "/renamed")
+        let renamed = try await CommandRunner.run(["content", "pack", site, "-o", "p.mapsimpkg", "--key", "renamed"], in: folder.path)
+        #expect(renamed.status == 65 && renamed.standardError.contains("can be read by others"), "\(renamed.standardError)")
+        let empty = try await CommandRunner.run(["content", "pack", site, "-o", "p.mapsimpkg", "--key", "k", "--site", ""], in: folder.path)
+        #expect(empty.status == 64 && empty.standardError.contains("--site"), "\(empty.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/p.mapsimpkg"), "nothing written")
+    }
 }

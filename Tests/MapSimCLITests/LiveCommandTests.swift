@@ -89,6 +89,7 @@ struct LiveCommandTests {
         let refused = try await CommandRunner.run(["load", "styles/live/style.json", "--live", "rooms=\(broken)"])
         #expect(refused.status == 64 && refused.standardError.contains("broken.jsonl:1"), "\(refused.standardError)")
     }
+
     @Test func anUnknownLiveSourceIsAUsageErrorAndFailedUpdatesAreErrors() async throws {
         let folder = try FixtureDirectory()
         let recording = try folder.write("recorded.jsonl", """
