@@ -48,7 +48,10 @@ let package = Package(
         .target(name: "MapSimStyle", dependencies: ["MapSimJSON"]),
         .target(
             name: "MapSim",
-            dependencies: ["MapSimJSON", "MapSimStyle", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: [
+                "MapSimJSON", "MapSimStyle", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         .target(
             name: "MapSimLive",

@@ -130,6 +130,8 @@ public struct ContentDataManager: StateMachine {
     private var downloaded: [ContentItem: [UInt8]] = [:]
     private var isMapOpen = false
     private var hasReportedReady = false
+    /// Whether a manifest ever came from the server in this run (a check may still not have completed).
+    private var reachedServer = false
 
     /// A manager for the site whose manifest is `manifestURL`, with what the cache holds: the
     /// installed manifest and when the last check completed.
@@ -186,6 +188,7 @@ public struct ContentDataManager: StateMachine {
             return finish(successful: false, online: false)
         case .manifest(let served):
             manifest = served
+            reachedServer = true
         }
         let newest = staged?.manifest ?? installed
         if let newest, newest.site == manifest.site, manifest.version <= newest.version {
@@ -230,7 +233,9 @@ public struct ContentDataManager: StateMachine {
 
     private mutating func styleLoadStarting() -> [Action] {
         if configuration.requiresFirstOnlineCheck && lastCheck == nil {
-            let message = "the content server has never been reached, and the first online check is mandatory"
+            let message = reachedServer
+                ? "the first online check did not complete: the content server sent the manifest, but not every item of it came, and the first online check is mandatory"
+                : "the content server has never been reached, and the first online check is mandatory"
             return [.report(.completeAll(site: site, isSuccessful: false, isOnlineData: false, errors: ["first-online-check": message])),
                     .allowStyleLoad(false)]
         }

@@ -129,4 +129,16 @@ struct ContentDataManagerTests {
         _ = manager.handle(.manifestAnswered(.manifest(version1.0)), at: Self.at(6))
         #expect(manager.handle(.styleLoadStarting, at: Self.at(7)) == [.allowStyleLoad(true)], "once a check completed, loads go on")
     }
+
+    @Test func aMandatoryFirstCheckWhoseItemFailedSaysTheServerWasReached() {
+        var manager = ContentDataManager(manifestURL: Self.url, installed: nil, lastCheck: nil, configuration: .init(requiresFirstOnlineCheck: true))
+        _ = manager.handle(.loadData(respectingCachePolicy: true), at: Self.at(0))
+        let asked = manager.handle(.manifestAnswered(.manifest(version1.0)), at: Self.at(1))
+        guard case .requestItems(let items) = asked.first else { Issue.record("no request: \(asked)"); return }
+        for item in items { _ = manager.handle(.itemAnswered(item, bytes: nil, failure: "HTTP 503"), at: Self.at(2)) }
+        let refused = manager.handle(.styleLoadStarting, at: Self.at(3))
+        guard case .completeAll(_, false, _, let errors) = events(refused).first else { Issue.record("\(refused)"); return }
+        let message = errors["first-online-check"] ?? ""
+        #expect(message.contains("sent the manifest") && !message.contains("never been reached"), "\(message)")
+    }
 }

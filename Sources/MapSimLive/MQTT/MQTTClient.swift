@@ -1,3 +1,4 @@
+import MapSim
 import NIOCore
 import NIOPosix
 import Synchronization

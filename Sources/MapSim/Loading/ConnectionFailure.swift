@@ -6,10 +6,11 @@ import Darwin
 import NIOCore
 import NIOPosix
 
-/// Network errors in words, for the messages users read.
-enum ConnectionFailure {
+/// Network errors in words, for the messages users read: the HTTP loader's, the MQTT client's,
+/// the WebSocket feed's.
+public enum ConnectionFailure {
     /// Why connecting failed, in words: "Connection refused" rather than NIO's structure.
-    static func reason(_ error: any Error) -> String {
+    public static func reason(_ error: any Error) -> String {
         if let failure = error as? NIOConnectionError {
             if let first = failure.connectionErrors.first { return reason(first.error) }
             if failure.dnsAError != nil || failure.dnsAAAAError != nil { return "the host name does not resolve" }
