@@ -1,7 +1,5 @@
-import Logging
 import MapSim
 import NIOCore
-import WSClient
 
 /// A dynamic-entity data source on a real network, in real time: observations come as text
 /// messages of a WebSocket (one or more JSON lines each) or as the messages of an MQTT topic, go
@@ -35,6 +33,8 @@ public actor DynamicEntityStream {
     private var lines = 0
     private var malformed = 0
     private var filteredOut = 0
+    /// Messages that arrived faster than they could be read and were dropped.
+    private var missed = 0
 
     /// A stream from `transport`, read in `format`, kept by `options` and `filter`, reconnecting on
     /// `schedule`.
@@ -56,7 +56,7 @@ public actor DynamicEntityStream {
     /// The counts so far.
     public var summary: DynamicEntitySession.Summary {
         DynamicEntitySession.Summary(counts: store.counts, observationsKept: store.count, entitiesKept: store.entityCount,
-                                     malformed: malformed, filteredOut: filteredOut, missed: 0)
+                                     malformed: malformed, filteredOut: filteredOut, missed: missed)
     }
 
     /// The kept entities.
@@ -118,18 +118,28 @@ public actor DynamicEntityStream {
         switch transport {
         case .webSocket(let url):
             connectionTask = Task {
+                let client: WebSocketFeedClient
                 do {
-                    let logger = Logger(label: "mapsim.dynamic-entities", factory: { _ in SwiftLogNoOpLogHandler() })
-                    try await WebSocketClient.connect(url: url, logger: logger) { inbound, _, _ in
-                        await self.feed(.connected, generation: expected)
-                        for try await message in inbound.messages(maxSize: 1 << 20) {
-                            if case .text(let text) = message { await self.receive(text, generation: expected) }
-                        }
-                    }
-                    self.ended("the feed at \(url) closed the connection", generation: expected)
+                    client = try await WebSocketFeedClient.connect(to: url)
                 } catch {
                     self.ended("the feed at \(url): \(ConnectionFailure.reason(error))", generation: expected)
+                    return
                 }
+                do {
+                    for try await event in client.events {
+                        if Task.isCancelled { break }
+                        switch event {
+                        case .opened: self.feed(.connected, generation: expected)
+                        case .text(let text): self.receive(text, generation: expected)
+                        }
+                    }
+                    self.missed += client.missed
+                    self.ended("the feed at \(url) closed the connection", generation: expected)
+                } catch {
+                    self.missed += client.missed
+                    self.ended("the feed at \(url): \(ConnectionFailure.reason(error))", generation: expected)
+                }
+                await client.close()
             }
         case .mqtt(let endpoint, let topic):
             connectionTask = Task {
@@ -153,6 +163,7 @@ public actor DynamicEntityStream {
                     if Task.isCancelled { break }
                     self.receive(String(decoding: message.payload, as: UTF8.self), generation: expected)
                 }
+                self.missed += client.missedMessages
                 await client.disconnect()
                 self.ended("the connection to \(endpoint.host):\(endpoint.port) closed", generation: expected)
             }

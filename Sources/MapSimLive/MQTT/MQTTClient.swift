@@ -7,12 +7,20 @@ import Synchronization
 /// subscribes (a refused filter comes back as `0x80`), unsubscribes, publishes at QoS 0 or 1 and
 /// acknowledges QoS 1 deliveries, keeps the connection alive with PINGREQ, and disconnects.
 /// Incoming publishes arrive on `messages`; the stream ends when the connection does.
+///
+/// A delivery is acknowledged on the event loop the moment it is decoded, so that the broker's
+/// window of unacknowledged messages never fills however slowly `messages` is read; what waits to
+/// be read is bounded by `maximumBacklog`, and what did not fit is counted in `missedMessages`
+/// rather than lost in silence.
 public final class MQTTClient: Sendable {
+    /// The most deliveries that wait to be read from `messages`.
+    public static let maximumBacklog = 1_000_000
+
     /// Messages published to a subscribed topic, in arrival order; finishes when the connection closes.
     public let messages: AsyncStream<MQTTPacket.Publish>
     private let channel: any Channel
     private let state: Mutex<State>
-    private let messageContinuation: AsyncStream<MQTTPacket.Publish>.Continuation
+    private let handler: MQTTChannelHandler
 
     private struct State {
         var nextPacketID: UInt16 = 1
@@ -25,20 +33,22 @@ public final class MQTTClient: Sendable {
     /// answer within `timeout` is an `MQTTError` saying which.
     public static func connect(host: String, port: Int, options: MQTTPacket.Connect, timeout: TimeAmount = .seconds(10)) async throws -> MQTTClient {
         let (stream, continuation) = AsyncStream<MQTTPacket>.makeStream()
+        let (messages, messageContinuation) = AsyncStream<MQTTPacket.Publish>.makeStream(bufferingPolicy: .bufferingOldest(maximumBacklog))
+        let handler = MQTTChannelHandler(packets: continuation, messages: messageContinuation)
         let channel: any Channel
         do {
             channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(timeout)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(MQTTChannelHandler(continuation))
+                        try channel.pipeline.syncOperations.addHandler(handler)
                     }
                 }
                 .connect(host: host, port: port).get()
         } catch {
             throw MQTTError(.unreachable, "cannot connect to \(host):\(port): \(ConnectionFailure.reason(error))")
         }
-        let client = MQTTClient(channel: channel)
+        let client = MQTTClient(channel: channel, handler: handler, messages: messages)
         let connack: MQTTPacket
         do {
             connack = try await client.exchange(.connect(options), expecting: nil, timeout: timeout, from: stream)
@@ -57,10 +67,17 @@ public final class MQTTClient: Sendable {
         return client
     }
 
-    private init(channel: any Channel) {
+    private init(channel: any Channel, handler: MQTTChannelHandler, messages: AsyncStream<MQTTPacket.Publish>) {
         self.channel = channel
+        self.handler = handler
+        self.messages = messages
         state = Mutex(State())
-        (messages, messageContinuation) = AsyncStream<MQTTPacket.Publish>.makeStream()
+    }
+
+    /// Deliveries that arrived (and were acknowledged) while `maximumBacklog` were waiting to be
+    /// read, and so were dropped.
+    public var missedMessages: Int {
+        handler.missed
     }
 
     /// Sends CONNECT and waits for the first packet, then hands the stream to the reader.
@@ -83,15 +100,13 @@ public final class MQTTClient: Sendable {
         return first
     }
 
-    /// Dispatches every packet after CONNACK until the connection closes.
+    /// Dispatches every packet after CONNACK (deliveries go straight to `messages`) until the
+    /// connection closes.
     private func read(_ stream: AsyncStream<MQTTPacket>) async {
         var reason = "the connection closed"
         for await packet in stream {
             state.withLock { $0.lastHeard = .now() }
             switch packet {
-            case .publish(let publish):
-                if publish.qos == 1, let id = publish.packetID { try? await send(.puback(packetID: id)) }
-                messageContinuation.yield(publish)
             case .suback(let id, _), .unsuback(let id), .puback(let id):
                 let continuation = state.withLock { $0.pending.removeValue(forKey: id) }
                 continuation?.resume(returning: packet)
@@ -102,13 +117,14 @@ public final class MQTTClient: Sendable {
                 try? await channel.close()
             }
         }
+        if let malformed = handler.malformed { reason = malformed }
         let pending = state.withLock { state -> [CheckedContinuation<MQTTPacket, any Error>] in
             state.closed = state.closed ?? reason
             defer { state.pending = [:] }
             return Array(state.pending.values)
         }
         for continuation in pending { continuation.resume(throwing: MQTTError(.closed, reason)) }
-        messageContinuation.finish()
+        handler.finishMessages()
     }
 
     private func keepAlive(every seconds: UInt16) {
@@ -193,29 +209,68 @@ public final class MQTTClient: Sendable {
     }
 }
 
-/// Turns the bytes of a connection into packets for the client; a protocol error closes it.
-private final class MQTTChannelHandler: ChannelInboundHandler {
+/// Turns the bytes of a connection into packets for the client: a QoS 1 delivery is acknowledged
+/// at once, on the event loop, and goes to the messages; every other packet to the client's reader.
+/// A malformed packet closes the connection, and says why in `malformed`.
+private final class MQTTChannelHandler: ChannelInboundHandler, Sendable {
     typealias InboundIn = ByteBuffer
 
-    private var decoder = MQTTPacketDecoder()
-    private let continuation: AsyncStream<MQTTPacket>.Continuation
+    private struct State {
+        var decoder = MQTTPacketDecoder()
+        var missed = 0
+        var malformed: String?
+    }
 
-    init(_ continuation: AsyncStream<MQTTPacket>.Continuation) {
-        self.continuation = continuation
+    private let state = Mutex(State())
+    private let packets: AsyncStream<MQTTPacket>.Continuation
+    private let messages: AsyncStream<MQTTPacket.Publish>.Continuation
+
+    init(packets: AsyncStream<MQTTPacket>.Continuation, messages: AsyncStream<MQTTPacket.Publish>.Continuation) {
+        self.packets = packets
+        self.messages = messages
+    }
+
+    /// Deliveries dropped because the backlog was full.
+    var missed: Int { state.withLock { $0.missed } }
+
+    /// Why the connection was closed, when a packet was malformed.
+    var malformed: String? { state.withLock { $0.malformed } }
+
+    /// Ends the messages (the connection is over).
+    func finishMessages() {
+        messages.finish()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
-        decoder.append(buffer.readBytes(length: buffer.readableBytes) ?? [])
-        do {
-            while let packet = try decoder.next() { continuation.yield(packet) }
-        } catch {
-            context.close(promise: nil)
+        let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
+        var acknowledged = false
+        let failure = state.withLock { state -> String? in
+            state.decoder.append(bytes)
+            do {
+                while let packet = try state.decoder.next() {
+                    guard case .publish(let publish) = packet else {
+                        packets.yield(packet)
+                        continue
+                    }
+                    if publish.qos == 1, let id = publish.packetID {
+                        context.write(NIOAny(ByteBuffer(bytes: MQTTPacket.puback(packetID: id).encoded)), promise: nil)
+                        acknowledged = true
+                    }
+                    if case .dropped = messages.yield(publish) { state.missed += 1 }
+                }
+                return nil
+            } catch {
+                state.malformed = "the broker sent a malformed packet: \(error)"
+                return state.malformed
+            }
         }
+        if acknowledged { context.flush() }
+        if failure != nil { context.close(promise: nil) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        continuation.finish()
+        packets.finish()
         context.fireChannelInactive()
     }
 

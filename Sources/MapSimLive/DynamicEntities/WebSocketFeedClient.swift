@@ -1,0 +1,93 @@
+import Crypto
+import Foundation
+import MapSim
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// A WebSocket client (RFC 6455) for a feed that only speaks: it opens `ws://` or `wss://`, reads
+/// messages as text (binary ones too, as UTF-8), answers pings and a close. The handshake and the frames are read from one byte
+/// stream, so the frames a server sends right behind its `101` — in the same read — are never lost,
+/// and the end of the connection, with or without a close frame, always ends `events`.
+public final class WebSocketFeedClient: Sendable {
+    /// What the connection brings.
+    public enum Event: Sendable, Equatable {
+        /// The handshake succeeded: the connection is open.
+        case opened
+        /// A text message.
+        case text(String)
+    }
+
+    /// The largest message taken; a longer one closes the connection (1009, message too big).
+    public static let maximumMessageSize = 1 << 20
+    /// The most messages that wait to be read; more are dropped and counted in `missed`.
+    public static let maximumBacklog = 100_000
+
+    /// The events, in order; it finishes when the connection ends, throwing why unless the server
+    /// closed it.
+    public let events: AsyncThrowingStream<Event, any Error>
+    private let channel: any Channel
+    private let handler: WebSocketFeedHandler
+
+    /// Connects to `url` (`ws://` or `wss://`) within `timeout`.
+    public static func connect(to url: String, timeout: TimeAmount = .seconds(10)) async throws -> WebSocketFeedClient {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme, ["ws", "wss"].contains(scheme), let host = parsed.host, !host.isEmpty else {
+            throw WebSocketFeedError("\(url) is not a ws:// or wss:// URL")
+        }
+        let secure = scheme == "wss"
+        let port = parsed.port ?? (secure ? 443 : 80)
+        var target = parsed.path.isEmpty ? "/" : parsed.path
+        if let query = parsed.query { target += "?" + query }
+        let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        let hostHeader = parsed.port.map { "\(host):\($0)" } ?? host
+        let request = "GET \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        let (events, continuation) = AsyncThrowingStream<Event, any Error>.makeStream(bufferingPolicy: .bufferingOldest(maximumBacklog))
+        let handler = WebSocketFeedHandler(request: Array(request.utf8), expectedAccept: acceptValue(for: key), events: continuation)
+        let tls = secure ? try NIOSSLContext(configuration: .makeClientConfiguration()) : nil
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connectTimeout(timeout)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: host)) }
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                }
+            }
+            .connect(host: host, port: port).get()
+        return WebSocketFeedClient(events: events, channel: channel, handler: handler)
+    }
+
+    private init(events: AsyncThrowingStream<Event, any Error>, channel: any Channel, handler: WebSocketFeedHandler) {
+        self.events = events
+        self.channel = channel
+        self.handler = handler
+    }
+
+    /// Messages dropped because `maximumBacklog` were waiting to be read.
+    public var missed: Int {
+        handler.missed
+    }
+
+    /// Closes the connection.
+    public func close() async {
+        try? await channel.close()
+    }
+
+    /// The `Sec-WebSocket-Accept` a server must answer `key` with.
+    static func acceptValue(for key: String) -> String {
+        Data(Insecure.SHA1.hash(data: Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))).base64EncodedString()
+    }
+}
+
+/// Why a WebSocket feed could not be read.
+public struct WebSocketFeedError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong.
+    public let message: String
+
+    /// An error saying `message`.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}
