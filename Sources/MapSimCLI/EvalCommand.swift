@@ -134,11 +134,12 @@ struct EvalCommand: ParsableCommand {
         }
         for (line, parsed) in testCases {
             switch parsed {
-            case .success(let testCase) where testCase.objectValue != nil:
+            case .success(let testCase) where testCase.objectValue != nil && testCase["expression"] != nil:
                 emit(ExpressionCaseRunner.run(testCase))
-            case .success:
+            case .success(let testCase):
                 status = ExitStatus.invalidData
-                emit(.object(JSONObject([("error", .string("\(path):\(line): a case must be a JSON object"))])))
+                let problem = testCase.objectValue == nil ? "a case must be a JSON object" : "a case has no \"expression\""
+                emit(.object(JSONObject([("error", .string("\(path):\(line): \(problem)"))])))
             case .failure(let error):
                 status = ExitStatus.invalidData
                 emit(.object(JSONObject([("error", .string("\(path):\(line): \(error)"))])))

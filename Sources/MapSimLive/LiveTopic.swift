@@ -31,9 +31,17 @@ public struct LiveTopic: Sendable, Hashable, CustomStringConvertible {
     public init(parsing text: String) throws(LiveTopicError) {
         let levels = try Self.levels(of: text)
         guard levels.count == 7 else { throw LiveTopicError(.invalidTopic, topic: text, "it has \(levels.count) levels; a topic has 7: \(Self.levelNames.joined(separator: "/"))") }
-        for (index, level) in levels.enumerated() where level == "+" || level == "#" {
-            throw LiveTopicError(.invalidTopic, topic: text, "level \(index + 1) (\(Self.levelNames[index])) is the wildcard \(level); a topic names every level")
+        // MQTT allows neither wildcard character anywhere in a topic name, nor NUL (the broker drops the client).
+        for (index, level) in levels.enumerated() {
+            if level == "+" || level == "#" {
+                throw LiveTopicError(.invalidTopic, topic: text, "level \(index + 1) (\(Self.levelNames[index])) is the wildcard \(level); a topic names every level")
+            }
+            if let character = level.first(where: { $0 == "+" || $0 == "#" || $0 == "\0" }) {
+                let shown = character == "\0" ? "NUL" : String(character)
+                throw LiveTopicError(.invalidTopic, topic: text, "level \(index + 1) (\(Self.levelNames[index])) holds \(shown), which an MQTT topic name cannot")
+            }
         }
+        guard text.utf8.count <= 65_535 else { throw LiveTopicError(.invalidTopic, topic: text, "it is longer than MQTT's 65535 bytes") }
         self.init(dataset: levels[0], venue: levels[1], building: levels[2], floor: levels[3], room: levels[4], location: levels[5], domainType: levels[6])
     }
 

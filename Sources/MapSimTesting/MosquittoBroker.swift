@@ -16,14 +16,15 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// Starts a broker and waits until it accepts connections. Subscriptions to `deniedSubscriptions`
     /// (topic filters, wildcards allowed) are refused with SUBACK `0x80`, through Mosquitto's
     /// dynamic-security plugin: its `acl_file` never refuses a SUBSCRIBE, it grants it and delivers
-    /// nothing. With `users` (name → password), only they may connect.
-    public init(deniedSubscriptions: [String] = [], users: [String: String] = [:]) throws {
+    /// nothing. With `users` (name → password), only they may connect. `settings` are more lines
+    /// of `mosquitto.conf` (`max_queued_messages 0`).
+    public init(deniedSubscriptions: [String] = [], users: [String: String] = [:], settings: [String] = []) throws {
         guard let binary = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto", "/usr/local/sbin/mosquitto", "/opt/homebrew/sbin/mosquitto"].first(where: FileManager.default.isExecutableFile) else {
             throw TestSupportError(.notInstalled, "mosquitto is not installed (Debian: apt-get install mosquitto; the README's set-up and .ci/run do it)")
         }
         folder = try FixtureDirectory()
         port = try Self.freePort()
-        var configuration = ["listener \(port) 127.0.0.1", "allow_anonymous \(users.isEmpty)", "persistence false", "log_dest stderr"]
+        var configuration = ["listener \(port) 127.0.0.1", "allow_anonymous \(users.isEmpty)", "persistence false", "log_dest stderr"] + settings
         if !users.isEmpty {
             let passwords = try folder.write("passwords", "")
             for (name, password) in users.sorted(by: { $0.key < $1.key }) {

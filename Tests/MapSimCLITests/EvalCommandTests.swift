@@ -48,4 +48,11 @@ struct EvalCommandTests {
         #expect(lines[2] == #"{"compiled":{"result":"success","isFeatureConstant":true,"isZoomConstant":true,"type":"color"},"outputs":[[1,0,0,1]]}"#)
         #expect(lines[3] == #"{"compiled":{"result":"success","isFeatureConstant":true,"isZoomConstant":true,"type":"number"},"outputs":[]}"#)
     }
+
+    @Test func aCaseWithoutAnExpressionIsAnError() async throws {
+        let fixture = try FixtureDirectory()
+        let cases = try fixture.write("cases.json", #"{"foo": 1}"#)
+        let result = try await CommandRunner.run(["eval", "--cases", cases])
+        #expect(result.status == 65 && result.standardOutput.contains(#"a case has no \"expression\""#), "\(result.standardOutput)")
+    }
 }

@@ -111,6 +111,14 @@ struct TilesCommandTests {
         #expect(result.status == 0)
         #expect(result.standardError.contains("warning: the style's zoom: 1000.0 is outside 0...25.5; the map clamps it"), "\(result.standardError)")
     }
+
+    @Test func aSymbolicLinkLoopIsNamedAsOne() async throws {
+        let folder = try FixtureDirectory()
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/a.json", withDestinationPath: folder.path + "/b.json")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/b.json", withDestinationPath: folder.path + "/a.json")
+        let result = try await CommandRunner.run(["load", folder.path + "/a.json", "--quiet"])
+        #expect(result.status == 1 && result.standardError.contains("Too many levels of symbolic links"), "\(result.standardError)")
+    }
 }
 
 /// A copy of the sample style's folder, to change.

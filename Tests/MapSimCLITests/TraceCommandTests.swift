@@ -62,4 +62,15 @@ struct TraceCommandTests {
         let allowed = try await CommandRunner.run(["diff", first, second, "--allow-truncated"])
         #expect(allowed.status == 1 && allowed.standardOutput.contains("missing map-idle"), "\(allowed.standardOutput)")
     }
+
+    @Test func anEmptyFileIsNoTraceForDiffOrExport() async throws {
+        let folder = try FixtureDirectory()
+        let empty = try folder.write("empty.jsonl", "")
+        let blank = try folder.write("blank.yaml", "\n  \n")
+        let diff = try await CommandRunner.run(["diff", empty, blank])
+        #expect(diff.status == 2 && diff.standardError.contains("is empty"), "\(diff.standardError)")
+        let export = try await CommandRunner.run(["export", "--perfetto", empty, "--output", folder.path + "/out.json"])
+        #expect(export.status == 2 && export.standardError.contains("is empty"), "\(export.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out.json"))
+    }
 }

@@ -53,4 +53,31 @@ struct MQTTClientTests {
         for await _ in reader.messages {}
         await #expect(throws: MQTTError.self) { try await reader.subscribe(["ds/#"]) }
     }
+
+    @Test func aBurstOfQoS1MessagesIsReceivedWholeAndAcknowledged() async throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let reader = try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: .init(clientID: "reader"))
+        #expect(try await reader.subscribe(["burst/#"], qos: 1) == [1])
+        let publisher = try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: .init(clientID: "publisher"))
+        let total = 5_000
+        // Far more than Mosquitto's 1,000 queued messages for a client that does not acknowledge.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for lane in 0..<16 {
+                group.addTask {
+                    for number in stride(from: lane, to: total, by: 16) { try await publisher.publish("burst/\(number)", payload: [1], qos: 1) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        var received = 0
+        for await message in reader.messages {
+            #expect(message.qos == 1)
+            received += 1
+            if received == total { break }
+        }
+        #expect(received == total && reader.missedMessages == 0)
+        await publisher.disconnect()
+        await reader.disconnect()
+    }
 }

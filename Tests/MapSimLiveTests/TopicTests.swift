@@ -13,6 +13,14 @@ struct TopicTests {
         #expect(throws: LiveTopicError.self) { try LiveTopic(parsing: "ds/v/b/f/r/+/occupancy") }
     }
 
+    @Test func aWildcardCharacterOrNULInsideALevelIsNoTopicName() {
+        #expect(throws: LiveTopicError(.invalidTopic, topic: "ds/v/b/f/r/e+/occupancy", "level 6 (location) holds +, which an MQTT topic name cannot")) {
+            try LiveTopic(parsing: "ds/v/b/f/r/e+/occupancy")
+        }
+        #expect(throws: LiveTopicError.self) { try LiveTopic(parsing: "ds/v/b/f/r/l/occ#") }
+        #expect(throws: LiveTopicError.self) { try LiveTopic(parsing: "ds/v/b/f/r/l\0x/occupancy") }
+    }
+
     @Test func criteriaMatchWithWildcards() throws {
         let occupancy = try TopicCriteria(parsing: "ds/venue/+/+/+/+/occupancy")
         let room = try LiveTopic(parsing: "ds/venue/b1/f2/r3/loc-9/occupancy")

@@ -31,6 +31,46 @@ let benchmarks: @Sendable () -> Void = {
         precondition(held == 10_000, "every room has its newest state")
     }
 
+    // A real Mosquitto on loopback: 100k QoS 1 messages wait for a persistent session (published
+    // by 8 clients, 32 in flight each, before the measurement); the subscriber comes back and must
+    // read and acknowledge every one — the broker sends 20 at a time and waits for their
+    // acknowledgements — with none missed. 100k / the time is the messages a second the client
+    // takes from a broker (the issue asks for at least 50,000).
+    Benchmark("Receive 100k QoS 1 messages from Mosquitto (MQTTClient, loopback)", configuration: .init(maxIterations: 3)) { benchmark in
+        let broker = try MosquittoBroker(settings: ["max_queued_messages 0"])
+        defer { broker.stop() }
+        let session = MQTTPacket.Connect(clientID: "bench-subscriber", cleanSession: false)
+        let away = try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: session)
+        _ = try await away.subscribe(["bench/#"], qos: 1)
+        await away.disconnect()
+        let publishers = try await (0..<8).asyncMap { try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: .init(clientID: "bench-\($0)")) }
+        let payload = Array(#"{"id": "room-1", "timestamp": "2026-11-24T09:00:00Z", "properties": {"state": "busy"}}"#.utf8)
+        let total = 100_000
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, publisher) in publishers.enumerated() {
+                for lane in 0..<32 {
+                    group.addTask {
+                        for number in stride(from: index * 32 + lane, to: total, by: 256) {
+                            try await publisher.publish("bench/\(number % 100)", payload: payload, qos: 1)
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        for publisher in publishers { await publisher.disconnect() }
+        benchmark.startMeasurement()
+        let subscriber = try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: session)
+        var count = 0
+        for await _ in subscriber.messages {
+            count += 1
+            if count == total { break }
+        }
+        benchmark.stopMeasurement()
+        precondition(count == total && subscriber.missedMessages == 0, "every message received: \(count), missed \(subscriber.missedMessages)")
+        await subscriber.disconnect()
+    }
+
     // The map alone: feature changes straight into the source, 100 per millisecond of virtual time.
     Benchmark("Apply 100k feature changes to a 10k-feature GeoJSON source (map only, 100 a diff)") { benchmark in
         let map = await LiveBenchmark.loadedMap()
@@ -81,5 +121,14 @@ enum LiveBenchmark {
             return LiveUpdate(topic: LiveTopic(dataset: "acme", venue: "hq", building: "main", floor: "1", room: "r\(room)", location: "room-\(room)", domainType: "occupancy"),
                               id: "room-\(room)", timestamp: start + Int64(index), properties: ["state": index % 3 == 0 ? "busy" : "free"])
         }
+    }
+}
+
+extension Sequence {
+    /// The results of `transform` on each element, in order, one after the other.
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
     }
 }

@@ -80,7 +80,8 @@ extension Trace {
     /// The largest JSON-lines trace read.
     public static let maximumJSONLinesSize = 1024 * 1024 * 1024
 
-    /// Reads a trace file: YAML for `.yaml`/`.yml`, JSON lines otherwise.
+    /// Reads a trace file: YAML for `.yaml`/`.yml`, JSON lines otherwise. An empty file (or one of
+    /// blanks) is no trace: even a load that did nothing records its header.
     public static func read(file path: String, allowTruncated: Bool = false) throws(TraceError) -> Trace {
         let isYAML = path.hasSuffix(".yaml") || path.hasSuffix(".yml")
         let bytes: [UInt8]
@@ -88,6 +89,9 @@ extension Trace {
             bytes = try InputFile.read(path, limit: isYAML ? maximumYAMLSize : maximumJSONLinesSize)
         } catch {
             throw TraceError(.unreadable, "\(error)")
+        }
+        guard bytes.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            throw TraceError(.unreadable, "\(path) is empty: not a trace (`mapsim load --trace` and --events always write one)")
         }
         let text = String(decoding: bytes, as: UTF8.self)
         return isYAML ? try read(yaml: text, name: path) : try read(jsonLines: text, name: path, allowTruncated: allowTruncated)
