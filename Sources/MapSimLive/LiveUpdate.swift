@@ -7,7 +7,8 @@ import MapSimJSON
 /// `{"id": "room-12", "timestamp": "2026-11-23T10:15:00.250Z", "properties": {"occupied": "true", "count": "3"}}`.
 /// `id` is the item (location) id and defaults to the topic's location level; `timestamp` is
 /// ISO 8601 with a time zone (`Z` or `±hh:mm`) and optional fractions of a second; `properties`
-/// maps names to strings, as MapsIndoors sends them.
+/// maps names to strings, as MapsIndoors sends them — a number or a boolean is taken as its JSON
+/// text (`3`, `true`), as the SDK's string dictionary holds it.
 public struct LiveUpdate: Sendable, Equatable {
     public var topic: LiveTopic
     /// The item (location) the update is about.
@@ -47,8 +48,11 @@ public struct LiveUpdate: Sendable, Equatable {
         if let given = object["properties"] {
             guard let members = given.objectValue?.members else { throw LiveUpdateError(.invalidField, topic: topic.description, "\"properties\" is not an object") }
             for (name, value) in members {
-                guard let text = value.stringValue else { throw LiveUpdateError(.invalidField, topic: topic.description, "property \"\(name)\" is not a string") }
-                properties[name] = text
+                switch value {
+                case .string(let text): properties[name] = text
+                case .number, .bool: properties[name] = JSONWriter.string(value)
+                default: throw LiveUpdateError(.invalidField, topic: topic.description, "property \"\(name)\" is not a string, a number or a boolean")
+                }
             }
         }
         self.init(topic: topic, id: id, timestamp: timestamp, properties: properties)

@@ -64,7 +64,7 @@ struct LiveUpdateTests {
         for (payload, reason) in [("not json", "the payload is not JSON"), ("[]", "the payload is not a JSON object"),
                                   (#"{"timestamp": 5}"#, "\"timestamp\" is missing or not a string"),
                                   (#"{"timestamp": "2026-11-23 10:15"}"#, "is not an ISO 8601 date and time with a time zone"),
-                                  (#"{"timestamp": "2026-11-23T10:15:00Z", "properties": {"n": 3}}"#, "property \"n\" is not a string")] {
+                                  (#"{"timestamp": "2026-11-23T10:15:00Z", "properties": {"n": [3]}}"#, "property \"n\" is not a string, a number or a boolean")] {
             #expect(throws: LiveUpdateError.self, "\(payload)") { try LiveUpdate(topic: topic, payload: Array(payload.utf8)) }
             do {
                 _ = try LiveUpdate(topic: topic, payload: Array(payload.utf8))
@@ -72,6 +72,12 @@ struct LiveUpdateTests {
                 #expect(error.reason.contains(reason), "\(error.reason)")
             }
         }
+    }
+
+    @Test func numericAndBooleanPropertiesAreTheirJSONText() throws {
+        let topic = try LiveTopic(parsing: "ds/v/b/f/r/l/occupancy")
+        let update = try LiveUpdate(topic: topic, payload: Array(#"{"timestamp": "2026-11-23T10:15:00Z", "properties": {"count": 3, "ratio": 0.5, "occupied": true, "state": "busy"}}"#.utf8))
+        #expect(update.properties == ["count": "3", "ratio": "0.5", "occupied": "true", "state": "busy"])
     }
 
     @Test func theNewestTimestampWins() {

@@ -54,6 +54,13 @@ public struct TileURLTemplate: Sendable, Hashable {
         let tiles = Double(1 << id.z)
         let low = WebMercator.metres(x: Double(id.x) / tiles, y: Double(id.y + 1) / tiles)
         let high = WebMercator.metres(x: Double(id.x + 1) / tiles, y: Double(id.y) / tiles)
-        return [low.x, low.y, high.x, high.y].map { String(format: "%.10g", $0) }.joined(separator: ",")
+        return [low.x, low.y, high.x, high.y].map(shortest).joined(separator: ",")
+    }
+
+    /// `value` as MapLibre Native writes a bbox coordinate: the shortest text that reads back as
+    /// the same double (up to 17 digits), without a `.0` on whole numbers (`0`, not `0.0`).
+    static func shortest(_ value: Double) -> String {
+        let text = "\(value)"
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 }

@@ -13,7 +13,8 @@ struct URLTests {
         #expect(TileURLTemplate("q/{quadkey}").url(for: tile) == "q/121")
         #expect(TileURLTemplate("{prefix}/{z}").url(for: CanonicalTileID(z: 5, x: 27, y: 18)) == "b2/5")
         #expect(TileURLTemplate("w?bbox={bbox-epsg-3857}&{unknown}").url(for: CanonicalTileID(z: 1, x: 0, y: 0))
-            == "w?bbox=-20037508.34,0,0,20037508.34&{unknown}")
+            == "w?bbox=-20037508.342789244,0,0,20037508.342789244&{unknown}", "the shortest exact text, as MapLibre Native writes it")
+        #expect(TileURLTemplate("{bbox-epsg-3857}").url(for: CanonicalTileID(z: 3, x: 5, y: 2)) == "5009377.085697311,5009377.085697311,10018754.171394622,10018754.171394622")
     }
 
     @Test func spriteURLsKeepTheQuery() {
