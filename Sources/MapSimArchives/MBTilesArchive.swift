@@ -75,17 +75,23 @@ public final class MBTilesArchive: Sendable {
     /// The `metadata` table, name by name, in the file's order.
     public func metadata() throws(MBTilesError) -> [(name: String, value: String)] {
         try read("reading its metadata") { db in
+            // Any storage class, as SQLite's text of it (MapLibre Native reads them as text): a blob
+            // that is no UTF-8 must not trap GRDB's String conversion.
             try Row.fetchAll(db, sql: "SELECT name, value FROM metadata").compactMap { row -> (String, String)? in
-                guard let name = row["name"] as String? else { return nil }
-                let value: DatabaseValue = row["value"]
-                switch value.storage {
-                case .string(let text): return (name, text)
-                case .int64(let number): return (name, String(number))
-                case .double(let number): return (name, JSONWriter.formatNumber(number))
-                case .blob(let data): return (name, String(decoding: data, as: UTF8.self))
-                case .null: return nil
-                }
+                guard let name = Self.text(row["name"]), let value = Self.text(row["value"]) else { return nil }
+                return (name, value)
             }
+        }
+    }
+
+    /// A metadata cell as text; nil for NULL.
+    private static func text(_ value: DatabaseValue) -> String? {
+        switch value.storage {
+        case .string(let text): text
+        case .int64(let number): String(number)
+        case .double(let number): JSONWriter.formatNumber(number)
+        case .blob(let data): String(decoding: data, as: UTF8.self)
+        case .null: nil
         }
     }
 
@@ -94,7 +100,7 @@ public final class MBTilesArchive: Sendable {
         let rows = try metadata()
         let zooms: (min: Int, max: Int)? = try read("reading its zoom levels") { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT MIN(zoom_level) AS low, MAX(zoom_level) AS high FROM tiles"),
-                  let low = row["low"] as Int?, let high = row["high"] as Int? else { return nil }
+                  let low = Int.fromDatabaseValue(row["low"]), let high = Int.fromDatabaseValue(row["high"]) else { return nil }
             return (low, high)
         }
         return try MBTilesTileJSON.make(url: url, metadata: rows, zooms: zooms, path: path)

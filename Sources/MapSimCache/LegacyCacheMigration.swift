@@ -69,8 +69,7 @@ struct LegacyCacheMigration {
     /// packages (`content:SITE@VERSION`) become content sets.
     private func copyRegions(_ db: Database) throws {
         for row in try Row.fetchAll(db, sql: "SELECT id, definition FROM legacy_regions ORDER BY id") {
-            let id: Int64 = row["id"]
-            let definition: String = row["definition"]
+            guard let id: Int64 = row.lenient(0), let definition: String = row.lenient(1) else { continue }
             let linkResources: String
             let linkTiles: String
             if definition.hasPrefix("content:") {

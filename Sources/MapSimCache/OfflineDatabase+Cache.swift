@@ -72,7 +72,7 @@ extension OfflineDatabase {
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: key.arguments)
             guard let row = try rows.next() else { return nil }
             var response = Response(source: .cache)
-            let compressed: Bool = row[1]
+            let compressed: Bool = row.lenient(1) ?? false
             do {
                 // The body is read in place, and copied once: inflated, or as it is.
                 response.data = try row.withUnsafeData(atIndex: 0) { data -> [UInt8]? in
@@ -84,10 +84,10 @@ extension OfflineDatabase {
                 return nil
             }
             response.noContent = response.data == nil
-            response.expires = (row[2] as Int64?).map(HTTPDate.init(secondsSince1970:))
-            response.modified = (row[3] as Int64?).map(HTTPDate.init(secondsSince1970:))
-            response.etag = row[4]
-            response.mustRevalidate = row[5] as Bool
+            response.expires = (row.lenient(2) as Int64?).map(HTTPDate.init(secondsSince1970:))
+            response.modified = (row.lenient(3) as Int64?).map(HTTPDate.init(secondsSince1970:))
+            response.etag = row.lenient(4)
+            response.mustRevalidate = row.lenient(5) ?? false
             return response
         }
         if let inflateFailure {

@@ -25,7 +25,8 @@ extension OfflineDatabase {
                 WHERE region_tiles.region_id = ? AND tiles.data IS NOT NULL
                 ORDER BY url_template, pixel_ratio, z, x, y
                 """, arguments: [id]).map { row in
-                RegionTile(rowID: row[0], urlTemplate: row[1], pixelRatio: row[2], z: row[3], x: row[4], y: row[5])
+                RegionTile(rowID: row.lenient(0) ?? 0, urlTemplate: row.lenient(1) ?? "", pixelRatio: row.lenient(2) ?? 1, z: row.lenient(3) ?? 0, x: row.lenient(4) ?? 0,
+                           y: row.lenient(5) ?? 0)
             }
         } ?? []
     }
@@ -44,7 +45,7 @@ extension OfflineDatabase {
         var inflateFailure: RowCompressionError?
         let found = try read(what) { db -> [UInt8]? in
             guard let row = try Row.fetchOne(db, sql: sql, arguments: arguments) else { return nil }
-            let compressed: Bool = row[1]
+            let compressed: Bool = row.lenient(1) ?? false
             do {
                 return try row.withUnsafeData(atIndex: 0) { data -> [UInt8]? in
                     guard let data else { return nil }

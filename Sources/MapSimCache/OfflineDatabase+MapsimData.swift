@@ -70,9 +70,9 @@ extension OfflineDatabase {
                 """, arguments: [id])
         }
         guard let row = row ?? nil else { return nil }
-        let needed: Int = row[0]
-        let all: Int = row[1]
-        let average: Double = row[2]
+        let needed: Int = row.lenient(0) ?? 0
+        let all: Int = row.lenient(1) ?? 0
+        let average: Double = row.lenient(2) ?? 0
         return (needed, all, Int((Double(max(all - needed, 0)) * average).rounded()))
     }
 

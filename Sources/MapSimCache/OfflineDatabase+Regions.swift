@@ -30,7 +30,7 @@ extension OfflineDatabase {
     }
 
     private static func region(_ row: Row) -> OfflineRegion {
-        OfflineRegion(id: row[0], encodedDefinition: row[1], metadata: (row[2] as Data?).map { [UInt8]($0) })
+        OfflineRegion(id: row.lenient(0) ?? 0, encodedDefinition: row.lenient(1) ?? "", metadata: (row.lenient(2) as Data?).map { [UInt8]($0) })
     }
 
     /// Creates a region with `definition` and the app's `metadata` bytes.
@@ -136,16 +136,16 @@ extension OfflineDatabase {
                     SELECT id, LENGTH(data), \(revalidate), expires, compressed, EXISTS (SELECT 1 FROM \(link.table) WHERE \(link.column) = \(key.table).id)
                     FROM \(key.table) WHERE \(key.condition)
                     """), arguments: key.arguments) else { return nil }
-                let data = body ? try Data.fetchOne(db.cachedStatement(sql: "SELECT data FROM \(key.table) WHERE id = ?"), arguments: [row[0] as Int64]) : nil
+                let data = body ? try Data.fetchOne(db.cachedStatement(sql: "SELECT data FROM \(key.table) WHERE id = ?"), arguments: [row.lenient(0) as Int64?]) : nil
                 return (row, data)
             }
         } ?? wanted.map { _ in nil }
         return found.map { entry in
             guard let (row, data) = entry else { return RegionLookup(storedSize: nil, body: nil, isInRegion: false) }
-            let usable = !(row[2] as Bool) || (row[3] as Int64?).map { $0 > now } ?? true
-            var lookup = RegionLookup(storedSize: usable ? (row[1] as Int? ?? 0) : nil, body: nil, isInRegion: row[5])
+            let usable = !(row.lenient(2) ?? false) || (row.lenient(3) as Int64?).map { $0 > now } ?? true
+            var lookup = RegionLookup(storedSize: usable ? (row.lenient(1) as Int? ?? 0) : nil, body: nil, isInRegion: row.lenient(5) ?? false)
             if usable, let data {
-                lookup.body = try? RowCompression.unpack([UInt8](data), compressed: row[4] as Bool)
+                lookup.body = try? RowCompression.unpack([UInt8](data), compressed: row.lenient(4) ?? false)
                 if lookup.body == nil { lookup.storedSize = nil }
             }
             return lookup

@@ -39,6 +39,17 @@ import Testing
         #expect(vector["bounds"] == nil, "MapLibre Native leaves bounds out for pbf")
     }
 
+    @Test func metadataNamesAndValuesOfAnyStorageClassAreReadAsText() throws {
+        let fixture = try ArchiveFixture()
+        let path = try fixture.writeMBTiles("blobs.mbtiles", metadata: [("format", "png")])
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "INSERT INTO metadata (name, value) VALUES (?, ?), (?, ?)",
+                           arguments: [Data([0xFF, 0xFE, 0x3A]), "x", "minzoom", Data([0xC3, 0x28])])
+        }
+        let metadata = try MBTilesArchive(path: path).metadata()
+        #expect(metadata.count == 3, "a name or value that is no UTF-8 is read, not a trap: \(metadata)")
+    }
+
     @Test func rowsAreTMSAndGzipIsInflated() throws {
         let fixture = try ArchiveFixture()
         let path = try fixture.writeMBTiles()

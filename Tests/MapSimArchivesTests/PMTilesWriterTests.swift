@@ -39,6 +39,11 @@ import Testing
         #expect(directory.entry(for: 250)?.runLength == 0, "an id after a leaf pointer falls in that leaf")
         #expect(throws: PMTilesError.self) { try PMTilesDirectory(decoding: [0xFF, 0xFF]) }
         #expect(throws: PMTilesError.self) { try PMTilesDirectory(decoding: [200, 1, 1]) }
+        // Two entries, the second's offset "follows the first", whose offset and length overflow 64 bits.
+        let overflowing: [UInt8] = [2, 1, 1, 1, 1, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 1] + Array(repeating: 0xFF, count: 9) + [0x01, 0]
+        #expect(throws: PMTilesError("an offset of the directory overflows: it is malformed"), "past 2^64 is malformed, not a trap") {
+            try PMTilesDirectory(decoding: overflowing)
+        }
     }
 
     @Test func writtenArchiveReadsBackDedupedClusteredAndDeterministic() throws {

@@ -71,6 +71,25 @@ struct OfflineDatabaseTests {
         #expect(tiles.allSatisfy { $0["pixel_ratio"] as Int == 1 })
     }
 
+    @Test func valuesOfAnotherTypeInAnyColumnAreReadNotTrappedOn() async throws {
+        let fixture = try FixtureDirectory()
+        let path = fixture.path + "/cache.db"
+        let cache = try OfflineDatabase(path: path)
+        let style = Resource.style("https://h/style.json")
+        cache.store(style, Self.response(10))
+        await cache.flush()
+        _ = try cache.createRegion(try OfflineRegionDefinition(styleURL: "https://h/s.json", area: .bounds(.world), minZoom: 0, maxZoom: 1), metadata: nil)
+        // What another program (or damage) may leave: SQLite keeps a value's own type in any column.
+        try await raw(path).write { db in
+            try db.execute(sql: "UPDATE resources SET compressed = 'yes', expires = 'soon', modified = X'FF', etag = X'FFFE', must_revalidate = 'no'")
+            try db.execute(sql: "UPDATE regions SET definition = X'FF00', description = 'text'")
+        }
+        let reopened = try OfflineDatabase(path: path, options: .init(readOnly: true))
+        let hit = await reopened.load(style)
+        #expect(hit.expires == nil && hit.modified == nil && hit.etag == nil, "what does not convert is absent, not a trap")
+        #expect(try reopened.regions().count == 1)
+    }
+
     @Test func keysTilesAsMapLibreDoes() async throws {
         let fixture = try FixtureDirectory()
         let path = fixture.path + "/cache.db"

@@ -93,6 +93,18 @@ struct TraceTests {
         #expect(TraceError(.malformed, file: "t.jsonl", line: 2, "unknown event type \"map-exploded\"").message == "t.jsonl:2: unknown event type \"map-exploded\"")
     }
 
+    @Test func timesAndRangesBeyondTheClockAreMalformedLinesNotTraps() {
+        let read = ResourceRequest(dataSource: .network, request: Resource.archiveRange("https://h/a.pmtiles", 127...246),
+                                   response: .success([1, 2, 3], source: .network), cancelled: false)
+        let ranged = MapEvent(begin: .zero, end: .zero, payload: .resourceRequest(read)).jsonLine
+        #expect((try? Trace.read(jsonLines: ranged + "\n")) != nil)
+        let lines = [#"{"type": "map-idle", "begin": 1e300, "end": 1e300, "data": {}}"#, #"{"type": "map-idle", "begin": 2.5, "end": 3, "data": {}}"#,
+                     ranged.replacingOccurrences(of: #""to":246"#, with: #""to":9223372036854775808"#)]
+        for line in lines {
+            #expect(throws: TraceError.self, "\(line)") { try Trace.read(jsonLines: line + "\n") }
+        }
+    }
+
     @Test func redactsSecretsFromURLsAndMessages() {
         let redactor = URLRedactor(parameters: URLRedactor.defaultParameters + ["session"])
         #expect(redactor.redact("https://a/b?access_token=pk.abc&x=1#f") == "https://a/b?access_token=REDACTED&x=1#f")

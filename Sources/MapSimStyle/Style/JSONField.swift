@@ -56,7 +56,9 @@ public struct JSONField: Sendable {
     public func integer(in range: ClosedRange<Int>) throws(StyleError) -> Int {
         let n = try number(in: Double(range.lowerBound)...Double(range.upperBound))
         guard n == n.rounded() else { throw failure("expected a whole number, found \(JSONWriter.formatNumber(n))") }
-        return Int(n)
+        // Double(Int.max) is 2^63, one past Int.max: in range by the double's measure, and no Int.
+        guard let integer = Int(exactly: n) else { throw failure("expected a whole number up to \(range.upperBound), found \(JSONWriter.formatNumber(n))") }
+        return integer
     }
 
     public func bool() throws(StyleError) -> Bool {

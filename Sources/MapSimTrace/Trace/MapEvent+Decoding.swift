@@ -8,12 +8,14 @@ extension MapEvent {
         guard let typeName = json[EventKey.type]?.stringValue, let type = MapEventType(rawValue: typeName) else {
             throw TraceError(.malformed, "unknown event type \(json[EventKey.type].map(JSONWriter.string) ?? "(missing)")")
         }
-        guard let begin = json[EventKey.begin]?.numberValue, let end = json[EventKey.end]?.numberValue else {
-            throw TraceError(.malformed, "\(typeName) without integer \"begin\" and \"end\"")
+        // Whole microseconds the clock can hold: 1e300 or 2.5 is no time (and must not trap).
+        guard let begin = json[EventKey.begin]?.numberValue.flatMap({ Int64(exactly: $0) }),
+              let end = json[EventKey.end]?.numberValue.flatMap({ Int64(exactly: $0) }) else {
+            throw TraceError(.malformed, "\(typeName) without integer \"begin\" and \"end\" (whole microseconds)")
         }
         let data = JSONField(json[EventKey.data] ?? .object(JSONObject()), path: "data")
         do {
-            self.init(begin: SimTime(microseconds: Int64(begin)), end: SimTime(microseconds: Int64(end)), payload: try Self.payload(type, data))
+            self.init(begin: SimTime(microseconds: begin), end: SimTime(microseconds: end), payload: try Self.payload(type, data))
         } catch {
             throw TraceError(.malformed, "\(typeName): \(error)")
         }

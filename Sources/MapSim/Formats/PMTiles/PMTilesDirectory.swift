@@ -35,7 +35,9 @@ public struct PMTilesDirectory: Sendable, Equatable {
         for index in entries.indices {
             let value = try reader.next("an offset")
             if value == 0 && index > 0 {
-                entries[index].offset = entries[index - 1].offset + UInt64(entries[index - 1].length)
+                let (next, overflow) = entries[index - 1].offset.addingReportingOverflow(UInt64(entries[index - 1].length))
+                guard !overflow else { throw PMTilesError("an offset of the directory overflows: it is malformed") }
+                entries[index].offset = next
             } else {
                 entries[index].offset = value &- 1
             }

@@ -1,0 +1,131 @@
+import Crypto
+import Foundation
+@testable import MapSim
+import MapSimArchives
+import MapSimCache
+import MapSimContent
+import MapSimJSON
+@testable import MapSimLive
+import MapSimStyle
+import MapSimTrace
+import Synchronization
+
+/// The readers of outside bytes, one fuzz target each; `Fuzz/run` names them.
+enum FuzzTarget: String, CaseIterable {
+    case json, style, tilejson, vectorTile = "vector-tile", glyphs, sprite, png, geojson
+    case mqtt, feedLine = "feed-line", webSocket = "websocket", liveUpdate = "live-update", topic
+    case scenario, traceYAML = "trace-yaml", traceJSONLines = "trace-json-lines"
+    case contentManifest = "content-manifest", contentPackage = "content-package"
+    case offlineDatabase = "offline-database", regionDefinition = "region-definition", mbtiles, pmtiles
+
+    /// The target `MAPSIM_FUZZ_TARGET` names.
+    static let selected: FuzzTarget = {
+        let name = ProcessInfo.processInfo.environment["MAPSIM_FUZZ_TARGET"] ?? ""
+        guard let target = FuzzTarget(rawValue: name) else {
+            FileHandle.standardError.write(Data("MAPSIM_FUZZ_TARGET must be one of: \(allCases.map(\.rawValue).joined(separator: " "))\n".utf8))
+            exit(64)
+        }
+        return target
+    }()
+
+    /// A scratch file for the readers of files, in memory where there is /dev/shm.
+    private static let scratch: String = {
+        let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        return folder + "/mapsim-fuzz-\(getpid())"
+    }()
+
+    private static let packageKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: Data(repeating: 7, count: 32)).publicKey
+
+    /// Reads `bytes` as this target's format.
+    func run(_ bytes: [UInt8]) {
+        switch self {
+        case .json:
+            if let value = try? JSONParser.parse(bytes) { _ = JSONWriter.string(value) }
+        case .style:
+            _ = try? Style.parse(bytes)
+        case .tilejson:
+            _ = try? TileJSON.parse(bytes)
+        case .vectorTile:
+            guard let tile = try? VectorTile.decode(bytes) else { return }
+            for layer in tile.layers { for feature in layer.features { _ = feature.geometry(extent: 4096) } }
+        case .glyphs:
+            _ = try? GlyphSet.decode(bytes)
+        case .sprite:
+            _ = try? SpriteIndex.parse(bytes)
+        case .png:
+            _ = try? PNGHeader.read(bytes)
+        case .geojson:
+            guard let document = try? JSONParser.parse(bytes) else { return }
+            _ = try? GeoJSONGeometry(json: document)
+            _ = GeoJSONTiler(document).features(in: CanonicalTileID(z: 0, x: 0, y: 0))
+        case .mqtt:
+            var decoder = MQTTPacketDecoder()
+            decoder.append(bytes)
+            while let packet = try? decoder.next() { _ = packet.encoded }
+        case .feedLine:
+            var parser = DynamicEntityLineParser(format: .init(trackIDField: "MMSI", timeField: "BaseDateTime"))
+            for (number, line) in bytes.split(separator: 0x0A).enumerated() { _ = parser.parse(Array(line), number: number + 1) }
+        case .webSocket:
+            var offset = 0
+            while let frame = try? WebSocketFrameReader.frame(in: bytes, at: offset, maximumSize: 1 << 20) { offset = frame.end }
+        case .liveUpdate:
+            _ = try? LiveUpdate(topic: LiveTopic(dataset: "d", venue: "v", building: "b", floor: "f", room: "r", location: "l", domainType: "t"), payload: bytes)
+        case .topic:
+            let text = String(decoding: bytes, as: UTF8.self)
+            _ = try? LiveTopic(parsing: text)
+            _ = try? TopicCriteria(parsing: text)
+        case .scenario:
+            _ = try? Scenario.parse(String(decoding: bytes, as: UTF8.self), name: "fuzz", folder: "/nonexistent")
+        case .traceYAML:
+            _ = try? Trace.read(yaml: String(decoding: bytes, as: UTF8.self))
+        case .traceJSONLines:
+            _ = try? Trace.read(jsonLines: String(decoding: bytes, as: UTF8.self), allowTruncated: true)
+        case .contentManifest:
+            _ = try? ContentManifest(json: bytes)
+        case .contentPackage:
+            if let key = Self.packageKey { _ = try? ContentPackage(bytes, key: key) }
+        case .offlineDatabase:
+            Self.withScratchFile(bytes) { path in
+                guard let database = try? OfflineDatabase(path: path, options: .init(readOnly: true)) else { return }
+                _ = try? database.regions()
+                _ = try? database.statistics()
+                _ = Self.wait { await database.load(Resource(url: "http://127.0.0.1:38043/style.json", kind: .style)) }
+            }
+        case .regionDefinition:
+            _ = try? OfflineRegionDefinition(decoding: String(decoding: bytes, as: UTF8.self))
+        case .mbtiles:
+            Self.withScratchFile(bytes) { path in
+                guard let archive = try? MBTilesArchive(path: path) else { return }
+                _ = try? archive.tileJSON(url: "mbtiles://" + path)
+                for z in 0...2 { _ = try? archive.tile(z: z, x: 0, y: 0) }
+            }
+        case .pmtiles:
+            guard let header = try? PMTilesHeader(bytes) else {
+                _ = try? PMTilesDirectory(decoding: bytes)
+                return
+            }
+            let (end, overflow) = header.rootDirectoryOffset.addingReportingOverflow(header.rootDirectoryLength)
+            guard !overflow, end <= UInt64(bytes.count) else { return }
+            _ = try? PMTilesDirectory(decoding: Array(bytes[Int(header.rootDirectoryOffset)..<Int(end)]))
+        }
+    }
+
+    private static func withScratchFile(_ bytes: [UInt8], _ body: (String) -> Void) {
+        guard FileManager.default.createFile(atPath: scratch, contents: Data(bytes)) else { return }
+        body(scratch)
+        for suffix in ["", "-wal", "-shm", "-journal", ".corrupt"] { unlink(scratch + suffix) }
+    }
+
+    /// Waits for async `work` from the fuzzer's thread, which is not one of the concurrency pool's.
+    private static func wait<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+        let result = Mutex<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let value = await work()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0! }
+    }
+}
