@@ -160,7 +160,7 @@ struct LoadCommand: AsyncParsableCommand {
         for (key, message) in outcome.errors.sorted(by: { $0.key < $1.key }) { printError("mapsim: content \(key): \(message)") }
         guard await session.styleLoadStarting() else {
             throw ExitStatus.fail(ExitStatus.unavailable,
-                                  "no online check of the site's content has ever completed from this cache, and the first one is mandatory (--require-first-online-check)")
+                                  "the first online check is mandatory (--require-first-online-check), and none has ever completed from this cache")
         }
     }
 
