@@ -100,7 +100,8 @@ public enum ExpressionCaseRunner {
         case .number(let n):
             guard n.isFinite else { return .null }
             if n == 0 { return .number(n) }
-            let multiplier = pow(10, max(0, 6 - (log10(abs(n))).rounded(.up)))
+            let exponent = max(0, 6 - (log10(abs(n))).rounded(.up))
+            let multiplier = ReferencePowersOfTen.power(Int(exponent)) ?? pow(10, exponent)
             let once = (n * multiplier).rounded(.down) / multiplier
             return .number((once * multiplier).rounded(.down) / multiplier)
         case .array(let items):

@@ -80,7 +80,10 @@ struct ExpressionEvaluator {
         case .distance(let shape):
             return .number(shape.distance(to: context.feature, in: context.tile))
         case .globalState(let key):
-            return context.globalState[key].map(ExpressionValue.init) ?? .null
+            // The reference gives null while the state is empty, and JavaScript's undefined for a key
+            // it does not have once it has others.
+            if context.globalState.members.isEmpty { return .null }
+            return context.globalState[key].map(ExpressionValue.init) ?? .undefined
         }
     }
 
@@ -105,7 +108,7 @@ struct ExpressionEvaluator {
 
     /// How a coercion's failure shows the value: strings as they are, the rest as JSON.
     private static func shown(_ value: ExpressionValue) -> String {
-        value.stringValue ?? ExpressionValue.jsonText(value.json(topLevel: false))
+        value == .undefined ? "undefined" : value.stringValue ?? ExpressionValue.jsonText(value.json(topLevel: false))
     }
 
     private func coerce(_ type: ExpressionType, _ children: [ParsedExpression]) throws(ExpressionError) -> ExpressionValue {
@@ -120,7 +123,8 @@ struct ExpressionEvaluator {
                 let number = Self.javaScriptNumber(value)
                 if !number.isNaN { return .number(number) }
             }
-            throw ExpressionError(.evaluation, "Could not convert \(ExpressionValue.jsonText(value.json(topLevel: false))) to number.")
+            let shown = value == .undefined ? "undefined" : ExpressionValue.jsonText(value.json(topLevel: false))
+            throw ExpressionError(.evaluation, "Could not convert \(shown) to number.")
         case .color:
             var value = ExpressionValue.null
             var problem: String?
@@ -165,7 +169,9 @@ struct ExpressionEvaluator {
         case .projectionDefinition:
             return try evaluate(children[0])
         default:
-            return .string(try evaluate(children[0]).text)
+            // JSON.stringify(undefined) is undefined: `to-string` gives it back.
+            let value = try evaluate(children[0])
+            return value == .undefined ? .undefined : .string(value.text)
         }
     }
 
@@ -270,7 +276,9 @@ struct ExpressionEvaluator {
             let rgba = color.rgba
             return .array([.number(rgba[0] * 255), .number(rgba[1] * 255), .number(rgba[2] * 255), .number(rgba[3])])
         case .rgb, .rgba:
-            let values = try children.map { child throws(ExpressionError) in try evaluate(child) }
+            var values = try children.map { child throws(ExpressionError) in try evaluate(child) }
+            // `rgb` is `rgba` with alpha 1, which the reference's message shows too.
+            if values.count == 3 { values.append(.number(1)) }
             if let problem = Self.rgbaProblem(values) { throw ExpressionError(.evaluation, problem) }
             let n = values.map { $0.numberValue ?? .nan }
             return .color(RGBAColor(straight: n[0] / 255, n[1] / 255, n[2] / 255, alpha: n.count > 3 ? n[3] : 1))
@@ -288,7 +296,11 @@ struct ExpressionEvaluator {
             if separator.isEmpty { return .array(text.utf16.map { .string(String(decoding: [$0], as: UTF16.self)) }) }
             return .array(text.components(separatedBy: separator).map(ExpressionValue.string))
         case .join:
-            guard case .array(let items) = try evaluate(children[0]) else { return .string("") }
+            // The reference joins its array argument's literal value (`arr.value.join`): an array
+            // that is not a literal after constant folding has none, and JavaScript says so.
+            guard case .literal(.array(let items)) = children[0].form else {
+                throw ExpressionError(.evaluation, "Cannot read properties of undefined (reading 'join')")
+            }
             return .string(items.map(\.text).joined(separator: try evaluate(children[1]).text))
         case .resolvedLocale:
             guard case .collator(let collator) = try evaluate(children[0]) else { return .null }
@@ -385,7 +397,7 @@ struct ExpressionEvaluator {
     /// anything else never.
     static func strictlyEqual(_ a: ExpressionValue, _ b: ExpressionValue) -> Bool {
         switch (a, b) {
-        case (.null, .null): return true
+        case (.null, .null), (.undefined, .undefined): return true
         case (.bool(let x), .bool(let y)): return x == y
         case (.number(let x), .number(let y)): return x == y
         case (.string(let x), .string(let y)): return x == y

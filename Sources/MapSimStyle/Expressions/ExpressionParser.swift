@@ -135,7 +135,7 @@ struct ExpressionParser {
     /// Whether a value of kind `actual` is coerced, not asserted or rejected, where `expected` is expected.
     private static func coerces(to expected: String, from actual: String) -> Bool {
         switch expected {
-        case "projectionDefinition": ["string", "array", "value"].contains(actual)
+        case "projectionDefinition": actual == "string" || actual == "array"
         case "color", "formatted", "resolvedImage": actual == "value" || actual == "string"
         case "padding", "numberArray": ["value", "number", "array"].contains(actual)
         case "colorArray": ["value", "string", "array"].contains(actual)

@@ -21,6 +21,9 @@ public enum ExpressionValue: Equatable, Sendable {
     /// Anchors and their `[x, y]` offsets, alternating, as written.
     case variableAnchorOffsets([JSONValue])
     case projection(ProjectionDefinition)
+    /// JavaScript's `undefined`: what `global-state` gives for a key the state does not have (when
+    /// it has others); it is typed `object`, equals only itself, and is written as null.
+    case undefined
 
     /// The value of a JSON literal.
     public init(_ json: JSONValue) {
@@ -43,7 +46,7 @@ public enum ExpressionValue: Equatable, Sendable {
         case .number: return .number
         case .string: return .string
         case .color: return .color
-        case .object: return .object
+        case .object, .undefined: return .object
         case .collator: return .collator
         case .formatted: return .formatted
         case .image: return .resolvedImage
@@ -124,6 +127,7 @@ public enum ExpressionValue: Equatable, Sendable {
         case .variableAnchorOffsets(let items): return values(items)
         case .projection(let projection):
             return .object(JSONObject([("from", .string(projection.from)), ("to", .string(projection.to)), ("transition", .number(projection.transition))]))
+        case .undefined: return .null
         }
     }
 
@@ -163,7 +167,7 @@ public enum ExpressionValue: Equatable, Sendable {
     /// Whether JavaScript would hold the value true in a condition.
     var isTruthy: Bool {
         switch self {
-        case .null: false
+        case .null, .undefined: false
         case .bool(let b): b
         case .number(let n): n != 0 && !n.isNaN
         case .string(let s): !s.isEmpty

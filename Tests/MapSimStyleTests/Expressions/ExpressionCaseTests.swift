@@ -4,12 +4,14 @@ import Testing
 @testable import MapSimJSON
 
 /// The style spec's 557 expression cases (generated into Fixtures/ by
-/// scripts/generate-expression-cases.py): each must compile to the reference's type and constancy
-/// or fail with its errors, and evaluate on every input to the reference's output.
+/// scripts/generate-expression-cases.py), and 3,295 more that the reference (24.8.0) evaluated —
+/// the upstream HEAD cases and cases at the edges of numbers, types and global state
+/// (scripts/record-reference-expression-cases.py): each must compile to the reference's type and
+/// constancy or fail with its errors, and evaluate on every input to the reference's output.
 @Suite("Expression cases")
 struct ExpressionCaseTests {
-    private static func loadCases() throws -> [JSONValue] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/expression-cases.jsonl")
+    private static func loadCases(_ file: String = "expression-cases.jsonl") throws -> [JSONValue] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/" + file)
         return try Data(contentsOf: url).split(separator: 0x0A).map { try JSONParser.parse(Array($0)) }
     }
 
@@ -30,15 +32,25 @@ struct ExpressionCaseTests {
     @Test func everyCaseCompilesAndEvaluatesAsTheReferenceDoes() throws {
         let cases = try Self.loadCases()
         #expect(cases.count == 557)
+        Self.expectReferenceResults(cases)
+    }
+
+    @Test func upstreamAndEdgeCasesEvaluatedByTheReferenceMatch() throws {
+        let cases = try Self.loadCases("reference-cases.jsonl")
+        #expect(cases.count == 3_295)
+        Self.expectReferenceResults(cases)
+    }
+
+    private static func expectReferenceResults(_ cases: [JSONValue]) {
         var compileMismatches: [String] = []
         var outputMismatches: [String] = []
         for testCase in cases {
             let name = testCase["name"]?.stringValue ?? "?"
             let expected = testCase["expected"] ?? .null
             let actual = ExpressionCaseRunner.run(testCase)
-            if !Self.matches(actual["compiled"] ?? .null, expected["compiled"] ?? .null) {
+            if !matches(actual["compiled"] ?? .null, expected["compiled"] ?? .null) {
                 compileMismatches.append("\(name):\n  expected \(JSONWriter.string(expected["compiled"] ?? .null))\n  actual   \(JSONWriter.string(actual["compiled"] ?? .null))")
-            } else if !Self.matches(actual["outputs"] ?? .null, expected["outputs"] ?? .null) {
+            } else if !matches(actual["outputs"] ?? .null, expected["outputs"] ?? .null) {
                 outputMismatches.append("\(name):\n  expected \(JSONWriter.string(expected["outputs"] ?? .null))\n  actual   \(JSONWriter.string(actual["outputs"] ?? .null))")
             }
         }

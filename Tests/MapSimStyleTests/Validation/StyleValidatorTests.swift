@@ -142,7 +142,7 @@ struct StyleValidatorTests {
         #expect(fill(paint: #"{"fill-color": ["to-color", "reddish"]}"#) == ["3: layers[0].paint.fill-color: Could not parse color from value 'reddish'"])
         #expect(fill(paint: #"{"fill-opacity": ["at", 3, ["literal", [1, 2]]]}"#) == ["3: layers[0].paint.fill-opacity: Array index out of bounds: 3 > 1."])
         #expect(fill(paint: #"{"fill-color": ["rgb", 300, 0, 0]}"#)
-            == ["3: layers[0].paint.fill-color: Invalid rgba value [300, 0, 0]: 'r', 'g', and 'b' must be between 0 and 255."])
+            == ["3: layers[0].paint.fill-color: Invalid rgba value [300, 0, 0, 1]: 'r', 'g', and 'b' must be between 0 and 255."])
         #expect(fill(paint: #"{"fill-opacity": ["-", "a", "b", "c"]}"#)
             == ["3: layers[0].paint.fill-opacity: Expected arguments of type (number, number) | (number), but found (string, string, string) instead."])
         #expect(fill(paint: #"{"fill-opacity": ["let", "x", 1, ["var", "y"]]}"#)
