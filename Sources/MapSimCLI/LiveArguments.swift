@@ -9,18 +9,51 @@ struct LiveArguments: ParsableArguments {
     @Option(help: ArgumentHelp("With --live: criteria to subscribe to (repeatable; a recording defaults to all of its datasets).", valueName: "TOPIC"))
     var criteria: [String] = []
 
+    @Option(help: ArgumentHelp("With --live: follow the view for this domain type, as MapsIndoors' enableLiveData (repeatable): subscribe to what is in view, draw its live state.", valueName: "DOMAIN"))
+    var liveDomain: [String] = []
+
+    @Option(help: ArgumentHelp("With --live-domain: the floor shown (default: the lowest floor of the source's locations).", valueName: "FLOOR"))
+    var floor: String?
+
+    @Option(help: ArgumentHelp("With --live-domain: which feature properties give a location's topic levels (default: dataset, venue, building, floor, room).", valueName: "LEVEL=PROPERTY,..."))
+    var locationFields: String?
+
     @Option(name: .customLong("for"), help: ArgumentHelp("With --live: how long to feed updates (a broker: 60s by default; a recording: to its end).", valueName: "DURATION"))
     var duration: DurationArgument?
 
     @OptionGroup(title: "Live data broker login")
     var login: BrokerLogin
 
+    /// What --live-domain asks to follow, or nil without it; what is malformed is a usage error.
+    func view() throws -> LiveViewOptions? {
+        guard !liveDomain.isEmpty else {
+            guard floor == nil && locationFields == nil else { throw ValidationError("--floor and --location-fields go with --live-domain") }
+            return nil
+        }
+        for domain in liveDomain where domain.isEmpty || domain.contains(where: { "/+#\0".contains($0) }) {
+            throw ValidationError("--live-domain: \"\(domain)\" is not a domain type (one topic level: not empty, without /, +, # or NUL)")
+        }
+        if let floor, floor.isEmpty { throw ValidationError("--floor: a floor is not empty") }
+        var fields = LiveLocationFields()
+        if let locationFields {
+            do {
+                fields = try LiveLocationFields(parsing: locationFields)
+            } catch {
+                throw ValidationError("--location-fields: \(error)")
+            }
+        }
+        var domains: [String] = []
+        for domain in liveDomain where !domains.contains(domain) { domains.append(domain) }
+        return LiveViewOptions(domains: domains, fields: fields, floor: floor)
+    }
+
     /// The source and the feed, or nil without --live; what is malformed is a usage error.
     func feed() throws -> (source: String, feed: LiveFeed)? {
         guard let live else {
-            guard criteria.isEmpty && duration == nil else { throw ValidationError("--criteria and --for go with --live") }
+            guard criteria.isEmpty && duration == nil && liveDomain.isEmpty else { throw ValidationError("--criteria, --live-domain and --for go with --live") }
             return nil
         }
+        _ = try view()
         guard let equals = live.firstIndex(of: "="), equals != live.startIndex, live.index(after: equals) != live.endIndex else {
             throw ValidationError("--live expects SOURCE=mqtt://HOST[:PORT] or SOURCE=FILE.jsonl")
         }
@@ -34,7 +67,7 @@ struct LiveArguments: ParsableArguments {
         }
         if target.hasPrefix("mqtt://") {
             guard let broker = BrokerArgument(argument: target) else { throw ValidationError("--live: \(target) is not mqtt://HOST[:PORT]") }
-            guard !parsed.isEmpty else { throw ValidationError("--live with a broker needs at least one --criteria") }
+            guard !parsed.isEmpty || !liveDomain.isEmpty else { throw ValidationError("--live with a broker needs at least one --criteria or --live-domain") }
             return (source, .broker(try login.endpoint(broker), criteria: parsed))
         }
         do {

@@ -32,10 +32,18 @@ struct LoadCommand: AsyncParsableCommand {
         feature id; a position update's longitude and latitude move the feature; every property \
         is set as live.DOMAIN.NAME (live.occupancy.state) for data-driven layers to read.
 
+        --live-domain DOMAIN makes the live data follow the view, as MapsIndoors' \
+        enableLiveData: the source's features with dataset, venue, building and floor properties \
+        (other names with --location-fields) are locations; for each floor shown (--floor, else \
+        the lowest) the whole floor is one criteria when more than half of its locations are in \
+        view, else each location in view is one; each location with a live state is drawn with the \
+        icon live-DOMAIN-STATE (or live-DOMAIN) from the sprite, and live-locations-updated lists \
+        the locations each change touched. --criteria may add subscriptions of your own.
+
         Exit status: 0 when the --until state is reached; 1 when the style fails to load or \
         parse, or a --live update could not be read or applied (listed with the errors); 2 when the timeout passes first (for example when a source's TileJSON fails, \
         which keeps the map from ever being loaded); 64 for bad arguments (a --live SOURCE that \
-        is not a GeoJSON source of the style among them); 69 when the --live \
+        is not a GeoJSON source of the style, or a --live-domain that is not one topic level, among them); 69 when the --live \
         broker cannot be reached or --require-first-online-check fails; 65 when the --content \
         package is not valid or older than the installed version (nothing is imported); 74 when \
         --events cannot be written.
@@ -62,6 +70,8 @@ struct LoadCommand: AsyncParsableCommand {
           mapsim load styles/live/style.json \\
               --live rooms=mqtt://127.0.0.1:1883 --criteria 'acme/#' --for 30s
           mapsim load styles/live/style.json --live rooms=recorded.jsonl
+          mapsim load styles/live/style.json --live rooms=mqtt://127.0.0.1:1883 \\
+              --live-domain occupancy --floor 2 --for 30s
           mapsim load https://maps.test/style.json --offline \\
               --content city.mapsimpkg --public-key site-key.pub
         """
@@ -188,7 +198,8 @@ struct LoadCommand: AsyncParsableCommand {
     private func runLive(_ feed: LiveFeed, source: String, on map: Map) async -> (LiveFeedError?, Int32?) {
         let duration = liveData.duration?.time
         let seed = loading.seed
-        let live = Task { try await feed.run(on: map, source: source, for: duration, seed: seed) }
+        let view = try? liveData.view()
+        let live = Task { try await feed.run(on: map, source: source, for: duration, seed: seed, view: view) }
         let stop = StreamStop { live.cancel() }
         defer { stop.cancel() }
         switch await live.result {

@@ -10,8 +10,8 @@ import MapSimTrace
 public enum LiveFeed: Sendable {
     /// A broker, subscribed to `criteria`.
     case broker(MQTTLiveSession.Endpoint, criteria: [TopicCriteria])
-    /// A recording: its live-update events, at their times, on the simulated broker; `criteria`
-    /// default to every dataset of the recording (`DATASET/#`).
+    /// A recording: its live-update events, at their times, on the simulated broker, subscribed to
+    /// `criteria` (with none and no live data following the view: every dataset of the recording, `DATASET/#`).
     case recording([LiveUpdate], times: [SimTime], criteria: [TopicCriteria])
 
     /// Reads a recording: JSON lines of events, of which the live-update ones are replayed at their
@@ -42,24 +42,38 @@ public enum LiveFeed: Sendable {
                 throw LiveFeedError(.invalidRecording, "\(place): \(error)")
             }
         }
-        var wanted = criteria
-        if wanted.isEmpty {
-            for dataset in updates.map(\.topic.dataset) where !wanted.contains(where: { $0.dataset == dataset }) {
-                if let all = try? TopicCriteria(parsing: dataset + "/#") { wanted.append(all) }
-            }
+        return .recording(updates, times: times, criteria: criteria)
+    }
+
+    /// Every dataset of `updates`, as criteria (`DATASET/#`).
+    private static func everyDataset(of updates: [LiveUpdate]) -> [TopicCriteria] {
+        var all: [TopicCriteria] = []
+        for dataset in updates.map(\.topic.dataset) where !all.contains(where: { $0.dataset == dataset }) {
+            if let criteria = try? TopicCriteria(parsing: dataset + "/#") { all.append(criteria) }
         }
-        return .recording(updates, times: times, criteria: wanted)
+        return all
     }
 
     /// Runs the feed on `map` for `duration` (a recording: until its last update and one second more
-    /// when nil), applying updates to the GeoJSON source `source` when given. Cancelling the task
-    /// stops a broker feed where it is, with what came applied.
-    public func run(on map: Map, source: String?, for duration: SimTime?, seed: UInt64) async throws(LiveFeedError) {
+    /// when nil), applying updates to the GeoJSON source `source` when given; with `view`, live data
+    /// follows what the map shows for its domains (MapsIndoors' `enableLiveData`). Cancelling the
+    /// task stops a broker feed where it is, with what came applied.
+    public func run(on map: Map, source: String?, for duration: SimTime?, seed: UInt64, view: LiveViewOptions? = nil) async throws(LiveFeedError) {
         let binding = source.map(LiveBinding.init(sourceID:))
         switch self {
         case .recording(let updates, let times, let criteria):
-            let session = LiveSession(map: map, binding: binding, seed: seed)
-            for criteria in criteria { await session.subscribe(criteria) }
+            let session = LiveSession(map: map, binding: binding, seed: seed, fields: view?.fields ?? .init(), floor: view?.floor)
+            let domains = view?.domains ?? []
+            for criteria in criteria.isEmpty && domains.isEmpty ? Self.everyDataset(of: updates) : criteria { await session.subscribe(criteria) }
+            for domain in domains {
+                do {
+                    try await session.enableLiveData(domain: domain)
+                } catch {
+                    throw LiveFeedError(.invalidRecording, "--live-domain: \(error)")
+                }
+            }
+            // The map is loaded: what is in view is subscribed now, before the first update.
+            await session.advance(by: .zero)
             let start = await session.now
             let end = start + (duration ?? ((times.max() ?? .zero) + .seconds(1)))
             for (update, time) in zip(updates, times) where start + time <= end {
@@ -71,13 +85,35 @@ public enum LiveFeed: Sendable {
             let now = await session.now
             if end > now { await session.advance(by: end - now) }
         case .broker(let endpoint, let criteria):
-            try await runBroker(endpoint, criteria: criteria, on: map, binding: binding, for: duration ?? .seconds(60))
+            try await runBroker(endpoint, criteria: criteria, on: map, binding: binding, for: duration ?? .seconds(60), view: view)
         }
+    }
+
+    /// What the loaded map shows, for a broker in real time (the camera does not move): the display
+    /// layer of each domain, and the criteria of what is in view.
+    private static func follow(_ view: LiveViewOptions, on map: Map, binding: LiveBinding) async -> [TopicCriteria] {
+        let locations = LiveLocation.locations(in: await map.geoJSONFeatures(source: binding.sourceID) ?? [], fields: view.fields)
+        let floor = view.floor ?? LiveView.defaultFloor(of: locations) ?? ""
+        let shown = LiveView(camera: await map.effectiveCamera, viewport: await map.viewport, floor: floor)
+        var criteria: [TopicCriteria] = []
+        for domain in view.domains {
+            criteria += LiveViewRule.criteria(for: locations, in: shown, domain: domain)
+            do {
+                try await map.addLayer(LiveDisplayRule.layer(domain: domain, source: binding.sourceID, floor: floor, fields: view.fields))
+            } catch {
+                await map.report(.live(.error(message: "cannot show the live data of \(domain): \(error)")))
+            }
+        }
+        return criteria
     }
 
     /// The broker in real time: the map's clock follows the wall clock from the moment live data starts.
     private func runBroker(_ endpoint: MQTTLiveSession.Endpoint, criteria: [TopicCriteria], on map: Map, binding: LiveBinding?,
-                           for duration: SimTime) async throws(LiveFeedError) {
+                           for duration: SimTime, view: LiveViewOptions?) async throws(LiveFeedError) {
+        var criteria = criteria
+        if let view, let binding {
+            for wanted in await Self.follow(view, on: map, binding: binding) where !criteria.contains(wanted) { criteria.append(wanted) }
+        }
         let (stream, continuation) = AsyncStream<(SimTime, LiveEvent)>.makeStream()
         let session = MQTTLiveSession(endpoint: endpoint) { time, event in continuation.yield((time, event)) }
         let start = await map.now
@@ -96,6 +132,8 @@ public enum LiveFeed: Sendable {
                 applied += 1
                 do {
                     try await binding.apply(update, to: map, dataID: "live-\(applied)")
+                    let domain = update.topic.split(separator: "/").last.map(String.init) ?? ""
+                    if view?.domains.contains(domain) == true { await map.report(.live(.locationsUpdated(domain: domain, ids: [update.id]))) }
                 } catch {
                     await map.report(.live(.error(message: "cannot apply the update of \(update.id) to source \"\(binding.sourceID)\": \(error)")))
                 }

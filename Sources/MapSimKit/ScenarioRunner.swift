@@ -82,7 +82,8 @@ public struct ScenarioRunner: Sendable {
         let subscription = recorder.record(map)
         await map.setCamera(scenario.camera)
         let live = scenario.live.map { setup in
-            LiveSession(map: map, broker: setup.broker, binding: setup.source.map(LiveBinding.init(sourceID:)), seed: scenario.seed)
+            LiveSession(map: map, broker: setup.broker, binding: setup.source.map(LiveBinding.init(sourceID:)), seed: scenario.seed,
+                        fields: setup.fields, floor: setup.floor)
         }
         let entities = try scenario.entities.map { setup throws(ScenarioError) in try Self.entitySession(setup, map: map, scenario: scenario.name) }
         var content: ContentSession?
@@ -134,6 +135,14 @@ public struct ScenarioRunner: Sendable {
             case .restartBroker:
                 await live?.stopBroker()
                 await live?.startBroker()
+            case .enableLiveData(let domain):
+                do {
+                    try await live?.enableLiveData(domain: domain)
+                } catch {
+                    failures.append("step \(index + 1): \(error)")
+                }
+            case .disableLiveData(let domain): await live?.disableLiveData(domain: domain)
+            case .setFloor(let floor): await live?.setFloor(floor)
             case .connectFeed:
                 if let (session, feed) = entities { await session.connect(to: feed) }
             case .disconnectFeed: await entities?.session.disconnect()

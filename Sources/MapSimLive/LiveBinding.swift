@@ -5,7 +5,9 @@ import MapSimJSON
 /// feature's `id`, or its `promoteId` property, as a string); a `position` update with `longitude` and
 /// `latitude` moves the feature (and adds a point for an item the source lacks); every property of an
 /// update is set on the feature as `live.DOMAIN.NAME` (`live.occupancy.count`), a string as sent, so
-/// that data-driven layers read it (`["to-number", ["get", "live.occupancy.count"]]`).
+/// that data-driven layers read it (`["to-number", ["get", "live.occupancy.count"]]`), and
+/// `live.DOMAIN.timestamp` holds the update's timestamp (set first, so an update property named
+/// `timestamp` wins): a location has a live state in a domain when that property is set.
 public struct LiveBinding: Sendable, Equatable {
     /// The GeoJSON source the updates change.
     public var sourceID: String
@@ -20,10 +22,16 @@ public struct LiveBinding: Sendable, Equatable {
         "live.\(domain).\(property)"
     }
 
+    /// The feature property that holds the timestamp of the last update of `domain`.
+    public static func timestampProperty(domain: String) -> String {
+        propertyName(domain: domain, property: "timestamp")
+    }
+
     /// What `update` changes: the feature id and its change.
     public func change(for update: LiveUpdateReceived) -> (id: JSONValue, change: GeoJSONSourceDiff.FeatureChange) {
         let domain = update.topic.lastIndex(of: "/").map { String(update.topic[update.topic.index(after: $0)...]) } ?? update.topic
         var change = GeoJSONSourceDiff.FeatureChange()
+        change.properties[Self.timestampProperty(domain: domain)] = .string(update.timestamp)
         for (name, value) in update.properties.sorted(by: { $0.key < $1.key }) {
             change.properties[Self.propertyName(domain: domain, property: name)] = .string(value)
         }

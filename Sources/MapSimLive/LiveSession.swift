@@ -6,9 +6,14 @@ import MapSimJSON
 /// a `LiveBinding`. The map's clock is the session's: before anything live happens at time T, the map
 /// runs everything due before T, so the same script gives the same trace on every run.
 ///
+/// It is also the map control's live data (`enableLiveData(domain:)`): subscriptions that follow
+/// what the map shows (`LiveViewFollower`, `LiveViewRule`), the floor shown (`setFloor`), the default
+/// display rule (`LiveDisplayRule`) and `live-locations-updated` for each change applied.
+///
 /// ```swift
 /// let session = LiveSession(map: map, binding: LiveBinding(sourceID: "rooms"))
 /// await session.subscribe(try TopicCriteria(parsing: "ds/venue/#"))
+/// try await session.enableLiveData(domain: "occupancy")
 /// await session.publish(update)
 /// await session.advance(by: .seconds(1))
 /// ```
@@ -19,6 +24,16 @@ public actor LiveSession: MapClockCompanion {
     }
 
     private var manager: LiveDataManager
+    private var follower = LiveViewFollower()
+    private let fields: LiveLocationFields
+    /// The floor chosen; nil shows the lowest floor of the locations.
+    private var chosenFloor: String?
+    /// The camera and view size of the last settle.
+    private var settledView: (camera: Camera, viewport: Viewport)?
+    /// The floor each domain's display layer shows, by domain.
+    private var displayedFloors: [String: String] = [:]
+    /// The locations whose state changed in an enabled domain, by domain, since the last flush.
+    private var changedLocations: [String: [String]] = [:]
     private var broker: SimulatedBroker
     private var scheduler = Scheduler<Due>()
     let map: Map?
@@ -31,11 +46,15 @@ public actor LiveSession: MapClockCompanion {
 
     /// A session whose events go into `map`'s event stream (to `observer` when there is no map), and
     /// whose updates change the map's GeoJSON source named by `binding`. `seed` draws the reconnect
-    /// jitter and the broker's chaos.
+    /// jitter and the broker's chaos; `fields` and `floor` say where the source's locations are and
+    /// which floor the map shows, for `enableLiveData`.
     public init(map: Map?, broker: SimulatedBroker.Configuration = .init(), binding: LiveBinding? = nil,
-                backoff: LiveDataManager.Backoff = .init(), seed: UInt64 = 0, observer: (@Sendable (MapEvent) -> Void)? = nil) {
+                backoff: LiveDataManager.Backoff = .init(), seed: UInt64 = 0, fields: LiveLocationFields = .init(), floor: String? = nil,
+                observer: (@Sendable (MapEvent) -> Void)? = nil) {
         self.map = map
         self.binding = binding
+        self.fields = fields
+        chosenFloor = floor
         self.observer = observer
         manager = LiveDataManager(backoff: backoff, seed: seed)
         self.broker = SimulatedBroker(configuration: broker, seed: seed)
@@ -57,12 +76,70 @@ public actor LiveSession: MapClockCompanion {
 
     /// Subscribes to `criteria` (connecting first if needed).
     public func subscribe(_ criteria: TopicCriteria) async {
-        await feed(.subscribe(criteria))
+        await follow(.subscribe(criteria))
     }
 
-    /// Unsubscribes from `criteria` (disconnecting after the last one).
+    /// Unsubscribes from `criteria` (disconnecting after the last one); a criteria the view also
+    /// needs stays subscribed for it.
     public func unsubscribe(_ criteria: TopicCriteria) async {
-        await feed(.unsubscribe(criteria))
+        await follow(.unsubscribe(criteria))
+    }
+
+    /// MapsIndoors' `enableLiveData(domainType)`: from the next time the map settles, and after every
+    /// camera or floor change settles, subscribes to what is in view for `domain` (`LiveViewRule`),
+    /// draws the live state (`LiveDisplayRule`) and reports `live-locations-updated`. A domain that
+    /// cannot be a topic level is an error; without a bound source it is a live-error event.
+    public func enableLiveData(domain: String) async throws(LiveTopicError) {
+        try Self.checkDomain(domain)
+        await synchronize()
+        guard binding != nil else {
+            outbox.append(.error(message: "live data for \(domain) needs a GeoJSON source to follow: the session has none"))
+            return await flush()
+        }
+        route(follower.handle(.enable(domain: domain), at: scheduler.now))
+        await flush()
+    }
+
+    /// MapsIndoors' `disableLiveData(domainType)`: what the view subscribed for `domain` is
+    /// unsubscribed and its display layer removed.
+    public func disableLiveData(domain: String) async {
+        await synchronize()
+        route(follower.handle(.disable(domain: domain), at: scheduler.now))
+        if displayedFloors.removeValue(forKey: domain) != nil {
+            do {
+                try await map?.removeLayer(id: LiveDisplayRule.layerID(domain: domain))
+            } catch {
+                outbox.append(.error(message: "cannot remove the live data layer of \(domain): \(error)"))
+            }
+        }
+        await flush()
+    }
+
+    /// The domains whose live data follows the view, in the order enabled.
+    public var liveDataDomains: [String] { follower.domains }
+
+    /// What the view has subscribed to, by domain, as of the last settle.
+    public var viewCriteria: [String: [TopicCriteria]] { follower.viewCriteria }
+
+    /// Shows `floor` (MapsIndoors shows one floor at a time): the display layers show its locations
+    /// at once, and the criteria follow once the map settles.
+    public func setFloor(_ floor: String) async {
+        await synchronize()
+        guard floor != chosenFloor else { return }
+        chosenFloor = floor
+        follower.viewChanged()
+        await showDisplayLayers(floor: floor)
+        await flush()
+    }
+
+    /// The floor chosen with `setFloor` (or at creation); nil while the lowest floor is shown.
+    public var floor: String? { chosenFloor }
+
+    /// A domain must be one topic level.
+    static func checkDomain(_ domain: String) throws(LiveTopicError) {
+        guard !domain.isEmpty, !domain.contains(where: { $0 == "/" || $0 == "+" || $0 == "#" || $0 == "\0" }) else {
+            throw LiveTopicError(.invalidTopic, topic: domain, "a domain type is one topic level: not empty, without /, +, # or NUL")
+        }
     }
 
     // MARK: - What the world does
@@ -102,6 +179,43 @@ public actor LiveSession: MapClockCompanion {
 
     var companionNow: SimTime { scheduler.now }
 
+    func waitsForMapIdle() async -> Bool {
+        guard !follower.domains.isEmpty, let map else { return false }
+        let camera = await map.effectiveCamera
+        let viewport = await map.viewport
+        if settledView.map({ $0.camera != camera || $0.viewport != viewport }) ?? true { follower.viewChanged() }
+        return follower.isWaitingToSettle
+    }
+
+    /// The map settled after a change: the display layers show the floor, and the criteria follow the view.
+    func mapSettled() async {
+        guard let map, let binding else { return }
+        let camera = await map.effectiveCamera
+        let viewport = await map.viewport
+        settledView = (camera, viewport)
+        let locations = LiveLocation.locations(in: await map.geoJSONFeatures(source: binding.sourceID) ?? [], fields: fields)
+        let floor = chosenFloor ?? LiveView.defaultFloor(of: locations) ?? ""
+        await showDisplayLayers(floor: floor)
+        route(follower.handle(.settled(locations: locations, view: LiveView(camera: camera, viewport: viewport, floor: floor)), at: scheduler.now))
+        await flush()
+    }
+
+    /// Makes each enabled domain's display layer show `floor`; a map with no style yet gets them at the next settle.
+    private func showDisplayLayers(floor: String) async {
+        guard let map, let binding, await map.style != nil else { return }
+        for domain in follower.domains where displayedFloors[domain] != floor {
+            let id = LiveDisplayRule.layerID(domain: domain)
+            do {
+                if displayedFloors[domain] != nil { try await map.removeLayer(id: id) }
+                displayedFloors[domain] = nil
+                try await map.addLayer(LiveDisplayRule.layer(domain: domain, source: binding.sourceID, floor: floor, fields: fields))
+                displayedFloors[domain] = floor
+            } catch {
+                outbox.append(.error(message: "cannot show the live data of \(domain): \(error)"))
+            }
+        }
+    }
+
     var nextDueTime: SimTime? { scheduler.nextTime }
 
     func advanceCompanionClock(to time: SimTime) {
@@ -131,10 +245,20 @@ public actor LiveSession: MapClockCompanion {
         await runDue(at: scheduler.now)
     }
 
-    private func feed(_ input: LiveDataManager.Input) async {
+    private func follow(_ input: LiveViewFollower.Input) async {
         await synchronize()
-        handle(input)
+        route(follower.handle(input, at: scheduler.now))
         await flush()
+    }
+
+    /// Asks the manager what the follower decided.
+    private func route(_ actions: [LiveViewFollower.Action]) {
+        for action in actions {
+            switch action {
+            case .subscribe(let criteria): handle(.subscribe(criteria))
+            case .unsubscribe(let criteria): handle(.unsubscribe(criteria))
+            }
+        }
     }
 
     private func handle(_ input: LiveDataManager.Input) {
@@ -148,10 +272,17 @@ public actor LiveSession: MapClockCompanion {
             case .scheduleReconnect(let time): scheduler.schedule(.reconnect, at: time)
             case .emit(let event):
                 outbox.append(event)
+                if case .subscriptionError(let filter, _) = event, let criteria = try? TopicCriteria(parsing: filter) {
+                    _ = follower.handle(.refused(criteria), at: now)
+                }
                 if case .update(let update) = event, let binding {
                     let (id, change) = binding.change(for: update)
                     changes.change(id, change)
                     appliedUpdates += 1
+                    let domain = update.topic.split(separator: "/").last.map(String.init) ?? ""
+                    if follower.domains.contains(domain), changedLocations[domain]?.contains(update.id) != true {
+                        changedLocations[domain, default: []].append(update.id)
+                    }
                 }
             }
         }
@@ -162,7 +293,8 @@ public actor LiveSession: MapClockCompanion {
     }
 
     /// Sends the events of the inputs just handled to the map (or the observer), then their feature
-    /// changes as one update of the bound source, named by the count of updates applied so far.
+    /// changes as one update of the bound source, named by the count of updates applied so far, then
+    /// `live-locations-updated` for each enabled domain whose locations changed.
     private func flush() async {
         await send(outbox.map(MapEventPayload.live))
         outbox = []
@@ -172,7 +304,12 @@ public actor LiveSession: MapClockCompanion {
         do {
             try await map.updateGeoJSONSource(id: binding.sourceID, diff: diff, dataID: "live-\(appliedUpdates)")
         } catch {
+            changedLocations = [:]
             await map.report(.live(.error(message: "cannot apply \(diff.count) update\(diff.count == 1 ? "" : "s") to source \"\(binding.sourceID)\": \(error)")))
+            return
         }
+        let updated = follower.domains.compactMap { domain in changedLocations[domain].map { LiveEvent.locationsUpdated(domain: domain, ids: $0) } }
+        changedLocations = [:]
+        await send(updated.map(MapEventPayload.live))
     }
 }

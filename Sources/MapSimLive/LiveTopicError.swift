@@ -3,7 +3,7 @@ public struct LiveTopicError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The kind of a topic error.
     public struct Code: Sendable, Hashable {
         private enum Base: Sendable, Hashable {
-            case invalidTopic, invalidCriteria
+            case invalidTopic, invalidCriteria, invalidLocationFields
         }
 
         private let base: Base
@@ -12,6 +12,8 @@ public struct LiveTopicError: Error, Sendable, Equatable, CustomStringConvertibl
         public static let invalidTopic = Code(base: .invalidTopic)
         /// Criteria that cannot match topics as written.
         public static let invalidCriteria = Code(base: .invalidCriteria)
+        /// A mapping of topic levels to feature properties that cannot be read.
+        public static let invalidLocationFields = Code(base: .invalidLocationFields)
     }
 
     /// The kind of error.
@@ -28,5 +30,7 @@ public struct LiveTopicError: Error, Sendable, Equatable, CustomStringConvertibl
         self.reason = reason
     }
 
-    public var description: String { "invalid topic \"\(topic)\": \(reason)" }
+    public var description: String {
+        code == .invalidLocationFields ? "invalid location fields \"\(topic)\": \(reason)" : "invalid topic \"\(topic)\": \(reason)"
+    }
 }

@@ -17,6 +17,10 @@ protocol MapClockCompanion: Actor {
     func runDue(at time: SimTime) async
     /// Who hears its events when it runs without a map.
     var observer: (@Sendable (MapEvent) -> Void)? { get }
+    /// Whether it waits for the map to settle (reach map-idle) after a change, to act then.
+    func waitsForMapIdle() async -> Bool
+    /// The map reached map-idle after a change it waited for.
+    func mapSettled() async
 }
 
 extension MapClockCompanion {
@@ -43,13 +47,25 @@ extension MapClockCompanion {
         if time > now { await map.advance(by: time - now) }
     }
 
-    /// Runs everything due in the next `duration`, the map's work and its own in time order.
+    func waitsForMapIdle() async -> Bool { false }
+
+    func mapSettled() async {}
+
+    /// Runs everything due in the next `duration`, the map's work and its own in time order; when
+    /// it waits for the map to settle, it acts at the moment the map reaches map-idle.
     func advanceTogether(by duration: SimTime) async {
         await synchronize()
         let deadline = companionNow + duration
-        while let next = nextDueTime, next <= deadline {
-            await moveMap(to: next)
-            await runDue(at: next)
+        while true {
+            let next = min(nextDueTime ?? deadline, deadline)
+            if let map, await waitsForMapIdle(), case .reached = await map.run(until: .mapIdle, timeout: max(.zero, next - (await map.now))) {
+                await synchronize()
+                await mapSettled()
+                continue
+            }
+            guard let due = nextDueTime, due <= deadline else { break }
+            await moveMap(to: due)
+            await runDue(at: due)
         }
         await moveMap(to: deadline)
         advanceCompanionClock(to: deadline)
@@ -68,6 +84,11 @@ extension MapClockCompanion {
                 continue
             }
             await synchronize()
+            if state == .mapIdle, case .reached = outcome, await waitsForMapIdle() {
+                // It acts once the map settles; waiting goes on until the map is idle after that too.
+                await mapSettled()
+                continue
+            }
             return outcome
         }
     }

@@ -32,7 +32,9 @@ public struct SimulatedBroker: StateMachine {
     public struct Configuration: Sendable, Equatable {
         /// How long each answer and delivery takes.
         public var latency: SimTime
-        /// The criteria it refuses to subscribe to.
+        /// What it refuses to subscribe to: a subscription is refused when one of these covers it
+        /// (matches its filter read as a topic, as Mosquitto's dynamic-security ACLs match a
+        /// SUBSCRIBE), so `acme/hq/annex/#` refuses `acme/hq/annex/1/+/+/occupancy`.
         public var refused: [TopicCriteria]
         public var chaos: Chaos
         /// How long the broker waits for an acknowledgement before it sends a message again.
@@ -109,7 +111,7 @@ public struct SimulatedBroker: StateMachine {
             return [Delivery(time: answer, connection: nil, input: .disconnected)]
         case .subscribe(let criteria):
             guard isConnected else { return [] }
-            let granted = !configuration.refused.contains(criteria)
+            let granted = !configuration.refused.contains { $0.covers(criteria) }
             if granted && !subscriptions.contains(criteria) { subscriptions.append(criteria) }
             return [Delivery(time: answer, connection: connection, input: .subscribeAnswered(criteria, granted: granted))]
         case .unsubscribe(let criteria):

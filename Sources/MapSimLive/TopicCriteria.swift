@@ -49,6 +49,12 @@ public struct TopicCriteria: Sendable, Hashable, CustomStringConvertible {
         zip(levels, topic.levels).allSatisfy { wanted, actual in wanted.map { $0 == actual } ?? true }
     }
 
+    /// Whether every topic `other` can match is one this criteria matches too: each level this one
+    /// names, `other` names the same way, and `other` ends in `#` only if this one does.
+    public func covers(_ other: TopicCriteria) -> Bool {
+        (isMultiLevel || !other.isMultiLevel) && zip(levels, other.levels).allSatisfy { mine, theirs in mine == nil || mine == theirs }
+    }
+
     /// The MQTT topic filter to subscribe with: `+` for levels left out, `#` for a trailing run of them
     /// when the criteria was written with `#`.
     public var mqttFilter: String {

@@ -111,6 +111,65 @@ struct LiveCommandTests {
     }
 }
 
+/// `mapsim load --live-domain`: live data that follows the view, over a real Mosquitto and a recording.
+@Suite("CLI.live.followsTheView", .serialized)
+struct LiveDomainCommandTests {
+    private func lines(_ output: String, _ type: String) -> [JSONValue] {
+        output.split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)) }.filter { $0["type"]?.stringValue == type }
+    }
+
+    @Test func aRealBrokerGetsOnlyTheSubscriptionsOfWhatIsInViewOnTheFloorShown() async throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let publisher = try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: .init(clientID: "p"))
+        for topic in ["acme/hq/main/1/r101/room-101/occupancy", "acme/hq/main/2/r201/room-201/occupancy", "acme/hq/annex/1/ra101/room-a101/occupancy"] {
+            try await publisher.publish(topic, payload: Array(#"{"timestamp": "2026-11-24T09:00:00Z", "properties": {"state": "busy"}}"#.utf8), qos: 1, retain: true)
+        }
+        await publisher.disconnect()
+        for (floor, criteria, id) in [(nil, "acme/hq/main/1/+/+/occupancy", "room-101"), ("2", "acme/hq/main/2/+/+/occupancy", "room-201")] {
+            let result = try await CommandRunner.run(["load", "styles/live/style.json", "--live", "rooms=mqtt://127.0.0.1:\(broker.port)",
+                                                      "--live-domain", "occupancy", "--for", "1500ms", "--events", "-", "--quiet"] + (floor.map { ["--floor", $0] } ?? []))
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(lines(result.standardOutput, "live-subscribed").map { $0["data"]?["criteria"]?.stringValue } == [criteria])
+            #expect(lines(result.standardOutput, "live-update").map { $0["data"]?["id"]?.stringValue } == [id], "the annex is out of view")
+            #expect(lines(result.standardOutput, "live-locations-updated").map { $0["data"]?["ids"] } == [.array([.string(id)])])
+            #expect(result.standardOutput.contains(#""id":"live-occupancy-busy""#) == false, "the sprite has the state's icon")
+        }
+    }
+
+    @Test func aRecordingReplaysOnlyWhatTheViewSubscribesTheSameWayEveryRun() async throws {
+        let folder = try FixtureDirectory()
+        let recording = try folder.write("recorded.jsonl", """
+        {"type":"live-update","begin":100000,"end":100000,"data":{"topic":"acme/hq/main/1/r101/room-101/occupancy","id":"room-101","timestamp":"2026-11-24T09:00:00Z","properties":{"state":"cleaning"}}}
+        {"type":"live-update","begin":200000,"end":200000,"data":{"topic":"acme/hq/annex/1/ra101/room-a101/occupancy","id":"room-a101","timestamp":"2026-11-24T09:00:00Z","properties":{"state":"busy"}}}
+
+        """)
+        func run(_ extra: [String]) async throws -> CommandRunner.Result {
+            try await CommandRunner.run(["load", "styles/live/style.json", "--live", "rooms=\(recording)", "--events", "-", "--quiet"] + extra)
+        }
+        let first = try await run(["--live-domain", "occupancy"])
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(lines(first.standardOutput, "live-update").map { $0["data"]?["id"]?.stringValue } == ["room-101"])
+        let missing = lines(first.standardOutput, "style-image-missing").compactMap { $0["data"]?["id"]?.stringValue }
+        #expect(missing.contains("live-occupancy-cleaning"))
+        #expect(try await run(["--live-domain", "occupancy"]).standardOutput == first.standardOutput)
+        let venue = try await run(["--live-domain", "occupancy", "--center", "12.5713,55.676", "--zoom", "15"])
+        #expect(lines(venue.standardOutput, "live-update").count == 2, "zoomed out to the venue, both buildings are subscribed")
+        let renamed = try await run(["--live-domain", "occupancy", "--location-fields", "building=nosuch"])
+        #expect(lines(renamed.standardOutput, "live-subscribed").isEmpty, "no feature has the building property named: no location, no subscription")
+    }
+
+    @Test func followingTheViewNeedsLiveDataAndOneTopicLevel() async throws {
+        let wrong: [[String]] = [["--live-domain", "occupancy"], ["--live", "rooms=mqtt://127.0.0.1:1", "--live-domain", "a/b"],
+                                 ["--live", "rooms=mqtt://127.0.0.1:1", "--floor", "2"],
+                                 ["--live", "rooms=mqtt://127.0.0.1:1", "--live-domain", "occupancy", "--location-fields", "storey=level"]]
+        for arguments in wrong {
+            let result = try await CommandRunner.run(["load", "styles/live/style.json"] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result.standardError)")
+        }
+    }
+}
+
 /// `mapsim live replay`.
 @Suite("CLI.live.replay")
 struct LiveReplayCommandTests {

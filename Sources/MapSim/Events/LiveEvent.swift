@@ -10,6 +10,7 @@ import MapSimJSON
 /// | `live-subscription-error`, `live-unsubscription-error` | `criteria`, `message` |
 /// | `live-error` | `message` |
 /// | `live-update` | `topic`, `id`, `timestamp`, `properties` |
+/// | `live-locations-updated` | `domain`, `ids`: the locations whose state in a live-data-enabled domain changed, once per change applied to the map (MapsIndoors' `willUpdateLocationsOnMap`) |
 public enum LiveEvent: Sendable, Equatable {
     case stateChanged(LiveConnectionState, previous: LiveConnectionState)
     case subscribed(criteria: String)
@@ -18,6 +19,7 @@ public enum LiveEvent: Sendable, Equatable {
     case unsubscriptionError(criteria: String, message: String)
     case error(message: String)
     case update(LiveUpdateReceived)
+    case locationsUpdated(domain: String, ids: [String])
 
     /// The event type.
     public var type: MapEventType {
@@ -29,6 +31,7 @@ public enum LiveEvent: Sendable, Equatable {
         case .unsubscriptionError: .liveUnsubscriptionError
         case .error: .liveError
         case .update: .liveUpdate
+        case .locationsUpdated: .liveLocationsUpdated
         }
     }
 
@@ -48,6 +51,8 @@ public enum LiveEvent: Sendable, Equatable {
                 ("topic", .string(update.topic)), ("id", .string(update.id)), ("timestamp", .string(update.timestamp)),
                 ("properties", .object(JSONObject(update.properties.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))),
             ])
+        case .locationsUpdated(let domain, let ids):
+            JSONObject([("domain", .string(domain)), ("ids", .array(ids.map(JSONValue.string)))])
         }
     }
 
@@ -76,6 +81,14 @@ public enum LiveEvent: Sendable, Equatable {
                 properties[name] = text
             }
             self = .update(LiveUpdateReceived(topic: try string("topic"), id: try string("id"), timestamp: try string("timestamp"), properties: properties))
+        case .liveLocationsUpdated:
+            guard let values = data["ids"]?.arrayValue else { throw EventPayloadError(key: "ids") }
+            var ids: [String] = []
+            for value in values {
+                guard let id = value.stringValue else { throw EventPayloadError(key: "ids") }
+                ids.append(id)
+            }
+            self = .locationsUpdated(domain: try string("domain"), ids: ids)
         default: return nil
         }
     }

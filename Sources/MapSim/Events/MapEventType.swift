@@ -1,4 +1,4 @@
-/// The fourteen event types of the Mapbox map event model, by their exact names, the seven of live data, the five of dynamic entities, the three of content and the three of offline region downloads.
+/// The fourteen event types of the Mapbox map event model, by their exact names, the eight of live data, the five of dynamic entities, the three of content and the three of offline region downloads.
 public enum MapEventType: String, Sendable, CaseIterable, Codable {
     case mapLoaded = "map-loaded"
     case mapLoadingError = "map-loading-error"
@@ -21,6 +21,7 @@ public enum MapEventType: String, Sendable, CaseIterable, Codable {
     case liveUnsubscriptionError = "live-unsubscription-error"
     case liveError = "live-error"
     case liveUpdate = "live-update"
+    case liveLocationsUpdated = "live-locations-updated"
     case dynamicEntityObservationReceived = "dynamic-entity-observation-received"
     case dynamicEntityObservationPurged = "dynamic-entity-observation-purged"
     case dynamicEntityReceived = "dynamic-entity-received"

@@ -131,6 +131,17 @@ struct GeoJSONTiler: Sendable {
         return .object(JSONObject([("type", .string("Feature")), ("id", id), ("geometry", .object(geometry)), ("properties", .object(entry.properties))]))
     }
 
+    /// Every feature in order, each with its anchor: a point's position, else its bounding box's centre.
+    func allFeatures() -> [SourceFeature] {
+        entries.compactMap { entry in
+            guard let entry else { return nil }
+            let x = entry.type == .point ? entry.world.first?.first?.x ?? 0 : (entry.bounds.minX + entry.bounds.maxX) / 2
+            let y = entry.type == .point ? entry.world.first?.first?.y ?? 0 : (entry.bounds.minY + entry.bounds.maxY) / 2
+            return SourceFeature(id: entry.id, properties: entry.properties,
+                                 anchor: LngLat(longitude: WebMercator.longitude(x: x), latitude: WebMercator.latitude(y: y)))
+        }
+    }
+
     /// Whether `rect` meets `tile` widened by the buffer.
     func intersects(_ rect: WorldRect, _ tile: CanonicalTileID) -> Bool {
         let (left, top, right, bottom) = area(of: tile)

@@ -23,6 +23,10 @@ struct LoadSequence: StateMachine {
         case setViewport(Viewport)
         case addSource(StyleSource)
         case removeSource(String)
+        /// Add a layer at run time, below the layer `before` names (on top when nil).
+        case addLayer(StyleLayer, before: String?)
+        /// Remove a layer.
+        case removeLayer(String)
         case addImage(String)
         /// Change features of a GeoJSON source; applied when the worker is done with the change.
         case updateGeoJSON(source: String, diff: GeoJSONSourceDiff, dataID: String?)
@@ -95,6 +99,8 @@ struct LoadSequence: StateMachine {
         case .setViewport(let viewport): setViewport(viewport)
         case .addSource(let spec): addSource(spec)
         case .removeSource(let id): removeSource(id: id)
+        case .addLayer(let layer, let before): addLayer(layer, before: before)
+        case .removeLayer(let id): removeLayer(id: id)
         case .addImage(let id): addImage(id: id)
         case .updateGeoJSON(let source, let diff, let dataID): updateGeoJSON(source: source, diff: diff, dataID: dataID, at: now)
         case .finishGeoJSONUpdate(let source, let token): finishGeoJSONUpdate(source: source, token: token, at: now)
@@ -176,6 +182,41 @@ struct LoadSequence: StateMachine {
             actions.append(.cancel(.tile(id, tile)))
         }
         actions.append(.emit(.sourceRemoved(id: id)))
+        actions.append(.invalidate)
+    }
+
+    private mutating func addLayer(_ layer: StyleLayer, before: String?) {
+        guard load.phase == .parsed, let style = load.style else { return refuse("cannot add layer \"\(layer.id)\": no style is loaded yet") }
+        guard !style.layers.contains(where: { $0.id == layer.id }) else { return refuse("layer \"\(layer.id)\" already exists") }
+        if let source = layer.source, !load.sources.contains(where: { $0.spec.id == source }) {
+            return refuse("cannot add layer \"\(layer.id)\": source \"\(source)\" does not exist")
+        }
+        var position = style.layers.count
+        if let before {
+            guard let index = style.layers.firstIndex(where: { $0.id == before }) else {
+                return refuse("cannot add layer \"\(layer.id)\" before \"\(before)\", which does not exist")
+            }
+            position = index
+        }
+        load.style?.layers.insert(layer, at: position)
+        layOutAgain(source: layer.source)
+    }
+
+    private mutating func removeLayer(id: String) {
+        guard let index = load.style?.layers.firstIndex(where: { $0.id == id }) else { return refuse("layer \"\(id)\" does not exist") }
+        let removed = load.style?.layers.remove(at: index)
+        layOutAgain(source: removed?.source)
+    }
+
+    /// A layer of `source` came or went: its loaded tiles are laid out again (their symbols placed
+    /// again), so what they need follows the layers, as a worker re-parses a tile after a layer change.
+    private mutating func layOutAgain(source id: String?) {
+        if let id, let index = load.sources.firstIndex(where: { $0.spec.id == id }) {
+            for (tile, state) in load.sources[index].tiles.sorted(by: { $0.key < $1.key }) where state.content != nil {
+                load.sources[index].tiles[tile]?.rendered = false
+                settleContent(source: index, tile: tile)
+            }
+        }
         actions.append(.invalidate)
     }
 

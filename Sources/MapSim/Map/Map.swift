@@ -144,6 +144,35 @@ public actor Map {
         try call(.removeSource(id))
     }
 
+    /// Adds a layer at run time, as `Style.addLayer` does in the SDKs: `json` is the layer as a style
+    /// holds it, placed below the layer `before` names (on top when nil). The tiles of its source are
+    /// laid out again, so the images and glyphs it needs are requested or reported missing.
+    public func addLayer(_ json: JSONValue, before: String? = nil) throws(LoadingError) {
+        guard let style = loop.machine.sequence.style else { throw LoadingError.invalidCall("cannot add a layer: no style is loaded yet") }
+        let layer: StyleLayer
+        do {
+            layer = try StyleLayer.parse(json, sources: style.sources)
+        } catch {
+            throw LoadingError.invalidCall("cannot add the layer: \(error)")
+        }
+        try call(.addLayer(layer, before: before))
+    }
+
+    /// Removes a layer added at run time or by the style; its source's tiles are laid out again.
+    public func removeLayer(id: String) throws(LoadingError) {
+        try call(.removeLayer(id))
+    }
+
+    /// The features of the GeoJSON source `source` as they are now, in the source's order (a
+    /// GeometryCollection once per geometry); nil when there is no such GeoJSON source or its data has
+    /// not loaded.
+    public func geoJSONFeatures(source: String) -> [SourceFeature]? {
+        loop.machine.sequence.load.sources.first { $0.spec.id == source }?.geoJSON?.allFeatures()
+    }
+
+    /// The camera as the map applies it to the view (the world at least as tall as the view).
+    public var effectiveCamera: Camera { loop.machine.sequence.effectiveCamera }
+
     /// Adds an image at run time, as `Style.addStyleImage` does in the SDKs; when no rendered symbol
     /// uses it any more, style-image-remove-unused fires.
     public func addStyleImage(id: String) { feed(.addImage(id)) }

@@ -18,6 +18,10 @@ public enum MapInput: Sendable {
     case addSource(StyleSource)
     /// Remove a source no layer uses.
     case removeSource(String)
+    /// Add a layer at run time, below the layer `before` names (on top when nil).
+    case addLayer(StyleLayer, before: String?)
+    /// Remove a layer.
+    case removeLayer(String)
     /// Change features of a GeoJSON source.
     case updateGeoJSONSource(id: String, diff: GeoJSONSourceDiff, dataID: String?)
     /// Go offline (true) or back online (false).

@@ -52,6 +52,10 @@ struct MapMachine: DrivenMachine {
             route(sequence.handle(.addSource(source), at: now), at: now)
         case .removeSource(let id):
             route(sequence.handle(.removeSource(id), at: now), at: now)
+        case .addLayer(let layer, let before):
+            route(sequence.handle(.addLayer(layer, before: before), at: now), at: now)
+        case .removeLayer(let id):
+            route(sequence.handle(.removeLayer(id), at: now), at: now)
         case .updateGeoJSONSource(let id, let diff, let dataID):
             route(sequence.handle(.updateGeoJSON(source: id, diff: diff, dataID: dataID), at: now), at: now)
         case .setOffline(let offline):

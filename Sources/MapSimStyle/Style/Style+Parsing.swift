@@ -160,6 +160,14 @@ extension StyleSource {
 }
 
 extension StyleLayer {
+    /// Reads one layer as a style holds it (`{"id", "type", "source", "layout", "filter", ...}`), for a
+    /// style whose sources are `sources`, as `Style.addLayer` takes it in the SDKs; what is wrong is an
+    /// error naming its place.
+    public static func parse(_ json: JSONValue, sources: [StyleSource]) throws(StyleError) -> StyleLayer {
+        var warnings: [String] = []
+        return try parse(JSONField(json, path: "layer"), sources: sources, warnings: &warnings)
+    }
+
     static func parse(_ field: JSONField, sources: [StyleSource], warnings: inout [String]) throws(StyleError) -> StyleLayer {
         _ = try field.object()
         guard let idField = field.member("id") else { throw field.failure("missing required property \"id\"") }

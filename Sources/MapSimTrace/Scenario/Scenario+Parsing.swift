@@ -100,7 +100,10 @@ private struct ScenarioParser {
         guard let steps = root.member("steps") else { throw root.failure("missing required key \"steps\"") }
         for step in try steps.array() { scenario.steps.append(try self.step(step)) }
         if scenario.live == nil && scenario.steps.contains(where: \.isLive) {
-            scenario.live = Scenario.LiveSetup(source: nil, broker: SimulatedBroker.Configuration())
+            scenario.live = Scenario.LiveSetup(source: nil, broker: SimulatedBroker.Configuration(), fields: LiveLocationFields(), floor: nil)
+        }
+        if scenario.live?.source == nil, let index = scenario.steps.firstIndex(where: \.followsTheView) {
+            throw steps.failure("step \(index + 1) needs the GeoJSON source of the locations: add \"live: {source: ID}\"")
         }
         if let entities = root.member("entities") { scenario.entities = try self.entities(entities) }
         if scenario.entities == nil, let index = scenario.steps.firstIndex(where: \.isEntities) {
@@ -174,6 +177,9 @@ private struct ScenarioParser {
         case "subscribe": return .subscribe(try criteria(value))
         case "unsubscribe": return .unsubscribe(try criteria(value))
         case "outage": return .outage(.milliseconds(Int64(try value.integer(in: 1...86_400_000))))
+        case "enable-live-data": return .enableLiveData(try domain(value))
+        case "disable-live-data": return .disableLiveData(try domain(value))
+        case "set-floor": return .setFloor(try floor(value))
         case "publish": return .publish(try update(value), delay: .milliseconds(Int64(try value.member("delay")?.integer(in: 0...86_400_000) ?? 0)))
         default: throw field.failure("unknown step \"\(key)\"")
         }
@@ -205,6 +211,23 @@ private struct ScenarioParser {
                                                         properties: try value.member("properties")?.object() ?? JSONObject(), coordinates: coordinates))
         default: throw field.failure("unknown expectation \"\(key)\"")
         }
+    }
+
+    /// A domain type: one topic level.
+    private func domain(_ field: JSONField) throws(StyleError) -> String {
+        let text = try field.string()
+        guard !text.isEmpty, !text.contains(where: { $0 == "/" || $0 == "+" || $0 == "#" || $0 == "\0" }) else {
+            throw field.failure("a domain type is one topic level: not empty, without /, +, # or NUL")
+        }
+        return text
+    }
+
+    /// A floor: a string, or a number as its JSON text (as a feature's floor property is read).
+    private func floor(_ field: JSONField) throws(StyleError) -> String {
+        if case .number = field.value { return JSONWriter.string(field.value) }
+        let text = try field.string()
+        guard !text.isEmpty else { throw field.failure("a floor is not empty") }
+        return text
     }
 
     private func criteria(_ field: JSONField) throws(StyleError) -> TopicCriteria {
@@ -282,7 +305,7 @@ private struct ScenarioParser {
     }
 
     private func live(_ field: JSONField) throws(StyleError) -> Scenario.LiveSetup {
-        for key in try field.object().keys where !["source", "latency", "refuse", "chaos", "redelivery"].contains(key) {
+        for key in try field.object().keys where !["source", "latency", "refuse", "chaos", "redelivery", "floor", "fields"].contains(key) {
             throw field.member(key)!.failure("unknown live key \"\(key)\"")
         }
         var broker = SimulatedBroker.Configuration()
@@ -294,7 +317,17 @@ private struct ScenarioParser {
                                                  duplicateRate: try chaos.member("duplicate")?.number(in: 0...1) ?? 0,
                                                  maximumExtraDelay: .milliseconds(Int64(try chaos.member("reorder")?.integer(in: 0...86_400_000) ?? 0)))
         }
-        return Scenario.LiveSetup(source: try field.member("source")?.string(), broker: broker)
+        var fields = LiveLocationFields()
+        if let mapping = field.member("fields") {
+            let pairs = try mapping.object().members.map { name, _ throws(StyleError) in "\(name)=\(try mapping.member(name)!.string())" }
+            do {
+                fields = try LiveLocationFields(parsing: pairs.joined(separator: ","))
+            } catch {
+                throw mapping.failure(error.reason)
+            }
+        }
+        return Scenario.LiveSetup(source: try field.member("source")?.string(), broker: broker, fields: fields,
+                                  floor: try field.member("floor").map { field throws(StyleError) in try floor(field) })
     }
 
     private func fault(_ field: JSONField) throws(StyleError) -> FaultRule {

@@ -36,6 +36,12 @@ public struct Scenario: Sendable, Equatable {
         case startBroker
         /// The broker stops and starts again at once.
         case restartBroker
+        /// MapsIndoors' `enableLiveData(domainType)`: subscriptions follow the view for this domain.
+        case enableLiveData(String)
+        /// MapsIndoors' `disableLiveData(domainType)`.
+        case disableLiveData(String)
+        /// Show this floor.
+        case setFloor(String)
         /// Connect the dynamic-entity source: its feed starts playing.
         case connectFeed
         /// Disconnect it.
@@ -116,6 +122,10 @@ public struct Scenario: Sendable, Equatable {
         public var source: String?
         /// How the simulated broker behaves.
         public var broker: SimulatedBroker.Configuration
+        /// Which properties of the source's features give a location's topic levels.
+        public var fields: LiveLocationFields
+        /// The floor shown at first; nil for the lowest.
+        public var floor: String?
     }
 
     /// The cache before the recorded run.
@@ -193,10 +203,19 @@ extension Scenario.Step {
         }
     }
 
+    /// Whether the step is about the live data that follows the view.
+    public var followsTheView: Bool {
+        switch self {
+        case .enableLiveData, .disableLiveData, .setFloor: true
+        default: false
+        }
+    }
+
     /// Whether the step is about live data.
     public var isLive: Bool {
         switch self {
-        case .subscribe, .unsubscribe, .publish, .dropConnection, .stopBroker, .startBroker, .restartBroker: true
+        case .subscribe, .unsubscribe, .publish, .dropConnection, .stopBroker, .startBroker, .restartBroker, .enableLiveData, .disableLiveData,
+             .setFloor: true
         case .load, .wait, .advance, .camera, .offline, .online, .connectFeed, .disconnectFeed, .outage, .purgeAll,
              .publishContent, .checkContent, .refreshContent: false
         }

@@ -70,7 +70,7 @@ extension MapEvent {
             let response = try data.member(EventKey.response).map { field throws(StyleError) in try Self.response(field) }
             guard let source = DataSource(rawValue: try string(EventKey.dataSource)) else { throw data.failure("unknown data-source") }
             return .resourceRequest(ResourceRequest(dataSource: source, request: request, response: response, cancelled: try bool(EventKey.cancelled)))
-        case .liveStateChanged, .liveSubscribed, .liveUnsubscribed, .liveSubscriptionError, .liveUnsubscriptionError, .liveError, .liveUpdate:
+        case .liveStateChanged, .liveSubscribed, .liveUnsubscribed, .liveSubscriptionError, .liveUnsubscriptionError, .liveError, .liveUpdate, .liveLocationsUpdated:
             let object = try data.object()
             let event: LiveEvent?
             do {

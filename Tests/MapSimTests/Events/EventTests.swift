@@ -36,11 +36,22 @@ struct MapEventJSONTests {
     }
 
     @Test func everyEventTypeHasItsName() {
-        #expect(MapEventType.allCases.count == 32)
-        #expect(Set(MapEventType.allCases.map(\.rawValue)).count == 32)
+        #expect(MapEventType.allCases.count == 33)
+        #expect(Set(MapEventType.allCases.map(\.rawValue)).count == 33)
         #expect(MapEventType.allCases.filter { $0.rawValue.hasPrefix("live-") }.map(\.rawValue)
-            == ["live-state-changed", "live-subscribed", "live-unsubscribed", "live-subscription-error", "live-unsubscription-error", "live-error", "live-update"])
+            == ["live-state-changed", "live-subscribed", "live-unsubscribed", "live-subscription-error", "live-unsubscription-error", "live-error", "live-update",
+                "live-locations-updated"])
         #expect(MapEventType.allCases.filter { $0.rawValue.hasPrefix("dynamic-entity-") }.count == 5)
+    }
+
+    @Test func liveLocationsUpdatedNamesTheDomainAndTheLocationsAndReadsBack() throws {
+        let event = LiveEvent.locationsUpdated(domain: "occupancy", ids: ["room-101", "7"])
+        #expect(MapEvent(begin: .zero, end: .zero, payload: .live(event)).jsonLine
+                == #"{"type":"live-locations-updated","begin":0,"end":0,"data":{"domain":"occupancy","ids":["room-101","7"]}}"#)
+        #expect(try LiveEvent(type: .liveLocationsUpdated, data: event.data) == event)
+        #expect(throws: EventPayloadError.self) {
+            try LiveEvent(type: .liveLocationsUpdated, data: JSONObject([("domain", .string("occupancy")), ("ids", .array([.number(7)]))]))
+        }
     }
 
     @Test func offlineRegionEventsCarryMapLibresFieldsAndReadBack() throws {
