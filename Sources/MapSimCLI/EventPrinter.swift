@@ -63,6 +63,14 @@ struct EventPrinter: Sendable {
             let sources = summary.responsesBySource.map { "\($0.source.rawValue) \($0.count)" }.joined(separator: ", ")
             lines.append("\(pad("answered by", to: 14)) \(sources)" + (summary.notModified > 0 ? " (\(summary.notModified) revalidated, not modified)" : ""))
         }
+        if summary.liveUpdates > 0 || !summary.liveSubscriptions.isEmpty || !summary.refusedSubscriptions.isEmpty {
+            let updated = summary.updatedLocations.isEmpty ? "" : ", \(summary.updatedLocations.count) location\(summary.updatedLocations.count == 1 ? "" : "s") updated"
+            lines.append("\(pad("live", to: 14)) \(summary.liveUpdates) update\(summary.liveUpdates == 1 ? "" : "s")\(updated)")
+            if !summary.liveSubscriptions.isEmpty { lines.append("  subscribed   " + summary.liveSubscriptions.joined(separator: ", ")) }
+            if !summary.refusedSubscriptions.isEmpty {
+                lines.append("  " + terminal.paint("refused      " + summary.refusedSubscriptions.joined(separator: ", "), .yellow))
+            }
+        }
         lines.append("\(pad("frames", to: 14)) \(summary.frames)")
         lines.append("\(pad("events", to: 14)) \(summary.eventCount)")
         if summary.errors.isEmpty && summary.missingImages.isEmpty && summary.liveErrors.isEmpty {

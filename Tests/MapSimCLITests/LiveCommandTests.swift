@@ -153,6 +153,9 @@ struct LiveDomainCommandTests {
         let missing = lines(first.standardOutput, "style-image-missing").compactMap { $0["data"]?["id"]?.stringValue }
         #expect(missing.contains("live-occupancy-cleaning"))
         #expect(try await run(["--live-domain", "occupancy"]).standardOutput == first.standardOutput)
+        let summary = try await CommandRunner.run(["load", "styles/live/style.json", "--live", "rooms=\(recording)", "--live-domain", "occupancy", "--quiet"])
+        #expect(summary.standardOutput.contains("live           1 update, 1 location updated\n  subscribed   acme/hq/main/1/+/+/occupancy\n"),
+                "\(summary.standardOutput)")
         let venue = try await run(["--live-domain", "occupancy", "--center", "12.5713,55.676", "--zoom", "15"])
         #expect(lines(venue.standardOutput, "live-update").count == 2, "zoomed out to the venue, both buildings are subscribed")
         let renamed = try await run(["--live-domain", "occupancy", "--location-fields", "building=nosuch"])

@@ -33,6 +33,14 @@ public struct LoadSummary: Sendable, Equatable {
     public var liveErrors: [String] = []
     /// Every style-image-missing id, in order.
     public var missingImages: [String] = []
+    /// The live-data criteria subscribed at the end, in the order subscribed.
+    public var liveSubscriptions: [String] = []
+    /// The live-data criteria the broker refused, in order.
+    public var refusedSubscriptions: [String] = []
+    /// How many live updates were received.
+    public var liveUpdates = 0
+    /// The locations whose live state changed in a domain following the view, each once.
+    public var updatedLocations: Set<String> = []
     /// The number of events seen.
     public var eventCount = 0
     /// The number of frames rendered.
@@ -51,6 +59,11 @@ public struct LoadSummary: Sendable, Equatable {
         case .mapLoadingError(let error): errors.append(error)
         case .styleImageMissing(let id): missingImages.append(id)
         case .live(.error(let message)): liveErrors.append(message)
+        case .live(.subscribed(let criteria)): if !liveSubscriptions.contains(criteria) { liveSubscriptions.append(criteria) }
+        case .live(.unsubscribed(let criteria)): liveSubscriptions.removeAll { $0 == criteria }
+        case .live(.subscriptionError(let criteria, _)): refusedSubscriptions.append(criteria)
+        case .live(.update): liveUpdates += 1
+        case .live(.locationsUpdated(_, let ids)): updatedLocations.formUnion(ids)
         case .renderFrameFinished: frames += 1
         case .resourceRequest(let request):
             // A request given up after it failed (offline, say) ends with a cancellation: the same
@@ -96,6 +109,7 @@ public struct LoadSummary: Sendable, Equatable {
             && lhs.frames == rhs.frames && lhs.traffic.map(\.kind) == rhs.traffic.map(\.kind)
             && lhs.responsesBySource.map(\.source) == rhs.responsesBySource.map(\.source)
             && lhs.responsesBySource.map(\.count) == rhs.responsesBySource.map(\.count) && lhs.notModified == rhs.notModified
-            && lhs.traffic.map(\.traffic) == rhs.traffic.map(\.traffic)
+            && lhs.traffic.map(\.traffic) == rhs.traffic.map(\.traffic) && lhs.liveSubscriptions == rhs.liveSubscriptions
+            && lhs.refusedSubscriptions == rhs.refusedSubscriptions && lhs.liveUpdates == rhs.liveUpdates && lhs.updatedLocations == rhs.updatedLocations
     }
 }
