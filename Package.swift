@@ -45,7 +45,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "MapSimJSON"),
-        .target(name: "MapSimStyle", dependencies: ["MapSimJSON"]),
+        // ICU's collation, from the ICU inside Foundation on Linux, for the `collator` expression.
+        .target(name: "CICUCollation", linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]),
+        .target(name: "MapSimStyle", dependencies: ["MapSimJSON", "CICUCollation"]),
         .target(
             name: "MapSim",
             dependencies: [

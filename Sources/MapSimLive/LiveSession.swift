@@ -105,7 +105,7 @@ public actor LiveSession: MapClockCompanion {
     public func disableLiveData(domain: String) async {
         await synchronize()
         route(follower.handle(.disable(domain: domain), at: scheduler.now))
-        if displayedFloors.removeValue(forKey: domain) != nil {
+        if displayedFloors.removeValue(forKey: domain) != nil, await map?.style?.layers.contains(where: { $0.id == LiveDisplayRule.layerID(domain: domain) }) == true {
             do {
                 try await map?.removeLayer(id: LiveDisplayRule.layerID(domain: domain))
             } catch {
@@ -200,11 +200,15 @@ public actor LiveSession: MapClockCompanion {
         await flush()
     }
 
-    /// Makes each enabled domain's display layer show `floor`; a map with no style yet gets them at the next settle.
+    /// Makes each enabled domain's display layer show `floor`; a map with no style yet gets them at
+    /// the next settle, and so does a style loaded since (a new style has none of them).
     private func showDisplayLayers(floor: String) async {
-        guard let map, let binding, await map.style != nil else { return }
-        for domain in follower.domains where displayedFloors[domain] != floor {
+        guard let map, let binding, let style = await map.style else { return }
+        let present = Set(style.layers.map(\.id))
+        for domain in follower.domains {
             let id = LiveDisplayRule.layerID(domain: domain)
+            if !present.contains(id) { displayedFloors[domain] = nil }
+            guard displayedFloors[domain] != floor else { continue }
             do {
                 if displayedFloors[domain] != nil { try await map.removeLayer(id: id) }
                 displayedFloors[domain] = nil

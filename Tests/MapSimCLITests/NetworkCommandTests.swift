@@ -14,10 +14,17 @@ struct NetworkCommandTests {
         let first = try await CommandRunner.run(["load", server.baseURL + "/style.json", "--cache", cache, "-q"])
         #expect(first.status == 0, "\(first.standardError)")
         #expect(first.standardOutput.contains("answered by    network 10"))
+        let firstRequests = server.requestCount
         let second = try await CommandRunner.run(["load", server.baseURL + "/style.json", "--cache", cache, "-q"])
         #expect(second.status == 0)
-        #expect(second.standardOutput.contains("answered by    database 10, network 10 (10 revalidated, not modified)"))
-        #expect(server.received.suffix(10).allSatisfy { $0.headers["if-none-match"] != nil })
+        // Every resource comes from the cache at once; its revalidations go out at low priority and
+        // the load ends at map-idle, so how many of them have come back by then depends on the
+        // real network's speed: each that did was a 304.
+        let answered = second.standardOutput.split(separator: "\n").first { $0.hasPrefix("answered by") }.map(String.init) ?? ""
+        let revalidated = Int(answered.split(separator: "network ").last?.prefix { $0.isNumber } ?? "") ?? 0
+        #expect(answered.hasPrefix("answered by    database 10") && (revalidated == 0 || answered.hasSuffix("network \(revalidated) (\(revalidated) revalidated, not modified)")),
+                "\(answered)")
+        #expect(server.received.dropFirst(firstRequests).allSatisfy { $0.headers["if-none-match"] != nil })
         let before = server.requestCount
         let offline = try await CommandRunner.run(["load", server.baseURL + "/style.json", "--cache", cache, "--offline", "-q"])
         #expect(offline.status == 0 && offline.standardOutput.contains("answered by    database 10"))

@@ -1,16 +1,27 @@
 import Foundation
 
-/// A collator as the `collator` expression makes it: string comparison that may ignore case and
-/// diacritics.
+/// A collator as the `collator` expression makes it: string comparison in a locale that may ignore
+/// case and diacritics, as the reference's `Intl.Collator(locale, {sensitivity, usage: 'search'})`.
 ///
-/// mapsim compares in the Unicode root order for the scripts it is used with: base letters first
-/// (case and diacritics folded), then diacritics when they matter, then case (lower before upper)
-/// when it matters, which is what English locales do. `resolved-locale` names that honestly:
-/// the requested locale when it is English (`en`, `en-GB`, ...), `en-US` otherwise.
+/// On Linux it is ICU's collation (the ICU inside Foundation, `ICUCollation`), in the locale
+/// `CollatorLocale` resolves — the locale's own tailoring, as the reference has it. Elsewhere it is
+/// the Unicode root order: base letters first (case and diacritics folded), then diacritics when
+/// they matter, then case (lower before upper) when it matters.
 public struct ExpressionCollator: Equatable, Sendable {
     public let caseSensitive: Bool
     public let diacriticSensitive: Bool
     public let locale: String?
+    /// The locale as resolved.
+    let resolution: CollatorLocale
+
+    /// A collator; a locale that is not a well-formed language tag is an evaluation error, as the
+    /// reference's RangeError.
+    init(caseSensitive: Bool, diacriticSensitive: Bool, locale: String?) throws(ExpressionError) {
+        self.caseSensitive = caseSensitive
+        self.diacriticSensitive = diacriticSensitive
+        self.locale = locale
+        resolution = try CollatorLocale(locale)
+    }
 
     /// The reference's name for the strength: `base`, `accent`, `case` or `variant`.
     var sensitivity: String {
@@ -22,14 +33,27 @@ public struct ExpressionCollator: Equatable, Sendable {
         }
     }
 
-    /// The locale comparisons are made in.
-    var resolvedLocale: String {
-        guard let locale, locale.lowercased() == "en" || locale.lowercased().hasPrefix("en-") else { return "en-US" }
-        return locale
-    }
+    /// The locale comparisons are made in, as `resolved-locale` names it.
+    var resolvedLocale: String { resolution.resolved }
 
     /// -1, 0 or 1 as `a` sorts before, with or after `b`.
     func compare(_ a: String, _ b: String) -> Int {
+        #if os(Linux)
+        let strength: ICUCollation.Strength = switch (caseSensitive, diacriticSensitive) {
+        case (true, true): .tertiary
+        case (true, false): .primaryWithCase
+        case (false, true): .secondary
+        case (false, false): .primary
+        }
+        return ICUCollation.compare(a, b, locale: resolution.searchID, strength: strength)
+        #else
+        return rootOrder(a, b)
+        #endif
+    }
+
+    #if !os(Linux)
+    /// The Unicode root order, folded as the sensitivity says.
+    private func rootOrder(_ a: String, _ b: String) -> Int {
         let (x, y) = (Self.keys(a), Self.keys(b))
         if let order = Self.order([Array(x.map(\.base).joined())], [Array(y.map(\.base).joined())]) { return order }
         if diacriticSensitive, let order = Self.order(x.map(\.marks), y.map(\.marks)) { return order }
@@ -69,4 +93,5 @@ public struct ExpressionCollator: Equatable, Sendable {
         }
         return a.count == b.count ? nil : a.count < b.count ? -1 : 1
     }
+    #endif
 }

@@ -51,7 +51,7 @@ struct ExpressionEvaluator {
             return try compare(op, children, collated: collated)
         case .collator:
             let locale = children.count > 2 ? try evaluate(children[2]).stringValue : nil
-            return .collator(ExpressionCollator(caseSensitive: try evaluate(children[0]).isTruthy,
+            return .collator(try ExpressionCollator(caseSensitive: try evaluate(children[0]).isTruthy,
                                                 diacriticSensitive: try evaluate(children[1]).isTruthy, locale: locale))
         case .format(let sections):
             return .formatted(FormattedText(sections: try sections.map { slots throws(ExpressionError) in try formatSection(slots, children) }))

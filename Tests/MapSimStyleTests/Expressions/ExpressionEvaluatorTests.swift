@@ -49,12 +49,28 @@ struct ExpressionEvaluatorTests {
         #expect(LocaleNumberFormat(unit: "kilometer-per-hour").string(50) == "50 km/h")
     }
 
-    @Test func collatorsFoldWhatTheyAreToldToFold() {
-        let base = ExpressionCollator(caseSensitive: false, diacriticSensitive: false, locale: "en")
+    @Test func collatorsFoldWhatTheyAreToldToFold() throws {
+        let base = try ExpressionCollator(caseSensitive: false, diacriticSensitive: false, locale: "en")
         #expect(base.compare("Ärger", "arger") == 0 && base.compare("a", "b") < 0)
-        let variant = ExpressionCollator(caseSensitive: true, diacriticSensitive: true, locale: nil)
+        let variant = try ExpressionCollator(caseSensitive: true, diacriticSensitive: true, locale: nil)
         #expect(variant.compare("a", "A") < 0 && variant.compare("a", "ä") < 0 && variant.compare("äa", "aä") > 0)
         #expect(variant.resolvedLocale == "en-US" && base.resolvedLocale == "en")
+    }
+
+    @Test func collatorsCompareInTheLocalesTailoringAndResolveItAsIntlDoes() throws {
+        // German search collation: ä is ae. Swedish: ä after z. Danish under its wrong code dk: the root order.
+        #expect(try ExpressionCollator(caseSensitive: false, diacriticSensitive: false, locale: "de").compare("ä", "ae") == 0)
+        #expect(try ExpressionCollator(caseSensitive: false, diacriticSensitive: false, locale: "sv").compare("ä", "z") > 0)
+        #expect(try ExpressionCollator(caseSensitive: false, diacriticSensitive: false, locale: "dk").compare("ä", "a") == 0)
+        let resolved = try ["de-DE", "en-GB", "zh-TW", "fr-CA", "pt-BR", "iw", "tl", "sh", "xx", "en-US-POSIX", "es-ES-u-co-trad", "DE", ""].map {
+            try ExpressionCollator(caseSensitive: false, diacriticSensitive: false, locale: $0).resolvedLocale
+        }
+        #expect(resolved == ["de", "en", "zh-TW", "fr-CA", "pt", "he", "fil", "sr-Latn", "en-US", "en-US-u-va-posix", "es-u-co-trad", "de", "en-US"])
+        for (tag, message) in [("root", "Incorrect locale information provided"), ("de_DE", "Incorrect locale information provided"),
+                               ("en-GB-oed", "Incorrect locale information provided"), ("de-", "Invalid language tag: de-"),
+                               ("de-1996-1996", "Invalid language tag: de-1996-1996")] {
+            #expect(throws: ExpressionError(.evaluation, message), "\(tag)") { try ExpressionCollator(caseSensitive: false, diacriticSensitive: false, locale: tag) }
+        }
     }
 
     @Test func legacyTokensBecomeExpressions() {

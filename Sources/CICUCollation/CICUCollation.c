@@ -1,0 +1,2 @@
+// Declarations only (include/CICUCollation.h): the functions are Foundation's ICU's.
+#include "CICUCollation.h"
