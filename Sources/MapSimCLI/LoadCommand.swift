@@ -246,7 +246,20 @@ struct LoadCommand: AsyncParsableCommand {
             throw error
         }
         await map.setStyleURI(styleURL)
+        // A signal during the load itself (a slow network, a long --timeout) ends it as Ctrl-C ends
+        // the live data: what was recorded is written, nothing temporary is left, and the exit
+        // status is the signal's (130, 143, 129).
+        let yamlTrace = streamsTrace ? nil : trace
+        let interruption = StreamStop(caught: { signal in
+            subscription.cancel()
+            try? recorder.close()
+            if let yamlTrace { try? OutputFile.write(recorder.trace.yaml, to: yamlTrace) }
+            let number = signal ?? SIGINT
+            printError("mapsim: stopped by \(number == SIGTERM ? "SIGTERM" : number == SIGHUP ? "SIGHUP" : "SIGINT") while loading; the events so far are written")
+            Foundation.exit(ExitStatus.stopped(by: number).rawValue)
+        })
         let outcome = await map.run(until: until, timeout: .seconds(timeout))
+        interruption.cancel()
         var liveFailure: LiveFeedError?
         var stoppedBy: Int32?
         var unknownSource: String?

@@ -14,7 +14,12 @@ final class StreamStop {
     /// The signals that stop a long-running command as Ctrl-C does.
     static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
 
-    init(after duration: SimTime? = nil, signals: [Int32] = stopSignals, _ handler: @escaping @Sendable () -> Void) {
+    convenience init(after duration: SimTime? = nil, signals: [Int32] = stopSignals, _ handler: @escaping @Sendable () -> Void) {
+        self.init(after: duration, signals: signals, caught: { _ in handler() })
+    }
+
+    /// Calls `handler` with the signal caught (nil when the time is up).
+    init(after duration: SimTime? = nil, signals: [Int32] = stopSignals, caught handler: @escaping @Sendable (Int32?) -> Void) {
         self.signals = signals
         var sources: [any DispatchSourceSignal] = []
         let caught = caught
@@ -23,7 +28,7 @@ final class StreamStop {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 caught.note(number)
-                handler()
+                handler(number)
             }
             source.resume()
             sources.append(source)
@@ -32,7 +37,7 @@ final class StreamStop {
         deadline = duration.map { duration in
             Task {
                 try? await Task.sleep(for: .microseconds(duration.microseconds))
-                if !Task.isCancelled { handler() }
+                if !Task.isCancelled { handler(nil) }
             }
         }
     }

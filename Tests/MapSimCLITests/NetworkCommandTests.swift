@@ -7,6 +7,32 @@ import MapSimTesting
 /// `mapsim load` and `mapsim cache` against real and simulated networks.
 @Suite("mapsim load over the network", .serialized)
 struct NetworkCommandTests {
+    @Test func aSignalDuringTheLoadWritesTheEventsSoFarAndExitsAsTheSignalSays() async throws {
+        let server = try await FixtureServer.start(serving: SampleStyle.folder)
+        // The style, its sprite and TileJSON come at once; the tiles never do.
+        server.reply(prefix: "/tiles/", with: .delay(.seconds(3_600)))
+        for (signal, status) in [(SIGTERM, Int32(143)), (SIGINT, 130)] {
+            let folder = try FixtureDirectory()
+            let events = folder.path + "/events.jsonl"
+            let trace = folder.path + "/load.trace.yaml"
+            let load = try RunningCommand(["load", server.baseURL + "/style.json", "--no-cache", "--events", events, "--trace", trace, "--timeout", "3600"])
+            let asked = server.requestCount
+            // The load is in its tiles once the server is asked for one.
+            for _ in 0..<2_000 where !server.received.dropFirst(asked).contains(where: { $0.path.hasPrefix("/tiles/") }) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            load.send(signal)
+            let (exit, standardError) = await load.wait()
+            #expect(exit == status, "\(standardError)")
+            #expect(standardError.contains("while loading; the events so far are written"), "\(standardError)")
+            let written = try String(contentsOfFile: events, encoding: .utf8)
+            #expect(written.contains(#""type":"style-loaded""#) && !written.contains("map-loaded"))
+            #expect(try String(contentsOfFile: trace, encoding: .utf8).contains("type: style-loaded"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["events.jsonl", "load.trace.yaml"], "no temporary file left behind")
+        }
+        await server.stop()
+    }
+
     @Test func loadsFromAStaticServerTwiceTheSecondTimeFromTheCache() async throws {
         let server = try await FixtureServer.start(serving: SampleStyle.folder)
         let fixture = try FixtureDirectory()
