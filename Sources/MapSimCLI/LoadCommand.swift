@@ -46,7 +46,8 @@ struct LoadCommand: AsyncParsableCommand {
         is not a GeoJSON source of the style, or a --live-domain that is not one topic level, among them); 69 when the --live \
         broker cannot be reached or --require-first-online-check fails; 65 when the --content \
         package is not valid or older than the installed version (nothing is imported); 74 when \
-        --events cannot be written.
+        --events cannot be written; 130, 143 or 129 when Ctrl-C, SIGTERM or SIGHUP stops it (what \
+        was recorded is written first).
 
         --content PKG --public-key KEY imports a signed content package (`mapsim content pack`) into \
         the cache first, pinned, so that a first run loads with no network (--offline); the package \
