@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "MapSimKit", targets: ["MapSimKit"]),
         .library(name: "MapSimLive", targets: ["MapSimLive"]),
         .library(name: "MapSimContent", targets: ["MapSimContent"]),
+        .library(name: "MapSimServe", targets: ["MapSimServe"]),
         .library(name: "MapSimTesting", targets: ["MapSimTesting"]),
         .executable(name: "mapsim", targets: ["MapSimCLI"]),
     ],
@@ -85,7 +86,15 @@ let package = Package(
             name: "MapSimArchives",
             dependencies: ["MapSim", "MapSimJSON", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
-        .target(name: "MapSimKit", dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", "MapSimTrace", "MapSimCache", "MapSimArchives", "MapSimHTTP", "MapSimLive", "MapSimContent"]),
+        .target(
+            name: "MapSimServe",
+            dependencies: [
+                "MapSim", "MapSimJSON", "MapSimStyle", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .target(name: "MapSimKit", dependencies: ["MapSimServe", "MapSim", "MapSimStyle", "MapSimJSON", "MapSimTrace", "MapSimCache", "MapSimArchives", "MapSimHTTP", "MapSimLive", "MapSimContent"]),
         .target(
             name: "MapSimTesting",
             dependencies: [
@@ -111,6 +120,10 @@ let package = Package(
             dependencies: ["MapSimCache", "MapSimHTTP", "MapSim", "MapSimStyle", "MapSimJSON", "MapSimTesting", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio")]
         ),
+        .testTarget(
+            name: "MapSimServeTests",
+            dependencies: ["MapSimServe", "MapSim", "MapSimJSON", "MapSimTesting", .product(name: "AsyncHTTPClient", package: "async-http-client")]
+        ),
         .testTarget(name: "MapSimLiveTests", dependencies: ["MapSimLive", "MapSim", "MapSimJSON", "MapSimStyle", "MapSimTesting"]),
         .testTarget(name: "MapSimContentTests", dependencies: ["MapSimContent", "MapSim", "MapSimJSON", "MapSimTesting", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "MapSimKitTests", dependencies: ["MapSimKit", "MapSim", "MapSimCache", "MapSimTesting"]),
@@ -121,7 +134,8 @@ let package = Package(
         .testTarget(
             name: "MapSimCLITests",
             dependencies: ["MapSimCLI", "MapSim", "MapSimJSON", "MapSimStyle", "MapSimCache", "MapSimLive", "MapSimTesting",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "GRDB", package: "GRDB.swift")]
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "AsyncHTTPClient", package: "async-http-client")]
         ),
         .testTarget(name: "RegressionTests", dependencies: ["MapSimKit", "MapSimTrace", "MapSim", "MapSimHTTP", "MapSimJSON", "MapSimStyle", "MapSimLive", "MapSimTesting"]),
     ],

@@ -28,7 +28,7 @@ struct MapSimCommand: ParsableCommand {
           mapsim content verify city.mapsimpkg --public-key site-key.pub
         """,
         version: MapSimInfo.version,
-        subcommands: [LoadCommand.self, TilesCommand.self, CacheCommand.self, RegionCommand.self, RunCommand.self, DiffCommand.self, ExportCommand.self, ValidateCommand.self, EvalCommand.self, LiveCommand.self, ContentCommand.self]
+        subcommands: [LoadCommand.self, TilesCommand.self, CacheCommand.self, RegionCommand.self, RunCommand.self, DiffCommand.self, ExportCommand.self, ValidateCommand.self, EvalCommand.self, LiveCommand.self, ContentCommand.self, ServeCommand.self]
     )
 
     /// Runs the command, and exits: with `cannotWrite` when standard output could not be written,

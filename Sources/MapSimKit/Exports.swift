@@ -7,5 +7,6 @@
 @_exported import MapSimContent
 @_exported import MapSimJSON
 @_exported import MapSimLive
+@_exported import MapSimServe
 @_exported import MapSimStyle
 @_exported import MapSimTrace

@@ -47,6 +47,9 @@ final class RunningCommand: Sendable {
         read.withLock { $0 = before + more }
     }
 
+    /// The lines read so far.
+    var lines: [String] { read.withLock { $0 } }
+
     /// Sends `signal` to the process.
     func send(_ signal: Int32) {
         kill(process.processIdentifier, signal)

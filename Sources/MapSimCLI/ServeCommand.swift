@@ -1,0 +1,167 @@
+import ArgumentParser
+import Foundation
+import MapSimKit
+import Synchronization
+
+/// `mapsim serve STYLE`: serve a style and its folder over HTTP to a real map SDK, and record every
+/// request as the simulated map's events.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve a style and everything it needs over HTTP to a real map SDK, recording every request.",
+        discussion: """
+        STYLE is a style file; its folder is served at http://HOST:PORT/ and the style itself at \
+        /style.json, with every URL that points into the folder (sprite, glyphs, TileJSON, tiles, \
+        GeoJSON data, the tiles of TileJSONs there) rewritten to the address the client used, as \
+        tile servers rewrite them. Nothing outside the folder is ever served: a path that climbs out \
+        (.., percent-encoded or through a symbolic link) is a 404.
+
+        HTTP as real clients expect it: ETag and Last-Modified with 304s, Cache-Control: max-age \
+        (--max-age), one byte range (206, 416), gzip for vector tiles and JSON when the client \
+        accepts it, CORS for browsers (and OPTIONS preflights), HEAD, keep-alive. At most \
+        --max-connections connections are open at once; a connection idle for 30 s (a client that \
+        sends its headers slowly among them) is closed, and headers over 16 KB are refused.
+
+        Every request is a resource-request event — the URL the client asked for, the kind the map \
+        would give it (style, sprite-json, sprite-image, glyphs, source, tile), the answer, its size \
+        and its time in microseconds since the server started; a refused request is one too, with \
+        its 4xx. --events and --trace write them in the formats `mapsim load` writes, so `mapsim \
+        diff --relaxed` compares a real client's requests with the simulated map's and `mapsim \
+        export --perfetto` shows them on a timeline. The first line printed is the style's URL \
+        (with --port 0, the port chosen); each request is printed as it is answered (--quiet: not).
+
+        The same conditions as the simulated network, on the wall clock: --network PROFILE delays \
+        each answer by the profile's round trip, jitter (from --seed) and bandwidth; --fault \
+        PATTERN=EFFECT answers the matching URLs with a status, a dropped connection, half a body \
+        or a delay; --offline-window START-END drops every connection in that span of seconds \
+        after the server started.
+
+        Ctrl-C, SIGTERM or SIGHUP stop the server: the events are written, a summary (requests by \
+        kind, errors, bytes) printed, and it exits 0. Exit status: 0 stopped; 2 the style cannot be \
+        read; 64 bad arguments; 69 the address cannot be listened on; 74 --events or --trace \
+        cannot be written.
+
+        Examples:
+          mapsim serve styles/sample/style.json --port 8080
+          mapsim serve styles/sample/style.json --port 8080 --events requests.jsonl --quiet
+          mapsim serve styles/live/style.json --host 0.0.0.0 --port 8080 --max-age 0
+          mapsim serve styles/sample/style.json --network 3g --fault '*/tiles/*=503x2' \\
+              --offline-window 5-10
+        """
+    )
+
+    @Argument(help: "The style file; its folder is served.")
+    var style: String
+
+    @Option(help: "The address to listen on (0.0.0.0 for every interface).")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 for any free one (printed).")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("The Cache-Control max-age of every answer, in seconds.", valueName: "SECONDS"))
+    var maxAge = 3600
+
+    @Option(help: "The most connections open at once.")
+    var maxConnections = 256
+
+    @Option(help: ArgumentHelp("Answer as over this network, in real time: \(NetworkPreset.names.joined(separator: ", ")) (round trip, jitter from --seed, bandwidth).", valueName: "PROFILE"))
+    var network: String?
+
+    @Option(help: "The seed of the network's jitter.")
+    var seed: UInt64 = 0
+
+    @Option(help: ArgumentHelp("Misbehave for the URLs matching PATTERN: a status (503), drop, truncate or delay:MS; xTIMES for the first TIMES requests of each URL (repeatable; the first that matches applies).", valueName: "PATTERN=EFFECT[xTIMES]"))
+    var fault: [FaultArgument] = []
+
+    @Option(help: ArgumentHelp("No network from START to END seconds after the server started: every connection is dropped (repeatable).", valueName: "START-END"))
+    var offlineWindow: [WindowArgument] = []
+
+    @Option(help: ArgumentHelp("Write every request's event to FILE as JSON lines, as it is answered.", valueName: "FILE"))
+    var events: String?
+
+    @Option(help: ArgumentHelp("Record a trace: YAML for .yaml/.yml (written when the server stops), else JSON lines with a header.", valueName: "FILE"))
+    var trace: String?
+
+    @Flag(name: .shortAndLong, help: "Print only the summary, not each request.")
+    var quiet = false
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard (0...31_536_000).contains(maxAge) else { throw ValidationError("--max-age must be between 0 and 31536000 seconds") }
+        guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be between 1 and 100000") }
+        if let network, NetworkPreset(rawValue: network) == nil {
+            throw ValidationError("--network must be one of \(NetworkPreset.names.joined(separator: ", "))")
+        }
+    }
+
+    func run() async throws {
+        guard FileManager.default.isReadableFile(atPath: style) else {
+            throw ExitStatus.fail(ExitStatus.unreadableInput, "\(style): no such file, or it cannot be read")
+        }
+        let header = Trace.Header(scenario: "serve " + style, seed: 0)
+        let streamsTrace = trace.map { !($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) } ?? false
+        let writers: [EventLineWriter]
+        do {
+            writers = try (events.map { [try EventLineWriter(path: $0, streamed: true)] } ?? [])
+                + (streamsTrace ? trace.map { [try EventLineWriter(path: $0, header: header.json, streamed: true)] } ?? [] : [])
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        let recorder = TraceRecorder(header: header, keepsEvents: trace != nil && !streamsTrace, writers: writers)
+        let summary = Mutex(LoadSummary())
+        StandardOutput.writeLineByLine()
+        let quiet = self.quiet
+        let server: StyleServer
+        do {
+            let conditions = ServeConditions(profile: network.flatMap(NetworkPreset.init(rawValue:)).map { $0.profile(seed: seed) },
+                                             faults: fault.map(\.rule), offlineWindows: offlineWindow.map(\.value))
+            server = try await StyleServer.start(.init(style: style, host: host, port: port, maxAge: maxAge, maximumConnections: maxConnections,
+                                                       conditions: conditions)) { event in
+                let recorded = recorder.record(event)
+                summary.withLock { $0.record(recorded) }
+                if !quiet, case .resourceRequest(let request) = recorded.payload { print(Self.line(recorded, request)) }
+            }
+        } catch {
+            try? recorder.close()
+            let listening = error.description.hasPrefix("cannot listen")
+            throw ExitStatus.fail(listening ? ExitStatus.unavailable : ExitStatus.unreadableInput, error.description)
+        }
+        print("serving \(style) at \(server.baseURL)style.json (Ctrl-C to stop)")
+        let (stopped, stop) = AsyncStream<Void>.makeStream()
+        let signals = StreamStop { stop.yield() }
+        for await _ in stopped { break }
+        signals.cancel()
+        await server.stop()
+        do {
+            try recorder.close()
+            if let trace, !streamsTrace { try OutputFile.write(recorder.trace.yaml, to: trace) }
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        for line in Self.summary(summary.withLock { $0 }) { print(line) }
+    }
+
+    /// One request as printed: its time, status, kind, URL and size.
+    static func line(_ event: MapEvent, _ request: ResourceRequest) -> String {
+        let status = request.response?.error.map { error in
+            error.message.hasPrefix("HTTP ") ? String(error.message.dropFirst(5).prefix(3)) : error.reason.rawValue
+        } ?? (request.response?.notModified == true ? "304" : request.response?.noContent == true ? "204" : request.request.dataRange != nil ? "206" : "200")
+        let size = ByteCount.format(request.response?.size ?? 0)
+        let time = event.end.description
+        return "\(time.padding(toLength: max(12, time.count), withPad: " ", startingAt: 0)) \(status.padding(toLength: max(10, status.count), withPad: " ", startingAt: 0)) "
+            + "\(request.request.kind.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(request.request.url) \(size)"
+    }
+
+    /// The closing summary: requests and bytes by kind, errors.
+    static func summary(_ summary: LoadSummary) -> [String] {
+        let total = summary.total
+        var lines = ["", "requests       \(total.requests) (\(ByteCount.format(total.bytes)))" + (total.failures > 0 ? ", \(total.failures) refused" : "")]
+        for (kind, traffic) in summary.traffic {
+            lines.append("  \(kind.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(String(traffic.requests).padding(toLength: 4, withPad: " ", startingAt: 0)) "
+                + ByteCount.format(traffic.bytes) + (traffic.failures > 0 ? " (\(traffic.failures) refused)" : ""))
+        }
+        if summary.notModified > 0 { lines.append("not modified   \(summary.notModified)") }
+        return lines
+    }
+}

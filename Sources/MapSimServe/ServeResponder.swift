@@ -1,0 +1,121 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MapSim
+import NIOCore
+
+/// Answers one request of `mapsim serve` and reports it: the style (rewritten for the host the
+/// client used), TileJSONs (their tiles rewritten), files of the folder, CORS preflights; anything
+/// else is refused with its 4xx, and reported too.
+struct ServeResponder: Sendable {
+    let folder: ServedFolder
+    let style: ServedStyle
+    let maxAge: Int
+    let conditions: ServeConditions
+    let start: ContinuousClock.Instant
+    let report: @Sendable (MapEvent) -> Void
+
+    func answer(_ request: Request, context: ServeRequestContext) async -> Hummingbird.Response {
+        let began = ContinuousClock.now
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        let host = request.head.authority ?? headers["host"] ?? "localhost"
+        let base = "http://\(host)/"
+        let path = request.uri.path
+        let url = base + path.drop { $0 == "/" } + (request.uri.query.map { "?" + $0 } ?? "")
+        let relative = path == "/" ? nil : ServedFolder.relativePath(path)
+        var resource = relative.map { style.resource(url: url, path: $0) } ?? Resource(url: url, kind: .unknown)
+        let method = request.method.rawValue
+        var answer: FileAnswer
+        switch method {
+        case "GET", "HEAD":
+            if let relative, let (content, modified, type) = content(of: relative, base: base) {
+                answer = FileAnswer.answer(method: method, requestHeaders: headers, content: content, contentType: type,
+                                           etag: SimulatedNetwork.etag(for: content), modified: modified, maxAge: maxAge)
+                if answer.status == 206, let range = headers["range"].flatMap({ FileAnswer.byteRange($0, size: content.count) }) ?? nil {
+                    resource.dataRange = UInt64(range.lowerBound)...UInt64(range.upperBound)
+                }
+            } else {
+                answer = Self.refusal(404, "not found: \(path)")
+            }
+        case "OPTIONS":
+            answer = FileAnswer(status: 204, headers: FileAnswer.crossOrigin + [("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"),
+                                                                                ("Access-Control-Allow-Headers", "*"), ("Access-Control-Max-Age", "86400")],
+                                body: [], contentLength: 0)
+        default:
+            var refused = Self.refusal(405, "\(method) is not served: GET, HEAD and OPTIONS are")
+            refused.headers.append(("Allow", "GET, HEAD, OPTIONS"))
+            answer = refused
+        }
+        // The network's conditions: a profile's delay, a fault, an offline window.
+        var truncated = false
+        switch conditions.decide(resource, size: answer.body.count, elapsed: SimTime(began - start)) {
+        case .answer(let delay):
+            await Self.wait(delay)
+        case .status(let code, let headers, let delay):
+            await Self.wait(delay)
+            answer = Self.refusal(code, "a fault rule answers \(code)")
+            answer.headers += headers.map { ($0.name, $0.value) }
+        case .drop:
+            context.channel.close(promise: nil)
+            report(event(began, resource, MapSim.Response.failure(.connection, "the connection was dropped", source: .network)))
+            return Hummingbird.Response(status: .ok)
+        case .truncate(let delay):
+            await Self.wait(delay)
+            truncated = true
+        }
+        report(event(began, resource, truncated ? MapSim.Response.failure(.connection, "the body was cut after \(answer.body.count / 2) of \(answer.body.count) bytes",
+                                                                           source: .network) : Self.response(answer)))
+        var fields = HTTPFields()
+        for (name, value) in answer.headers {
+            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+        }
+        if method == "HEAD" { fields[.contentLength] = String(answer.contentLength) }
+        if truncated {
+            // The length says all of it; half comes, then the connection closes.
+            let half = ByteBuffer(bytes: answer.body.prefix(answer.body.count / 2))
+            return Hummingbird.Response(status: .init(code: answer.status), headers: fields, body: .init(contentLength: answer.body.count) { writer in
+                try await writer.write(half)
+                throw ServeError("the body was cut in half")
+            })
+        }
+        return Hummingbird.Response(status: .init(code: answer.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+
+    private func event(_ began: ContinuousClock.Instant, _ resource: Resource, _ response: MapSim.Response) -> MapEvent {
+        MapEvent(begin: SimTime(began - start), end: SimTime(ContinuousClock.now - start),
+                 payload: .resourceRequest(ResourceRequest(dataSource: .network, request: resource, response: response, cancelled: false)))
+    }
+
+    private static func wait(_ delay: SimTime) async {
+        guard delay > .zero else { return }
+        try? await Task.sleep(for: .microseconds(delay.microseconds))
+    }
+
+    /// The bytes served for a path below the folder, when and as what: the style and TileJSONs
+    /// rewritten for `base`, other files as they are.
+    private func content(of relative: String, base: String) -> ([UInt8], HTTPDate, String)? {
+        let isStyle = relative == "style.json" || relative == style.stylePath
+        guard let (_, file) = folder.file(atPath: isStyle ? style.stylePath : relative) else { return nil }
+        if isStyle { return (style.style(base: base), file.modified, "application/json") }
+        if style.role(of: relative) == .tileJSON { return (style.tileJSON(file.bytes, path: relative, base: base), file.modified, "application/json") }
+        return (file.bytes, file.modified, ServedFolder.contentType(of: relative))
+    }
+
+    private static func refusal(_ status: Int, _ message: String) -> FileAnswer {
+        let body = Array((message + "\n").utf8)
+        return FileAnswer(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")] + FileAnswer.crossOrigin, body: body, contentLength: body.count)
+    }
+
+    /// The answer as the event's response.
+    private static func response(_ answer: FileAnswer) -> MapSim.Response {
+        let etag = answer.headers.first { $0.0 == "ETag" }?.1
+        let modified = answer.headers.first { $0.0 == "Last-Modified" }.flatMap { HTTPDate(rfc1123: $0.1) }
+        guard answer.status < 400 else {
+            let reason: MapSim.Response.Failure.Reason = answer.status == 404 ? .notFound : answer.status == 429 ? .rateLimit : answer.status >= 500 ? .server : .other
+            return MapSim.Response(source: .network, error: .init(reason: reason, message: "HTTP \(answer.status): " + String(decoding: answer.body, as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        return MapSim.Response(data: answer.unencodedBody, noContent: answer.status == 204, notModified: answer.status == 304, modified: modified, etag: etag, source: .network)
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import MapSim
+import MapSimJSON
+import MapSimStyle
+
+/// A style and what it needs, as `mapsim serve` serves them: the style at `/style.json` with every
+/// URL that points into its folder rewritten to the server the client used (as tileserver-gl
+/// rewrites them) — sprite, glyphs, source and TileJSON URLs, tiles, GeoJSON data — and each
+/// request path classified as the map would ask for it (style, sprite, glyphs, source, tile with
+/// its z/x/y). URLs elsewhere (another server) are left as they are.
+struct ServedStyle: Sendable {
+    /// What a path is, for the request's event.
+    enum Role: Sendable, Equatable {
+        case style
+        case spriteJSON
+        case spriteImage
+        case glyphs
+        /// A TileJSON or GeoJSON of a source.
+        case source
+        /// A TileJSON whose `tiles` are rewritten too.
+        case tileJSON
+        /// A tile of this template (the served path's) and scheme.
+        case tile(template: String, scheme: StyleSource.Scheme)
+    }
+
+    /// The style file's path below the folder.
+    let stylePath: String
+    private let document: JSONValue
+    private let folderURL: String
+    /// The roles of exact paths.
+    private var roles: [String: Role] = [:]
+    /// The roles of templated paths (glyphs, tiles).
+    private var patterns: [(URLTemplatePattern, Role)] = []
+
+    /// Reads the style `stylePath` below `folder`; what cannot be read is an error naming it.
+    init(folder: ServedFolder, stylePath: String) throws(ServeError) {
+        guard let (relative, file) = folder.file(atPath: stylePath) else { throw ServeError("\(stylePath) is not a file of \(folder.root)") }
+        do {
+            document = try JSONParser.parse(file.bytes)
+        } catch {
+            throw ServeError("\(stylePath) is not JSON: \(error)")
+        }
+        guard document.objectValue != nil else { throw ServeError("\(stylePath) is not a style: not a JSON object") }
+        self.stylePath = relative
+        folderURL = "file://" + folder.root + "/"
+        roles["style.json"] = .style
+        roles[relative] = .style
+        learn(from: folder)
+    }
+
+    // MARK: - Rewriting
+
+    /// The style as served to a client that reached the server at `base` (`http://HOST:PORT/`).
+    func style(base: String) -> [UInt8] {
+        guard var root = document.objectValue else { return [] }
+        if let sprite = root["sprite"] {
+            if let url = sprite.stringValue {
+                root["sprite"] = .string(rewrite(url, base: base))
+            } else if let sheets = sprite.arrayValue {
+                root["sprite"] = .array(sheets.map { sheet in
+                    guard var object = sheet.objectValue, let url = object["url"]?.stringValue else { return sheet }
+                    object["url"] = .string(rewrite(url, base: base))
+                    return .object(object)
+                })
+            }
+        }
+        if let glyphs = root["glyphs"]?.stringValue { root["glyphs"] = .string(rewrite(glyphs, base: base)) }
+        if let sources = root["sources"]?.objectValue {
+            var rewritten = sources
+            for (id, value) in sources.members {
+                guard var source = value.objectValue else { continue }
+                if let url = source["url"]?.stringValue { source["url"] = .string(rewrite(url, base: base)) }
+                if let tiles = source["tiles"]?.arrayValue { source["tiles"] = .array(tiles.map { $0.stringValue.map { .string(rewrite($0, base: base)) } ?? $0 }) }
+                if let data = source["data"]?.stringValue { source["data"] = .string(rewrite(data, base: base)) }
+                rewritten[id] = .object(source)
+            }
+            root["sources"] = .object(rewritten)
+        }
+        return Array(JSONWriter.string(.object(root)).utf8)
+    }
+
+    /// A TileJSON below the folder (at `path`) as served: its `tiles` rewritten.
+    func tileJSON(_ bytes: [UInt8], path: String, base: String) -> [UInt8] {
+        guard var object = (try? JSONParser.parse(bytes))?.objectValue, let tiles = object["tiles"]?.arrayValue else { return bytes }
+        let own = folderURL + path
+        object["tiles"] = .array(tiles.map { $0.stringValue.map { .string(rewrite(URLResolver.resolve($0, against: own), base: base)) } ?? $0 })
+        return Array(JSONWriter.string(.object(object)).utf8)
+    }
+
+    /// `url` as the client must ask for it: a URL into the folder (relative to the style, or
+    /// `file://`) becomes `base` + its path; any other is left alone.
+    func rewrite(_ url: String, base: String) -> String {
+        guard let relative = servedPath(url) else { return url }
+        return base + relative
+    }
+
+    /// The path below the folder a style URL points to, templates kept; nil when it points elsewhere.
+    private func servedPath(_ url: String) -> String? {
+        let resolved = URLResolver.resolve(url, against: folderURL + stylePath)
+        guard resolved.hasPrefix(folderURL) else { return nil }
+        return String(resolved.dropFirst(folderURL.count))
+    }
+
+    // MARK: - Classifying
+
+    /// What a request path (below the folder, no leading `/`) is for.
+    func role(of path: String) -> Role? {
+        if let role = roles[path] { return role }
+        return patterns.first { $0.0.match(path) != nil }?.1
+    }
+
+    /// The resource a request stands for, as the map's resource-request event names it.
+    func resource(url: String, path: String) -> Resource {
+        switch role(of: path) {
+        case .style?: return .style(url)
+        case .spriteJSON?: return Resource(url: url, kind: .spriteJSON)
+        case .spriteImage?: return Resource(url: url, kind: .spriteImage)
+        case .glyphs?: return Resource(url: url, kind: .glyphs)
+        case .source?, .tileJSON?: return .source(url)
+        case .tile(let template, let scheme)?:
+            let values = URLTemplatePattern(template).match(path) ?? [:]
+            guard let z = values["z"].flatMap(Int.init), let x = values["x"].flatMap(Int.init), let y = values["y"].flatMap(Int.init) else {
+                return Resource(url: url, kind: .tile)
+            }
+            let id = CanonicalTileID(z: z, x: x, y: scheme == .tms ? (1 << z) - 1 - y : y)
+            var resource = Resource(url: url, kind: .tile)
+            resource.tileData = Resource.TileData(urlTemplate: template, pixelRatio: template.contains("{ratio}") && path.contains("@2x") ? 2 : 1, id: id,
+                                                  scheme: scheme)
+            return resource
+        case nil: return Resource(url: url, kind: .unknown)
+        }
+    }
+
+    /// Learns every path the style names below the folder, and the tiles of its TileJSONs there.
+    private mutating func learn(from folder: ServedFolder) {
+        guard let root = document.objectValue else { return }
+        var sprites: [String] = []
+        if let url = root["sprite"]?.stringValue { sprites.append(url) }
+        for sheet in root["sprite"]?.arrayValue ?? [] { if let url = sheet["url"]?.stringValue { sprites.append(url) } }
+        for sprite in sprites.compactMap(servedPath) {
+            for suffix in ["", "@2x", "@3x"] {
+                roles[sprite + suffix + ".json"] = .spriteJSON
+                roles[sprite + suffix + ".png"] = .spriteImage
+            }
+        }
+        if let glyphs = root["glyphs"]?.stringValue.flatMap(servedPath) { patterns.append((URLTemplatePattern(glyphs), .glyphs)) }
+        for (_, value) in root["sources"]?.objectValue?.members ?? [] {
+            let scheme: StyleSource.Scheme = value["scheme"]?.stringValue == "tms" ? .tms : .xyz
+            if let data = value["data"]?.stringValue.flatMap(servedPath) { roles[data] = .source }
+            for tile in (value["tiles"]?.arrayValue ?? []).compactMap(\.stringValue).compactMap(servedPath) {
+                patterns.append((URLTemplatePattern(tile), .tile(template: tile, scheme: scheme)))
+            }
+            guard let url = value["url"]?.stringValue, let path = servedPath(url) else { continue }
+            roles[path] = .tileJSON
+            guard let (_, file) = folder.file(atPath: path), let tileJSON = try? JSONParser.parse(file.bytes) else { continue }
+            let tileScheme: StyleSource.Scheme = tileJSON["scheme"]?.stringValue == "tms" ? .tms : scheme
+            for tile in (tileJSON["tiles"]?.arrayValue ?? []).compactMap(\.stringValue) {
+                guard let tilePath = URLResolver.resolve(tile, against: folderURL + path).hasPrefix(folderURL)
+                    ? String(URLResolver.resolve(tile, against: folderURL + path).dropFirst(folderURL.count)) : nil else { continue }
+                patterns.append((URLTemplatePattern(tilePath), .tile(template: tilePath, scheme: tileScheme)))
+            }
+        }
+    }
+}

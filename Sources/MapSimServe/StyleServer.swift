@@ -1,0 +1,121 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import MapSim
+import NIOCore
+import Synchronization
+
+/// `mapsim serve`: a style and everything it needs over HTTP from the style's folder, for a real
+/// map SDK, with every request reported as a `resource-request` event — the URL the client asked
+/// for, the kind the map would give it, the answer, its size and its time — so that a real client's
+/// requests can be compared with the simulated map's.
+///
+/// ```swift
+/// let server = try await StyleServer.start(.init(style: "styles/sample/style.json", port: 0)) { event in print(event.jsonLine) }
+/// print(server.baseURL)   // http://127.0.0.1:PORT/ — the style is at /style.json
+/// await server.stop()
+/// ```
+public final class StyleServer: Sendable {
+    /// How to serve.
+    public struct Configuration: Sendable {
+        /// The style file; its folder is what is served.
+        public var style: String
+        /// The address to listen on.
+        public var host: String
+        /// The port; 0 for any free one.
+        public var port: Int
+        /// The `Cache-Control: max-age` of every answer, in seconds.
+        public var maxAge: Int
+        /// The most connections open at once; more wait to be accepted.
+        public var maximumConnections: Int
+        /// How long a connection may stay idle (a slow client's headers included) before it is closed.
+        public var idleTimeout: Duration
+        /// The most bytes of request headers.
+        public var maximumHeaderBytes: Int
+        /// The network's conditions: profile, faults, offline windows.
+        public var conditions: ServeConditions
+
+        public init(style: String, host: String = "127.0.0.1", port: Int = 8080, maxAge: Int = 3600, maximumConnections: Int = 256,
+                    idleTimeout: Duration = .seconds(30), maximumHeaderBytes: Int = 16 * 1024, conditions: ServeConditions = ServeConditions()) {
+            self.conditions = conditions
+            self.style = style
+            self.host = host
+            self.port = port
+            self.maxAge = maxAge
+            self.maximumConnections = maximumConnections
+            self.idleTimeout = idleTimeout
+            self.maximumHeaderBytes = maximumHeaderBytes
+        }
+    }
+
+    /// The port it listens on.
+    public let port: Int
+    /// The host it listens on.
+    public let host: String
+    private let task: Task<Void, any Error>
+
+    /// The URL clients reach it at, `http://HOST:PORT/`.
+    public var baseURL: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/" }
+
+    private init(host: String, port: Int, task: Task<Void, any Error>) {
+        self.host = host
+        self.port = port
+        self.task = task
+    }
+
+    /// Starts serving; `report` hears every request's event, at its end, with times in
+    /// microseconds since the server started. A style that cannot be read, or an address that
+    /// cannot be listened on, is an error saying which.
+    public static func start(_ configuration: Configuration, report: @escaping @Sendable (MapEvent) -> Void) async throws(ServeError) -> StyleServer {
+        let styleFile = URL(fileURLWithPath: configuration.style).standardizedFileURL
+        guard let folder = ServedFolder(path: styleFile.deletingLastPathComponent().path) else {
+            throw ServeError("\(configuration.style): its folder cannot be read")
+        }
+        let style = try ServedStyle(folder: folder, stylePath: styleFile.lastPathComponent)
+        let responder = ServeResponder(folder: folder, style: style, maxAge: configuration.maxAge, conditions: configuration.conditions,
+                                       start: ContinuousClock.now, report: report)
+        let router = Router(context: ServeRequestContext.self)
+        for method in [HTTPRequest.Method.get, .head, .options, .post, .put, .delete, .patch] {
+            router.on("**", method: method) { request, context in await responder.answer(request, context: context) }
+            router.on("/", method: method) { request, context in await responder.answer(request, context: context) }
+        }
+        let (portStream, portContinuation) = AsyncStream<Result<Int, ServeError>>.makeStream()
+        var http1 = HTTP1Channel.Configuration(idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000
+                                                                          + configuration.idleTimeout.components.attoseconds / 1_000_000_000))
+        http1.httpDecoder = .init(maxHeaderFieldSize: configuration.maximumHeaderBytes, maxHeaderListSize: configuration.maximumHeaderBytes,
+                                  maxHeaderFieldCount: 100)
+        var logger = Logger(label: "mapsim-serve")
+        logger.logLevel = .critical
+        let app = Application(router: router, server: .http1(configuration: http1),
+                              configuration: .init(address: .hostname(configuration.host, port: configuration.port),
+                                                   availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
+                              onServerRunning: { channel in
+                                  portContinuation.yield(.success(channel.localAddress?.port ?? configuration.port))
+                                  portContinuation.finish()
+                              }, logger: logger)
+        let task = Task {
+            do {
+                try await app.run()
+            } catch {
+                portContinuation.yield(.failure(ServeError("cannot listen on \(configuration.host):\(configuration.port): \(error)")))
+                portContinuation.finish()
+                throw error
+            }
+        }
+        for await outcome in portStream {
+            switch outcome {
+            case .success(let port): return StyleServer(host: configuration.host, port: port, task: task)
+            case .failure(let error): throw error
+            }
+        }
+        throw ServeError("the server stopped before it listened on \(configuration.host):\(configuration.port)")
+    }
+
+    /// Stops serving; requests in flight are dropped.
+    public func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+}

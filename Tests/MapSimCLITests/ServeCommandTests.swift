@@ -1,0 +1,60 @@
+import AsyncHTTPClient
+import Foundation
+import Testing
+import MapSimJSON
+import MapSimTesting
+
+/// `mapsim serve`, a real process answering a real HTTP client and `mapsim load` itself.
+@Suite("CLI.serve", .serialized)
+struct ServeCommandTests {
+    private func status(_ url: String) async throws -> Int {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
+        _ = try await response.body.collect(upTo: 16 << 20)
+        return Int(response.status.code)
+    }
+
+    @Test func aRealClientsRequestsAreTheSimulatedMapsAndSigtermWritesThem() async throws {
+        let folder = try FixtureDirectory()
+        let events = folder.path + "/served.jsonl"
+        let trace = folder.path + "/served.trace.yaml"
+        let serve = try RunningCommand(["serve", "styles/sample/style.json", "--port", "0", "--events", events, "--trace", trace])
+        try await serve.waitForLines { $0.contains { $0.hasPrefix("serving ") } }
+        let line = try #require(serve.lines.first { $0.hasPrefix("serving ") })
+        let url = String(line[try #require(line.range(of: "http://")).lowerBound...].prefix { $0 != " " })
+        // mapsim's own map loads the style through the server: it is a real HTTP client.
+        let load = try await CommandRunner.run(["load", url, "--no-cache", "--events", "-", "--quiet"])
+        #expect(load.status == 0, "\(load.standardError)")
+        #expect(try await status(url.replacingOccurrences(of: "style.json", with: "../../etc/passwd")) == 404)
+        try await serve.waitForLines { $0.contains { $0.contains("/etc/passwd") || $0.contains("passwd") } }
+        serve.send(SIGTERM)
+        let (exit, standardError) = await serve.wait()
+        #expect(exit == 0, "\(standardError)")
+        func requests(_ text: String) -> [(kind: String, url: String)] {
+            text.split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)) }.filter { $0["type"] == .string("resource-request") }
+                .compactMap { event in
+                    guard let kind = event["data"]?["request"]?["kind"]?.stringValue, let url = event["data"]?["request"]?["url"]?.stringValue else { return nil }
+                    return (kind, url)
+                }
+        }
+        let simulated = requests(load.standardOutput).map { "\($0.kind) \($0.url)" }.sorted()
+        let served = requests(try String(contentsOfFile: events, encoding: .utf8)).map { "\($0.kind) \($0.url)" }
+        #expect(simulated.count == 10 && served.count == 11)
+        #expect(Array(served.dropLast()).sorted() == simulated, "the server saw each request the map made, with the kind the map gave it")
+        #expect(served.last?.hasPrefix("unknown ") == true)
+        #expect(try String(contentsOfFile: trace, encoding: .utf8).contains("kind: style"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["served.jsonl", "served.trace.yaml"])
+    }
+
+    @Test func aStyleThatCannotBeReadIs2AndAPortInUseIs69() async throws {
+        let missing = try await CommandRunner.run(["serve", "nosuch/style.json", "--port", "0"])
+        #expect(missing.status == 2 && missing.standardError.contains("nosuch/style.json"), "\(missing.standardError)")
+        let first = try RunningCommand(["serve", "styles/sample/style.json", "--port", "0", "--quiet"])
+        try await first.waitForLines { $0.contains { $0.hasPrefix("serving ") } }
+        let port = try #require(first.lines.first { $0.hasPrefix("serving ") }?.split(separator: ":").last?.split(separator: "/").first.map(String.init))
+        let second = try await CommandRunner.run(["serve", "styles/sample/style.json", "--port", port])
+        #expect(second.status == 69 && second.standardError.contains("cannot listen"), "\(second.standardError)")
+        first.send(SIGINT)
+        #expect(await first.wait().status == 0)
+        #expect(try await CommandRunner.run(["serve", "styles/sample/style.json", "--port", "70000"]).status == 64)
+    }
+}

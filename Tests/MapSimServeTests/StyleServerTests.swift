@@ -1,0 +1,169 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+import Testing
+import MapSim
+import MapSimJSON
+import MapSimTesting
+@testable import MapSimServe
+
+/// `StyleServer` against a real HTTP client on a loopback port.
+@Suite("StyleServer", .serialized)
+struct StyleServerTests {
+    private final class Events: Sendable {
+        private let recorded = Mutex<[MapEvent]>([])
+        var report: @Sendable (MapEvent) -> Void { { event in self.recorded.withLock { $0.append(event) } } }
+        var requests: [ResourceRequest] { recorded.withLock { $0 }.compactMap { if case .resourceRequest(let r) = $0.payload { r } else { nil } } }
+    }
+
+    private struct Answer {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: [UInt8]
+    }
+
+    private func get(_ url: String, method: HTTPMethod = .GET, _ headers: [(String, String)] = []) async throws -> Answer {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        // A client that takes the bytes as sent (HTTPClient.shared inflates gzip itself).
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(decompression: .disabled))
+        let answer: Answer
+        do {
+            let response = try await client.execute(request, timeout: .seconds(10))
+            let body = try await response.body.collect(upTo: 16 << 20)
+            answer = Answer(status: Int(response.status.code), headers: response.headers, body: Array(buffer: body))
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+        return answer
+    }
+
+    private func start(_ style: String = SampleStyle.folder + "/style.json", events: Events) async throws -> StyleServer {
+        try await StyleServer.start(.init(style: style, port: 0), report: events.report)
+    }
+
+    @Test func theStyleNamesItsResourcesAtTheAddressTheClientUsed() async throws {
+        let events = Events()
+        let server = try await start(events: events)
+        let base = server.baseURL
+        let style = try JSONParser.parse(try await get(base + "style.json").body)
+        #expect(style["sprite"] == .string(base + "sprite"))
+        #expect(style["glyphs"] == .string(base + "glyphs/{fontstack}/{range}.pbf"))
+        #expect(style["sources"]?["city"]?["url"] == .string(base + "tiles.json"))
+        let tileJSON = try JSONParser.parse(try await get(base + "tiles.json").body)
+        #expect(tileJSON["tiles"] == .array([.string(base + "tiles/{z}/{x}/{y}.pbf")]))
+        // Every request is an event with the kind the map gives it.
+        _ = try await get(base + "sprite@2x.json")
+        _ = try await get(base + "sprite.png")
+        _ = try await get(base + "glyphs/Mapsim%20Sans%20Regular/0-255.pbf")
+        _ = try await get(base + "tiles/10/163/395.pbf")
+        await server.stop()
+        #expect(events.requests.map(\.request.kind) == [.style, .source, .spriteJSON, .spriteImage, .glyphs, .tile])
+        #expect(events.requests.map(\.request.url).last == base + "tiles/10/163/395.pbf")
+        #expect(events.requests.last?.request.tileData?.id == CanonicalTileID(z: 10, x: 163, y: 395))
+        #expect(events.requests.allSatisfy { $0.response?.error == nil && $0.dataSource == .network })
+    }
+
+    @Test func validatorsRangesGzipHeadAndCORSAreAsClientsExpect() async throws {
+        let events = Events()
+        let server = try await start(events: events)
+        let base = server.baseURL
+        let tile = base + "tiles/10/163/395.pbf"
+        let file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleStyle.folder + "/tiles/10/163/395.pbf")))
+        let plain = try await get(tile)
+        #expect(plain.status == 200 && plain.headers["Access-Control-Allow-Origin"] == ["*"] && plain.headers["Cache-Control"] == ["max-age=3600"])
+        let etag = try #require(plain.headers["ETag"].first)
+        #expect(try await get(tile, [("If-None-Match", etag)]).status == 304)
+        let modified = try #require(plain.headers["Last-Modified"].first)
+        #expect(try await get(tile, [("If-Modified-Since", modified)]).status == 304)
+        let range = try await get(tile, [("Range", "bytes=2-5")])
+        #expect(range.status == 206 && range.body == Array(file[2...5]) && range.headers["Content-Range"] == ["bytes 2-5/\(file.count)"])
+        #expect(try await get(tile, [("Range", "bytes=\(file.count)-")]).status == 416)
+        let gzip = try await get(tile, [("Accept-Encoding", "gzip")])
+        let expected = ZlibCodec.isGzip(file) ? try ZlibCodec.inflate(file) : file
+        let inflated = try ZlibCodec.inflate(gzip.body)
+        #expect(gzip.headers["Content-Encoding"] == ["gzip"] && inflated == expected)
+        let head = try await get(base + "style.json", method: .HEAD)
+        let whole = try await get(base + "style.json")
+        #expect(head.status == 200 && head.body.isEmpty && head.headers["Content-Length"] == ["\(whole.body.count)"])
+        let preflight = try await get(tile, method: .OPTIONS, [("Origin", "http://app.test"), ("Access-Control-Request-Method", "GET")])
+        #expect(preflight.status == 204 && preflight.headers["Access-Control-Allow-Methods"].first?.contains("GET") == true)
+        #expect(try await get(tile, method: .POST).status == 405)
+        await server.stop()
+        let ranged = events.requests.first { $0.request.dataRange != nil }
+        #expect(ranged?.request.dataRange == 2...5)
+        #expect(events.requests.contains { $0.response?.notModified == true })
+    }
+
+    @Test func pathsThatLeaveTheFolderAreRefusedReportedAndNeverRead() async throws {
+        let fixture = try FixtureDirectory()
+        let outside = try fixture.write("secret.txt", "secret")
+        let served = fixture.path + "/site"
+        try FileManager.default.createDirectory(atPath: served, withIntermediateDirectories: true)
+        try Data(#"{"version": 8, "sources": {}, "layers": []}"#.utf8).write(to: URL(fileURLWithPath: served + "/style.json"))
+        try FileManager.default.createSymbolicLink(atPath: served + "/link.txt", withDestinationPath: outside)
+        let events = Events()
+        let server = try await start(served + "/style.json", events: events)
+        for path in ["../secret.txt", "%2e%2e/secret.txt", "link.txt", "..%2fsecret.txt", "nosuch.json", "a%00b"] {
+            let answer = try await get(server.baseURL + path)
+            #expect(answer.status == 404 && !String(decoding: answer.body, as: UTF8.self).contains("secret\n"), "\(path)")
+        }
+        await server.stop()
+        #expect(events.requests.count == 6 && events.requests.allSatisfy { $0.response?.error?.reason == .notFound })
+    }
+
+    @Test func aStyleThatCannotBeReadOrAPortInUseIsAnErrorSayingWhich() async throws {
+        let fixture = try FixtureDirectory()
+        let broken = try fixture.write("style.json", "{not json")
+        await #expect(throws: ServeError.self) { try await StyleServer.start(.init(style: broken, port: 0)) { _ in } }
+        await #expect(throws: ServeError.self) { try await StyleServer.start(.init(style: fixture.path + "/nosuch.json", port: 0)) { _ in } }
+        let first = try await StyleServer.start(.init(style: SampleStyle.folder + "/style.json", port: 0)) { _ in }
+        do {
+            _ = try await StyleServer.start(.init(style: SampleStyle.folder + "/style.json", port: first.port)) { _ in }
+            Issue.record("a second server listened on the same port")
+        } catch {
+            #expect(error.description.contains("cannot listen"), "\(error)")
+        }
+        await first.stop()
+    }
+
+    @Test func faultsOfflineWindowsAndProfilesShapeTheAnswersAndTheEventsSayHow() async throws {
+        let events = Events()
+        let conditions = ServeConditions(profile: NetworkPreset.threeG.profile(seed: 1),
+                                         faults: [FaultRule(pattern: URLPattern("*/tiles/*"), effect: .status(503, headers: [("Retry-After", "3")]), times: 1),
+                                                  FaultRule(pattern: URLPattern("*/sprite.png"), effect: .dropConnection),
+                                                  FaultRule(pattern: URLPattern("*/sprite.json"), effect: .truncateBody)])
+        let server = try await StyleServer.start(.init(style: SampleStyle.folder + "/style.json", port: 0, conditions: conditions), report: events.report)
+        let tile = server.baseURL + "tiles/10/163/395.pbf"
+        let first = try await get(tile)
+        #expect(first.status == 503 && first.headers["Retry-After"] == ["3"])
+        #expect(try await get(tile).status == 200, "times: 1 — the next request of the URL is answered")
+        await #expect(throws: (any Error).self) { try await get(server.baseURL + "sprite.png") }
+        let cut = try? await get(server.baseURL + "sprite.json")
+        #expect(cut == nil || cut!.body.count < 295, "half the body, then the connection closes")
+        await server.stop()
+        let outcomes = events.requests.map { $0.response?.error?.reason }
+        #expect(outcomes == [.server, nil, .connection, .connection])
+        #expect(events.requests.count == 4)
+        let offline = Events()
+        let down = try await StyleServer.start(.init(style: SampleStyle.folder + "/style.json", port: 0,
+                                                     conditions: ServeConditions(offlineWindows: [SimTime.zero..<SimTime.seconds(3_600)])), report: offline.report)
+        await #expect(throws: (any Error).self) { try await get(down.baseURL + "style.json") }
+        await down.stop()
+        #expect(offline.requests.map { $0.response?.error?.reason } == [.connection])
+    }
+
+    @Test func theTemplatePatternReadsPlaceholdersBack() {
+        #expect(URLTemplatePattern("tiles/{z}/{x}/{y}.pbf").match("tiles/10/163/395.pbf") == ["z": "10", "x": "163", "y": "395"])
+        #expect(URLTemplatePattern("glyphs/{fontstack}/{range}.pbf").match("glyphs/A%20B,C/0-255.pbf") == ["fontstack": "A%20B,C", "range": "0-255"])
+        #expect(URLTemplatePattern("tiles/{z}/{x}/{y}.pbf").match("tiles/10/163.pbf") == nil)
+        #expect(FileAnswer.byteRange("bytes=-3", size: 10) == .some(7...9))
+        #expect(FileAnswer.byteRange("bytes=0-1,4-5", size: 10) == nil)
+        #expect(FileAnswer.acceptsGzip("deflate, gzip;q=0.5") && !FileAnswer.acceptsGzip("gzip;q=0") && !FileAnswer.acceptsGzip("br"))
+    }
+}
