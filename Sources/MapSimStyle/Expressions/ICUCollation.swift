@@ -80,7 +80,7 @@ enum ICUCollation {
         var status: Int32 = 0
         let length = swift_uloc_forLanguageTag(tag, &buffer, Int32(buffer.count), &parsed, &status)
         guard status <= 0, length < buffer.count, Int(parsed) == tag.utf8.count else { return nil }
-        return String(cString: buffer)
+        return Self.text(buffer)
     }
 
     /// The canonical language tag of an ICU locale id (deprecated codes replaced: `iw` is `he`).
@@ -93,7 +93,12 @@ enum ICUCollation {
         status = 0
         let tagLength = swift_uloc_toLanguageTag(canonical, &tag, Int32(tag.count), 1, &status)
         guard status <= 0, tagLength < tag.count else { return nil }
-        return String(cString: tag)
+        return Self.text(tag)
+    }
+
+    /// The text of a NUL-terminated buffer ICU wrote.
+    private static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The collation types (`phonebk`, `trad`, ... as BCP 47 values) ICU has for `locale`.
