@@ -74,9 +74,11 @@ struct ServeResponder: Sendable {
         if truncated {
             // The length says all of it; half comes, then the connection closes.
             let half = ByteBuffer(bytes: answer.body.prefix(answer.body.count / 2))
+            let channel = context.channel
             return Hummingbird.Response(status: .init(code: answer.status), headers: fields, body: .init(contentLength: answer.body.count) { writer in
                 try await writer.write(half)
-                throw ServeError("the body was cut in half")
+                try await writer.finish(nil)
+                channel.close(promise: nil)
             })
         }
         return Hummingbird.Response(status: .init(code: answer.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))

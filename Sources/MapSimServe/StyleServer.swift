@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
+import ServiceLifecycle
 import MapSim
 import NIOCore
 import Synchronization
@@ -54,14 +55,16 @@ public final class StyleServer: Sendable {
     public let port: Int
     /// The host it listens on.
     public let host: String
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
     /// The URL clients reach it at, `http://HOST:PORT/`.
     public var baseURL: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/" }
 
-    private init(host: String, port: Int, task: Task<Void, any Error>) {
+    private init(host: String, port: Int, group: ServiceGroup, task: Task<Void, any Error>) {
         self.host = host
         self.port = port
+        self.group = group
         self.task = task
     }
 
@@ -95,9 +98,12 @@ public final class StyleServer: Sendable {
                                   portContinuation.yield(.success(channel.localAddress?.port ?? configuration.port))
                                   portContinuation.finish()
                               }, logger: logger)
+        // Stopped gracefully: no new connection, answers in flight finished, idle connections closed
+        // (a connection accepted while a cancelled server goes away brings SwiftNIO down).
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         let task = Task {
             do {
-                try await app.run()
+                try await group.run()
             } catch {
                 portContinuation.yield(.failure(ServeError("cannot listen on \(configuration.host):\(configuration.port): \(error)")))
                 portContinuation.finish()
@@ -106,16 +112,24 @@ public final class StyleServer: Sendable {
         }
         for await outcome in portStream {
             switch outcome {
-            case .success(let port): return StyleServer(host: configuration.host, port: port, task: task)
+            case .success(let port): return StyleServer(host: configuration.host, port: port, group: group, task: task)
             case .failure(let error): throw error
             }
         }
         throw ServeError("the server stopped before it listened on \(configuration.host):\(configuration.port)")
     }
 
-    /// Stops serving; requests in flight are dropped.
+    /// Stops serving: no new connection is accepted, the answers in flight are finished.
     public func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
+        // Connections a client keeps open may hold a graceful stop up: after two seconds they are
+        // closed anyway (the listener is closed by then, so no connection arrives while it ends).
+        let task = self.task
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(2))
+            task.cancel()
+        }
         _ = try? await task.value
+        deadline.cancel()
     }
 }
