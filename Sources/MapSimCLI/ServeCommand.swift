@@ -158,7 +158,8 @@ struct ServeCommand: AsyncParsableCommand {
         let total = summary.total
         var lines = ["", "requests       \(total.requests) (\(ByteCount.format(total.bytes)))" + (total.failures > 0 ? ", \(total.failures) refused" : "")]
         for (kind, traffic) in summary.traffic {
-            lines.append("  \(kind.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(String(traffic.requests).padding(toLength: 4, withPad: " ", startingAt: 0)) "
+            let count = String(traffic.requests)
+            lines.append("  \(kind.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) \(count.padding(toLength: max(4, count.count), withPad: " ", startingAt: 0)) "
                 + ByteCount.format(traffic.bytes) + (traffic.failures > 0 ? " (\(traffic.failures) refused)" : ""))
         }
         if summary.notModified > 0 { lines.append("not modified   \(summary.notModified)") }
