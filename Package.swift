@@ -100,13 +100,12 @@ let package = Package(
         .target(
             name: "MapSimTesting",
             dependencies: [
-                "MapSim", "MapSimJSON",
+                "MapSim", "MapSimJSON", "MapSimServe",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(

@@ -30,7 +30,7 @@ struct LiveArguments: ParsableArguments {
             guard floor == nil && locationFields == nil else { throw ValidationError("--floor and --location-fields go with --live-domain") }
             return nil
         }
-        for domain in liveDomain where domain.isEmpty || domain.contains(where: { "/+#\0".contains($0) }) {
+        for domain in liveDomain where !LiveTopic.isLevel(domain) {
             throw ValidationError("--live-domain: \"\(domain)\" is not a domain type (one topic level: not empty, without /, +, # or NUL)")
         }
         if let floor, floor.isEmpty { throw ValidationError("--floor: a floor is not empty") }

@@ -92,14 +92,12 @@ public enum LiveFeed: Sendable {
     /// What the loaded map shows, for a broker in real time (the camera does not move): the display
     /// layer of each domain, and the criteria of what is in view.
     private static func follow(_ view: LiveViewOptions, on map: Map, binding: LiveBinding) async -> [TopicCriteria] {
-        let locations = LiveLocation.locations(in: await map.geoJSONFeatures(source: binding.sourceID) ?? [], fields: view.fields)
-        let floor = view.floor ?? LiveView.defaultFloor(of: locations) ?? ""
-        let shown = LiveView(camera: await map.effectiveCamera, viewport: await map.viewport, floor: floor)
+        let (locations, shown) = await LiveView.current(on: map, source: binding.sourceID, fields: view.fields, floor: view.floor)
         var criteria: [TopicCriteria] = []
         for domain in view.domains {
             criteria += LiveViewRule.criteria(for: locations, in: shown, domain: domain)
             do {
-                try await map.addLayer(LiveDisplayRule.layer(domain: domain, source: binding.sourceID, floor: floor, fields: view.fields))
+                try await map.addLayer(LiveDisplayRule.layer(domain: domain, source: binding.sourceID, floor: shown.floor, fields: view.fields))
             } catch {
                 await map.report(.live(.error(message: "cannot show the live data of \(domain): \(error)")))
             }
@@ -132,7 +130,7 @@ public enum LiveFeed: Sendable {
                 applied += 1
                 do {
                     try await binding.apply(update, to: map, dataID: "live-\(applied)")
-                    let domain = update.topic.split(separator: "/").last.map(String.init) ?? ""
+                    let domain = LiveBinding.domain(of: update)
                     if view?.domains.contains(domain) == true { await map.report(.live(.locationsUpdated(domain: domain, ids: [update.id]))) }
                 } catch {
                     await map.report(.live(.error(message: "cannot apply the update of \(update.id) to source \"\(binding.sourceID)\": \(error)")))

@@ -22,6 +22,11 @@ public struct LiveBinding: Sendable, Equatable {
         "live.\(domain).\(property)"
     }
 
+    /// The domain type of a received update: its topic's last level.
+    public static func domain(of update: LiveUpdateReceived) -> String {
+        update.topic.lastIndex(of: "/").map { String(update.topic[update.topic.index(after: $0)...]) } ?? update.topic
+    }
+
     /// The feature property that holds the timestamp of the last update of `domain`.
     public static func timestampProperty(domain: String) -> String {
         propertyName(domain: domain, property: "timestamp")
@@ -29,7 +34,7 @@ public struct LiveBinding: Sendable, Equatable {
 
     /// What `update` changes: the feature id and its change.
     public func change(for update: LiveUpdateReceived) -> (id: JSONValue, change: GeoJSONSourceDiff.FeatureChange) {
-        let domain = update.topic.lastIndex(of: "/").map { String(update.topic[update.topic.index(after: $0)...]) } ?? update.topic
+        let domain = Self.domain(of: update)
         var change = GeoJSONSourceDiff.FeatureChange()
         change.properties[Self.timestampProperty(domain: domain)] = .string(update.timestamp)
         for (name, value) in update.properties.sorted(by: { $0.key < $1.key }) {

@@ -28,8 +28,8 @@ public actor LiveSession: MapClockCompanion {
     private let fields: LiveLocationFields
     /// The floor chosen; nil shows the lowest floor of the locations.
     private var chosenFloor: String?
-    /// The camera and view size of the last settle.
-    private var settledView: (camera: Camera, viewport: Viewport)?
+    /// What the map showed when it last settled.
+    private var settledView: LiveView?
     /// The floor each domain's display layer shows, by domain.
     private var displayedFloors: [String: String] = [:]
     /// The locations whose state changed in an enabled domain, by domain, since the last flush.
@@ -137,7 +137,7 @@ public actor LiveSession: MapClockCompanion {
 
     /// A domain must be one topic level.
     static func checkDomain(_ domain: String) throws(LiveTopicError) {
-        guard !domain.isEmpty, !domain.contains(where: { $0 == "/" || $0 == "+" || $0 == "#" || $0 == "\0" }) else {
+        guard LiveTopic.isLevel(domain) else {
             throw LiveTopicError(.invalidTopic, topic: domain, "a domain type is one topic level: not empty, without /, +, # or NUL")
         }
     }
@@ -190,13 +190,10 @@ public actor LiveSession: MapClockCompanion {
     /// The map settled after a change: the display layers show the floor, and the criteria follow the view.
     func mapSettled() async {
         guard let map, let binding else { return }
-        let camera = await map.effectiveCamera
-        let viewport = await map.viewport
-        settledView = (camera, viewport)
-        let locations = LiveLocation.locations(in: await map.geoJSONFeatures(source: binding.sourceID) ?? [], fields: fields)
-        let floor = chosenFloor ?? LiveView.defaultFloor(of: locations) ?? ""
-        await showDisplayLayers(floor: floor)
-        route(follower.handle(.settled(locations: locations, view: LiveView(camera: camera, viewport: viewport, floor: floor)), at: scheduler.now))
+        let (locations, view) = await LiveView.current(on: map, source: binding.sourceID, fields: fields, floor: chosenFloor)
+        settledView = view
+        await showDisplayLayers(floor: view.floor)
+        route(follower.handle(.settled(locations: locations, view: view), at: scheduler.now))
         await flush()
     }
 
@@ -283,7 +280,7 @@ public actor LiveSession: MapClockCompanion {
                     let (id, change) = binding.change(for: update)
                     changes.change(id, change)
                     appliedUpdates += 1
-                    let domain = update.topic.split(separator: "/").last.map(String.init) ?? ""
+                    let domain = LiveBinding.domain(of: update)
                     if follower.domains.contains(domain), changedLocations[domain]?.contains(update.id) != true {
                         changedLocations[domain, default: []].append(update.id)
                     }

@@ -45,6 +45,11 @@ public struct LiveTopic: Sendable, Hashable, CustomStringConvertible {
         self.init(dataset: levels[0], venue: levels[1], building: levels[2], floor: levels[3], room: levels[4], location: levels[5], domainType: levels[6])
     }
 
+    /// Whether `text` can be one level of a topic: not empty, and without `/`, `+`, `#` or NUL.
+    public static func isLevel(_ text: String) -> Bool {
+        !text.isEmpty && !text.contains { $0 == "/" || $0 == "+" || $0 == "#" || $0 == "\0" }
+    }
+
     /// The levels of `text`, none of them empty.
     static func levels(of text: String) throws(LiveTopicError) -> [String] {
         // Split on the bytes: a topic is read for every message, and `/` is never part of another character.

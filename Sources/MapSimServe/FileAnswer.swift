@@ -6,7 +6,7 @@ import MapSim
 /// `Cache-Control: max-age`, one byte range (`206`, `416`), gzip for vector tiles and JSON when the
 /// client accepts it (a file stored gzipped is sent as it is, or inflated for a client that does
 /// not), CORS for browsers, and `HEAD`. Pure: the same request and file give the same answer.
-struct FileAnswer: Sendable, Equatable {
+struct FileAnswer: Sendable {
     var status: Int
     var headers: [(String, String)]
     var body: [UInt8]
@@ -15,10 +15,8 @@ struct FileAnswer: Sendable, Equatable {
     /// The body before the server's own gzip: what the event's size counts, as the simulated
     /// network counts the bytes it serves, so that a real client's trace compares with the map's.
     var unencodedBody: [UInt8] = []
-
-    static func == (lhs: FileAnswer, rhs: FileAnswer) -> Bool {
-        lhs.status == rhs.status && lhs.body == rhs.body && lhs.headers.map { "\($0.0): \($0.1)" } == rhs.headers.map { "\($0.0): \($0.1)" }
-    }
+    /// The bytes of the file a 206 carries.
+    var range: ClosedRange<Int>?
 
     /// The headers every answer carries, so that a browser may read it from any page.
     static let crossOrigin = [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag, Content-Range, Content-Length")]
@@ -50,11 +48,13 @@ struct FileAnswer: Sendable, Equatable {
 
         var body = content
         var status = 200
+        var served: ClosedRange<Int>?
         if let range, let wanted = Self.byteRange(range, size: content.count) {
             switch wanted {
             case .some(let bounds):
                 body = Array(content[bounds])
                 status = 206
+                served = bounds
                 headers.append(("Content-Range", "bytes \(bounds.lowerBound)-\(bounds.upperBound)/\(content.count)"))
             case .none:
                 headers.append(("Content-Range", "bytes */\(content.count)"))
@@ -68,7 +68,7 @@ struct FileAnswer: Sendable, Equatable {
         }
         let length = body.count
         return FileAnswer(status: status, headers: headers, body: method == "HEAD" ? [] : body, contentLength: length,
-                          unencodedBody: gzip && !storedGzip ? content : body)
+                          unencodedBody: gzip && !storedGzip ? content : body, range: served)
     }
 
     /// Whether an `Accept-Encoding` value takes gzip (`gzip`, `*`, not `gzip;q=0`).

@@ -24,17 +24,15 @@ struct ServeResponder: Sendable {
         let path = request.uri.path
         let url = base + path.drop { $0 == "/" } + (request.uri.query.map { "?" + $0 } ?? "")
         let relative = path == "/" ? nil : ServedFolder.relativePath(path)
-        var resource = relative.map { style.resource(url: url, path: $0) } ?? Resource(url: url, kind: .unknown)
+        var (resource, role) = relative.map { style.resource(url: url, path: $0) } ?? (Resource(url: url, kind: .unknown), nil)
         let method = request.method.rawValue
         var answer: FileAnswer
         switch method {
         case "GET", "HEAD":
-            if let relative, let (content, modified, type) = content(of: relative, base: base) {
+            if let relative, let (content, etag, modified, type) = content(of: relative, role: role, base: base) {
                 answer = FileAnswer.answer(method: method, requestHeaders: headers, content: content, contentType: type,
-                                           etag: SimulatedNetwork.etag(for: content), modified: modified, maxAge: maxAge)
-                if answer.status == 206, let range = headers["range"].flatMap({ FileAnswer.byteRange($0, size: content.count) }) ?? nil {
-                    resource.dataRange = UInt64(range.lowerBound)...UInt64(range.upperBound)
-                }
+                                           etag: etag, modified: modified, maxAge: maxAge)
+                if let range = answer.range { resource.dataRange = UInt64(range.lowerBound)...UInt64(range.upperBound) }
             } else {
                 answer = Self.refusal(404, "not found: \(path)")
             }
@@ -96,12 +94,13 @@ struct ServeResponder: Sendable {
 
     /// The bytes served for a path below the folder, when and as what: the style and TileJSONs
     /// rewritten for `base`, other files as they are.
-    private func content(of relative: String, base: String) -> ([UInt8], HTTPDate, String)? {
+    private func content(of relative: String, role: ServedStyle.Role?, base: String) -> (bytes: [UInt8], etag: String, modified: HTTPDate, type: String)? {
         let isStyle = relative == "style.json" || relative == style.stylePath
         guard let (_, file) = folder.file(atPath: isStyle ? style.stylePath : relative) else { return nil }
-        if isStyle { return (style.style(base: base), file.modified, "application/json") }
-        if style.role(of: relative) == .tileJSON { return (style.tileJSON(file.bytes, path: relative, base: base), file.modified, "application/json") }
-        return (file.bytes, file.modified, ServedFolder.contentType(of: relative))
+        let rewritten: [UInt8]? = isStyle ? style.style(base: base) : role == .tileJSON ? style.tileJSON(file.bytes, path: relative, base: base) : nil
+        // A file as it is keeps the ETag the folder worked out once; a rewritten one has its own.
+        guard let rewritten else { return (file.bytes, file.etag, file.modified, ServedFolder.contentType(of: relative)) }
+        return (rewritten, SimulatedNetwork.etag(for: rewritten), file.modified, "application/json")
     }
 
     private static func refusal(_ status: Int, _ message: String) -> FileAnswer {

@@ -82,43 +82,52 @@ struct ServedStyle: Sendable {
     /// A TileJSON below the folder (at `path`) as served: its `tiles` rewritten.
     func tileJSON(_ bytes: [UInt8], path: String, base: String) -> [UInt8] {
         guard var object = (try? JSONParser.parse(bytes))?.objectValue, let tiles = object["tiles"]?.arrayValue else { return bytes }
-        let own = folderURL + path
-        object["tiles"] = .array(tiles.map { $0.stringValue.map { .string(rewrite(URLResolver.resolve($0, against: own), base: base)) } ?? $0 })
+        object["tiles"] = .array(tiles.map { $0.stringValue.map { .string(rewrite($0, from: path, base: base)) } ?? $0 })
         return Array(JSONWriter.string(.object(object)).utf8)
     }
 
-    /// `url` as the client must ask for it: a URL into the folder (relative to the style, or
-    /// `file://`) becomes `base` + its path; any other is left alone.
-    func rewrite(_ url: String, base: String) -> String {
-        guard let relative = servedPath(url) else { return url }
+    /// `url` as the client must ask for it: a URL into the folder (relative to the style, or to
+    /// `file` below the folder, or `file://`) becomes `base` + its path; any other is left alone.
+    func rewrite(_ url: String, from file: String? = nil, base: String) -> String {
+        guard let relative = servedPath(url, from: file) else { return url }
         return base + relative
     }
 
-    /// The path below the folder a style URL points to, templates kept; nil when it points elsewhere.
-    private func servedPath(_ url: String) -> String? {
-        let resolved = URLResolver.resolve(url, against: folderURL + stylePath)
+    /// The path below the folder a URL points to, templates kept, resolved against the style (or
+    /// the file `base` below the folder); nil when it points elsewhere.
+    private func servedPath(_ url: String, from base: String? = nil) -> String? {
+        let resolved = URLResolver.resolve(url, against: folderURL + (base ?? stylePath))
         guard resolved.hasPrefix(folderURL) else { return nil }
         return String(resolved.dropFirst(folderURL.count))
     }
 
     // MARK: - Classifying
 
-    /// What a request path (below the folder, no leading `/`) is for.
-    func role(of path: String) -> Role? {
-        if let role = roles[path] { return role }
-        return patterns.first { $0.0.match(path) != nil }?.1
+    /// What a path is for, and the values of its template's placeholders.
+    private func classify(_ path: String) -> (role: Role, values: [String: String])? {
+        if let role = roles[path] { return (role, [:]) }
+        for (pattern, role) in patterns {
+            if let values = pattern.match(path) { return (role, values) }
+        }
+        return nil
     }
 
-    /// The resource a request stands for, as the map's resource-request event names it.
-    func resource(url: String, path: String) -> Resource {
-        switch role(of: path) {
+    /// The resource a request for `url` (`path` below the folder, no leading `/`) stands for, as the
+    /// map's resource-request event names it, and what the path is for.
+    func resource(url: String, path: String) -> (resource: Resource, role: Role?) {
+        let classified = classify(path)
+        return (resource(url: url, path: path, classified), classified?.role)
+    }
+
+    private func resource(url: String, path: String, _ classified: (role: Role, values: [String: String])?) -> Resource {
+        switch classified?.role {
         case .style?: return .style(url)
         case .spriteJSON?: return Resource(url: url, kind: .spriteJSON)
         case .spriteImage?: return Resource(url: url, kind: .spriteImage)
         case .glyphs?: return Resource(url: url, kind: .glyphs)
         case .source?, .tileJSON?: return .source(url)
         case .tile(let template, let scheme)?:
-            let values = URLTemplatePattern(template).match(path) ?? [:]
+            let values = classified?.values ?? [:]
             guard let z = values["z"].flatMap(Int.init), let x = values["x"].flatMap(Int.init), let y = values["y"].flatMap(Int.init) else {
                 return Resource(url: url, kind: .tile)
             }
@@ -137,17 +146,17 @@ struct ServedStyle: Sendable {
         var sprites: [String] = []
         if let url = root["sprite"]?.stringValue { sprites.append(url) }
         for sheet in root["sprite"]?.arrayValue ?? [] { if let url = sheet["url"]?.stringValue { sprites.append(url) } }
-        for sprite in sprites.compactMap(servedPath) {
+        for sprite in sprites.compactMap({ servedPath($0) }) {
             for suffix in ["", "@2x", "@3x"] {
                 roles[sprite + suffix + ".json"] = .spriteJSON
                 roles[sprite + suffix + ".png"] = .spriteImage
             }
         }
-        if let glyphs = root["glyphs"]?.stringValue.flatMap(servedPath) { patterns.append((URLTemplatePattern(glyphs), .glyphs)) }
+        if let glyphs = root["glyphs"]?.stringValue.flatMap({ servedPath($0) }) { patterns.append((URLTemplatePattern(glyphs), .glyphs)) }
         for (_, value) in root["sources"]?.objectValue?.members ?? [] {
             let scheme: StyleSource.Scheme = value["scheme"]?.stringValue == "tms" ? .tms : .xyz
-            if let data = value["data"]?.stringValue.flatMap(servedPath) { roles[data] = .source }
-            for tile in (value["tiles"]?.arrayValue ?? []).compactMap(\.stringValue).compactMap(servedPath) {
+            if let data = value["data"]?.stringValue.flatMap({ servedPath($0) }) { roles[data] = .source }
+            for tile in (value["tiles"]?.arrayValue ?? []).compactMap(\.stringValue).compactMap({ servedPath($0) }) {
                 patterns.append((URLTemplatePattern(tile), .tile(template: tile, scheme: scheme)))
             }
             guard let url = value["url"]?.stringValue, let path = servedPath(url) else { continue }
@@ -155,8 +164,7 @@ struct ServedStyle: Sendable {
             guard let (_, file) = folder.file(atPath: path), let tileJSON = try? JSONParser.parse(file.bytes) else { continue }
             let tileScheme: StyleSource.Scheme = tileJSON["scheme"]?.stringValue == "tms" ? .tms : scheme
             for tile in (tileJSON["tiles"]?.arrayValue ?? []).compactMap(\.stringValue) {
-                guard let tilePath = URLResolver.resolve(tile, against: folderURL + path).hasPrefix(folderURL)
-                    ? String(URLResolver.resolve(tile, against: folderURL + path).dropFirst(folderURL.count)) : nil else { continue }
+                guard let tilePath = servedPath(tile, from: path) else { continue }
                 patterns.append((URLTemplatePattern(tilePath), .tile(template: tilePath, scheme: tileScheme)))
             }
         }

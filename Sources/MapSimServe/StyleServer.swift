@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
-import ServiceLifecycle
 import MapSim
 import NIOCore
 import Synchronization
@@ -55,17 +54,15 @@ public final class StyleServer: Sendable {
     public let port: Int
     /// The host it listens on.
     public let host: String
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+    private let run: GracefulRun
 
     /// The URL clients reach it at, `http://HOST:PORT/`.
     public var baseURL: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/" }
 
-    private init(host: String, port: Int, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(host: String, port: Int, run: GracefulRun) {
         self.host = host
         self.port = port
-        self.group = group
-        self.task = task
+        self.run = run
     }
 
     /// Starts serving; `report` hears every request's event, at its end, with times in
@@ -98,21 +95,13 @@ public final class StyleServer: Sendable {
                                   portContinuation.yield(.success(channel.localAddress?.port ?? configuration.port))
                                   portContinuation.finish()
                               }, logger: logger)
-        // Stopped gracefully: no new connection, answers in flight finished, idle connections closed
-        // (a connection accepted while a cancelled server goes away brings SwiftNIO down).
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let task = Task {
-            do {
-                try await group.run()
-            } catch {
-                portContinuation.yield(.failure(ServeError("cannot listen on \(configuration.host):\(configuration.port): \(error)")))
-                portContinuation.finish()
-                throw error
-            }
+        let run = GracefulRun(app, logger: logger) { error in
+            portContinuation.yield(.failure(ServeError("cannot listen on \(configuration.host):\(configuration.port): \(error)")))
+            portContinuation.finish()
         }
         for await outcome in portStream {
             switch outcome {
-            case .success(let port): return StyleServer(host: configuration.host, port: port, group: group, task: task)
+            case .success(let port): return StyleServer(host: configuration.host, port: port, run: run)
             case .failure(let error): throw error
             }
         }
@@ -121,15 +110,6 @@ public final class StyleServer: Sendable {
 
     /// Stops serving: no new connection is accepted, the answers in flight are finished.
     public func stop() async {
-        await group.triggerGracefulShutdown()
-        // Connections a client keeps open may hold a graceful stop up: after two seconds they are
-        // closed anyway (the listener is closed by then, so no connection arrives while it ends).
-        let task = self.task
-        let deadline = Task {
-            try await Task.sleep(for: .seconds(2))
-            task.cancel()
-        }
-        _ = try? await task.value
-        deadline.cancel()
+        await run.stop()
     }
 }

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import MapSim
 import NIOCore
-import ServiceLifecycle
+import MapSimServe
 import Synchronization
 
 /// A real HTTP server on 127.0.0.1 (an ephemeral port) for tests: serves a folder like a static file
@@ -45,8 +45,7 @@ public final class FixtureServer: Sendable {
     /// The port the server listens on.
     public let port: Int
     private let shared: Shared
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+    private let run: GracefulRun
 
     /// The server's base URL, `http://127.0.0.1:PORT`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -65,33 +64,21 @@ public final class FixtureServer: Sendable {
                                   portContinuation.yield(channel.localAddress?.port ?? 0)
                                   portContinuation.finish()
                               })
-        // Stopped gracefully: a connection accepted while a cancelled server goes away brings SwiftNIO down.
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: app.logger))
-        let task = Task { try await group.run() }
+        let run = GracefulRun(app, logger: app.logger)
         var port = 0
         for await value in portStream { port = value }
-        return FixtureServer(port: port, shared: shared, group: group, task: task)
+        return FixtureServer(port: port, shared: shared, run: run)
     }
 
-    private init(port: Int, shared: Shared, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(port: Int, shared: Shared, run: GracefulRun) {
         self.port = port
         self.shared = shared
-        self.group = group
-        self.task = task
+        self.run = run
     }
 
     /// Stops the server: no new connection, the answers in flight finished.
     public func stop() async {
-        await group.triggerGracefulShutdown()
-        // Connections a client keeps open may hold a graceful stop up: after two seconds they are
-        // closed anyway (the listener is closed by then, so no connection arrives while it ends).
-        let task = self.task
-        let deadline = Task {
-            try await Task.sleep(for: .seconds(2))
-            task.cancel()
-        }
-        _ = try? await task.value
-        deadline.cancel()
+        await run.stop()
     }
 
     /// Answers the next `times` requests of `path` (all of them when nil) with `reply`.

@@ -24,9 +24,15 @@ public struct NetworkProfile: DeliveryTiming {
 
     public mutating func delay(for resource: Resource, response: Response, measured: SimTime) -> SimTime {
         guard response.source == .network else { return .zero }
+        return delay(url: resource.url, bytes: response.size)
+    }
+
+    /// The delay of a network answer of `bytes` bytes for `url`: the round trip, the next jitter,
+    /// the transfer and any extra delay of a rule matching the URL.
+    public mutating func delay(url: String, bytes: Int) -> SimTime {
         let jitterMicroseconds = jitter.microseconds > 0 ? Int64(random.next() % UInt64(jitter.microseconds + 1)) : 0
-        let transfer = Int64(response.size) * 1_000_000 / bytesPerSecond
-        let extra = delays.first { $0.pattern.matches(resource.url) }?.delay ?? .zero
+        let transfer = Int64(bytes) * 1_000_000 / bytesPerSecond
+        let extra = delays.first { $0.pattern.matches(url) }?.delay ?? .zero
         return roundTrip + SimTime(microseconds: jitterMicroseconds + transfer) + extra
     }
 }

@@ -51,7 +51,6 @@ public struct LiveLocation: Sendable, Equatable {
         case .number: text = JSONWriter.string(value)
         default: return nil
         }
-        guard !text.isEmpty, !text.contains(where: { $0 == "/" || $0 == "+" || $0 == "#" || $0 == "\0" }) else { return nil }
-        return text
+        return LiveTopic.isLevel(text) ? text : nil
     }
 }

@@ -4,15 +4,29 @@ import MapSimStyle
 /// What the map shows: the ground the view covers (bearing and pitch applied, as MapLibre Native's
 /// camera sees it) and the floor shown.
 public struct LiveView: Sendable, Equatable {
+    /// The camera, as the map applies it.
+    public let camera: Camera
+    /// The view size.
+    public let viewport: Viewport
     /// The view's corners on the ground, in world fractions.
-    public var quad: ViewportQuad
+    public let quad: ViewportQuad
     /// The floor shown.
-    public var floor: String
+    public let floor: String
 
     /// The view of `camera` (as the map applies it) through `viewport`, showing `floor`.
     public init(camera: Camera, viewport: Viewport, floor: String) {
+        self.camera = camera
+        self.viewport = viewport
         quad = ViewportQuad(camera: camera, viewport: viewport)
         self.floor = floor
+    }
+
+    /// What `map` shows now: the locations of its GeoJSON source `source` (read through `fields`),
+    /// and the view, on `floor` — the lowest floor of the locations when nil.
+    public static func current(on map: Map, source: String, fields: LiveLocationFields, floor: String?) async -> (locations: [LiveLocation], view: LiveView) {
+        let locations = LiveLocation.locations(in: await map.geoJSONFeatures(source: source) ?? [], fields: fields)
+        let shown = floor ?? defaultFloor(of: locations) ?? ""
+        return (locations, LiveView(camera: await map.effectiveCamera, viewport: await map.viewport, floor: shown))
     }
 
     /// Whether `point` is inside the view (on its edge counts), in any copy of the world.

@@ -216,7 +216,7 @@ private struct ScenarioParser {
     /// A domain type: one topic level.
     private func domain(_ field: JSONField) throws(StyleError) -> String {
         let text = try field.string()
-        guard !text.isEmpty, !text.contains(where: { $0 == "/" || $0 == "+" || $0 == "#" || $0 == "\0" }) else {
+        guard LiveTopic.isLevel(text) else {
             throw field.failure("a domain type is one topic level: not empty, without /, +, # or NUL")
         }
         return text
