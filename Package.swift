@@ -139,7 +139,7 @@ let package = Package(
                            .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client")]
         ),
-        .testTarget(name: "RegressionTests", dependencies: ["MapSimKit", "MapSimTrace", "MapSim", "MapSimHTTP", "MapSimJSON", "MapSimStyle", "MapSimLive", "MapSimTesting"]),
+        .testTarget(name: "RegressionTests", dependencies: ["MapSimKit", "MapSimTrace", "MapSim", "MapSimHTTP", "MapSimJSON", "MapSimStyle", "MapSimLive", "MapSimServe", "MapSimTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

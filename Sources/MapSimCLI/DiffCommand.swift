@@ -16,7 +16,11 @@ struct DiffCommand: ParsableCommand {
         frames (their number follows the timings), which tile completed a source's view last \
         (the loaded flag), and the order of the events between two consecutive milestones \
         (style-data-loaded, style-loaded, source metadata, source-added/removed, map-loaded, \
-        map-idle), which it compares as multisets.
+        map-idle), which it compares as multisets. When one of the traces holds nothing but \
+        requests — what `mapsim serve` records of a real client — --relaxed compares the requests \
+        alone, as multisets: each one's kind, its path below the style's folder (percent-decoded), \
+        its outcome (a missing tile is no content, as the map takes a 404) and its size (but for \
+        the style and TileJSONs, which the server rewrites).
 
         Exit status: 0 when they agree, 1 when they differ, 2 when a trace cannot be read.
 
@@ -24,6 +28,7 @@ struct DiffCommand: ParsableCommand {
           mapsim diff traces/cold-load.trace.yaml run.trace.yaml
           mapsim diff first.jsonl second.jsonl --relaxed
           mapsim diff crashed.jsonl good.jsonl --allow-truncated
+          mapsim diff served.jsonl simulated.jsonl --relaxed
         """
     )
 
@@ -55,8 +60,11 @@ struct DiffCommand: ParsableCommand {
             throw ExitStatus.fail(error)
         }
         let diff = TraceDiff(expected: a, actual: b, relaxed: relaxed, compareHeaders: headers)
+        if diff.comparedRequestsOnly {
+            print("comparing the requests only: a trace holds nothing but requests (a mapsim serve recording)")
+        }
         guard !diff.isEmpty else {
-            print("the traces agree (\(a.events.count) events)")
+            print(diff.comparedRequestsOnly ? "the requests agree" : "the traces agree (\(a.events.count) events)")
             return
         }
         print("\(diff.differences.count) difference\(diff.differences.count == 1 ? "" : "s") between \(expected) and \(actual):")

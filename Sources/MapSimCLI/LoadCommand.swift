@@ -299,7 +299,7 @@ struct LoadCommand: AsyncParsableCommand {
         case .reached:
             return
         case .styleFailed(let message):
-            throw ExitStatus.fail(ExitStatus.failure, "the style failed to load: \(message)")
+            throw ExitStatus.fail(ExitStatus.failure, "the map failed to load: \(message)")
         case .timedOut(_, let nothingPending):
             var reason = "\(until.rawValue) not reached within \(JSONWriter.formatNumber(timeout)) s of virtual time"
             if nothingPending { reason += ": nothing left to load" }

@@ -43,6 +43,14 @@ struct ServeCommandTests {
         #expect(served.last?.hasPrefix("unknown ") == true)
         #expect(try String(contentsOfFile: trace, encoding: .utf8).contains("kind: style"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["served.jsonl", "served.trace.yaml"])
+        // `diff --relaxed` compares the served requests with a load of the style file on the
+        // simulated network: they agree but for the request of a file outside the folder.
+        let simulatedEvents = folder.path + "/simulated.jsonl"
+        #expect(try await CommandRunner.run(["load", "styles/sample/style.json", "--events", simulatedEvents, "--quiet"]).status == 0)
+        let diff = try await CommandRunner.run(["diff", events, simulatedEvents, "--relaxed"])
+        let differences = diff.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  ") }
+        #expect(diff.status == 1 && diff.standardOutput.contains("comparing the requests only") && differences.count == 1
+                && differences[0].contains("request missing: unknown") && differences[0].contains("passwd"), "\(diff.standardOutput)")
     }
 
     @Test func aStyleThatCannotBeReadIs2AndAPortInUseIs69() async throws {

@@ -171,6 +171,44 @@ struct TraceTests {
             "event 3: after map-idle {}: unexpected 1× resource-request {\"data-source\":\"network\",\"request\":{\"url\":\"https://h/b\",\"kind\":\"tile\",\"priority\":\"regular\",\"loading-method\":[\"cache\",\"network\"]},\"response\":{\"no-content\":false,\"not-modified\":false,\"must-revalidate\":false,\"source\":\"network\",\"size\":1},\"cancelled\":false}",
         ])
     }
+
+    @Test func relaxedDiffOfAServeRecordingComparesTheRequestsBelowTheStylesFolder() {
+        func request(_ url: String, _ kind: Resource.Kind, _ response: Response, cancelled: Bool = false) -> MapEvent {
+            MapEvent(begin: .zero, end: .zero, payload: .resourceRequest(ResourceRequest(dataSource: .network, request: Resource(url: url, kind: kind),
+                                                                                        response: response, cancelled: cancelled)))
+        }
+        let missing = Response.failure(.notFound, "HTTP 404: not found", source: .network)
+        // What serve recorded of a real client: the rewritten style (another size), a glyph range
+        // spelled as MapLibre spells it, a tile answered 404.
+        let served = Trace(header: .init(scenario: "serve style.json"), events: [
+            request("http://127.0.0.1:8080/style.json", .style, .success(Array(repeating: 1, count: 90), source: .network)),
+            request("http://127.0.0.1:8080/glyphs/A%20B%2cC/0-255.pbf", .glyphs, .success([1, 2], source: .network)),
+            request("http://127.0.0.1:8080/tiles/1/0/0.pbf", .tile, missing),
+        ])
+        // A load of the style file: file URLs, milestones, a missing tile as no content, a cancelled request.
+        let loaded = Trace(header: .init(scenario: "/s/style.json"), events: [
+            request("file:///s/style.json", .style, .success([1], source: .localFile)),
+            MapEvent(begin: .zero, end: .zero, payload: .styleLoaded),
+            request("file:///s/tiles/1/0/0.pbf", .tile, Response(noContent: true, source: .localFile)),
+            request("file:///s/tiles/1/1/0.pbf", .tile, .success([1], source: .localFile), cancelled: true),
+            request("file:///s/glyphs/A B,C/0-255.pbf", .glyphs, .success([3, 4], source: .localFile)),
+            MapEvent(begin: .zero, end: .zero, payload: .mapIdle),
+        ])
+        let agreeing = TraceDiff(expected: served, actual: loaded, relaxed: true)
+        #expect(agreeing.isEmpty && agreeing.comparedRequestsOnly)
+        // Not relaxed, every event counts.
+        #expect(!TraceDiff(expected: served, actual: loaded).comparedRequestsOnly)
+        // Another tile, another glyph size: each named.
+        var other = loaded
+        other.events[2] = request("file:///s/tiles/1/0/1.pbf", .tile, Response(noContent: true, source: .localFile))
+        other.events[4] = request("file:///s/glyphs/A B,C/0-255.pbf", .glyphs, .success([3, 4, 5], source: .localFile))
+        #expect(TraceDiff(expected: served, actual: other, relaxed: true).lines() == [
+            "request missing: glyphs glyphs/A B,C/0-255.pbf ok 2 B",
+            "request missing: tile tiles/1/0/0.pbf no-content",
+            "request unexpected: glyphs glyphs/A B,C/0-255.pbf ok 3 B",
+            "request unexpected: tile tiles/1/0/1.pbf no-content",
+        ])
+    }
 }
 
 extension Trace {

@@ -86,7 +86,10 @@ extension LoadSequence {
         // A failed refresh keeps the data already shown.
         if response.error != nil && state.status == .loaded { return }
         let kind = load.sources[index].spec.kind
-        if response.noContent || response.notModified && response.data == nil {
+        // A tile file that is not there is no content, as a 404 is (MapLibre's tile loader takes
+        // a not-found error of any file source so).
+        let missingFile = response.error?.reason == .notFound && response.source == .localFile
+        if response.noContent || missingFile || response.notModified && response.data == nil {
             load.sources[index].tiles[tile]?.content = .empty
             if kind == .raster || kind == .rasterDEM {
                 // An image tile without an image cannot be drawn: its parent is loaded in its place.
@@ -119,6 +122,12 @@ extension LoadSequence {
         if let failure {
             load.sources[index].setStatus(.failed, of: tile)
             actions.append(.emit(.mapLoadingError(MapLoadingError(type: .tile, message: failure, sourceID: id, tileID: tile.canonical))))
+            // A still image is not drawn with a tile missing: the load stops, as MapLibre's still
+            // mode fails the render on a tile's error (a 404 is no content, not an error).
+            if options.mode == .still {
+                load.phase = .failed("tile \(tile.canonical) of source \"\(id)\": \(failure)")
+                return
+            }
             actions.append(.invalidate)
             return
         }

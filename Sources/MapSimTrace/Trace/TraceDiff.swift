@@ -10,7 +10,8 @@ public struct TraceDiff: Sendable, Equatable {
         /// What differs.
         public var detail: String
 
-        public var description: String { "event \(index): \(detail)" }
+        /// `event N: detail`; a difference of no one event (headers, requests compared as a whole) is its detail.
+        public var description: String { index == 0 ? detail : "event \(index): \(detail)" }
     }
 
     /// Every difference, in trace order (headers first).
@@ -19,16 +20,27 @@ public struct TraceDiff: Sendable, Equatable {
     /// Whether the traces agree.
     public var isEmpty: Bool { differences.isEmpty }
 
+    /// Whether only the requests were compared: with `relaxed`, when one trace holds nothing but
+    /// requests (a `mapsim serve` recording of a real client).
+    public private(set) var comparedRequestsOnly = false
+
     /// Compares the events of `actual` with those of `expected`; the headers (scenario and seed;
     /// never the mapsim version) only with `compareHeaders`. `relaxed` is for runs on the real
     /// network: it ignores timings, frames (their number follows the timings) and the order of the
-    /// events between two consecutive milestones (`RelaxedComparison`).
+    /// events between two consecutive milestones (`RelaxedComparison`); when one of the traces holds
+    /// nothing but requests — what `mapsim serve` records of a real client — it compares the
+    /// requests alone (`RequestComparison`).
     public init(expected: Trace, actual: Trace, relaxed: Bool = false, compareHeaders: Bool = false) {
         var differences: [Difference] = []
         if compareHeaders && (expected.header.scenario != actual.header.scenario || expected.header.seed != actual.header.seed) {
             differences.append(Difference(index: 0, detail: "header: scenario \(expected.header.scenario) seed \(expected.header.seed) → scenario \(actual.header.scenario) seed \(actual.header.seed)"))
         }
         if relaxed {
+            if RequestComparison.isRequestsOnly(expected.events) || RequestComparison.isRequestsOnly(actual.events) {
+                comparedRequestsOnly = true
+                self.differences = differences + RequestComparison(expected: expected.events, actual: actual.events).differences
+                return
+            }
             self.differences = differences + RelaxedComparison(expected: expected.events, actual: actual.events).differences
             return
         }
