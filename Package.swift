@@ -90,7 +90,7 @@ let package = Package(
         .target(
             name: "MapSimServe",
             dependencies: [
-                "MapSim", "MapSimJSON", "MapSimStyle", .product(name: "Hummingbird", package: "hummingbird"),
+                "MapSim", "MapSimJSON", "MapSimStyle", "MapSimArchives", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

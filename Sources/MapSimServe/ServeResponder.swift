@@ -29,7 +29,9 @@ struct ServeResponder: Sendable {
         var answer: FileAnswer
         switch method {
         case "GET", "HEAD":
-            if let relative, let (content, etag, modified, type) = content(of: relative, role: role, base: base) {
+            if let archived = archiveAnswer(role: role, resource: resource, method: method, headers: headers, base: base) {
+                answer = archived
+            } else if let relative, let (content, etag, modified, type) = content(of: relative, role: role, base: base) {
                 answer = FileAnswer.answer(method: method, requestHeaders: headers, content: content, contentType: type,
                                            etag: etag, modified: modified, maxAge: maxAge)
                 if let range = answer.range { resource.dataRange = UInt64(range.lowerBound)...UInt64(range.upperBound) }
@@ -90,6 +92,34 @@ struct ServeResponder: Sendable {
     private static func wait(_ delay: SimTime) async {
         guard delay > .zero else { return }
         try? await Task.sleep(for: .microseconds(delay.microseconds))
+    }
+
+    /// The answer for what an archive serves — its TileJSON, a tile (204 when the archive has
+    /// none, as a map takes a missing tile, and 500 naming the damage when it cannot be read) — or
+    /// nil for anything else.
+    private func archiveAnswer(role: ServedStyle.Role?, resource: Resource, method: String, headers: [String: String], base: String) -> FileAnswer? {
+        let archive: ServedArchive
+        let bytes: [UInt8]
+        let type: String
+        switch role {
+        case .archiveTileJSON(let source)?:
+            guard let found = style.archives[source], let json = style.archiveTileJSON(source: source, base: base) else { return nil }
+            (archive, bytes, type) = (found, json, "application/json")
+        case .archiveTile(let source, _)?:
+            guard let found = style.archives[source], let tile = resource.tileData?.id else { return nil }
+            do {
+                guard let data = try found.tile(z: tile.z, x: tile.x, y: tile.y) else {
+                    return FileAnswer(status: 204, headers: [("Cache-Control", "max-age=\(maxAge)")] + FileAnswer.crossOrigin, body: [], contentLength: 0)
+                }
+                (archive, bytes, type) = (found, data, ServedFolder.contentType(of: "tile." + found.format))
+            } catch {
+                return Self.refusal(500, error.description)
+            }
+        default:
+            return nil
+        }
+        return FileAnswer.answer(method: method, requestHeaders: headers, content: bytes, contentType: type, etag: SimulatedNetwork.etag(for: bytes),
+                                 modified: archive.modified, maxAge: maxAge)
     }
 
     /// The bytes served for a path below the folder, when and as what: the style and TileJSONs

@@ -21,7 +21,14 @@ struct ServedStyle: Sendable {
         case tileJSON
         /// A tile of this template (the served path's) and scheme.
         case tile(template: String, scheme: StyleSource.Scheme)
+        /// The TileJSON of the archive a source reads.
+        case archiveTileJSON(source: String)
+        /// A tile of the archive a source reads, at this template (the served path's).
+        case archiveTile(source: String, template: String)
     }
+
+    /// Where the archives of sources are served: `_archives/SOURCE.json` and `_archives/SOURCE/{z}/{x}/{y}.FORMAT`.
+    static let archivesFolder = "_archives"
 
     /// The style file's path below the folder.
     let stylePath: String
@@ -31,6 +38,8 @@ struct ServedStyle: Sendable {
     private var roles: [String: Role] = [:]
     /// The roles of templated paths (glyphs, tiles).
     private var patterns: [(URLTemplatePattern, Role)] = []
+    /// The archives sources read, by source id.
+    private(set) var archives: [String: ServedArchive] = [:]
 
     /// Reads the style `stylePath` below `folder`; what cannot be read is an error naming it.
     init(folder: ServedFolder, stylePath: String) throws(ServeError) {
@@ -45,7 +54,7 @@ struct ServedStyle: Sendable {
         folderURL = "file://" + folder.root + "/"
         roles["style.json"] = .style
         roles[relative] = .style
-        learn(from: folder)
+        try learn(from: folder)
     }
 
     // MARK: - Rewriting
@@ -69,7 +78,11 @@ struct ServedStyle: Sendable {
             var rewritten = sources
             for (id, value) in sources.members {
                 guard var source = value.objectValue else { continue }
-                if let url = source["url"]?.stringValue { source["url"] = .string(rewrite(url, base: base)) }
+                if archives[id] != nil {
+                    source["url"] = .string(base + Self.archivesFolder + "/" + Self.pathSegment(id) + ".json")
+                } else if let url = source["url"]?.stringValue {
+                    source["url"] = .string(rewrite(url, base: base))
+                }
                 if let tiles = source["tiles"]?.arrayValue { source["tiles"] = .array(tiles.map { $0.stringValue.map { .string(rewrite($0, base: base)) } ?? $0 }) }
                 if let data = source["data"]?.stringValue { source["data"] = .string(rewrite(data, base: base)) }
                 rewritten[id] = .object(source)
@@ -77,6 +90,22 @@ struct ServedStyle: Sendable {
             root["sources"] = .object(rewritten)
         }
         return Array(JSONWriter.string(.object(root)).utf8)
+    }
+
+    /// The TileJSON of the archive `source` reads, as served to a client at `base`.
+    func archiveTileJSON(source: String, base: String) -> [UInt8]? {
+        guard let archive = archives[source] else { return nil }
+        return archive.tileJSON(tiles: base + Self.archiveTileTemplate(source: source, format: archive.format))
+    }
+
+    /// The served path of an archive's tiles.
+    private static func archiveTileTemplate(source: String, format: String) -> String {
+        archivesFolder + "/" + pathSegment(source) + "/{z}/{x}/{y}." + format
+    }
+
+    /// A source id as one path segment.
+    private static func pathSegment(_ id: String) -> String {
+        id.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? id
     }
 
     /// A TileJSON below the folder (at `path`) as served: its `tiles` rewritten.
@@ -125,23 +154,29 @@ struct ServedStyle: Sendable {
         case .spriteJSON?: return Resource(url: url, kind: .spriteJSON)
         case .spriteImage?: return Resource(url: url, kind: .spriteImage)
         case .glyphs?: return Resource(url: url, kind: .glyphs)
-        case .source?, .tileJSON?: return .source(url)
+        case .source?, .tileJSON?, .archiveTileJSON?: return .source(url)
+        case .archiveTile(_, let template)?:
+            return tileResource(url: url, path: path, template: template, scheme: .xyz, values: classified?.values ?? [:])
         case .tile(let template, let scheme)?:
-            let values = classified?.values ?? [:]
-            guard let z = values["z"].flatMap(Int.init), let x = values["x"].flatMap(Int.init), let y = values["y"].flatMap(Int.init) else {
-                return Resource(url: url, kind: .tile)
-            }
-            let id = CanonicalTileID(z: z, x: x, y: scheme == .tms ? (1 << z) - 1 - y : y)
-            var resource = Resource(url: url, kind: .tile)
-            resource.tileData = Resource.TileData(urlTemplate: template, pixelRatio: template.contains("{ratio}") && path.contains("@2x") ? 2 : 1, id: id,
-                                                  scheme: scheme)
-            return resource
+            return tileResource(url: url, path: path, template: template, scheme: scheme, values: classified?.values ?? [:])
         case nil: return Resource(url: url, kind: .unknown)
         }
     }
 
-    /// Learns every path the style names below the folder, and the tiles of its TileJSONs there.
-    private mutating func learn(from folder: ServedFolder) {
+    private func tileResource(url: String, path: String, template: String, scheme: StyleSource.Scheme, values: [String: String]) -> Resource {
+        guard let z = values["z"].flatMap(Int.init), let x = values["x"].flatMap(Int.init), let y = values["y"].flatMap(Int.init) else {
+            return Resource(url: url, kind: .tile)
+        }
+        let id = CanonicalTileID(z: z, x: x, y: scheme == .tms ? (1 << z) - 1 - y : y)
+        var resource = Resource(url: url, kind: .tile)
+        resource.tileData = Resource.TileData(urlTemplate: template, pixelRatio: template.contains("{ratio}") && path.contains("@2x") ? 2 : 1, id: id,
+                                              scheme: scheme)
+        return resource
+    }
+
+    /// Learns every path the style names below the folder, the tiles of its TileJSONs there, and
+    /// opens the archives its sources read (an archive that cannot be read is an error naming it).
+    private mutating func learn(from folder: ServedFolder) throws(ServeError) {
         guard let root = document.objectValue else { return }
         var sprites: [String] = []
         if let url = root["sprite"]?.stringValue { sprites.append(url) }
@@ -153,7 +188,14 @@ struct ServedStyle: Sendable {
             }
         }
         if let glyphs = root["glyphs"]?.stringValue.flatMap({ servedPath($0) }) { patterns.append((URLTemplatePattern(glyphs), .glyphs)) }
-        for (_, value) in root["sources"]?.objectValue?.members ?? [] {
+        for (id, value) in root["sources"]?.objectValue?.members ?? [] {
+            if let url = value["url"]?.stringValue, let archive = try ServedArchive(url: url, folder: folder.root) {
+                archives[id] = archive
+                roles[Self.archivesFolder + "/" + id + ".json"] = .archiveTileJSON(source: id)
+                let template = Self.archiveTileTemplate(source: id, format: archive.format)
+                patterns.append((URLTemplatePattern(template.removingPercentEncoding ?? template), .archiveTile(source: id, template: template)))
+                continue
+            }
             let scheme: StyleSource.Scheme = value["scheme"]?.stringValue == "tms" ? .tms : .xyz
             if let data = value["data"]?.stringValue.flatMap({ servedPath($0) }) { roles[data] = .source }
             for tile in (value["tiles"]?.arrayValue ?? []).compactMap(\.stringValue).compactMap({ servedPath($0) }) {

@@ -100,6 +100,46 @@ struct StyleServerTests {
         #expect(events.requests.contains { $0.response?.notModified == true })
     }
 
+    @Test func tileArchivesAreServedAsATileJSONAndTilesForClientsThatReadNoArchive() async throws {
+        let fixture = try FixtureDirectory()
+        let archives = SampleStyle.stylesFolder + "/archives"
+        try FileManager.default.copyItem(atPath: archives + "/city.pmtiles", toPath: fixture.path + "/city.pmtiles")
+        func style(_ sources: String) -> String {
+            #"{"version": 8, "sources": {"# + sources + #"}, "layers": [{"id": "water", "type": "fill", "source": "city", "source-layer": "water"}]}"#
+        }
+        // An absolute mbtiles:// URL, as MapLibre Native reads it, and a pmtiles:// path beside the style.
+        _ = try fixture.write("style.json", style(#""city": {"type": "vector", "url": "mbtiles://\#(archives)/city.mbtiles"}, "#
+            + #""again": {"type": "vector", "url": "pmtiles://city.pmtiles"}"#))
+        let events = Events()
+        let server = try await start(fixture.path + "/style.json", events: events)
+        let base = server.baseURL
+        let served = try JSONParser.parse(try await get(base + "style.json").body)
+        #expect(served["sources"]?["city"]?["url"] == .string(base + "_archives/city.json"))
+        #expect(served["sources"]?["again"]?["url"] == .string(base + "_archives/again.json"))
+        for source in ["city", "again"] {
+            let tileJSON = try JSONParser.parse(try await get(base + "_archives/\(source).json").body)
+            #expect(tileJSON["tiles"] == .array([.string(base + "_archives/\(source)/{z}/{x}/{y}.pbf")]))
+            #expect(tileJSON["vector_layers"]?.arrayValue?.count == 5)
+            let tile = try await get(base + "_archives/\(source)/10/163/395.pbf", [("Accept-Encoding", "gzip")])
+            let sample = [UInt8](try Data(contentsOf: URL(fileURLWithPath: SampleStyle.folder + "/tiles/10/163/395.pbf")))
+            let inflated = try ZlibCodec.inflate(tile.body)
+            #expect(tile.status == 200 && tile.headers["Content-Encoding"] == ["gzip"] && inflated == sample)
+            // A tile the archive lacks is no content, as a map takes it.
+            #expect(try await get(base + "_archives/\(source)/3/0/0.pbf").status == 204)
+        }
+        await server.stop()
+        let kinds = events.requests.map { "\($0.request.kind.rawValue) \($0.request.tileData.map { "\($0.id.z)/\($0.id.x)/\($0.id.y)" } ?? "")" }
+        #expect(kinds == ["style ", "source ", "tile 10/163/395", "tile 3/0/0", "source ", "tile 10/163/395", "tile 3/0/0"])
+        #expect(events.requests.last?.response?.noContent == true)
+
+        // An archive that is not there, or not an archive, stops the server from starting, naming it.
+        _ = try fixture.write("style.json", style(#""city": {"type": "vector", "url": "mbtiles://nosuch.mbtiles"}"#))
+        await #expect { _ = try await start(fixture.path + "/style.json", events: events) } throws: { "\($0)".contains("nosuch.mbtiles") }
+        _ = try fixture.write("bad.pmtiles", "not an archive")
+        _ = try fixture.write("style.json", style(#""city": {"type": "vector", "url": "pmtiles://bad.pmtiles"}"#))
+        await #expect { _ = try await start(fixture.path + "/style.json", events: events) } throws: { "\($0)".contains("bad.pmtiles") }
+    }
+
     @Test func pathsThatLeaveTheFolderAreRefusedReportedAndNeverRead() async throws {
         let fixture = try FixtureDirectory()
         let outside = try fixture.write("secret.txt", "secret")
