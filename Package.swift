@@ -124,7 +124,8 @@ let package = Package(
         ),
         .testTarget(
             name: "MapSimServeTests",
-            dependencies: ["MapSimServe", "MapSim", "MapSimJSON", "MapSimTesting", .product(name: "AsyncHTTPClient", package: "async-http-client")]
+            dependencies: ["MapSimServe", "MapSim", "MapSimJSON", "MapSimCache", "MapSimHTTP", "MapSimTesting",
+                           .product(name: "AsyncHTTPClient", package: "async-http-client")]
         ),
         .testTarget(name: "MapSimLiveTests", dependencies: ["MapSimLive", "MapSim", "MapSimJSON", "MapSimStyle", "MapSimTesting"]),
         .testTarget(name: "MapSimContentTests", dependencies: ["MapSimContent", "MapSim", "MapSimJSON", "MapSimTesting", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),

@@ -16,6 +16,19 @@ struct ServeCommand: AsyncParsableCommand {
         tile servers rewrite them. Nothing outside the folder is ever served: a path that climbs out \
         (.., percent-encoded or through a symbolic link) is a 404.
 
+        A source that reads an archive (mbtiles://PATH, pmtiles://PATH or pmtiles://file://PATH; a \
+        relative PATH from the style's folder) is served as a TileJSON at /_archives/SOURCE.json \
+        and tiles at /_archives/SOURCE/{z}/{x}/{y}.FORMAT, inflated (and gzipped again for a \
+        client that asks), 204 for a tile the archive lacks — so a client that reads no archive \
+        draws it.
+
+        What the style names on other servers (http and https URLs) is served from a cache or its \
+        origin when --cache or --proxy is given, below /_remote/SCHEME/HOST/PATH: --cache FILE \
+        serves it from a MapLibre offline database (what the map SDKs and `mapsim load --cache` \
+        write, `mapsim region download` fills), 404 for what it lacks; --proxy fetches it from its \
+        origin, keeping what it fetched (in --cache, or in memory), 502 naming the origin's error. \
+        STYLE itself may then be the style's http(s) URL.
+
         HTTP as real clients expect it: ETag and Last-Modified with 304s, Cache-Control: max-age \
         (--max-age), one byte range (206, 416), gzip for vector tiles and JSON when the client \
         accepts it, CORS for browsers (and OPTIONS preflights), HEAD, keep-alive. At most \
@@ -38,8 +51,8 @@ struct ServeCommand: AsyncParsableCommand {
 
         Ctrl-C, SIGTERM or SIGHUP stop the server: the events are written, a summary (requests by \
         kind, errors, bytes) printed, and it exits 0. Exit status: 0 stopped; 2 the style cannot be \
-        read; 64 bad arguments; 69 the address cannot be listened on; 74 --events or --trace \
-        cannot be written.
+        read (or, from --cache or --proxy, fetched); 64 bad arguments; 69 the address cannot be \
+        listened on; 74 --events or --trace cannot be written, or --cache cannot be opened.
 
         Examples:
           mapsim serve styles/sample/style.json --port 8080
@@ -47,11 +60,19 @@ struct ServeCommand: AsyncParsableCommand {
           mapsim serve styles/live/style.json --host 0.0.0.0 --port 8080 --max-age 0
           mapsim serve styles/sample/style.json --network 3g --fault '*/tiles/*=503x2' \\
               --offline-window 5-10
+          mapsim serve https://demotiles.maplibre.org/style.json --cache offline.db
+          mapsim serve https://demotiles.maplibre.org/style.json --proxy --cache offline.db
         """
     )
 
-    @Argument(help: "The style file; its folder is served.")
+    @Argument(help: "The style file, whose folder is served; or a style's http(s) URL, with --cache or --proxy.")
     var style: String
+
+    @Option(help: ArgumentHelp("Serve what the style names on other servers from this MapLibre offline database (with --proxy, what is fetched is kept in it).", valueName: "FILE"))
+    var cache: String?
+
+    @Flag(help: "Fetch what the style names on other servers from its origin, keeping it (in --cache, or in memory).")
+    var proxy = false
 
     @Option(help: "The address to listen on (0.0.0.0 for every interface).")
     var host = "127.0.0.1"
@@ -96,9 +117,37 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard FileManager.default.isReadableFile(atPath: style) else {
+        let styleIsURL = ["http", "https"].contains(URLResolver.scheme(of: style)?.lowercased() ?? "")
+        if styleIsURL && cache == nil && !proxy {
+            throw ExitStatus.fail(ExitStatus.usage, "\(style): a style on another server is served from a cache (--cache FILE) or its origin (--proxy)")
+        }
+        guard styleIsURL || FileManager.default.isReadableFile(atPath: style) else {
             throw ExitStatus.fail(ExitStatus.unreadableInput, "\(style): no such file, or it cannot be read")
         }
+        var database: OfflineDatabase?
+        if let cache {
+            do {
+                database = try LoadingEnvironment.openCache(at: cache, readOnly: !proxy)
+            } catch {
+                throw ExitStatus.fail(ExitStatus.cannotWrite, "\(error)")
+            }
+            for warning in database?.warnings ?? [] { printError("mapsim: warning: \(warning)") }
+        }
+        let origin = proxy ? HTTPResourceLoader() : nil
+        let remote = cache != nil || proxy ? RemoteResources(cache: database, origin: origin) : nil
+        do {
+            try await serve(remote: remote)
+        } catch {
+            await remote?.flush()
+            try? await origin?.shutdown()
+            throw error
+        }
+        await remote?.flush()
+        try? await origin?.shutdown()
+    }
+
+    /// Serves until a signal stops the server, then writes what was recorded and prints the summary.
+    private func serve(remote: RemoteResources?) async throws {
         let header = Trace.Header(scenario: "serve " + style, seed: 0)
         let streamsTrace = trace.map { !($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) } ?? false
         let writers: [EventLineWriter]
@@ -117,7 +166,7 @@ struct ServeCommand: AsyncParsableCommand {
             let conditions = ServeConditions(profile: network.flatMap(NetworkPreset.init(rawValue:)).map { $0.profile(seed: seed) },
                                              faults: fault.map(\.rule), offlineWindows: offlineWindow.map(\.value))
             server = try await StyleServer.start(.init(style: style, host: host, port: port, maxAge: maxAge, maximumConnections: maxConnections,
-                                                       conditions: conditions)) { event in
+                                                       conditions: conditions, remote: remote)) { event in
                 let recorded = recorder.record(event)
                 summary.withLock { $0.record(recorded) }
                 if !quiet, case .resourceRequest(let request) = recorded.payload { print(Self.line(recorded, request)) }

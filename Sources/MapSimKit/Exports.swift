@@ -5,6 +5,7 @@
 @_exported import MapSimArchives
 @_exported import MapSimCache
 @_exported import MapSimContent
+@_exported import MapSimHTTP
 @_exported import MapSimJSON
 @_exported import MapSimLive
 @_exported import MapSimServe

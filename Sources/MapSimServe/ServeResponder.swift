@@ -5,11 +5,13 @@ import MapSim
 import NIOCore
 
 /// Answers one request of `mapsim serve` and reports it: the style (rewritten for the host the
-/// client used), TileJSONs (their tiles rewritten), files of the folder, CORS preflights; anything
+/// client used), TileJSONs (their tiles rewritten), files of the folder, archives' TileJSONs and
+/// tiles, resources of other servers (from the cache or their origin), CORS preflights; anything
 /// else is refused with its 4xx, and reported too.
 struct ServeResponder: Sendable {
-    let folder: ServedFolder
+    let folder: ServedFolder?
     let style: ServedStyle
+    let remote: RemoteResources?
     let maxAge: Int
     let conditions: ServeConditions
     let start: ContinuousClock.Instant
@@ -31,6 +33,12 @@ struct ServeResponder: Sendable {
         case "GET", "HEAD":
             if let archived = archiveAnswer(role: role, resource: resource, method: method, headers: headers, base: base) {
                 answer = archived
+            } else if let remote, let relative, let original = RemoteResources.originalURL(path + (request.uri.query.map { "?" + $0 } ?? "")) {
+                answer = await remoteAnswer(remote, original: original, path: relative, role: role, resource: resource, method: method, headers: headers, base: base)
+            } else if role == .style {
+                let bytes = style.style(base: base)
+                answer = FileAnswer.answer(method: method, requestHeaders: headers, content: bytes, contentType: "application/json",
+                                           etag: SimulatedNetwork.etag(for: bytes), modified: style.modified, maxAge: maxAge)
             } else if let relative, let (content, etag, modified, type) = content(of: relative, role: role, base: base) {
                 answer = FileAnswer.answer(method: method, requestHeaders: headers, content: content, contentType: type,
                                            etag: etag, modified: modified, maxAge: maxAge)
@@ -122,12 +130,42 @@ struct ServeResponder: Sendable {
                                  modified: archive.modified, maxAge: maxAge)
     }
 
-    /// The bytes served for a path below the folder, when and as what: the style and TileJSONs
-    /// rewritten for `base`, other files as they are.
+    /// The answer for a resource of another server, served at `path`: the cache's copy or the
+    /// origin's answer (a TileJSON's tiles rewritten), 204 for no content, 404 when the cache has
+    /// none (and there is no origin to ask), 502 naming the origin's error.
+    private func remoteAnswer(_ remote: RemoteResources, original: String, path: String, role: ServedStyle.Role?, resource: Resource, method: String,
+                              headers: [String: String], base: String) async -> FileAnswer {
+        var wanted = Resource(url: original, kind: resource.kind == .unknown ? .unknown : resource.kind)
+        if case .tile(let template, _)? = role, let tile = resource.tileData, let originalTemplate = RemoteResources.originalURL(template) {
+            wanted = .tile(TileURLTemplate(originalTemplate), id: tile.id, pixelRatio: tile.pixelRatio)
+        }
+        let response = await remote.load(wanted)
+        if let error = response.error {
+            return Self.refusal(error.reason == .notFound && response.source == .cache ? 404 : 502, error.message)
+        }
+        guard let data = response.data, !response.noContent else {
+            return FileAnswer(status: 204, headers: [("Cache-Control", "max-age=\(maxAge)")] + FileAnswer.crossOrigin, body: [], contentLength: 0)
+        }
+        let bytes = role == .tileJSON ? style.tileJSON(data, path: path, base: base) : data
+        let etag = role == .tileJSON ? SimulatedNetwork.etag(for: bytes) : response.etag ?? SimulatedNetwork.etag(for: bytes)
+        var type = ServedFolder.contentType(of: path)
+        if type == "application/octet-stream" {
+            switch resource.kind {
+            case .style, .source, .spriteJSON: type = "application/json"
+            case .glyphs: type = "application/x-protobuf"
+            case .tile where !ImageSignature.isImage(bytes): type = "application/x-protobuf"
+            default: break
+            }
+        }
+        return FileAnswer.answer(method: method, requestHeaders: headers, content: bytes, contentType: type, etag: etag,
+                                 modified: response.modified ?? style.modified, maxAge: maxAge)
+    }
+
+    /// The bytes served for a file below the folder, when and as what: TileJSONs rewritten for
+    /// `base`, other files as they are.
     private func content(of relative: String, role: ServedStyle.Role?, base: String) -> (bytes: [UInt8], etag: String, modified: HTTPDate, type: String)? {
-        let isStyle = relative == "style.json" || relative == style.stylePath
-        guard let (_, file) = folder.file(atPath: isStyle ? style.stylePath : relative) else { return nil }
-        let rewritten: [UInt8]? = isStyle ? style.style(base: base) : role == .tileJSON ? style.tileJSON(file.bytes, path: relative, base: base) : nil
+        guard let folder, let (_, file) = folder.file(atPath: relative) else { return nil }
+        let rewritten: [UInt8]? = role == .tileJSON ? style.tileJSON(file.bytes, path: relative, base: base) : nil
         // A file as it is keeps the ETag the folder worked out once; a rewritten one has its own.
         guard let rewritten else { return (file.bytes, file.etag, file.modified, ServedFolder.contentType(of: relative)) }
         return (rewritten, SimulatedNetwork.etag(for: rewritten), file.modified, "application/json")

@@ -5,9 +5,11 @@ import MapSimStyle
 
 /// A style and what it needs, as `mapsim serve` serves them: the style at `/style.json` with every
 /// URL that points into its folder rewritten to the server the client used (as tileserver-gl
-/// rewrites them) — sprite, glyphs, source and TileJSON URLs, tiles, GeoJSON data — and each
-/// request path classified as the map would ask for it (style, sprite, glyphs, source, tile with
-/// its z/x/y). URLs elsewhere (another server) are left as they are.
+/// rewrites them) — sprite, glyphs, source and TileJSON URLs, tiles, GeoJSON data —, sources that
+/// read an archive pointed to the archive's TileJSON, and each request path classified as the map
+/// would ask for it (style, sprite, glyphs, source, tile with its z/x/y). URLs on other servers are
+/// rewritten below `_remote/` when they are served from a cache or their origin
+/// (`RemoteResources`), else left as they are.
 struct ServedStyle: Sendable {
     /// What a path is, for the request's event.
     enum Role: Sendable, Equatable {
@@ -30,10 +32,20 @@ struct ServedStyle: Sendable {
     /// Where the archives of sources are served: `_archives/SOURCE.json` and `_archives/SOURCE/{z}/{x}/{y}.FORMAT`.
     static let archivesFolder = "_archives"
 
-    /// The style file's path below the folder.
-    let stylePath: String
+    /// The style file's path below the folder; nil for a style from another server.
+    let stylePath: String?
+    /// When the style last changed: its file's time, or what its server said.
+    let modified: HTTPDate
     private let document: JSONValue
-    private let folderURL: String
+    /// Where the style is: a `file://` URL in the folder, or an `http(s)` URL.
+    private let styleURL: String
+    /// The served folder as a `file://` URL ending in `/`; nil when no folder is served.
+    private let folderURL: String?
+    /// Whether URLs on other servers are served (from a cache or their origin).
+    private let servesRemote: Bool
+    /// The TileJSONs on other servers whose tiles are learned when they are fetched, with the
+    /// scheme their source gives: served paths.
+    private(set) var remoteTileJSONs: [(path: String, scheme: StyleSource.Scheme)] = []
     /// The roles of exact paths.
     private var roles: [String: Role] = [:]
     /// The roles of templated paths (glyphs, tiles).
@@ -41,20 +53,29 @@ struct ServedStyle: Sendable {
     /// The archives sources read, by source id.
     private(set) var archives: [String: ServedArchive] = [:]
 
-    /// Reads the style `stylePath` below `folder`; what cannot be read is an error naming it.
-    init(folder: ServedFolder, stylePath: String) throws(ServeError) {
+    /// Reads the style file `stylePath` below `folder`; what cannot be read is an error naming it.
+    init(folder: ServedFolder, stylePath: String, servesRemote: Bool) throws(ServeError) {
         guard let (relative, file) = folder.file(atPath: stylePath) else { throw ServeError("\(stylePath) is not a file of \(folder.root)") }
+        try self.init(file.bytes, url: "file://" + folder.root + "/" + relative, modified: file.modified, folder: folder, servesRemote: servesRemote)
+    }
+
+    /// The style `bytes` found at `url` (a `file://` URL below `folder`, or another server's),
+    /// last changed at `modified`.
+    init(_ bytes: [UInt8], url: String, modified: HTTPDate, folder: ServedFolder?, servesRemote: Bool) throws(ServeError) {
         do {
-            document = try JSONParser.parse(file.bytes)
+            document = try JSONParser.parse(bytes)
         } catch {
-            throw ServeError("\(stylePath) is not JSON: \(error)")
+            throw ServeError("\(url) is not JSON: \(error)")
         }
-        guard document.objectValue != nil else { throw ServeError("\(stylePath) is not a style: not a JSON object") }
-        self.stylePath = relative
-        folderURL = "file://" + folder.root + "/"
+        guard document.objectValue != nil else { throw ServeError("\(url) is not a style: not a JSON object") }
+        styleURL = url
+        self.modified = modified
+        self.servesRemote = servesRemote
+        folderURL = folder.map { "file://" + $0.root + "/" }
+        stylePath = folderURL.flatMap { url.hasPrefix($0) ? String(url.dropFirst($0.count)) : nil }
         roles["style.json"] = .style
-        roles[relative] = .style
-        try learn(from: folder)
+        if let stylePath { roles[stylePath] = .style }
+        try learn(archivesFolder: folder?.root ?? FileManager.default.currentDirectoryPath, folder: folder)
     }
 
     // MARK: - Rewriting
@@ -108,26 +129,38 @@ struct ServedStyle: Sendable {
         id.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? id
     }
 
-    /// A TileJSON below the folder (at `path`) as served: its `tiles` rewritten.
+    /// A TileJSON served at `path` as served: its `tiles` rewritten.
     func tileJSON(_ bytes: [UInt8], path: String, base: String) -> [UInt8] {
         guard var object = (try? JSONParser.parse(bytes))?.objectValue, let tiles = object["tiles"]?.arrayValue else { return bytes }
-        object["tiles"] = .array(tiles.map { $0.stringValue.map { .string(rewrite($0, from: path, base: base)) } ?? $0 })
+        let document = documentURL(ofServedPath: path)
+        object["tiles"] = .array(tiles.map { $0.stringValue.map { .string(rewrite($0, from: document, base: base)) } ?? $0 })
         return Array(JSONWriter.string(.object(object)).utf8)
     }
 
     /// `url` as the client must ask for it: a URL into the folder (relative to the style, or to
-    /// `file` below the folder, or `file://`) becomes `base` + its path; any other is left alone.
-    func rewrite(_ url: String, from file: String? = nil, base: String) -> String {
-        guard let relative = servedPath(url, from: file) else { return url }
-        return base + relative
+    /// the document at `document`, or `file://`) — or on another server, when those are served —
+    /// becomes `base` + its served path; any other is left alone.
+    func rewrite(_ url: String, from document: String? = nil, base: String) -> String {
+        guard let path = servedPath(url, from: document) else { return url }
+        return base + path
     }
 
-    /// The path below the folder a URL points to, templates kept, resolved against the style (or
-    /// the file `base` below the folder); nil when it points elsewhere.
-    private func servedPath(_ url: String, from base: String? = nil) -> String? {
-        let resolved = URLResolver.resolve(url, against: folderURL + (base ?? stylePath))
-        guard resolved.hasPrefix(folderURL) else { return nil }
-        return String(resolved.dropFirst(folderURL.count))
+    /// The path below the server a URL is served at, templates kept, resolved against the style
+    /// (or the document at `document`); nil when it is not served.
+    private func servedPath(_ url: String, from document: String? = nil) -> String? {
+        let resolved = URLResolver.resolve(url, against: document ?? styleURL)
+        if let folderURL, resolved.hasPrefix(folderURL) { return String(resolved.dropFirst(folderURL.count)) }
+        return servesRemote ? RemoteResources.servedPath(resolved) : nil
+    }
+
+    /// The URL of what is served at `path`: a file of the folder, or a resource of another server.
+    private func documentURL(ofServedPath path: String) -> String? {
+        RemoteResources.originalURL(path) ?? folderURL.map { $0 + path }
+    }
+
+    /// A served path as requests are classified: without its query, percent-decoded.
+    private static func matchable(_ path: String) -> String {
+        ServedFolder.relativePath(path) ?? path
     }
 
     // MARK: - Classifying
@@ -174,41 +207,52 @@ struct ServedStyle: Sendable {
         return resource
     }
 
-    /// Learns every path the style names below the folder, the tiles of its TileJSONs there, and
-    /// opens the archives its sources read (an archive that cannot be read is an error naming it).
-    private mutating func learn(from folder: ServedFolder) throws(ServeError) {
+    /// Learns every path the style names below the folder (or on other servers), the tiles of its
+    /// TileJSONs in the folder, and opens the archives its sources read (a relative path from
+    /// `archivesFolder`; an archive that cannot be read is an error naming it).
+    private mutating func learn(archivesFolder: String, folder: ServedFolder?) throws(ServeError) {
         guard let root = document.objectValue else { return }
         var sprites: [String] = []
         if let url = root["sprite"]?.stringValue { sprites.append(url) }
         for sheet in root["sprite"]?.arrayValue ?? [] { if let url = sheet["url"]?.stringValue { sprites.append(url) } }
         for sprite in sprites.compactMap({ servedPath($0) }) {
             for suffix in ["", "@2x", "@3x"] {
-                roles[sprite + suffix + ".json"] = .spriteJSON
-                roles[sprite + suffix + ".png"] = .spriteImage
+                roles[Self.matchable(sprite + suffix + ".json")] = .spriteJSON
+                roles[Self.matchable(sprite + suffix + ".png")] = .spriteImage
             }
         }
-        if let glyphs = root["glyphs"]?.stringValue.flatMap({ servedPath($0) }) { patterns.append((URLTemplatePattern(glyphs), .glyphs)) }
+        if let glyphs = root["glyphs"]?.stringValue.flatMap({ servedPath($0) }) { patterns.append((URLTemplatePattern(Self.matchable(glyphs)), .glyphs)) }
         for (id, value) in root["sources"]?.objectValue?.members ?? [] {
-            if let url = value["url"]?.stringValue, let archive = try ServedArchive(url: url, folder: folder.root) {
+            if let url = value["url"]?.stringValue, let archive = try ServedArchive(url: url, folder: archivesFolder) {
                 archives[id] = archive
                 roles[Self.archivesFolder + "/" + id + ".json"] = .archiveTileJSON(source: id)
                 let template = Self.archiveTileTemplate(source: id, format: archive.format)
-                patterns.append((URLTemplatePattern(template.removingPercentEncoding ?? template), .archiveTile(source: id, template: template)))
+                patterns.append((URLTemplatePattern(Self.matchable(template)), .archiveTile(source: id, template: template)))
                 continue
             }
             let scheme: StyleSource.Scheme = value["scheme"]?.stringValue == "tms" ? .tms : .xyz
-            if let data = value["data"]?.stringValue.flatMap({ servedPath($0) }) { roles[data] = .source }
+            if let data = value["data"]?.stringValue.flatMap({ servedPath($0) }) { roles[Self.matchable(data)] = .source }
             for tile in (value["tiles"]?.arrayValue ?? []).compactMap(\.stringValue).compactMap({ servedPath($0) }) {
-                patterns.append((URLTemplatePattern(tile), .tile(template: tile, scheme: scheme)))
+                patterns.append((URLTemplatePattern(Self.matchable(tile)), .tile(template: tile, scheme: scheme)))
             }
             guard let url = value["url"]?.stringValue, let path = servedPath(url) else { continue }
-            roles[path] = .tileJSON
-            guard let (_, file) = folder.file(atPath: path), let tileJSON = try? JSONParser.parse(file.bytes) else { continue }
-            let tileScheme: StyleSource.Scheme = tileJSON["scheme"]?.stringValue == "tms" ? .tms : scheme
-            for tile in (tileJSON["tiles"]?.arrayValue ?? []).compactMap(\.stringValue) {
-                guard let tilePath = servedPath(tile, from: path) else { continue }
-                patterns.append((URLTemplatePattern(tilePath), .tile(template: tilePath, scheme: tileScheme)))
+            roles[Self.matchable(path)] = .tileJSON
+            if RemoteResources.originalURL(path) != nil {
+                remoteTileJSONs.append((path, scheme))
+            } else if let (_, file) = folder?.file(atPath: path) {
+                learnTileJSON(file.bytes, at: path, scheme: scheme)
             }
+        }
+    }
+
+    /// Learns the tiles of the TileJSON `bytes` served at `path`, of a source with `scheme`.
+    mutating func learnTileJSON(_ bytes: [UInt8], at path: String, scheme: StyleSource.Scheme) {
+        guard let tileJSON = try? JSONParser.parse(bytes) else { return }
+        let tileScheme: StyleSource.Scheme = tileJSON["scheme"]?.stringValue == "tms" ? .tms : scheme
+        let document = documentURL(ofServedPath: path)
+        for tile in (tileJSON["tiles"]?.arrayValue ?? []).compactMap(\.stringValue) {
+            guard let tilePath = servedPath(tile, from: document) else { continue }
+            patterns.append((URLTemplatePattern(Self.matchable(tilePath)), .tile(template: tilePath, scheme: tileScheme)))
         }
     }
 }

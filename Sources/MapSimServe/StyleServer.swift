@@ -20,7 +20,8 @@ import Synchronization
 public final class StyleServer: Sendable {
     /// How to serve.
     public struct Configuration: Sendable {
-        /// The style file; its folder is what is served.
+        /// The style file, whose folder is served; or the `http(s)` URL of a style on another
+        /// server, served from `remote`.
         public var style: String
         /// The address to listen on.
         public var host: String
@@ -36,10 +37,15 @@ public final class StyleServer: Sendable {
         public var maximumHeaderBytes: Int
         /// The network's conditions: profile, faults, offline windows.
         public var conditions: ServeConditions
+        /// Where resources of other servers come from (a cache, their origin); nil to leave their
+        /// URLs as they are.
+        public var remote: RemoteResources?
 
         public init(style: String, host: String = "127.0.0.1", port: Int = 8080, maxAge: Int = 3600, maximumConnections: Int = 256,
-                    idleTimeout: Duration = .seconds(30), maximumHeaderBytes: Int = 16 * 1024, conditions: ServeConditions = ServeConditions()) {
+                    idleTimeout: Duration = .seconds(30), maximumHeaderBytes: Int = 16 * 1024, conditions: ServeConditions = ServeConditions(),
+                    remote: RemoteResources? = nil) {
             self.conditions = conditions
+            self.remote = remote
             self.style = style
             self.host = host
             self.port = port
@@ -69,13 +75,10 @@ public final class StyleServer: Sendable {
     /// microseconds since the server started. A style that cannot be read, or an address that
     /// cannot be listened on, is an error saying which.
     public static func start(_ configuration: Configuration, report: @escaping @Sendable (MapEvent) -> Void) async throws(ServeError) -> StyleServer {
-        let styleFile = URL(fileURLWithPath: configuration.style).standardizedFileURL
-        guard let folder = ServedFolder(path: styleFile.deletingLastPathComponent().path) else {
-            throw ServeError("\(configuration.style): its folder cannot be read")
-        }
-        let style = try ServedStyle(folder: folder, stylePath: styleFile.lastPathComponent)
-        let responder = ServeResponder(folder: folder, style: style, maxAge: configuration.maxAge, conditions: configuration.conditions,
-                                       start: ContinuousClock.now, report: report)
+        let started = ContinuousClock.now
+        let (folder, style) = try await served(configuration)
+        let responder = ServeResponder(folder: folder, style: style, remote: configuration.remote, maxAge: configuration.maxAge,
+                                       conditions: configuration.conditions, start: started, report: report)
         let router = Router(context: ServeRequestContext.self)
         for method in [HTTPRequest.Method.get, .head, .options, .post, .put, .delete, .patch] {
             router.on("**", method: method) { request, context in await responder.answer(request, context: context) }
@@ -106,6 +109,40 @@ public final class StyleServer: Sendable {
             }
         }
         throw ServeError("the server stopped before it listened on \(configuration.host):\(configuration.port)")
+    }
+
+    /// The folder and style a configuration serves: a style file and its folder, or a style on
+    /// another server from the cache or its origin; the TileJSONs of other servers are fetched so
+    /// that their tiles are known.
+    private static func served(_ configuration: Configuration) async throws(ServeError) -> (ServedFolder?, ServedStyle) {
+        let remote = configuration.remote
+        var folder: ServedFolder?
+        var style: ServedStyle
+        if let path = RemoteResources.servedPath(configuration.style) {
+            guard let remote, let url = RemoteResources.originalURL(path) else {
+                throw ServeError("\(configuration.style): a style on another server is served from a cache (--cache) or its origin (--proxy)")
+            }
+            let response = await remote.load(.style(url))
+            guard let data = response.data, response.error == nil else {
+                throw ServeError("\(url): \(response.error?.message ?? "no content")")
+            }
+            style = try ServedStyle(data, url: url, modified: response.modified ?? HTTPDate(secondsSince1970: Int64(Date().timeIntervalSince1970)), folder: nil, servesRemote: true)
+        } else {
+            let styleFile = URL(fileURLWithPath: configuration.style).standardizedFileURL
+            guard let found = ServedFolder(path: styleFile.deletingLastPathComponent().path) else {
+                throw ServeError("\(configuration.style): its folder cannot be read")
+            }
+            folder = found
+            style = try ServedStyle(folder: found, stylePath: styleFile.lastPathComponent, servesRemote: remote != nil)
+        }
+        if let remote {
+            for (path, scheme) in style.remoteTileJSONs {
+                guard let url = RemoteResources.originalURL(path) else { continue }
+                let response = await remote.load(.source(url))
+                if let data = response.data, response.error == nil { style.learnTileJSON(data, at: path, scheme: scheme) }
+            }
+        }
+        return (folder, style)
     }
 
     /// Stops serving: no new connection is accepted, the answers in flight are finished.
