@@ -129,7 +129,7 @@ let package = Package(
         ),
         .testTarget(name: "MapSimLiveTests", dependencies: ["MapSimLive", "MapSim", "MapSimJSON", "MapSimStyle", "MapSimTesting"]),
         .testTarget(name: "MapSimContentTests", dependencies: ["MapSimContent", "MapSim", "MapSimJSON", "MapSimTesting", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .testTarget(name: "MapSimKitTests", dependencies: ["MapSimKit", "MapSim", "MapSimCache", "MapSimTesting"]),
+        .testTarget(name: "MapSimKitTests", dependencies: ["MapSimKit", "MapSim", "MapSimCache", "MapSimServe", "MapSimTesting"]),
         .testTarget(
             name: "MapSimArchivesTests",
             dependencies: ["MapSimArchives", "MapSim", "MapSimJSON", "MapSimStyle", "MapSimTesting", .product(name: "GRDB", package: "GRDB.swift")]

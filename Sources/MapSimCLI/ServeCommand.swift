@@ -49,6 +49,13 @@ struct ServeCommand: AsyncParsableCommand {
         or a delay; --offline-window START-END drops every connection in that span of seconds \
         after the server started.
 
+        --scenario FILE serves a scenario's style under the scenario's network instead: its \
+        mirrors answer its URLs, its profile, seed, fault rules and offline windows apply, and its \
+        offline and online steps happen at the times its advance steps give (a wait takes no time \
+        here: the client is the map; starting on the offline profile is offline until the first \
+        online). What the client does (load, wait, camera) and live-data, entity and content steps \
+        are left out, and said so. --fault adds rules after the scenario's.
+
         Ctrl-C, SIGTERM or SIGHUP stop the server: the events are written, a summary (requests by \
         kind, errors, bytes) printed, and it exits 0. Exit status: 0 stopped; 2 the style cannot be \
         read (or, from --cache or --proxy, fetched); 64 bad arguments; 69 the address cannot be \
@@ -61,12 +68,16 @@ struct ServeCommand: AsyncParsableCommand {
           mapsim serve styles/sample/style.json --network 3g --fault '*/tiles/*=503x2' \\
               --offline-window 5-10
           mapsim serve https://demotiles.maplibre.org/style.json --cache offline.db
+          mapsim serve --scenario traces/tiles-429-retry-after.scenario.yaml --port 8080
           mapsim serve https://demotiles.maplibre.org/style.json --proxy --cache offline.db
         """
     )
 
-    @Argument(help: "The style file, whose folder is served; or a style's http(s) URL, with --cache or --proxy.")
-    var style: String
+    @Argument(help: "The style file, whose folder is served; or a style's http(s) URL, with --cache or --proxy (not with --scenario).")
+    var style: String?
+
+    @Option(help: ArgumentHelp("Serve the scenario's style under its network on the wall clock: its mirrors, profile, faults, offline windows and offline/online steps.", valueName: "FILE"))
+    var scenario: String?
 
     @Option(help: ArgumentHelp("Serve what the style names on other servers from this MapLibre offline database (with --proxy, what is fetched is kept in it).", valueName: "FILE"))
     var cache: String?
@@ -108,6 +119,14 @@ struct ServeCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
+        switch (style, scenario) {
+        case (nil, nil): throw ValidationError("name a STYLE to serve, or a --scenario")
+        case (.some, .some): throw ValidationError("STYLE and --scenario are two styles: the scenario names its own")
+        default: break
+        }
+        if scenario != nil, network != nil || !offlineWindow.isEmpty || proxy {
+            throw ValidationError("--scenario gives the network: --network, --offline-window and --proxy do not go with it")
+        }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (0...31_536_000).contains(maxAge) else { throw ValidationError("--max-age must be between 0 and 31536000 seconds") }
         guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be between 1 and 100000") }
@@ -117,8 +136,17 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        var served: ServeScenario?
+        if let scenario {
+            do {
+                served = ServeScenario(try Scenario.read(file: scenario), extraFaults: fault.map(\.rule))
+            } catch {
+                throw ExitStatus.fail(ExitStatus.unreadableInput, "\(error)")
+            }
+        }
+        let style = served?.style ?? self.style ?? ""
         let styleIsURL = ["http", "https"].contains(URLResolver.scheme(of: style)?.lowercased() ?? "")
-        if styleIsURL && cache == nil && !proxy {
+        if styleIsURL && cache == nil && !proxy && served?.origin == nil {
             throw ExitStatus.fail(ExitStatus.usage, "\(style): a style on another server is served from a cache (--cache FILE) or its origin (--proxy)")
         }
         guard styleIsURL || FileManager.default.isReadableFile(atPath: style) else {
@@ -134,9 +162,18 @@ struct ServeCommand: AsyncParsableCommand {
             for warning in database?.warnings ?? [] { printError("mapsim: warning: \(warning)") }
         }
         let origin = proxy ? HTTPResourceLoader() : nil
-        let remote = cache != nil || proxy ? RemoteResources(cache: database, origin: origin) : nil
+        let remote = cache != nil || proxy || served?.origin != nil ? RemoteResources(cache: database, origin: origin ?? served?.origin) : nil
+        var preamble: [String] = []
+        if let served {
+            let windows = served.offlineWindows.map { window in
+                window.upperBound >= ServeScenario.forever ? "offline from \(window.lowerBound)" : "offline \(window.lowerBound)–\(window.upperBound)"
+            }
+            preamble.append("scenario \(scenario ?? ""): network \(served.profile), \(served.faultCount) fault rule\(served.faultCount == 1 ? "" : "s")"
+                + (windows.isEmpty ? "" : ", " + windows.joined(separator: ", "))
+                + (served.leftOut.isEmpty ? "" : "; left to the client or not served: \(served.leftOut.joined(separator: ", "))"))
+        }
         do {
-            try await serve(remote: remote)
+            try await serve(style: style, conditions: served?.conditions, remote: remote, preamble: preamble)
         } catch {
             await remote?.flush()
             try? await origin?.shutdown()
@@ -147,7 +184,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// Serves until a signal stops the server, then writes what was recorded and prints the summary.
-    private func serve(remote: RemoteResources?) async throws {
+    private func serve(style: String, conditions scenarioConditions: ServeConditions?, remote: RemoteResources?, preamble: [String]) async throws {
         let header = Trace.Header(scenario: "serve " + style, seed: 0)
         let streamsTrace = trace.map { !($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) } ?? false
         let writers: [EventLineWriter]
@@ -163,8 +200,8 @@ struct ServeCommand: AsyncParsableCommand {
         let quiet = self.quiet
         let server: StyleServer
         do {
-            let conditions = ServeConditions(profile: network.flatMap(NetworkPreset.init(rawValue:)).map { $0.profile(seed: seed) },
-                                             faults: fault.map(\.rule), offlineWindows: offlineWindow.map(\.value))
+            let conditions = scenarioConditions ?? ServeConditions(profile: network.flatMap(NetworkPreset.init(rawValue:)).map { $0.profile(seed: seed) },
+                                                                   faults: fault.map(\.rule), offlineWindows: offlineWindow.map(\.value))
             server = try await StyleServer.start(.init(style: style, host: host, port: port, maxAge: maxAge, maximumConnections: maxConnections,
                                                        conditions: conditions, remote: remote)) { event in
                 let recorded = recorder.record(event)
@@ -177,6 +214,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitStatus.fail(listening ? ExitStatus.unavailable : ExitStatus.unreadableInput, error.description)
         }
         print("serving \(style) at \(server.baseURL)style.json (Ctrl-C to stop)")
+        for line in preamble { print(line) }
         let (stopped, stop) = AsyncStream<Void>.makeStream()
         let signals = StreamStop { stop.yield() }
         for await _ in stopped { break }

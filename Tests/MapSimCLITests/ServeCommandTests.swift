@@ -53,6 +53,30 @@ struct ServeCommandTests {
                 && differences[0].contains("request missing: unknown") && differences[0].contains("passwd"), "\(diff.standardOutput)")
     }
 
+    @Test func aScenarioGivesTheStyleItsMirrorsAndItsFaultsOnTheWallClock() async throws {
+        let folder = try FixtureDirectory()
+        let events = folder.path + "/served.jsonl"
+        let serve = try RunningCommand(["serve", "--scenario", "traces/tiles-429-retry-after.scenario.yaml", "--port", "0", "--events", events, "--quiet"])
+        try await serve.waitForLines { $0.contains { $0.hasPrefix("scenario ") } }
+        let line = try #require(serve.lines.first { $0.hasPrefix("serving ") })
+        #expect(serve.lines.first == line, "the first line names the style's URL")
+        #expect(serve.lines.contains { $0.contains("network lan, 1 fault rule") && $0.contains("load, wait") })
+        let url = String(line[try #require(line.range(of: "http://")).lowerBound...].prefix { $0 != " " })
+        let load = try await CommandRunner.run(["load", url, "--no-cache", "--quiet"])
+        #expect(load.status == 0 && load.standardOutput.contains("HTTP 429"), "\(load.standardOutput)")
+        serve.send(SIGTERM)
+        #expect(await serve.wait().status == 0)
+        let served = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
+        // The mirror answered the scenario's URLs below /_remote/; each tile was refused once.
+        #expect(served.filter { $0.contains("\"kind\":\"tile\"") && $0.contains("HTTP 429") }.count == 4)
+        #expect(served.contains { $0.contains("/_remote/https/maps.test/tiles.json") })
+        // A style on another server needs a cache or an origin; a scenario and a STYLE are two styles.
+        let remote = try await CommandRunner.run(["serve", "https://maps.test/style.json", "--port", "0"])
+        #expect(remote.status == 64 && remote.standardError.contains("--cache"), "\(remote.standardError)")
+        let both = try await CommandRunner.run(["serve", "styles/sample/style.json", "--scenario", "traces/tiles-429-retry-after.scenario.yaml"])
+        #expect(both.status == 64, "\(both.standardError)")
+    }
+
     @Test func aStyleThatCannotBeReadIs2AndAPortInUseIs69() async throws {
         let missing = try await CommandRunner.run(["serve", "nosuch/style.json", "--port", "0"])
         #expect(missing.status == 2 && missing.standardError.contains("nosuch/style.json"), "\(missing.standardError)")
