@@ -114,6 +114,17 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "Serve",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "MapSim", package: "mapsim"),
+                .product(name: "MapSimServe", package: "mapsim"),
+                .product(name: "MapSimTesting", package: "mapsim"),
+            ],
+            path: "Benchmarks/Serve",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "Validation",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

@@ -17,6 +17,8 @@ struct FileAnswer: Sendable {
     var unencodedBody: [UInt8] = []
     /// The bytes of the file a 206 carries.
     var range: ClosedRange<Int>?
+    /// The `Last-Modified` it says.
+    var modified: HTTPDate?
 
     /// The headers every answer carries, so that a browser may read it from any page.
     static let crossOrigin = [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag, Content-Range, Content-Length")]
@@ -24,7 +26,7 @@ struct FileAnswer: Sendable {
     /// The answer to a `method` request (`GET` or `HEAD`) with `requestHeaders` (names lowercased)
     /// for `content`.
     static func answer(method: String, requestHeaders: [String: String], content: [UInt8], contentType: String, etag: String,
-                       modified: HTTPDate, maxAge: Int) -> FileAnswer {
+                       modified: HTTPDate, modifiedText: String? = nil, maxAge: Int) -> FileAnswer {
         let compressible = contentType.hasPrefix("application/x-protobuf") || contentType.hasPrefix("application/json")
             || contentType.hasPrefix("application/geo+json") || contentType.hasPrefix("application/vnd.mapbox-vector-tile")
         let acceptsGzip = requestHeaders["accept-encoding"].map(Self.acceptsGzip) ?? false
@@ -33,17 +35,17 @@ struct FileAnswer: Sendable {
         // A range is of the bytes as stored; otherwise gzip when the client takes it.
         let gzip = range == nil && compressible && acceptsGzip
         let representationTag = gzip && !storedGzip ? String(etag.dropLast()) + "-gzip\"" : etag
-        var headers = [("Content-Type", contentType), ("ETag", representationTag), ("Last-Modified", modified.description),
+        var headers = [("Content-Type", contentType), ("ETag", representationTag), ("Last-Modified", modifiedText ?? modified.description),
                        ("Cache-Control", "max-age=\(maxAge)"), ("Accept-Ranges", "bytes")] + crossOrigin
         if compressible { headers.append(("Vary", "Accept-Encoding")) }
 
         if let tags = requestHeaders["if-none-match"] {
             let listed = tags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") }
             if listed.contains("*") || listed.contains(etag) || listed.contains(representationTag) {
-                return FileAnswer(status: 304, headers: headers, body: [], contentLength: 0)
+                return FileAnswer(status: 304, headers: headers, body: [], contentLength: 0, modified: modified)
             }
         } else if let since = requestHeaders["if-modified-since"].flatMap(HTTPDate.init(rfc1123:)), modified <= since {
-            return FileAnswer(status: 304, headers: headers, body: [], contentLength: 0)
+            return FileAnswer(status: 304, headers: headers, body: [], contentLength: 0, modified: modified)
         }
 
         var body = content
@@ -58,7 +60,7 @@ struct FileAnswer: Sendable {
                 headers.append(("Content-Range", "bytes \(bounds.lowerBound)-\(bounds.upperBound)/\(content.count)"))
             case .none:
                 headers.append(("Content-Range", "bytes */\(content.count)"))
-                return FileAnswer(status: 416, headers: headers, body: [], contentLength: 0)
+                return FileAnswer(status: 416, headers: headers, body: [], contentLength: 0, modified: modified)
             }
         } else if gzip {
             if !storedGzip, let compressed = ZlibCodec.deflate(content, format: .gzip) { body = compressed }
@@ -68,7 +70,7 @@ struct FileAnswer: Sendable {
         }
         let length = body.count
         return FileAnswer(status: status, headers: headers, body: method == "HEAD" ? [] : body, contentLength: length,
-                          unencodedBody: gzip && !storedGzip ? content : body, range: served)
+                          unencodedBody: gzip && !storedGzip ? content : body, range: served, modified: modified)
     }
 
     /// Whether an `Accept-Encoding` value takes gzip (`gzip`, `*`, not `gzip;q=0`).

@@ -39,9 +39,9 @@ struct ServeResponder: Sendable {
                 let bytes = style.style(base: base)
                 answer = FileAnswer.answer(method: method, requestHeaders: headers, content: bytes, contentType: "application/json",
                                            etag: SimulatedNetwork.etag(for: bytes), modified: style.modified, maxAge: maxAge)
-            } else if let relative, let (content, etag, modified, type) = content(of: relative, role: role, base: base) {
+            } else if let relative, let (content, etag, file, type) = content(of: relative, role: role, base: base) {
                 answer = FileAnswer.answer(method: method, requestHeaders: headers, content: content, contentType: type,
-                                           etag: etag, modified: modified, maxAge: maxAge)
+                                           etag: etag, modified: file.modified, modifiedText: file.modifiedText, maxAge: maxAge)
                 if let range = answer.range { resource.dataRange = UInt64(range.lowerBound)...UInt64(range.upperBound) }
             } else {
                 answer = Self.refusal(404, "not found: \(path)")
@@ -135,7 +135,7 @@ struct ServeResponder: Sendable {
     /// none (and there is no origin to ask), 502 naming the origin's error.
     private func remoteAnswer(_ remote: RemoteResources, original: String, path: String, role: ServedStyle.Role?, resource: Resource, method: String,
                               headers: [String: String], base: String) async -> FileAnswer {
-        var wanted = Resource(url: original, kind: resource.kind == .unknown ? .unknown : resource.kind)
+        var wanted = Resource(url: original, kind: resource.kind)
         if case .tile(let template, _)? = role, let tile = resource.tileData, let originalTemplate = RemoteResources.originalURL(template) {
             wanted = .tile(TileURLTemplate(originalTemplate), id: tile.id, pixelRatio: tile.pixelRatio)
         }
@@ -163,12 +163,12 @@ struct ServeResponder: Sendable {
 
     /// The bytes served for a file below the folder, when and as what: TileJSONs rewritten for
     /// `base`, other files as they are.
-    private func content(of relative: String, role: ServedStyle.Role?, base: String) -> (bytes: [UInt8], etag: String, modified: HTTPDate, type: String)? {
-        guard let folder, let (_, file) = folder.file(atPath: relative) else { return nil }
+    private func content(of relative: String, role: ServedStyle.Role?, base: String) -> (bytes: [UInt8], etag: String, file: ServedFolder.File, type: String)? {
+        guard let folder, let file = folder.file(atRelativePath: relative) else { return nil }
         let rewritten: [UInt8]? = role == .tileJSON ? style.tileJSON(file.bytes, path: relative, base: base) : nil
         // A file as it is keeps the ETag the folder worked out once; a rewritten one has its own.
-        guard let rewritten else { return (file.bytes, file.etag, file.modified, ServedFolder.contentType(of: relative)) }
-        return (rewritten, SimulatedNetwork.etag(for: rewritten), file.modified, "application/json")
+        guard let rewritten else { return (file.bytes, file.etag, file, ServedFolder.contentType(of: relative)) }
+        return (rewritten, SimulatedNetwork.etag(for: rewritten), file, "application/json")
     }
 
     private static func refusal(_ status: Int, _ message: String) -> FileAnswer {
@@ -179,7 +179,7 @@ struct ServeResponder: Sendable {
     /// The answer as the event's response.
     private static func response(_ answer: FileAnswer) -> MapSim.Response {
         let etag = answer.headers.first { $0.0 == "ETag" }?.1
-        let modified = answer.headers.first { $0.0 == "Last-Modified" }.flatMap { HTTPDate(rfc1123: $0.1) }
+        let modified = answer.modified
         guard answer.status < 400 else {
             let reason: MapSim.Response.Failure.Reason = answer.status == 404 ? .notFound : answer.status == 429 ? .rateLimit : answer.status >= 500 ? .server : .other
             return MapSim.Response(source: .network, error: .init(reason: reason, message: "HTTP \(answer.status): " + String(decoding: answer.body, as: UTF8.self)

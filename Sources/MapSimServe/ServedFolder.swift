@@ -11,6 +11,8 @@ final class ServedFolder: Sendable {
         var bytes: [UInt8]
         var etag: String
         var modified: HTTPDate
+        /// `modified` as a header says it.
+        var modifiedText: String
         var size: Int
         var modifiedNanoseconds: Int
     }
@@ -35,7 +37,13 @@ final class ServedFolder: Sendable {
     /// The file a request path names (percent-encoded, with or without its leading `/`), or nil
     /// when there is none below the folder.
     func file(atPath requestPath: String) -> (relativePath: String, file: File)? {
-        guard let relative = Self.relativePath(requestPath) else { return nil }
+        guard let relative = Self.relativePath(requestPath), let file = file(atRelativePath: relative) else { return nil }
+        return (relative, file)
+    }
+
+    /// The file at a path `relativePath` already made (below the folder, decoded), or nil when
+    /// there is none there.
+    func file(atRelativePath relative: String) -> File? {
         guard let real = realpath(root + "/" + relative, nil) else { return nil }
         let resolved = String(cString: real)
         free(real)
@@ -46,33 +54,46 @@ final class ServedFolder: Sendable {
         let size = Int(status.st_size)
         let nanoseconds = Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec)
         if let held = files.withLock({ $0[resolved] }), held.size == size, held.modifiedNanoseconds == nanoseconds {
-            return (relative, held)
+            return held
         }
         guard let data = FileManager.default.contents(atPath: resolved) else { return nil }
         let bytes = [UInt8](data)
-        let file = File(bytes: bytes, etag: SimulatedNetwork.etag(for: bytes), modified: HTTPDate(secondsSince1970: Int64(status.st_mtim.tv_sec)),
+        let modified = HTTPDate(secondsSince1970: Int64(status.st_mtim.tv_sec))
+        let file = File(bytes: bytes, etag: SimulatedNetwork.etag(for: bytes), modified: modified, modifiedText: modified.description,
                         size: size, modifiedNanoseconds: nanoseconds)
         files.withLock { $0[resolved] = file }
-        return (relative, file)
+        return file
     }
 
     /// A request path as a path below the folder: percent-decoded, without its query, `.` and empty
     /// segments; nil when it climbs out (`..`) or holds what no file name holds (NUL, a backslash).
     static func relativePath(_ requestPath: String) -> String? {
-        let path = requestPath.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        guard let decoded = path.removingPercentEncoding, !decoded.contains("\0"), !decoded.contains("\\") else { return nil }
+        // Bytes, not Foundation: this runs on every request.
+        let utf8 = requestPath.utf8
+        let path = utf8.firstIndex(of: UInt8(ascii: "?")).map { requestPath[..<$0] } ?? Substring(requestPath)
+        let decoded: String
+        if path.utf8.contains(UInt8(ascii: "%")) {
+            guard let text = String(path).removingPercentEncoding else { return nil }
+            decoded = text
+        } else {
+            decoded = String(path)
+        }
+        guard !decoded.utf8.contains(0), !decoded.utf8.contains(UInt8(ascii: "\\")) else { return nil }
         var segments: [Substring] = []
         for segment in decoded.split(separator: "/", omittingEmptySubsequences: true) {
             if segment == "." { continue }
             if segment == ".." { return nil }
             segments.append(segment)
         }
+        if segments.count == 1 { return String(segments[0]) }
         return segments.isEmpty ? nil : segments.joined(separator: "/")
     }
 
     /// The media type of a file, from its name.
     static func contentType(of path: String) -> String {
-        switch (path as NSString).pathExtension.lowercased() {
+        let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[path.utf8.index(after: $0)...] } ?? Substring(path)
+        let pathExtension = name.utf8.lastIndex(of: UInt8(ascii: ".")).map { name[name.utf8.index(after: $0)...] } ?? ""
+        return switch pathExtension.lowercased() {
         case "json", "tilejson": "application/json"
         case "geojson": "application/geo+json"
         case "pbf", "mvt": "application/x-protobuf"

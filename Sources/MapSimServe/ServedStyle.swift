@@ -202,9 +202,26 @@ struct ServedStyle: Sendable {
         }
         let id = CanonicalTileID(z: z, x: x, y: scheme == .tms ? (1 << z) - 1 - y : y)
         var resource = Resource(url: url, kind: .tile)
-        resource.tileData = Resource.TileData(urlTemplate: template, pixelRatio: template.contains("{ratio}") && path.contains("@2x") ? 2 : 1, id: id,
+        resource.tileData = Resource.TileData(urlTemplate: template, pixelRatio: Self.isRetina(template: template, path: path) ? 2 : 1, id: id,
                                               scheme: scheme)
         return resource
+    }
+
+    /// Whether a tile path of a `{ratio}` template asks for the @2x tile.
+    private static func isRetina(template: String, path: String) -> Bool {
+        contains(template, "{ratio}") && contains(path, "@2x")
+    }
+
+    /// Whether `text` holds `part`, byte for byte (no Foundation, no generic search: this runs on
+    /// every tile request).
+    private static func contains(_ text: String, _ part: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let needle = Array(part.utf8)
+        guard let first = needle.first, bytes.count >= needle.count else { return false }
+        for start in 0...(bytes.count - needle.count) where bytes[start] == first && bytes[start..<start + needle.count].elementsEqual(needle) {
+            return true
+        }
+        return false
     }
 
     /// Learns every path the style names below the folder (or on other servers), the tiles of its

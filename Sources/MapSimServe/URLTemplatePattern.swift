@@ -2,7 +2,7 @@
 /// paths it makes, and the value of each placeholder in one of them.
 struct URLTemplatePattern: Sendable, Equatable {
     private enum Part: Sendable, Equatable {
-        case literal(String)
+        case literal([UInt8])
         case placeholder(String)
     }
 
@@ -13,38 +13,40 @@ struct URLTemplatePattern: Sendable, Equatable {
         var parts: [Part] = []
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            if open > rest.startIndex { parts.append(.literal(String(rest[..<open]))) }
+            if open > rest.startIndex { parts.append(.literal(Array(rest[..<open].utf8))) }
             parts.append(.placeholder(String(rest[rest.index(after: open)..<close])))
             rest = rest[rest.index(after: close)...]
         }
-        if !rest.isEmpty { parts.append(.literal(String(rest))) }
+        if !rest.isEmpty { parts.append(.literal(Array(rest.utf8))) }
         self.parts = parts
     }
 
     /// The placeholders' values when `path` is one the template makes (a placeholder matches at
     /// least one character and no `/` but `{fontstack}`'s commas); nil otherwise.
     func match(_ path: String) -> [String: String]? {
+        // Bytes and index ranges: this runs on every request a server classifies.
+        let bytes = Array(path.utf8)
+        var captures: [(name: String, range: Range<Int>)] = []
+        guard Self.match(parts[...], bytes, from: 0, &captures) else { return nil }
         var values: [String: String] = [:]
-        return Self.match(parts[...], Substring(path), &values) ? values : nil
+        for (name, range) in captures { values[name] = String(decoding: bytes[range], as: UTF8.self) }
+        return values
     }
 
-    private static func match(_ parts: ArraySlice<Part>, _ path: Substring, _ values: inout [String: String]) -> Bool {
-        guard let first = parts.first else { return path.isEmpty }
+    private static func match(_ parts: ArraySlice<Part>, _ path: [UInt8], from start: Int, _ captures: inout [(name: String, range: Range<Int>)]) -> Bool {
+        guard let first = parts.first else { return start == path.count }
         switch first {
         case .literal(let text):
-            guard path.hasPrefix(text) else { return false }
-            return match(parts.dropFirst(), path.dropFirst(text.count), &values)
+            guard path.count - start >= text.count, path[start..<start + text.count].elementsEqual(text) else { return false }
+            return match(parts.dropFirst(), path, from: start + text.count, &captures)
         case .placeholder(let name):
             // The shortest value that lets the rest match, so `{y}.pbf` takes the digits only.
-            var end = path.startIndex
-            while end < path.endIndex, path[end] != "/" {
-                end = path.index(after: end)
-                var attempt = values
-                attempt[name] = String(path[path.startIndex..<end])
-                if match(parts.dropFirst(), path[end...], &attempt) {
-                    values = attempt
-                    return true
-                }
+            var end = start
+            while end < path.count, path[end] != UInt8(ascii: "/") {
+                end += 1
+                captures.append((name, start..<end))
+                if match(parts.dropFirst(), path, from: end, &captures) { return true }
+                captures.removeLast()
             }
             return false
         }
