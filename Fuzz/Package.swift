@@ -24,6 +24,7 @@ let package = Package(
                 .product(name: "MapSimContent", package: "mapsim"),
                 .product(name: "MapSimCache", package: "mapsim"),
                 .product(name: "MapSimArchives", package: "mapsim"),
+                .product(name: "MapSimServe", package: "mapsim"),
             ]
         ),
     ]

@@ -6,6 +6,7 @@ import MapSimCache
 import MapSimContent
 import MapSimJSON
 @testable import MapSimLive
+@testable import MapSimServe
 import MapSimStyle
 import MapSimTrace
 import Synchronization
@@ -17,6 +18,7 @@ enum FuzzTarget: String, CaseIterable {
     case scenario, traceYAML = "trace-yaml", traceJSONLines = "trace-json-lines"
     case contentManifest = "content-manifest", contentPackage = "content-package"
     case offlineDatabase = "offline-database", regionDefinition = "region-definition", mbtiles, pmtiles
+    case serveRequest = "serve-request"
 
     /// The target `MAPSIM_FUZZ_TARGET` names.
     static let selected: FuzzTarget = {
@@ -33,6 +35,9 @@ enum FuzzTarget: String, CaseIterable {
         let folder = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
         return folder + "/mapsim-fuzz-\(getpid())"
     }()
+
+    /// The templates a served style's requests are classified by.
+    private static let servedTemplates = [URLTemplatePattern("glyphs/{fontstack}/{range}.pbf"), URLTemplatePattern("tiles/{z}/{x}/{y}{ratio}.pbf")]
 
     private static let packageKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: Data(repeating: 7, count: 32)).publicKey
 
@@ -107,6 +112,22 @@ enum FuzzTarget: String, CaseIterable {
             let (end, overflow) = header.rootDirectoryOffset.addingReportingOverflow(header.rootDirectoryLength)
             guard !overflow, end <= UInt64(bytes.count) else { return }
             _ = try? PMTilesDirectory(decoding: Array(bytes[Int(header.rootDirectoryOffset)..<Int(end)]))
+        case .serveRequest:
+            // A request as `mapsim serve` reads it: the path on the first line, headers after.
+            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            let path = String(lines.first ?? "")
+            var headers: [String: String] = [:]
+            for line in lines.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+            _ = RemoteResources.originalURL(path)
+            if let relative = ServedFolder.relativePath(path) {
+                for template in Self.servedTemplates { _ = template.match(relative) }
+                _ = ServedFolder.contentType(of: relative)
+            }
+            _ = FileAnswer.answer(method: "GET", requestHeaders: headers, content: Array(bytes.prefix(64)), contentType: "application/x-protobuf",
+                                  etag: "\"e\"", modified: HTTPDate(secondsSince1970: 1_767_225_600), maxAge: 60)
         }
     }
 
