@@ -348,12 +348,12 @@ CAMERAS = {
 }
 
 def main():
-    # Everything is written again except the recordings of MapLibre Native (mln/), which
-    # scripts/record-mln-requests makes.
+    # Everything is written again except the recordings of MapLibre Native: mln/, which
+    # scripts/record-mln-requests makes, and serve/, which scripts/record-mln-through-serve makes.
     for name in CAMERAS:
         folder = os.path.join(ROOT, name)
         for entry in os.listdir(folder) if os.path.isdir(folder) else []:
-            if entry != "mln":
+            if entry not in ("mln", "serve"):
                 path = os.path.join(folder, entry)
                 shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
     fonts = ["Fixture Regular", "Fixture Bold", "Fixture Italic,Fixture Regular", "Fixture CJK"]
