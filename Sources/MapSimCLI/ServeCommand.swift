@@ -63,13 +63,15 @@ struct ServeCommand: AsyncParsableCommand {
 
         Examples:
           mapsim serve styles/sample/style.json --port 8080
-          mapsim serve styles/sample/style.json --port 8080 --events requests.jsonl --quiet
-          mapsim serve styles/live/style.json --host 0.0.0.0 --port 8080 --max-age 0
-          mapsim serve styles/sample/style.json --network 3g --fault '*/tiles/*=503x2' \\
-              --offline-window 5-10
-          mapsim serve https://demotiles.maplibre.org/style.json --cache offline.db
-          mapsim serve --scenario traces/tiles-429-retry-after.scenario.yaml --port 8080
-          mapsim serve https://demotiles.maplibre.org/style.json --proxy --cache offline.db
+          mapsim serve styles/sample/style.json --port 0 --quiet \\
+              --events requests.jsonl
+          mapsim serve styles/live/style.json --host 0.0.0.0 --max-age 0
+          mapsim serve styles/sample/style.json --network 3g \\
+              --fault '*/tiles/*=503x2' --offline-window 5-10
+          mapsim serve https://maps.example/style.json --proxy \\
+              --cache offline.db
+          mapsim serve https://maps.example/style.json --cache offline.db
+          mapsim serve --scenario traces/tiles-429-retry-after.scenario.yaml
         """
     )
 

@@ -95,7 +95,7 @@ struct ValidateCommandTests {
     }
 
     @Test func helpExamplesAreWholeCommandsThatFitTheScreen() async throws {
-        for command in [[], ["load"], ["cache"], ["run"], ["diff"], ["validate"], ["tiles"], ["export"]] {
+        for command in [[], ["load"], ["cache"], ["run"], ["diff"], ["validate"], ["tiles"], ["export"], ["serve"], ["region"], ["eval"]] {
             let help = try await CommandRunner.run(command + ["--help"]).standardOutput
             let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             for (index, line) in lines.enumerated() where line.hasPrefix("  mapsim ") || (index > 0 && lines[index - 1].hasSuffix(" \\")) {
