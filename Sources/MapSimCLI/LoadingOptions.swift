@@ -38,7 +38,7 @@ struct LoadingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The folder asset:// URLs resolve under (default: the style's folder).", valueName: "DIR"))
     var assetRoot: String?
 
-    @Option(help: ArgumentHelp("continuous (an interactive map, the default) or still (one image: no fades, and a glyph range or tile that fails stops the load, as MapLibre's still mode).", valueName: "MODE"))
+    @Option(help: ArgumentHelp("continuous (an interactive map, the default) or still (one image: no fades, and a glyph range, tile or sprite that fails stops the load, as MapLibre's still mode).", valueName: "MODE"))
     var mode: MapMode = .continuous
 
     func validate() throws {

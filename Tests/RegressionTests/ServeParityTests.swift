@@ -11,7 +11,7 @@ import MapSimTesting
 /// What `mapsim serve` records of a real MapLibre Native is what it records of mapsim. Each file of
 /// styles/differential/FIXTURE/serve/ holds the requests `mapsim serve` recorded while MapLibre Native
 /// (pymgl, still mode) rendered the fixture at one camera under one set of network conditions —
-/// none, a 3G profile with slow tiles, every glyph range or every tile answered 503 once (recorded
+/// none, a 3G profile with slow tiles, every glyph range, tile or sprite part answered 503 once (recorded
 /// by scripts/record-mln-through-serve). Here the fixture is served in-process under the same
 /// conditions and mapsim loads it in still mode at the same camera: the server must record the same
 /// requests (kind, path, status), the map must fail exactly when MapLibre Native did not render, and
@@ -38,7 +38,7 @@ struct ServeParityTests {
 
     @Test func everyCameraIsRecordedUnderEveryCondition() throws {
         let conditions = Set(Self.recordings.map { URL(fileURLWithPath: $0.file).deletingPathExtension().pathExtension })
-        #expect(conditions == ["plain", "3g-slow-tiles", "glyphs-503-once", "tiles-503-once"])
+        #expect(conditions == ["plain", "3g-slow-tiles", "glyphs-503-once", "tiles-503-once", "sprite-503-once"])
         for fixture in Set(Self.recordings.map(\.fixture)) {
             let cameras = try JSONParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: "\(Self.root)/\(fixture)/cameras.json"))))
             #expect(Self.recordings.filter { $0.fixture == fixture }.count == (cameras.arrayValue?.count ?? 0) * conditions.count, "\(fixture)")

@@ -1,7 +1,8 @@
 import MapSimJSON
 import MapSimStyle
 
-/// The sprite: both parts of every sheet settle, failures are not fatal.
+/// The sprite: both parts of every sheet settle; a failure is not fatal but to a still image, which
+/// MapLibre's still mode does not draw without its sprite.
 extension LoadSequence {
     mutating func receiveSprite(_ response: Response, sheet index: Int, isImage: Bool, url: String) {
         let part = isImage ? load.sprite.sheets[safe: index]?.png : load.sprite.sheets[safe: index]?.json
@@ -19,6 +20,7 @@ extension LoadSequence {
         if !isImage { load.sprite.sheets[index].jsonURL = url }
         load.sprite.sheets[index].pendingParts -= 1
         if load.sprite.sheets[index].pendingParts == 0 { finishSheet(index) }
+        if case .failed = load.phase { return }
         if load.sprite.isSettled {
             actions.append(.emit(.styleDataLoaded(StyleDataLoaded(type: .sprite))))
             actions.append(.invalidate)
@@ -29,6 +31,9 @@ extension LoadSequence {
     mutating func finishSheet(_ index: Int) {
         let sheet = load.sprite.sheets[index]
         var failure = sheet.failure
+        // A sheet that could not be loaded or read stops a still image; images dropped for lying
+        // outside the sheet do not (MapLibre warns and draws the rest).
+        var stopsStill = failure != nil
         if failure == nil, let json = sheet.json, let png = sheet.png {
             do {
                 let header = try PNGHeader.read(png)
@@ -40,10 +45,12 @@ extension LoadSequence {
                 }
             } catch {
                 failure = "sprite \(sheet.source.id) at \(sheet.jsonURL ?? ""): \(error)"
+                stopsStill = true
             }
         }
         if let failure {
             actions.append(.emit(.mapLoadingError(MapLoadingError(type: .sprite, message: failure))))
+            if stopsStill && options.mode == .still { load.phase = .failed(failure) }
         }
     }
 }

@@ -30,8 +30,8 @@ public actor Map {
     public enum RunOutcome: Sendable, Equatable {
         /// The state was reached at this time.
         case reached(SimTime)
-        /// The style could not be loaded or parsed — or, in still mode, a glyph range or a tile
-        /// failed, which stops a still image; the message says why.
+        /// The style could not be loaded or parsed — or, in still mode, a glyph range, a tile or
+        /// the sprite failed, which stops a still image; the message says why.
         case styleFailed(String)
         /// The timeout passed first; `nothingPending` tells whether the map had nothing left to do.
         case timedOut(at: SimTime, nothingPending: Bool)

@@ -38,6 +38,27 @@ struct MapNetworkTests {
         #expect(peakConcurrency(free) == 4, "four tiles at once without a cap")
     }
 
+    @Test func aStillImageStopsAtATilesGlyphsOrSpritesFailureButNotAtATileThatIsNotThere() async throws {
+        func outcome(_ fault: String, mode: MapMode) async throws -> Map.RunOutcome {
+            let faulty = SimulatedNetwork(mirrors: [.init(prefix: "https://maps.test/", directory: SampleStyle.folder)],
+                                          faults: [try #require(FaultRule(commandLine: fault))])
+            var options = Map.Options()
+            options.mode = mode
+            let map = Map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), network: faulty), options: options)
+            await map.setStyleURI("https://maps.test/style.json")
+            return await map.run(until: .mapIdle, timeout: .seconds(60))
+        }
+        // As MapLibre's still mode: any resource error fails the image, naming it.
+        for (fault, named) in [("*/tiles/*=503", "tile 10/"), ("*/glyphs/*=500", "glyphs"), ("*/sprite*=503", "sprite")] {
+            guard case .styleFailed(let message) = try await outcome(fault, mode: .still) else { Issue.record("\(fault): the still image was drawn"); continue }
+            #expect(message.contains(named), "\(fault): \(message)")
+            // An interactive map draws without what failed.
+            guard case .reached = try await outcome(fault, mode: .continuous) else { Issue.record("\(fault): the map does not go idle"); continue }
+        }
+        // A tile that is not there (404) is no content, even for a still image.
+        guard case .reached = try await outcome("*/tiles/*=404", mode: .still) else { Issue.record("a missing tile stopped the still image"); return }
+    }
+
     @Test func anOfflineWindowDelaysTheLoadUntilTheNetworkReturns() async throws {
         let (_, outcome) = await load(timing: NetworkPreset.lan.profile(), loading: .init(offlineWindows: [SimTime.zero..<SimTime.seconds(5)]))
         // The style request fails offline (fatal), exactly as a map started without a network.
