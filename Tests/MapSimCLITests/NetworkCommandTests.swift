@@ -8,8 +8,17 @@ import MapSimTesting
 @Suite("mapsim load over the network", .serialized)
 struct NetworkCommandTests {
     @Test func aSignalDuringTheLoadWritesTheEventsSoFarAndExitsAsTheSignalSays() async throws {
-        let server = try await FixtureServer.start(serving: SampleStyle.folder)
-        // The style, its sprite and TileJSON come at once; the tiles never do.
+        // The sample without its sprite, so that the style is loaded as soon as its TileJSON is —
+        // before the first tile is asked for (a sprite's answer could come after that).
+        let site = try FixtureDirectory()
+        try FileManager.default.removeItem(atPath: site.path)
+        try FileManager.default.copyItem(atPath: SampleStyle.folder, toPath: site.path)
+        let styleFile = site.path + "/style.json"
+        let style = try String(contentsOfFile: styleFile, encoding: .utf8)
+        try style.replacingOccurrences(of: #""sprite": "sprite","#, with: "").write(toFile: styleFile, atomically: true, encoding: .utf8)
+        #expect(try !String(contentsOfFile: styleFile, encoding: .utf8).contains("sprite"))
+        let server = try await FixtureServer.start(serving: site.path)
+        // The style and its TileJSON come at once; the tiles never do.
         server.reply(prefix: "/tiles/", with: .delay(.seconds(3_600)))
         for (signal, status) in [(SIGTERM, Int32(143)), (SIGINT, 130)] {
             let folder = try FixtureDirectory()
