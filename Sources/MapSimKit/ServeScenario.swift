@@ -45,8 +45,7 @@ public struct ServeScenario: Sendable {
                 if let since = offlineSince, since < clock { windows.append(since..<clock) }
                 offlineSince = nil
             default:
-                let name = Self.name(of: step)
-                if !leftOut.contains(name) { leftOut.append(name) }
+                if !leftOut.contains(step.keyword) { leftOut.append(step.keyword) }
             }
         }
         if let since = offlineSince { windows.append(since..<Self.forever) }
@@ -57,34 +56,5 @@ public struct ServeScenario: Sendable {
         conditions = ServeConditions(profile: scenario.profile.profile(seed: scenario.seed), faults: scenario.faults + extraFaults,
                                      offlineWindows: offlineWindows)
         origin = scenario.mirrors.isEmpty ? nil : SimulatedNetwork(mirrors: scenario.mirrors, cacheControl: scenario.cacheControl)
-    }
-
-    /// A step's name, as scenarios write it.
-    static func name(of step: Scenario.Step) -> String {
-        switch step {
-        case .load: "load"
-        case .wait: "wait"
-        case .advance: "advance"
-        case .camera: "camera"
-        case .offline: "offline"
-        case .online: "online"
-        case .subscribe: "subscribe"
-        case .unsubscribe: "unsubscribe"
-        case .publish: "publish"
-        case .dropConnection: "drop-connection"
-        case .stopBroker: "stop-broker"
-        case .startBroker: "start-broker"
-        case .restartBroker: "restart-broker"
-        case .enableLiveData: "enable-live-data"
-        case .disableLiveData: "disable-live-data"
-        case .setFloor: "set-floor"
-        case .connectFeed: "connect-feed"
-        case .disconnectFeed: "disconnect-feed"
-        case .outage: "outage"
-        case .purgeAll: "purge-all"
-        case .publishContent: "publish-content"
-        case .checkContent: "check-content"
-        case .refreshContent: "refresh-content"
-        }
     }
 }

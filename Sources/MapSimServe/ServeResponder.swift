@@ -24,7 +24,8 @@ struct ServeResponder: Sendable {
         let host = request.head.authority ?? headers["host"] ?? "localhost"
         let base = "http://\(host)/"
         let path = request.uri.path
-        let url = base + path.drop { $0 == "/" } + (request.uri.query.map { "?" + $0 } ?? "")
+        let query = request.uri.query.map { "?" + $0 } ?? ""
+        let url = base + path.drop { $0 == "/" } + query
         let relative = path == "/" ? nil : ServedFolder.relativePath(path)
         var (resource, role) = relative.map { style.resource(url: url, path: $0) } ?? (Resource(url: url, kind: .unknown), nil)
         let method = request.method.rawValue
@@ -33,7 +34,7 @@ struct ServeResponder: Sendable {
         case "GET", "HEAD":
             if let archived = archiveAnswer(role: role, resource: resource, method: method, headers: headers, base: base) {
                 answer = archived
-            } else if let remote, let relative, let original = RemoteResources.originalURL(path + (request.uri.query.map { "?" + $0 } ?? "")) {
+            } else if let remote, let relative, let original = RemoteResources.originalURL(path + query) {
                 answer = await remoteAnswer(remote, original: original, path: relative, role: role, resource: resource, method: method, headers: headers, base: base)
             } else if role == .style {
                 let bytes = style.style(base: base)
@@ -117,7 +118,7 @@ struct ServeResponder: Sendable {
             guard let found = style.archives[source], let tile = resource.tileData?.id else { return nil }
             do {
                 guard let data = try found.tile(z: tile.z, x: tile.x, y: tile.y) else {
-                    return FileAnswer(status: 204, headers: [("Cache-Control", "max-age=\(maxAge)")] + FileAnswer.crossOrigin, body: [], contentLength: 0)
+                    return noContent
                 }
                 (archive, bytes, type) = (found, data, ServedFolder.contentType(of: "tile." + found.format))
             } catch {
@@ -144,7 +145,7 @@ struct ServeResponder: Sendable {
             return Self.refusal(error.reason == .notFound && response.source == .cache ? 404 : 502, error.message)
         }
         guard let data = response.data, !response.noContent else {
-            return FileAnswer(status: 204, headers: [("Cache-Control", "max-age=\(maxAge)")] + FileAnswer.crossOrigin, body: [], contentLength: 0)
+            return noContent
         }
         let bytes = role == .tileJSON ? style.tileJSON(data, path: path, base: base) : data
         let etag = role == .tileJSON ? SimulatedNetwork.etag(for: bytes) : response.etag ?? SimulatedNetwork.etag(for: bytes)
@@ -169,6 +170,11 @@ struct ServeResponder: Sendable {
         // A file as it is keeps the ETag the folder worked out once; a rewritten one has its own.
         guard let rewritten else { return (file.bytes, file.etag, file, ServedFolder.contentType(of: relative)) }
         return (rewritten, SimulatedNetwork.etag(for: rewritten), file, "application/json")
+    }
+
+    /// A 204, for a tile an archive or a cache does not have: no content, as a map takes it.
+    private var noContent: FileAnswer {
+        FileAnswer(status: 204, headers: [("Cache-Control", "max-age=\(maxAge)")] + FileAnswer.crossOrigin, body: [], contentLength: 0)
     }
 
     private static func refusal(_ status: Int, _ message: String) -> FileAnswer {

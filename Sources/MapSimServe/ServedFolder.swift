@@ -85,7 +85,6 @@ final class ServedFolder: Sendable {
             if segment == ".." { return nil }
             segments.append(segment)
         }
-        if segments.count == 1 { return String(segments[0]) }
         return segments.isEmpty ? nil : segments.joined(separator: "/")
     }
 

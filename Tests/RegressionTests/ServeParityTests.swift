@@ -19,22 +19,8 @@ import MapSimTesting
 /// network — name the same resources.
 @Suite("mapsim serve parity with MapLibre Native", .serialized)
 struct ServeParityTests {
-    struct Recording: CustomStringConvertible, Sendable {
-        var fixture: String
-        var file: String
-        var description: String { "\(fixture)/\(URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent)" }
-    }
-
-    static let root = SampleStyle.stylesFolder + "/differential"
-
-    static let recordings: [Recording] = {
-        let fixtures = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-        return fixtures.sorted().flatMap { fixture in
-            let folder = "\(root)/\(fixture)/serve"
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            return files.filter { $0.hasSuffix(".json") }.sorted().map { Recording(fixture: fixture, file: "\(folder)/\($0)") }
-        }
-    }()
+    static let root = DifferentialRecording.root
+    static let recordings = DifferentialRecording.all(in: "serve")
 
     @Test func everyCameraIsRecordedUnderEveryCondition() throws {
         let conditions = Set(Self.recordings.map { URL(fileURLWithPath: $0.file).deletingPathExtension().pathExtension })
@@ -47,7 +33,7 @@ struct ServeParityTests {
     }
 
     @Test(arguments: recordings)
-    func serveRecordsOfMapsimWhatItRecordedOfMapLibreNative(_ recording: Recording) async throws {
+    func serveRecordsOfMapsimWhatItRecordedOfMapLibreNative(_ recording: DifferentialRecording) async throws {
         let golden = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: recording.file))))
         let camera = golden["camera"] ?? .null
         let expected = (golden["requests"]?.arrayValue ?? []).compactMap(\.stringValue)
@@ -60,7 +46,7 @@ struct ServeParityTests {
             recorded.withLock { $0.append(event) }
         }
         let network = HTTPResourceLoader()
-        let map = await Self.map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), cache: nil, network: network), camera: camera)
+        let map = await DifferentialRecording.stillMap(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), cache: nil, network: network), camera: camera)
         let mapEvents = Mutex<[MapEvent]>([])
         let subscription = map.subscribeAll { event in mapEvents.withLock { $0.append(event) } }
         await map.setStyleURI(server.baseURL + "style.json")
@@ -81,8 +67,8 @@ struct ServeParityTests {
         case .timedOut: Issue.record("the map does not go idle: \(outcome)")
         }
         if rendered {
-            #expect(MapLibreNativeParityTests.difference(expected, served).isEmpty && MapLibreNativeParityTests.difference(served, expected).isEmpty,
-                    "requested only by MapLibre Native: \(MapLibreNativeParityTests.difference(expected, served)); only by mapsim: \(MapLibreNativeParityTests.difference(served, expected))")
+            #expect(DifferentialRecording.difference(expected, served).isEmpty && DifferentialRecording.difference(served, expected).isEmpty,
+                    "requested only by MapLibre Native: \(DifferentialRecording.difference(expected, served)); only by mapsim: \(DifferentialRecording.difference(served, expected))")
         } else {
             // A still image fails at the first failed answer; which requests were already on their
             // way by then is a race in either engine (seen: MapLibre Native sent 9 raster tiles of
@@ -91,7 +77,7 @@ struct ServeParityTests {
             let plain = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: recording.file.replacingOccurrences(
                 of: ".\(golden["conditions"]?.stringValue ?? "").json", with: ".plain.json")))))
             let possible = (plain["requests"]?.arrayValue ?? []).compactMap(\.stringValue).map(Self.resource)
-            #expect(MapLibreNativeParityTests.difference(served.map(Self.resource), possible).isEmpty, "requests MapLibre Native never makes: \(MapLibreNativeParityTests.difference(served.map(Self.resource), possible))")
+            #expect(DifferentialRecording.difference(served.map(Self.resource), possible).isEmpty, "requests MapLibre Native never makes: \(DifferentialRecording.difference(served.map(Self.resource), possible))")
             let failedKinds = Set(expected.filter { $0.hasSuffix(" 503") }.map { $0.prefix { $0 != " " } })
             #expect(!failedKinds.isEmpty && served.contains { $0.hasSuffix(" 503") && failedKinds.contains($0.prefix { $0 != " " }) }, "the failed answers: \(served)")
         }
@@ -124,23 +110,10 @@ struct ServeParityTests {
         return ServeConditions(profile: profile?.profile(seed: seed), faults: faults)
     }
 
-    /// A map in still mode at the recording's camera.
-    static func map(backends: ResourceBackends, camera: JSONValue) async -> Map {
-        var options = Map.Options()
-        options.mode = .still
-        let map = Map(backends: backends, options: options)
-        let size = (camera["size"]?.stringValue ?? "512x512").split(separator: "x").compactMap { Int($0) }
-        await map.setViewport(Viewport(width: size[0], height: size[1]))
-        let center = camera["center"]?.arrayValue?.compactMap(\.numberValue) ?? [0, 0]
-        await map.setCamera(CameraOptions(center: LngLat(longitude: center[0], latitude: center[1]), zoom: camera["zoom"]?.numberValue,
-                                          bearing: camera["bearing"]?.numberValue, pitch: camera["pitch"]?.numberValue))
-        return map
-    }
-
     /// The style file loaded from disk in still mode: its resources as `KIND /PATH` below the fixture, percent-decoded.
     static func simulatedLoad(fixture: String, camera: JSONValue) async -> [String] {
         let folder = URL(fileURLWithPath: "\(root)/\(fixture)").standardizedFileURL.path
-        let map = await Self.map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), cache: nil, network: nil), camera: camera)
+        let map = await DifferentialRecording.stillMap(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), cache: nil, network: nil), camera: camera)
         let events = Mutex<[MapEvent]>([])
         let subscription = map.subscribeAll { event in events.withLock { $0.append(event) } }
         await map.setStyleURI("file://\(folder)/style.json")

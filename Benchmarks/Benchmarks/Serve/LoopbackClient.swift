@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +17,7 @@ enum LoopbackClient {
     }
 
     private static func runBlocking(port: Int, path: String, connections: Int, requests: Int) -> Int {
-        let answered = Atomic(0)
+        let answered = RequestCounter()
         let group = DispatchGroup()
         for lane in 0..<connections {
             let share = requests / connections + (lane < requests % connections ? 1 : 0)
@@ -34,13 +35,11 @@ enum LoopbackClient {
     }
 }
 
-/// A counter threads add to.
-final class Atomic: @unchecked Sendable {
-    private var count: Int
-    private let lock = NSLock()
-    init(_ value: Int) { count = value }
-    func add(_ value: Int) { lock.lock(); count += value; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+/// A count that threads and the server's report add to.
+final class RequestCounter: Sendable {
+    private let count = Mutex(0)
+    func add(_ value: Int) { count.withLock { $0 += value } }
+    var value: Int { count.withLock { $0 } }
 }
 
 /// One keep-alive connection.

@@ -15,35 +15,20 @@ let benchmarks: @Sendable () -> Void = {
     // Requests a second: 100k tile requests over 32 keep-alive connections; throughput is
     // iterations a second, so 100k / the wall clock is the figure (the issue asks for 20,000).
     Benchmark("Serve 100k tile requests, 32 keep-alive connections", configuration: .init(maxIterations: 3)) { benchmark in
-        let served = try await ServedSample.start()
-        benchmark.startMeasurement()
-        let answered = await LoopbackClient.run(port: served.server.port, path: ServedSample.tile, connections: 32, requests: 100_000)
-        benchmark.stopMeasurement()
-        await served.server.stop()
-        precondition(answered == 100_000 && served.reported() == 100_000, "every request answered and reported")
+        try await ServedSample.measure(benchmark, connections: 32, requests: 100_000)
     }
 
     // The time mapsim adds: 1,000 requests one after another on one keep-alive connection, no
     // profile; the wall clock / 1,000 is a request's round trip through the server and loopback.
     Benchmark("Serve 1,000 tile requests one after another (keep-alive)", configuration: .init(metrics: [.wallClock], maxIterations: 20)) { benchmark in
-        let served = try await ServedSample.start()
-        benchmark.startMeasurement()
-        let answered = await LoopbackClient.run(port: served.server.port, path: ServedSample.tile, connections: 1, requests: 1_000)
-        benchmark.stopMeasurement()
-        await served.server.stop()
-        precondition(answered == 1_000, "every request answered")
+        try await ServedSample.measure(benchmark, connections: 1, requests: 1_000)
     }
 
     // Memory over a million requests: the peak resident memory of this process, compared with the
     // 100k run's.
     Benchmark("Serve 1M tile requests, 32 keep-alive connections (memory)", configuration: .init(metrics: [.wallClock, .peakMemoryResident],
                                                                                                 maxDuration: .seconds(300), maxIterations: 1)) { benchmark in
-        let served = try await ServedSample.start()
-        benchmark.startMeasurement()
-        let answered = await LoopbackClient.run(port: served.server.port, path: ServedSample.tile, connections: 32, requests: 1_000_000)
-        benchmark.stopMeasurement()
-        await served.server.stop()
-        precondition(answered == 1_000_000, "every request answered")
+        try await ServedSample.measure(benchmark, connections: 32, requests: 1_000_000)
     }
 }
 
@@ -51,15 +36,24 @@ let benchmarks: @Sendable () -> Void = {
 struct ServedSample: Sendable {
     static let tile = "/tiles/10/163/395.pbf"
     let server: StyleServer
-    let count: Atomic
+    let count: RequestCounter
+
+    /// Measures `requests` GETs of the tile over `connections` keep-alive connections to a server
+    /// started for it; every one must be answered and reported.
+    static func measure(_ benchmark: Benchmark, connections: Int, requests: Int) async throws {
+        let served = try await start()
+        benchmark.startMeasurement()
+        let answered = await LoopbackClient.run(port: served.server.port, path: tile, connections: connections, requests: requests)
+        benchmark.stopMeasurement()
+        await served.server.stop()
+        precondition(answered == requests && served.count.value == requests, "every request answered and reported")
+    }
 
     static func start() async throws -> ServedSample {
-        let count = Atomic(0)
+        let count = RequestCounter()
         let server = try await StyleServer.start(.init(style: SampleStyle.folder + "/style.json", port: 0)) { event in
             if case .resourceRequest = event.payload { count.add(1) }
         }
         return ServedSample(server: server, count: count)
     }
-
-    func reported() -> Int { count.value }
 }

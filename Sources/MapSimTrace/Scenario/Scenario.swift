@@ -56,6 +56,35 @@ public struct Scenario: Sendable, Equatable {
         case checkContent
         /// The data manager's `loadData` ignoring the maximum age (a forced refresh).
         case refreshContent
+
+        /// The step's name, as scenarios write it.
+        public var keyword: String {
+            switch self {
+            case .load: "load"
+            case .wait: "wait"
+            case .advance: "advance"
+            case .camera: "camera"
+            case .offline: "offline"
+            case .online: "online"
+            case .subscribe: "subscribe"
+            case .unsubscribe: "unsubscribe"
+            case .publish: "publish"
+            case .dropConnection: "drop-connection"
+            case .stopBroker: "stop-broker"
+            case .startBroker: "start-broker"
+            case .restartBroker: "restart-broker"
+            case .enableLiveData: "enable-live-data"
+            case .disableLiveData: "disable-live-data"
+            case .setFloor: "set-floor"
+            case .connectFeed: "connect-feed"
+            case .disconnectFeed: "disconnect-feed"
+            case .outage: "outage"
+            case .purgeAll: "purge-all"
+            case .publishContent: "publish-content"
+            case .checkContent: "check-content"
+            case .refreshContent: "refresh-content"
+            }
+        }
     }
 
     /// What must hold of the recorded events.
