@@ -12,15 +12,24 @@ struct DiffCommand: ParsableCommand {
         The events are compared; the headers (scenario, seed) only with --headers. A JSON-lines \
         trace whose last line was cut is an error unless --allow-truncated.
 
-        --relaxed is for two runs on the real network: it ignores the times of events, the render \
-        frames (their number follows the timings), which tile completed a source's view last \
-        (the loaded flag), and the order of the events between two consecutive milestones \
-        (style-data-loaded, style-loaded, source metadata, source-added/removed, map-loaded, \
-        map-idle), which it compares as multisets. When one of the traces holds nothing but \
-        requests — what `mapsim serve` records of a real client — --relaxed compares the requests \
-        alone, as multisets: each one's kind, its path below the style's folder (percent-decoded), \
-        its outcome (a missing tile is no content, as the map takes a 404) and its size (but for \
-        the style and TileJSONs, which the server rewrites).
+        --relaxed is for two runs of the same thing on the real network, which must agree every \
+        time: each resource is compared by what it got — its kind, its path below the style's \
+        folder, the outcome and size of each attempt — not by when or from where (network, cache, \
+        file; a cached copy a 304 confirmed is that copy); the milestones (style-loaded, \
+        map-loaded, map-idle) must come in order, while what loads in parallel (sprite, sources, \
+        tiles, glyphs) and other events are compared as counts between two map-idles; frames, \
+        times and fields from the wall clock (expires, modified, etag) are left out. URLs are \
+        named relative to each trace's style, so the same style served on two ports, or loaded \
+        from its file and over HTTP, agrees; --base URL names the base instead (twice: A's, \
+        then B's). When one of the traces holds nothing but requests — what `mapsim serve` \
+        records of a real client — only the requests are compared (the style's and TileJSONs' \
+        sizes left out: the server rewrites them; a tile answered 404 is no content, as the map \
+        takes it).
+
+        Each difference is one line, grouped by kind (milestones, then resources by kind, then \
+        events): `- tile tiles/10/163/395.pbf: ok 996 B in A, not-found in B`; then a count \
+        line. --format json prints each as a JSON line instead ({"group", "subject", "field", \
+        "a", "b", "line"}), nothing when they agree.
 
         Exit status: 0 when they agree, 1 when they differ, 2 when a trace cannot be read.
 
@@ -29,6 +38,9 @@ struct DiffCommand: ParsableCommand {
           mapsim diff first.jsonl second.jsonl --relaxed
           mapsim diff crashed.jsonl good.jsonl --allow-truncated
           mapsim diff served.jsonl simulated.jsonl --relaxed
+          mapsim diff a.jsonl b.jsonl --relaxed --format json | jq .line
+          mapsim diff a.jsonl b.jsonl --relaxed \\
+              --base http://127.0.0.1:8080/ --base https://cdn.example/map/
         """
     )
 
@@ -38,7 +50,7 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: "The actual trace.")
     var actual: String
 
-    @Flag(help: "Ignore timings, frames and the order of events between milestones (for runs on the real network).")
+    @Flag(help: "Compare runs on the real network: what each resource got, milestones in order, the rest as counts.")
     var relaxed = false
 
     @Flag(help: "Compare the headers too (scenario and seed).")
@@ -47,8 +59,24 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Read a JSON-lines trace whose last line was cut, without that line.")
     var allowTruncated = false
 
-    @Option(help: "Print at most this many differences.")
+    @Option(help: ArgumentHelp("With --relaxed: the URL paths are named below (once for both traces, or A's then B's; default: each trace's style's folder).", valueName: "URL"))
+    var base: [String] = []
+
+    @Option(help: ArgumentHelp("text (a line per difference and a count) or json (a JSON line per difference).", valueName: "FORMAT"))
+    var format: OutputFormat = .text
+
+    @Option(help: "Print at most this many differences as text.")
     var limit: Int = 20
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    func validate() throws {
+        guard base.count <= 2 else { throw ValidationError("--base is given once (for both traces) or twice (A's, then B's)") }
+        if !base.isEmpty && !relaxed { throw ValidationError("--base goes with --relaxed") }
+        guard limit > 0 else { throw ValidationError("--limit must be 1 or more") }
+    }
 
     func run() throws {
         let a: Trace
@@ -59,7 +87,13 @@ struct DiffCommand: ParsableCommand {
         } catch {
             throw ExitStatus.fail(error)
         }
-        let diff = TraceDiff(expected: a, actual: b, relaxed: relaxed, compareHeaders: headers)
+        let bases = (base.first, base.count == 2 ? base[1] : base.first)
+        let diff = TraceDiff(expected: a, actual: b, relaxed: relaxed, compareHeaders: headers, bases: bases)
+        if format == .json {
+            for difference in diff.differences { print(JSONWriter.string(.object(difference.json))) }
+            if !diff.isEmpty { throw ExitStatus.failure }
+            return
+        }
         if diff.comparedRequestsOnly {
             print("comparing the requests only: a trace holds nothing but requests (a mapsim serve recording)")
         }
@@ -67,8 +101,8 @@ struct DiffCommand: ParsableCommand {
             print(diff.comparedRequestsOnly ? "the requests agree" : "the traces agree (\(a.events.count) events)")
             return
         }
-        print("\(diff.differences.count) difference\(diff.differences.count == 1 ? "" : "s") between \(expected) and \(actual):")
-        for line in diff.lines(limit: limit) { print("  " + line) }
+        for line in diff.lines(limit: limit) { print(line.hasPrefix("... ") ? line : "- " + line) }
+        print("\(diff.countLine) (A: \(expected), B: \(actual))")
         throw ExitStatus.failure
     }
 }

@@ -46,8 +46,9 @@ struct EventPrinter: Sendable {
         }
     }
 
-    /// The closing summary: milestones, traffic by kind, errors.
-    func summary(_ summary: LoadSummary) -> [String] {
+    /// The closing summary: milestones, traffic by kind, what map-idle waited for, errors and the
+    /// budgets' verdicts.
+    func summary(_ summary: LoadSummary, budgets: [BudgetVerdict] = []) -> [String] {
         var lines = [""]
         for (name, time) in [("style-loaded", summary.styleLoaded), ("map-loaded", summary.mapLoaded), ("map-idle", summary.mapIdle)] {
             lines.append("\(pad(name, to: 14)) \(time.map { "at " + $0.description } ?? terminal.paint("not reached", .yellow))")
@@ -73,15 +74,43 @@ struct EventPrinter: Sendable {
         }
         lines.append("\(pad("frames", to: 14)) \(summary.frames)")
         lines.append("\(pad("events", to: 14)) \(summary.eventCount)")
-        if summary.errors.isEmpty && summary.missingImages.isEmpty && summary.liveErrors.isEmpty {
-            lines.append("\(pad("errors", to: 14)) none")
-        } else {
-            lines.append("\(pad("errors", to: 14)) \(summary.errors.count + summary.missingImages.count + summary.liveErrors.count)")
-            for error in summary.errors { lines.append("  " + terminal.paint("\(error.type.rawValue): \(error.message)", .red)) }
-            for message in summary.liveErrors { lines.append("  " + terminal.paint("live-error: \(message)", .red)) }
+        lines += criticalPath(summary)
+        let errorCount = summary.errors.count + summary.liveErrors.count
+        lines.append("\(pad("errors", to: 14)) \(errorCount == 0 ? "none" : String(errorCount))")
+        for error in summary.errors { lines.append("  " + terminal.paint("\(error.type.rawValue): \(error.message)", .red)) }
+        for message in summary.liveErrors { lines.append("  " + terminal.paint("live-error: \(message)", .red)) }
+        if !summary.missingImages.isEmpty {
+            lines.append("\(pad("warnings", to: 14)) \(summary.missingImages.count)")
             for image in summary.missingImages { lines.append("  " + terminal.paint("style-image-missing: \(image)", .yellow)) }
         }
+        if !budgets.isEmpty {
+            let exceeded = budgets.count { !$0.isMet }
+            lines.append("\(pad("budgets", to: 14)) \(budgets.count - exceeded) met" + (exceeded > 0 ? ", \(exceeded) exceeded" : ""))
+            for verdict in budgets { lines.append("  " + terminal.paint(verdict.line, verdict.isMet ? .green : .red)) }
+        }
         return lines
+    }
+
+    /// The chain of requests map-idle waited for, each with its start and end, by its path below the style.
+    private func criticalPath(_ summary: LoadSummary) -> [String] {
+        guard let path = summary.criticalPath, !path.steps.isEmpty else { return [] }
+        let naming = ResourcePath(base: summary.styleURL ?? "")
+        var lines = ["critical path  to \(path.milestone.rawValue) at \(path.time)"]
+        let names = path.steps.map { naming.path(of: $0.url) }
+        let width = min(48, names.map(\.count).max() ?? 0)
+        for (step, name) in zip(path.steps, names) {
+            let outcome = step.failed ? " " + terminal.paint("failed", .red) : ""
+            lines.append("  \(pad(step.kind.rawValue, to: 12)) \(pad(name, to: width)) \(Self.milliseconds(step.begin)) → \(step.end)\(outcome)")
+        }
+        if let last = path.steps.last, last.end < path.time {
+            lines.append("  then frames and fades: \((path.time - last.end).shortDescription) to \(path.milestone.rawValue)")
+        }
+        return lines
+    }
+
+    /// A time as milliseconds without the unit: `16.666`.
+    private static func milliseconds(_ time: SimTime) -> String {
+        String(time.description.dropLast(3))
     }
 
     private func pad(_ text: String, to width: Int) -> String {

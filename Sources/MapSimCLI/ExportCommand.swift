@@ -11,8 +11,12 @@ struct ExportCommand: ParsableCommand {
         Requests become async begin/end pairs, map events instants, frames instants on a render \
         track, and the load phases (style, tiles, settling) spans.
 
-        Example:
+        A JSON-lines trace whose last line was cut (a run that was killed) is an error naming \
+        that line unless --allow-truncated, which exports the lines before it.
+
+        Examples:
           mapsim export --perfetto run.trace.yaml -o run.perfetto.json
+          mapsim export --perfetto killed.jsonl -o run.perfetto.json --allow-truncated
         """
     )
 
@@ -22,18 +26,22 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the Chrome trace JSON.", valueName: "FILE"))
     var output: String
 
+    @Flag(help: "Read a JSON-lines trace whose last line was cut (a run that died), without that line.")
+    var allowTruncated = false
+
     func run() throws {
         let loaded: Trace
         do {
-            loaded = try Trace.read(file: trace)
+            loaded = try Trace.read(file: trace, allowTruncated: allowTruncated)
         } catch {
             throw ExitStatus.fail(error)
         }
+        let exported = PerfettoExporter.export(loaded)
         do {
-            try OutputFile.write(PerfettoExporter.export(loaded), to: output)
+            try OutputFile.write(exported.json, to: output)
         } catch {
             throw ExitStatus.fail(error)
         }
-        if output != "-" { print("wrote \(output) (\(loaded.events.count) events)") }
+        if output != "-" { print("wrote \(output): \(exported.eventCount) trace events from \(loaded.events.count) map events") }
     }
 }

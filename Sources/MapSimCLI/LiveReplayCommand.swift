@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapSimKit
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -201,6 +202,9 @@ struct LiveReplayCommand: AsyncParsableCommand {
                                            reportsEvents: writer != nil, observer: observer)
         await session.connect(to: reader)
         let progress = ReplayProgress(enabled: isatty(STDERR_FILENO) == 1 && !json)
+        let latest = Mutex<DynamicEntitySession.Summary?>(nil)
+        let ticker = ProgressTicker(enabled: !json) { seconds in Self.progressLine(latest.withLock { $0 }, "replaying", after: seconds) }
+        defer { ticker.stop() }
         let stop = StreamStop {}
         defer { stop.cancel() }
         var reported = 0
@@ -224,6 +228,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
             let finished = await session.isFeedFinished
             if malformedStop != nil || status == .failed || stop.caughtSignal != nil || finished { break }
             progress.show(summary)
+            latest.withLock { [summary] in $0 = summary }
             guard await session.play(for: SimTime.seconds(10)) else { break }
         }
         progress.clear()
@@ -242,6 +247,13 @@ struct LiveReplayCommand: AsyncParsableCommand {
         if let signal = stop.caughtSignal { throw ExitStatus.stopped(by: signal) }
     }
 
+    /// A progress line for a log: how long, and the counts so far.
+    static func progressLine(_ summary: DynamicEntitySession.Summary?, _ doing: String, after seconds: Int) -> String {
+        guard let summary else { return "\(doing) for \(seconds) s: no observation yet" }
+        let counts = summary.counts
+        return "\(doing) for \(seconds) s: \(counts.observationsReceived) observations, \(summary.entitiesKept) entities kept, \(counts.observationsPurged) purged"
+    }
+
     /// Reads a live feed in real time until --for has passed, Ctrl-C, or the feed has failed.
     private func read(_ transport: DynamicEntityStream.Transport, format: DynamicEntityFeedFormat) async throws {
         let stream = try LiveEventStream(recordingTo: events, for: duration?.time)
@@ -253,6 +265,9 @@ struct LiveReplayCommand: AsyncParsableCommand {
         }
         await feed.connect()
         let progress = ReplayProgress(enabled: isatty(STDERR_FILENO) == 1 && !json)
+        let latest = Mutex<DynamicEntitySession.Summary?>(nil)
+        let ticker = ProgressTicker(enabled: !json) { seconds in Self.progressLine(latest.withLock { $0 }, "reading the feed", after: seconds) }
+        defer { ticker.stop() }
         var failure: String?
         for await event in stream.events {
             stream.record(event)
@@ -260,7 +275,9 @@ struct LiveReplayCommand: AsyncParsableCommand {
                 failure = error ?? "the feed failed"
                 break
             }
-            progress.show(await feed.summary)
+            let summary = await feed.summary
+            progress.show(summary)
+            latest.withLock { $0 = summary }
         }
         progress.clear()
         await feed.disconnect()

@@ -23,8 +23,23 @@ struct LoadCommand: AsyncParsableCommand {
         and pitch; any flag given overrides that field only.
 
         Output: one line per event with its virtual time, then a summary (milestone times, \
-        requests and bytes by kind, errors). --events writes every event as a JSON line:
+        requests and bytes by kind, the critical path — the chain of requests whose arrivals \
+        decided when map-idle came —, errors). --events writes every event as a JSON line as it \
+        happens:
           {"type": "<event>", "begin": <µs>, "end": <µs>, "data": {<Mapbox payload>}}
+        --summary FILE writes the summary as JSON. When standard output is no terminal (a CI log), \
+        a progress line goes to standard error every 10 s of a long load (-q: none).
+
+        A load as a CI gate: --fail-on-error makes any map-loading-error fail it (a map goes \
+        idle when tiles fail, so mapsim does; this says that is not good enough), and --budget \
+        NAME=LIMIT, repeatable, sets a limit as Lighthouse budgets do: style-loaded, map-loaded, \
+        map-idle (a duration on the load's clock: 800ms, 2s), requests and requests.KIND, bytes \
+        and bytes.KIND (500KB, 5MB; KB and MB are 1000s, KiB and MiB 1024s; KIND as the summary \
+        names it: style, source, tile, glyphs, sprite-json, sprite-image, image), errors. Each \
+        budget is listed as met or exceeded; an exceeded one is also a line on standard error \
+        (budget map-idle: 333.3 ms > 100 ms). --junit FILE writes one test case for the load, \
+        one for errors and one per budget. --request-timeout fails a network request with no \
+        answer by then, naming its URL, instead of waiting for the server.
 
         --live SOURCE=FEED then feeds live data into the style's GeoJSON source SOURCE: from an \
         MQTT broker in real time (subscribed to --criteria, for --for), or from a recording of \
@@ -40,8 +55,9 @@ struct LoadCommand: AsyncParsableCommand {
         icon live-DOMAIN-STATE (or live-DOMAIN) from the sprite, and live-locations-updated lists \
         the locations each change touched. --criteria may add subscriptions of your own.
 
-        Exit status: 0 when the --until state is reached; 1 when the style fails to load or \
-        parse, or a --live update could not be read or applied (listed with the errors); 2 when the timeout passes first (for example when a source's TileJSON fails, \
+        Exit status: 0 when the --until state is reached (and, with --fail-on-error, no error \
+        happened, and every --budget is met); 1 when the style fails to load or parse, a budget \
+        is exceeded, an error happened under --fail-on-error, or a --live update could not be read or applied (listed with the errors); 2 when the timeout passes first (for example when a source's TileJSON fails, \
         which keeps the map from ever being loaded); 64 for bad arguments (a --live SOURCE that \
         is not a GeoJSON source of the style, or a --live-domain that is not one topic level, among them); 69 when the --live \
         broker cannot be reached or --require-first-online-check fails; 65 when the --content \
@@ -64,6 +80,9 @@ struct LoadCommand: AsyncParsableCommand {
               --zoom 11 --pitch 45
           mapsim load styles/sample/style.json --until map-loaded \\
               --events load.jsonl --quiet
+          mapsim load http://127.0.0.1:8080/style.json --fail-on-error \\
+              --budget map-idle=2s --budget bytes=5MB --junit load.xml
+          mapsim load http://127.0.0.1:8080/style.json --request-timeout 1s
           mapsim load http://127.0.0.1:8080/style.json
           mapsim load https://maps.test/style.json --network 3g \\
               --mirror https://maps.test/=styles/sample
@@ -120,8 +139,21 @@ struct LoadCommand: AsyncParsableCommand {
     @OptionGroup(title: "mapbox:// URLs")
     var mapbox: MapboxOptions
 
-    @Flag(name: .shortAndLong, help: "Print only the summary, not each event.")
+    @Flag(name: .shortAndLong, help: "Print only the summary, not each event (and no progress lines).")
     var quiet = false
+
+    @Flag(help: "Exit 1 when any map-loading-error happens, though the map went idle.")
+    var failOnError = false
+
+    @Option(name: .customLong("budget"), help: ArgumentHelp("A limit the load must keep (repeatable): map-idle=2s, requests.tile=40, bytes=5MB, errors=0.", valueName: "NAME=LIMIT"),
+            transform: { text in try LoadBudget(parsing: text) })
+    var budgets: [LoadBudget] = []
+
+    @Option(help: ArgumentHelp("Write a JUnit XML report: the load, its errors and each budget as a test case.", valueName: "FILE"))
+    var junit: String?
+
+    @Option(help: ArgumentHelp("Write the summary as JSON: milestones, traffic, critical path, errors, budgets.", valueName: "FILE"))
+    var summary: String?
 
     @OptionGroup(title: "Live data")
     var liveData: LiveArguments
@@ -212,6 +244,56 @@ struct LoadCommand: AsyncParsableCommand {
         }
     }
 
+    /// A progress line for a log: how long, what was answered, which milestones came.
+    static func progress(_ summary: LoadSummary, after seconds: Int) -> String {
+        let total = summary.total
+        let milestones = [("style-loaded", summary.styleLoaded), ("map-loaded", summary.mapLoaded), ("map-idle", summary.mapIdle)]
+            .map { name, time in time.map { "\(name) at \($0)" } ?? "\(name) not yet" }
+        return "loading for \(seconds) s: \(total.requests) request\(total.requests == 1 ? "" : "s") answered (\(ByteCount.format(total.bytes)))"
+            + (total.failures > 0 ? ", \(total.failures) failed" : "") + "; " + milestones.joined(separator: ", ")
+    }
+
+    /// Fails the load when the gate says so: an error under --fail-on-error, an exceeded budget.
+    private func checkGate(_ figures: LoadSummary, verdicts: [BudgetVerdict]) throws {
+        let exceeded = verdicts.filter { !$0.isMet }
+        for verdict in exceeded { printError("mapsim: \(verdict.line)") }
+        if failOnError, let first = figures.errors.first {
+            let count = figures.errors.count
+            throw ExitStatus.fail(ExitStatus.failure, "\(count) map-loading-error\(count == 1 ? "" : "s") (--fail-on-error); first: \(first.type.rawValue): \(first.message)")
+        }
+        if !exceeded.isEmpty { throw ExitStatus.failure }
+    }
+
+    /// Writes --summary and --junit.
+    private func writeReports(_ figures: LoadSummary, verdicts: [BudgetVerdict], outcome: Map.RunOutcome) throws {
+        do {
+            if let summary { try OutputFile.write(JSONWriter.string(.object(figures.json(budgets: verdicts))) + "\n", to: summary) }
+            if let junit { try OutputFile.write(junitReport(figures, verdicts: verdicts, outcome: outcome).xml, to: junit) }
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+    }
+
+    /// The load as JUnit test cases: reaching the state, its errors, each budget.
+    private func junitReport(_ figures: LoadSummary, verdicts: [BudgetVerdict], outcome: Map.RunOutcome) -> JUnitReport {
+        let className = "mapsim.load." + URLRedactor(parameters: URLRedactor.defaultParameters + redact).redact(style)
+        var reached: String?
+        switch outcome {
+        case .reached: reached = nil
+        case .styleFailed(let message): reached = "the map failed to load: \(message)"
+        case .timedOut: reached = "\(until.rawValue) not reached within \(JSONWriter.formatNumber(timeout)) s of virtual time"
+        }
+        let errorList = figures.errors.map { "\($0.type.rawValue): \($0.message)" }.joined(separator: "\n")
+        let errors = figures.errors.isEmpty ? nil : "\(figures.errors.count) map-loading-error\(figures.errors.count == 1 ? "" : "s")\n" + errorList
+        var cases = [
+            JUnitReport.Case(name: "reaches \(until.rawValue)", className: className, failure: reached),
+            JUnitReport.Case(name: "no map-loading-error", className: className, failure: failOnError ? errors : nil,
+                             output: failOnError ? nil : errors),
+        ]
+        cases += verdicts.map { JUnitReport.Case(name: "budget \($0.budget.description)", className: className, failure: $0.isMet ? nil : $0.line) }
+        return JUnitReport(name: "mapsim load", cases: cases)
+    }
+
     func run() async throws {
         let styleURL = StyleLocation.url(for: style)
         let environment = loading.environment(styleURL: styleURL, mapbox: mapbox.normalizer)
@@ -259,7 +341,11 @@ struct LoadCommand: AsyncParsableCommand {
             printError("mapsim: stopped by \(number == SIGTERM ? "SIGTERM" : number == SIGHUP ? "SIGHUP" : "SIGINT") while loading; the events so far are written")
             Foundation.exit(ExitStatus.stopped(by: number).rawValue)
         })
+        let ticker = ProgressTicker(enabled: !quiet) { seconds in
+            Self.progress(summary.withLock { $0 }, after: seconds)
+        }
         let outcome = await map.run(until: until, timeout: .seconds(timeout))
+        ticker.stop()
         interruption.cancel()
         var liveFailure: LiveFeedError?
         var stoppedBy: Int32?
@@ -285,7 +371,9 @@ struct LoadCommand: AsyncParsableCommand {
         }
         for warning in await map.style?.warnings ?? [] { printError("mapsim: warning: the style's \(warning)") }
         let figures = summary.withLock { $0 }
-        for line in printer.summary(figures) { print(line) }
+        let verdicts = budgets.map { $0.check(figures) }
+        for line in printer.summary(figures, budgets: verdicts) { print(line) }
+        try writeReports(figures, verdicts: verdicts, outcome: outcome)
 
         if let liveFailure {
             throw ExitStatus.fail(liveFailure)
@@ -297,7 +385,7 @@ struct LoadCommand: AsyncParsableCommand {
         }
         switch outcome {
         case .reached:
-            return
+            try checkGate(figures, verdicts: verdicts)
         case .styleFailed(let message):
             throw ExitStatus.fail(ExitStatus.failure, "the map failed to load: \(message)")
         case .timedOut(_, let nothingPending):

@@ -38,6 +38,9 @@ struct LoadingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The folder asset:// URLs resolve under (default: the style's folder).", valueName: "DIR"))
     var assetRoot: String?
 
+    @Option(help: ArgumentHelp("Fail a network request that has no answer after this long (500ms, 2s), naming its URL; it is retried as a lost connection is.", valueName: "DURATION"))
+    var requestTimeout: DurationArgument?
+
     @Option(help: ArgumentHelp("continuous (an interactive map, the default) or still (one image: no fades, and a glyph range, tile or sprite that fails stops the load, as MapLibre's still mode).", valueName: "MODE"))
     var mode: MapMode = .continuous
 
@@ -50,6 +53,7 @@ struct LoadingOptions: ParsableArguments {
         if noCache && cache != nil { throw ValidationError("--cache and --no-cache contradict each other") }
         guard (1...1000).contains(maxRequests) else { throw ValidationError("--max-requests must be between 1 and 1000") }
         guard (1...10_000_000).contains(maxTiles) else { throw ValidationError("--max-tiles must be between 1 and 10000000") }
+        if let requestTimeout, requestTimeout.time < .milliseconds(1) { throw ValidationError("--request-timeout must be 1ms or more") }
     }
 
     /// The loading environment these options describe, for a style at `styleURL`; its warnings are
@@ -64,7 +68,8 @@ struct LoadingOptions: ParsableArguments {
         var options = LoadingEnvironment.Options(assetRoot: assetRoot, cache: noCache ? .none : cache.map { .file($0) } ?? .perUser,
                                                  network: network, startsOffline: offline, maximumCacheSize: maxCacheSize.bytes,
                                                  map: Map.Options(mapbox: mapbox, maximumTilesPerSource: maxTiles, mode: mode,
-                                                                  loading: .init(maximumConcurrentRequests: maxRequests, maximumRetries: maximumRetries)))
+                                                                  loading: .init(maximumConcurrentRequests: maxRequests, maximumRetries: maximumRetries,
+                                                                                 requestTimeout: requestTimeout?.time)))
         options.mapboxTileCountLimit = mapboxTileCountLimit
         let environment = LoadingEnvironment(options, styleURL: styleURL)
         for warning in environment.warnings { printError("mapsim: warning: \(warning)") }

@@ -18,9 +18,10 @@ final class ProgressBar: Sendable {
     /// Resources that failed so far.
     private let failures = Mutex(0)
 
-    init(terminal: Terminal) {
+    /// A bar on `terminal`, drawn when `enabled` and standard output is a terminal.
+    init(terminal: Terminal, enabled: Bool = true) {
         self.terminal = terminal
-        interactive = isatty(STDOUT_FILENO) == 1
+        interactive = enabled && isatty(STDOUT_FILENO) == 1
     }
 
     /// Counts a resource that failed.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapSimKit
+import Synchronization
 
 /// `mapsim region download`: MapLibre Native's offline download, into its offline database.
 struct RegionDownloadCommand: AsyncParsableCommand {
@@ -76,6 +77,9 @@ struct RegionDownloadCommand: AsyncParsableCommand {
     @Flag(help: "Print the result as JSON.")
     var json = false
 
+    @Flag(name: .shortAndLong, help: "Print no progress: only the result (and errors).")
+    var quiet = false
+
     @OptionGroup(title: "Loading")
     var loading: LoadingOptions
 
@@ -123,13 +127,20 @@ struct RegionDownloadCommand: AsyncParsableCommand {
             await environment.shutdown()
             throw ExitStatus.fail(error)
         }
-        let bar = ProgressBar(terminal: .standardOutput())
+        let bar = ProgressBar(terminal: .standardOutput(), enabled: !quiet)
+        let latest = Mutex<OfflineRegionStatus?>(nil)
+        let ticker = ProgressTicker(enabled: !quiet) { seconds in
+            guard let status = latest.withLock({ $0 }) else { return "downloading for \(seconds) s: nothing answered yet" }
+            return "downloading for \(seconds) s: \(status.completedResourceCount) of \(status.requiredResourceCount)\(status.requiredResourceCountIsPrecise ? "" : "+") resources, \(ByteCount.format(status.completedResourceSize))"
+        }
         let task = Task { [glyphs, retries] in
             try await environment.downloadRegion(region, glyphs: glyphs, retries: retries) { event in
                 writer?.write(event)
                 guard case .offlineRegion(let payload) = event.payload else { return }
                 switch payload {
-                case .statusChanged(_, let status): bar.show(status)
+                case .statusChanged(_, let status):
+                    latest.withLock { $0 = status }
+                    bar.show(status)
                 case .responseError(_, _, _, let failure) where failure.reason != .notFound: bar.noteFailure()
                 default: break
                 }
@@ -138,6 +149,7 @@ struct RegionDownloadCommand: AsyncParsableCommand {
         let stop = StreamStop { task.cancel() }
         let outcome = await task.result
         stop.cancel()
+        ticker.stop()
         bar.finish()
         for problem in await environment.shutdown() { printError("mapsim: warning: \(problem)") }
         do {

@@ -36,7 +36,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Run only share I of N (1-based), chosen by sorted file name, for CI matrices.", valueName: "I/N"))
     var shard: ShardArgument?
 
-    @Flag(help: "Let events of the same time window reorder when comparing.")
+    @Flag(help: "Compare as `mapsim diff --relaxed` does: what each resource got, milestones in order, other events as counts.")
     var relaxed = false
 
     func run() async throws {
@@ -96,23 +96,11 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     private func writeJUnit(_ outcomes: [(name: String, failure: String?, seconds: Double)], to path: String) throws {
-        func escape(_ text: String) -> String {
-            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-        }
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuite name=\"mapsim scenarios\" tests=\"\(outcomes.count)\" failures=\"\(outcomes.filter { $0.failure != nil }.count)\">\n"
-        for outcome in outcomes {
-            xml += "  <testcase classname=\"mapsim.scenarios\" name=\"\(escape(outcome.name))\" time=\"\(String(format: "%.3f", outcome.seconds))\""
-            if let failure = outcome.failure {
-                xml += ">\n    <failure message=\"\(escape(failure.split(separator: "\n").first.map(String.init) ?? ""))\">\(escape(failure))</failure>\n  </testcase>\n"
-            } else {
-                xml += "/>\n"
-            }
-        }
-        xml += "</testsuite>\n"
+        let report = JUnitReport(name: "mapsim scenarios", cases: outcomes.map {
+            JUnitReport.Case(name: $0.name, className: "mapsim.scenarios", seconds: $0.seconds, failure: $0.failure)
+        })
         do {
-            try OutputFile.write(xml, to: path)
+            try OutputFile.write(report.xml, to: path)
         } catch {
             throw ExitStatus.fail(error)
         }

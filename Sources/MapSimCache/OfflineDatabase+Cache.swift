@@ -27,7 +27,7 @@ extension OfflineDatabase {
             let packed = RowCompression.pack(data)
             return StoredBody(data: packed.data, compressed: packed.compressed)
         } ?? StoredBody(data: nil, compressed: false)
-        enqueue(.put(RowKey(resource, mapbox: options.mapbox), kind: resource.kind.mapLibreNumber, body,
+        enqueue(.put(RowKey(resource, mapbox: options.mapbox), kind: resource.storedKindNumber, body,
                      headers: StoredHeaders(response), accessed: resource.issued?.secondsSince1970 ?? Self.now, region: nil), commitNow: true)
     }
 

@@ -157,7 +157,7 @@ extension OfflineDatabase {
     func queueRegionWrite(_ resource: Resource, region id: Int64, response: Response?, body: StoredBody, accessed: Int64) {
         let key = RowKey(resource, mapbox: options.mapbox)
         if let response {
-            enqueue(.put(key, kind: resource.kind.mapLibreNumber, body, headers: StoredHeaders(response), accessed: accessed, region: id),
+            enqueue(.put(key, kind: resource.storedKindNumber, body, headers: StoredHeaders(response), accessed: accessed, region: id),
                     commitNow: pendingWrites >= Self.regionWriteBatch)
         } else {
             enqueue(.link(key, region: id), commitNow: pendingWrites >= Self.regionWriteBatch)

@@ -21,3 +21,11 @@ extension Resource.Kind {
         self = kind
     }
 }
+
+extension Resource {
+    /// The `Resource::Kind` number MapLibre stores this resource under: an archive's byte range is a
+    /// source whatever it holds, as MapLibre's PMTiles source reads every range.
+    var storedKindNumber: Int {
+        dataRange == nil ? kind.mapLibreNumber : Kind.source.mapLibreNumber
+    }
+}

@@ -24,14 +24,17 @@ public final class HTTPResourceLoader: ResourceLoader {
         public var maximumResponseSize: Int
         /// The `User-Agent` header.
         public var userAgent: String
+        /// How long a whole exchange may take, connecting included; nil for the connect and read timeouts alone.
+        public var deadline: Duration?
 
         /// Defaults: 10 s to connect, 30 s of silence, 50 MiB per body.
         public init(connectTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(30),
-                    maximumResponseSize: Int = 50 * 1024 * 1024, userAgent: String = "mapsim/\(MapSimInfo.version)") {
+                    maximumResponseSize: Int = 50 * 1024 * 1024, userAgent: String = "mapsim/\(MapSimInfo.version)", deadline: Duration? = nil) {
             self.connectTimeout = connectTimeout
             self.readTimeout = readTimeout
             self.maximumResponseSize = maximumResponseSize
             self.userAgent = userAgent
+            self.deadline = deadline
         }
     }
 
@@ -91,7 +94,8 @@ public final class HTTPResourceLoader: ResourceLoader {
             request.headers.add(name: "If-Modified-Since", value: modified.description)
         }
         do {
-            let response = try await client.execute(request, timeout: .init(options.readTimeout + options.connectTimeout))
+            let timeout = options.deadline.map { min($0, options.readTimeout + options.connectTimeout) } ?? options.readTimeout + options.connectTimeout
+            let response = try await client.execute(request, timeout: .init(timeout))
             let body = try await response.body.collect(upTo: options.maximumResponseSize)
             return HTTPResponseMapping.response(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
                                                 body: Array(body.readableBytesView), for: resource, now: .now)

@@ -162,7 +162,11 @@ public struct LoadingEnvironment: Sendable {
         var mapOptions = options.map
         mapOptions.loading.startsOffline = options.startsOffline
         switch options.network {
-        case .real(let httpOptions):
+        case .real(var httpOptions):
+            // A request that must be answered within a time gives up on the wall clock then too.
+            if let timeout = mapOptions.loading.requestTimeout {
+                httpOptions.deadline = .microseconds(timeout.microseconds)
+            }
             let client = HTTPResourceLoader(options: httpOptions)
             http = client
             backends = ResourceBackends(file: file, archive: MBTilesResourceLoader(), cache: cache, network: client)

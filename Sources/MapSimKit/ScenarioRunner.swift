@@ -248,6 +248,9 @@ public struct ScenarioRunner: Sendable {
                 } else {
                     failures.append("expected \(type.rawValue) within \(budget), but it never happened")
                 }
+            case .budgets(let budgets):
+                let summary = events.reduce(into: LoadSummary()) { $0.record($1) }
+                failures += budgets.map { $0.check(summary) }.filter { !$0.isMet }.map(\.line)
             case .count(let type, let expected):
                 let count = events.count { $0.type == type }
                 if count != expected { failures.append("expected \(expected) \(type.rawValue), but \(count) happened") }

@@ -23,9 +23,12 @@ import Testing
         #expect(recorder.loadingErrors.isEmpty)
         #expect(recorder.loadedTiles == (await Self.folderTiles()))
         let reads = recorder.requests.filter { $0.request.url == "file://\(path)" }
-        #expect(reads.allSatisfy { $0.request.dataRange != nil && $0.request.kind == .source })
-        #expect(reads.first?.request.dataRange == 0...126)
+        #expect(reads.allSatisfy { $0.request.dataRange != nil })
+        // A tile's bytes are a tile; the header and directories are the source's.
         let header = try PMTilesHeader(try InputFile.read(path, range: 0...126, limit: 127))
+        #expect(reads.allSatisfy { ($0.request.dataRange!.lowerBound >= header.tileDataOffset) == ($0.request.kind == .tile) })
+        #expect(reads.count { $0.request.kind == .tile } == recorder.loadedTiles.count)
+        #expect(reads.first?.request.dataRange == 0...126)
         let root = header.rootDirectoryOffset...(header.rootDirectoryOffset + header.rootDirectoryLength - 1)
         #expect(reads.filter { $0.request.dataRange == root }.count == 1, "the root directory is read once for every tile")
         #expect(reads.filter { $0.request.dataRange == 0...126 }.count == 1, "the header is read once")
@@ -84,6 +87,22 @@ import Testing
         #expect(error.type == .source)
         #expect(error.message.contains("truncated"))
         #expect(error.message.contains("ends at byte \(cut)"))
+    }
+
+    @Test func anArchiveCutInItsTileDataFailsThoseTileReadsAndTheCountsAgree() async throws {
+        let fixture = try ArchiveFixture()
+        let path = try fixture.writePMTiles()
+        let header = try PMTilesHeader(try InputFile.read(path, range: 0...126, limit: 127))
+        // Cut inside the tile data: some tiles' bytes run past the end, some are there.
+        try FileHandle(forWritingAtPath: path)!.truncate(atOffset: header.tileDataOffset + header.tileDataLength / 2)
+        let (_, recorder, outcome) = await loadArchiveStyle(try fixture.style(sourceURL: "pmtiles://file://\(path)"))
+        guard case .reached = outcome else { Issue.record("not idle: \(outcome)"); return }
+        let summary = recorder.events.reduce(into: LoadSummary()) { $0.record($1) }
+        let tileErrors = summary.errors.filter { $0.type == .tile }
+        #expect(!tileErrors.isEmpty && tileErrors.count == summary.errors.count)
+        #expect(summary.traffic(of: .tile).failures == tileErrors.count, "each failed tile read is one tile error")
+        #expect(summary.traffic(of: .source).failures == 0)
+        #expect(tileErrors.allSatisfy { $0.message.contains("truncated") || $0.message.contains("past the end") }, "\(tileErrors.map(\.message))")
     }
 
     @Test func directoryPointingPastTheEndIsAnErrorNotACrash() async throws {

@@ -48,9 +48,9 @@ struct ServeCommandTests {
         let simulatedEvents = folder.path + "/simulated.jsonl"
         #expect(try await CommandRunner.run(["load", "styles/sample/style.json", "--events", simulatedEvents, "--quiet"]).status == 0)
         let diff = try await CommandRunner.run(["diff", events, simulatedEvents, "--relaxed"])
-        let differences = diff.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  ") }
+        let differences = diff.standardOutput.split(separator: "\n").filter { $0.hasPrefix("- ") }
         #expect(diff.status == 1 && diff.standardOutput.contains("comparing the requests only") && differences.count == 1
-                && differences[0].contains("request missing: unknown") && differences[0].contains("passwd"), "\(diff.standardOutput)")
+                && differences[0].hasPrefix("- unknown ") && differences[0].contains("passwd") && differences[0].contains("only in A"), "\(diff.standardOutput)")
     }
 
     @Test func aScenarioGivesTheStyleItsMirrorsAndItsFaultsOnTheWallClock() async throws {

@@ -118,17 +118,19 @@ struct TraceTests {
     }
 
     @Test func perfettoExportIsChromeTraceJSONWithMatchedRequests() throws {
-        let json = try JSONParser.parse(PerfettoExporter.export(trace))
+        let (text, count) = PerfettoExporter.export(trace)
+        let json = try JSONParser.parse(text)
         let events = try #require(json["traceEvents"]?.arrayValue)
         let begins = events.filter { $0["ph"] == .string("b") }.compactMap { $0["id"]?.numberValue }
         let ends = events.filter { $0["ph"] == .string("e") }.compactMap { $0["id"]?.numberValue }
         #expect(begins.count == 3 && begins.sorted() == ends.sorted())
+        #expect(count == events.count)
         #expect(events.allSatisfy { event in event["ph"] == .string("M") || event["ts"]?.numberValue.map { $0 == $0.rounded() } == true })
         let phases = events.filter { $0["ph"] == .string("X") }.compactMap { $0["name"]?.stringValue }
         #expect(phases == ["loading the style", "loading tiles", "settling"])
     }
 
-    @Test func diffSaysWhichEventAndFieldDiffer() {
+    @Test func diffSaysWhichEventAndFieldDifferOneLineEach() {
         // The map's own events, the first eighteen.
         let trace = Trace(header: self.trace.header, events: Array(self.trace.events.prefix(18)))
         var changed = trace
@@ -137,46 +139,115 @@ struct TraceTests {
         changed.events.append(MapEvent(begin: .zero, end: .seconds(9), payload: .mapIdle))
         let diff = TraceDiff(expected: trace, actual: changed)
         #expect(diff.lines() == [
-            "event 7: source-data-loaded at 99.996 ms: data.id: \"true\" → \"other\"",
-            "event 11: missing style-image-missing at 166.660 ms: {\"id\":\"123\"}",
-            "event 19: unexpected map-idle at 9000.000 ms: {}",
+            "source-data-loaded event 7 at 99.996 ms {\"id\":\"true\",\"type\":\"metadata\"}: data.id: \"true\" in A, \"other\" in B",
+            "style-image-missing event 11 at 166.660 ms {\"id\":\"123\"}: only in A",
+            "map-idle event 18 of B at 9000.000 ms: only in B",
         ])
+        #expect(diff.countLine == "3 differences: source-data-loaded 1, style-image-missing 1, map-idle 1")
+        #expect(diff.differences[0].json["field"] == .string("data.id") && diff.differences[0].json["a"] == .string("\"true\""))
         #expect(TraceDiff(expected: trace, actual: trace).isEmpty)
     }
 
-    @Test func relaxedDiffIgnoresTimesFramesAndOrderBetweenMilestonesButNotMilestones() {
-        func request(_ url: String, at end: Int64) -> MapEvent {
-            MapEvent(begin: .zero, end: SimTime(microseconds: end), payload: .resourceRequest(ResourceRequest(
-                dataSource: .network, request: .tile(TileURLTemplate(url), id: CanonicalTileID(z: 0, x: 0, y: 0), pixelRatio: 1),
-                response: .success([1], source: .network), cancelled: false)))
-        }
-        func frame(at end: Int64) -> MapEvent {
-            MapEvent(begin: SimTime(microseconds: end), end: SimTime(microseconds: end),
-                     payload: .renderFrameFinished(RenderFrameFinished(renderMode: .partial, needsRepaint: false, placementChanged: false)))
-        }
-        let loaded = MapEvent(begin: .zero, end: .zero, payload: .styleLoaded)
-        let idle = MapEvent(begin: .seconds(1), end: .seconds(1), payload: .mapIdle)
-        let first = Trace(header: .init(scenario: "a"), events: [loaded, request("https://h/a", at: 10), frame(at: 16), request("https://h/b", at: 20), idle])
-        let second = Trace(header: .init(scenario: "b"), events: [loaded, request("https://h/b", at: 7), request("https://h/a", at: 90), frame(at: 16),
-                                                                 frame(at: 33), MapEvent(begin: .seconds(2), end: .seconds(2), payload: .mapIdle)])
+    @Test func aLongDifferenceIsCutToOneLineOfAtMost200Characters() {
+        let long = TraceDifference(group: "map-loading-error", subject: String(repeating: "x", count: 500), expected: String(repeating: "a", count: 300), actual: nil)
+        #expect(long.description.count <= TraceDifference.maximumLineLength)
+        #expect(long.description.hasPrefix("map-loading-error xxx") && long.description.contains("…") && long.description.hasSuffix(")"))
+    }
+
+    private func request(_ url: String, _ kind: Resource.Kind = .tile, _ response: Response? = .success([1], source: .network),
+                         source: DataSource = .network, at end: Int64 = 0, cancelled: Bool = false) -> MapEvent {
+        MapEvent(begin: .zero, end: SimTime(microseconds: end), payload: .resourceRequest(ResourceRequest(
+            dataSource: source, request: Resource(url: url, kind: kind), response: response, cancelled: cancelled)))
+    }
+
+    private func milestone(_ payload: MapEventPayload, at end: Int64 = 0) -> MapEvent {
+        MapEvent(begin: SimTime(microseconds: end), end: SimTime(microseconds: end), payload: payload)
+    }
+
+    /// A load of `base`'s style: the style, then the sprite and the TileJSON in `spriteFirst` order,
+    /// style-loaded, two tiles in either order, map-loaded, map-idle.
+    private func load(_ base: String, spriteFirst: Bool, tilesReversed: Bool, source: DataSource = .network, size: Int = 1) -> Trace {
+        var response = Response.success(Array(repeating: 1, count: size), source: source == .network ? .network : .cache)
+        response.expires = HTTPDate(secondsSince1970: spriteFirst ? 100 : 200)
+        response.etag = spriteFirst ? "\"a\"" : "\"b\""
+        let sprite = [request(base + "sprite.json", .spriteJSON, response, source: source, at: 10), milestone(.styleDataLoaded(StyleDataLoaded(type: .sprite)), at: 10)]
+        let tileJSON = [request(base + "tiles.json", .source, response, source: source, at: 20),
+                        milestone(.sourceDataLoaded(SourceDataLoaded(id: "city", type: .metadata)), at: 20),
+                        milestone(.styleDataLoaded(StyleDataLoaded(type: .sources)), at: 20)]
+        let tiles = [request(base + "tiles/1/0/0.pbf", .tile, response, source: source, at: 30), request(base + "tiles/1/1/0.pbf", .tile, response, source: source, at: 31)]
+        let events = [request(base + "style.json", .style, response, source: source), milestone(.styleDataLoaded(StyleDataLoaded(type: .style)))]
+            + (spriteFirst ? sprite + tileJSON : tileJSON + sprite) + [milestone(.styleLoaded, at: 20)]
+            + (tilesReversed ? tiles.reversed() : tiles) + [milestone(.renderFrameFinished(RenderFrameFinished(renderMode: .full, needsRepaint: false, placementChanged: false)), at: 33),
+                                                         milestone(.mapLoaded, at: 33), milestone(.mapIdle, at: 333)]
+        return Trace(header: .init(scenario: base + "style.json"), events: events)
+    }
+
+    @Test func relaxedRunsAgreeWhateverTheOrderOfParallelWorkTheWallClockTheServersPortAndWhoAnswered() {
+        let first = load("http://127.0.0.1:8080/", spriteFirst: true, tilesReversed: false)
+        let second = load("http://127.0.0.1:9090/", spriteFirst: false, tilesReversed: true)
         #expect(!TraceDiff(expected: first, actual: second).isEmpty)
         #expect(TraceDiff(expected: first, actual: second, relaxed: true).isEmpty)
-        // Headers are compared only when asked.
-        #expect(!TraceDiff(expected: first, actual: first.withScenario("c"), compareHeaders: true).isEmpty)
-        #expect(TraceDiff(expected: first, actual: first.withScenario("c")).isEmpty)
-        // A request that moved past a milestone, or a missing one, is a difference.
+        #expect(TraceDiff(expected: first, actual: load("file:///srv/map/", spriteFirst: false, tilesReversed: false, source: .fileSystem), relaxed: true).isEmpty,
+                "the same folder as a file")
+        // A warm cache answers what a cold one fetched; the server's 304s confirm the copies.
+        var warm = load("http://127.0.0.1:8080/", spriteFirst: true, tilesReversed: false, source: .database)
+        var confirmation = Response(notModified: true, source: .network)
+        confirmation.etag = "\"a\""
+        warm.events.insert(request("http://127.0.0.1:8080/tiles/1/0/0.pbf", .tile, confirmation, at: 40), at: warm.events.count - 2)
+        #expect(TraceDiff(expected: first, actual: warm, relaxed: true).isEmpty)
+        // A failing tile retried once more before the map settled, its error reported again: the network's timing.
+        let failure = Response.failure(.server, "HTTP 503 server error: http://127.0.0.1:8080/tiles/1/0/0.pbf", source: .network)
+        let error = milestone(.mapLoadingError(MapLoadingError(type: .tile, message: failure.error!.message, sourceID: "city")), at: 30)
+        var once = first
+        once.events.insert(contentsOf: [request("http://127.0.0.1:8080/tiles/1/2/0.pbf", .tile, failure, at: 30), error], at: once.events.count - 2)
+        var twice = once
+        twice.events.insert(contentsOf: [request("http://127.0.0.1:8080/tiles/1/2/0.pbf", .tile, failure, at: 40), error], at: twice.events.count - 2)
+        #expect(TraceDiff(expected: once, actual: twice, relaxed: true).isEmpty)
+        #expect(TraceDiff(expected: first, actual: twice, relaxed: true).lines() == [
+            "tile tiles/1/2/0.pbf: only in B (server)",
+            "map-loading-error {\"type\":\"tile\",\"message\":\"HTTP 503 server error: tiles/1/0/0.pbf\",\"source-id\":\"city\"}: only in B",
+        ])
+        // The headers only when asked.
+        #expect(TraceDiff(expected: first, actual: first.withScenario("c"), relaxed: true, compareHeaders: true).lines() == ["headers scenario: http://127.0.0.1:8080/style.json in A, c in B"])
+    }
+
+    @Test func relaxedFindsWhatReallyDiffersOneLineEach() {
+        let first = load("http://127.0.0.1:8080/", spriteFirst: true, tilesReversed: false)
+        var second = load("http://127.0.0.1:9090/", spriteFirst: false, tilesReversed: true, size: 1)
+        // A tile not found (no content, as the map takes it), a tile of another size, an extra glyph range, an error, no map-loaded.
+        let tile = second.events.firstIndex { $0.jsonLine.contains("tiles/1/1/0.pbf") }!
+        second.events[tile] = request("http://127.0.0.1:9090/tiles/1/1/0.pbf", .tile, .failure(.notFound, "HTTP 404", source: .network), at: 31)
+        let other = second.events.firstIndex { $0.jsonLine.contains("tiles/1/0/0.pbf") }!
+        second.events[other] = request("http://127.0.0.1:9090/tiles/1/0/0.pbf", .tile, .success([1, 2], source: .network), at: 30)
+        second.events.insert(request("http://127.0.0.1:9090/glyphs/A%20B/0-255.pbf", .glyphs, at: 32), at: other + 1)
+        second.events.insert(milestone(.mapLoadingError(MapLoadingError(type: .tile, message: "HTTP 404: http://127.0.0.1:9090/tiles/1/1/0.pbf", sourceID: "city"))), at: other + 1)
+        second.events.removeAll { $0.type == .mapLoaded }
+        let diff = TraceDiff(expected: first, actual: second, relaxed: true)
+        #expect(diff.lines() == [
+            "milestones map-loaded: only in A",
+            "tile tiles/1/0/0.pbf: ok 1 B in A, ok 2 B in B",
+            "tile tiles/1/1/0.pbf: ok 1 B in A, no-content in B",
+            "glyphs glyphs/A B/0-255.pbf: only in B (ok 1 B)",
+            "map-loading-error {\"type\":\"tile\",\"message\":\"HTTP 404: tiles/1/1/0.pbf\",\"source-id\":\"city\"}: only in B",
+        ])
+        #expect(diff.countLine == "5 differences: milestones 1, tile 2, glyphs 1, map-loading-error 1")
+        // Given bases name paths below them instead.
+        let based = TraceDiff(expected: first, actual: second, relaxed: true, bases: ("http://127.0.0.1:8080/tiles/", "http://127.0.0.1:9090/tiles/"))
+        #expect(based.lines().contains("tile 1/1/0.pbf: ok 1 B in A, no-content in B"))
+    }
+
+    @Test func relaxedKeepsWhatHappenedAfterMapIdleApart() {
+        let loaded = milestone(.styleLoaded)
+        let idle = milestone(.mapIdle, at: 1_000)
+        let first = Trace(header: .init(scenario: "a"), events: [loaded, request("https://h/a", at: 10), request("https://h/b", at: 20), idle])
         let moved = Trace(header: first.header, events: [loaded, request("https://h/a", at: 10), idle, request("https://h/b", at: 20)])
         #expect(TraceDiff(expected: first, actual: moved, relaxed: true).lines() == [
-            "event 2: after style-loaded {}: missing 1× resource-request {\"data-source\":\"network\",\"request\":{\"url\":\"https://h/b\",\"kind\":\"tile\",\"priority\":\"regular\",\"loading-method\":[\"cache\",\"network\"]},\"response\":{\"no-content\":false,\"not-modified\":false,\"must-revalidate\":false,\"source\":\"network\",\"size\":1},\"cancelled\":false}",
-            "event 3: after map-idle {}: unexpected 1× resource-request {\"data-source\":\"network\",\"request\":{\"url\":\"https://h/b\",\"kind\":\"tile\",\"priority\":\"regular\",\"loading-method\":[\"cache\",\"network\"]},\"response\":{\"no-content\":false,\"not-modified\":false,\"must-revalidate\":false,\"source\":\"network\",\"size\":1},\"cancelled\":false}",
+            "tile https://h/b: only in A (ok 1 B)",
+            "tile after map-idle 1: https://h/b: only in B (ok 1 B)",
         ])
     }
 
     @Test func relaxedDiffOfAServeRecordingComparesTheRequestsBelowTheStylesFolder() {
-        func request(_ url: String, _ kind: Resource.Kind, _ response: Response, cancelled: Bool = false) -> MapEvent {
-            MapEvent(begin: .zero, end: .zero, payload: .resourceRequest(ResourceRequest(dataSource: .network, request: Resource(url: url, kind: kind),
-                                                                                        response: response, cancelled: cancelled)))
-        }
         let missing = Response.failure(.notFound, "HTTP 404: not found", source: .network)
         // What serve recorded of a real client: the rewritten style (another size), a glyph range
         // spelled as MapLibre spells it, a tile answered 404.
@@ -187,12 +258,12 @@ struct TraceTests {
         ])
         // A load of the style file: file URLs, milestones, a missing tile as no content, a cancelled request.
         let loaded = Trace(header: .init(scenario: "/s/style.json"), events: [
-            request("file:///s/style.json", .style, .success([1], source: .localFile)),
-            MapEvent(begin: .zero, end: .zero, payload: .styleLoaded),
-            request("file:///s/tiles/1/0/0.pbf", .tile, Response(noContent: true, source: .localFile)),
-            request("file:///s/tiles/1/1/0.pbf", .tile, .success([1], source: .localFile), cancelled: true),
-            request("file:///s/glyphs/A B,C/0-255.pbf", .glyphs, .success([3, 4], source: .localFile)),
-            MapEvent(begin: .zero, end: .zero, payload: .mapIdle),
+            request("file:///s/style.json", .style, .success([1], source: .localFile), source: .fileSystem),
+            milestone(.styleLoaded),
+            request("file:///s/tiles/1/0/0.pbf", .tile, Response(noContent: true, source: .localFile), source: .fileSystem),
+            request("file:///s/glyphs/A B,C/0-255.pbf", .glyphs, .success([3, 4], source: .localFile), source: .fileSystem),
+            request("file:///s/tiles/1/1/0.pbf", .tile, nil, source: .resourceLoader, cancelled: true),
+            milestone(.mapIdle),
         ])
         let agreeing = TraceDiff(expected: served, actual: loaded, relaxed: true)
         #expect(agreeing.isEmpty && agreeing.comparedRequestsOnly)
@@ -200,13 +271,12 @@ struct TraceTests {
         #expect(!TraceDiff(expected: served, actual: loaded).comparedRequestsOnly)
         // Another tile, another glyph size: each named.
         var other = loaded
-        other.events[2] = request("file:///s/tiles/1/0/1.pbf", .tile, Response(noContent: true, source: .localFile))
-        other.events[4] = request("file:///s/glyphs/A B,C/0-255.pbf", .glyphs, .success([3, 4, 5], source: .localFile))
+        other.events[2] = request("file:///s/tiles/1/0/1.pbf", .tile, Response(noContent: true, source: .localFile), source: .fileSystem)
+        other.events[3] = request("file:///s/glyphs/A B,C/0-255.pbf", .glyphs, .success([3, 4, 5], source: .localFile), source: .fileSystem)
         #expect(TraceDiff(expected: served, actual: other, relaxed: true).lines() == [
-            "request missing: glyphs glyphs/A B,C/0-255.pbf ok 2 B",
-            "request missing: tile tiles/1/0/0.pbf no-content",
-            "request unexpected: glyphs glyphs/A B,C/0-255.pbf ok 3 B",
-            "request unexpected: tile tiles/1/0/1.pbf no-content",
+            "tile tiles/1/0/0.pbf: only in A (no-content)",
+            "tile tiles/1/0/1.pbf: only in B (no-content)",
+            "glyphs glyphs/A B,C/0-255.pbf: ok 2 B in A, ok 3 B in B",
         ])
     }
 }

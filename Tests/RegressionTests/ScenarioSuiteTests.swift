@@ -48,9 +48,13 @@ struct ScenarioSuiteTests {
         // As if sprite errors were fatal: everything after the sprite error is gone.
         let spriteError = try #require(golden.events.firstIndex { MapEvents.mapLoadingError.payload(in: $0.payload)?.type == .sprite })
         changed.events = Array(golden.events[...spriteError])
-        let lines = TraceDiff(expected: golden, actual: changed).lines(limit: 3)
-        #expect(lines.first?.hasPrefix("event \(spriteError + 2): missing ") == true)
+        let diff = TraceDiff(expected: golden, actual: changed)
+        let lines = diff.lines(limit: 3)
+        // Grouped by kind: the milestones' events first, each one line naming the event and where it was.
         #expect(lines.count == 4 && lines.last?.hasPrefix("... and") == true)
+        #expect(lines.dropLast().allSatisfy { $0.hasSuffix("only in A") && $0.count <= TraceDifference.maximumLineLength }, "\(lines)")
+        #expect(diff.differences.map(\.index).min() == spriteError + 2)
+        #expect(diff.countLine.hasPrefix("\(golden.events.count - spriteError - 1) differences: "))
     }
 }
 
@@ -75,7 +79,8 @@ struct ScenarioParsingTests {
         camera: {center: [1, 2], zoom: 3, bearing: 4, pitch: 5}
         cache: {warm: {camera: {zoom: 2}}}
         steps: [load, {wait: {until: map-loaded, timeout: 5000}}, {advance: 10}, {camera: {zoom: 4}}, offline, online, {wait: map-idle}]
-        expect: [{happens: map-idle}, {never: map-loading-error}, {within: {event: map-loaded, ms: 900}}, {no-network-after-step: 2}]
+        expect: [{happens: map-idle}, {never: map-loading-error}, {within: {event: map-loaded, ms: 900}}, {no-network-after-step: 2},
+                 {budget: {map-idle: 2s, requests.tile: 40, bytes: 5MB}}]
         """, name: "x", folder: "/base")
         #expect(scenario.mirrors == [.init(prefix: "https://maps.test/", directory: "/base/data")])
         #expect(scenario.profile == .threeG && scenario.seed == 9 && scenario.cacheControl == "max-age=60")
@@ -86,7 +91,9 @@ struct ScenarioParsingTests {
         #expect(scenario.cache == .warm(CameraOptions(zoom: 2)))
         #expect(scenario.steps == [.load, .wait(.mapLoaded, timeout: .seconds(5)), .advance(.milliseconds(10)), .camera(CameraOptions(zoom: 4)),
                                    .offline, .online, .wait(.mapIdle, timeout: .seconds(60))])
-        #expect(scenario.expectations == [.happens(.mapIdle), .never(.mapLoadingError), .within(.mapLoaded, .milliseconds(900)), .noNetworkAfterStep(2)])
+        #expect(scenario.expectations == [.happens(.mapIdle), .never(.mapLoadingError), .within(.mapLoaded, .milliseconds(900)), .noNetworkAfterStep(2),
+                                          .budgets([LoadBudget(.milestone(.mapIdle), limit: 2_000_000), LoadBudget(.requests(.tile), limit: 40),
+                                                    LoadBudget(.bytes(nil), limit: 5_000_000)])])
     }
 
     @Test(arguments: [
@@ -95,6 +102,8 @@ struct ScenarioParsingTests {
         ("style: x\nsteps: [load]\nexpect: [{happens: map-exploded}]", "scenario: expect[0].happens: unknown event type \"map-exploded\""),
         ("style: x\nsteps: [load]\nnetwork: {profile: 5g}", "scenario: network.profile: unknown profile \"5g\""),
         ("style: x\nsteps: [load]\ncolour: red", "scenario: colour: unknown scenario key \"colour\""),
+        ("style: x\nsteps: [load]\nexpect: [{budget: {map-idle: soon}}]", "scenario: expect[0].budget.map-idle: budget map-idle: \"soon\" is not a duration such as 800ms or 2s"),
+        ("style: x\nsteps: [load]\nexpect: [{budget: {tiles: 3}}]", "scenario: expect[0].budget.tiles: unknown budget \"tiles\"; use style-loaded, map-loaded, map-idle, requests, requests.KIND, bytes, bytes.KIND or errors"),
         ("style: x\nsteps: [load]\nnetwork: {faults: [{url: a}]}", "scenario: network.faults[0]: a fault needs one of status, drop, truncate or delay"),
         ("style: x\nsteps: [{subscribe: ds/a/b}]", "scenario: steps[0].subscribe: invalid topic \"ds/a/b\": it has 3 levels; criteria have 7 (use + for any value, or end with #)"),
         ("style: x\nsteps: [{publish: {topic: ds/a/b/c/d/e/f, timestamp: yesterday}}]", "scenario: steps[0].publish.timestamp: expected an ISO 8601 date and time with a time zone"),
@@ -182,5 +191,9 @@ struct ScenarioParsingTests {
                                             events: events, stepStarts: [0])
         #expect(failures.count == 4)
         #expect(failures[2] == "map-loaded came at 3000.000 ms, over the budget of 2000.000 ms")
+        // Budgets are checked as `mapsim load --budget` checks them.
+        let budgets = ScenarioRunner.check([.budgets([LoadBudget(.milestone(.mapLoaded), limit: 2_000_000), LoadBudget(.requests(.tile), limit: 1),
+                                                      LoadBudget(.milestone(.mapIdle), limit: 1)])], events: events, stepStarts: [0])
+        #expect(budgets == ["budget map-loaded: 3 s > 2 s", "budget map-idle: never reached, limit 0.001 ms"])
     }
 }

@@ -13,6 +13,22 @@ public struct LoadSummary: Sendable, Equatable {
         public var cancelled = 0
     }
 
+    /// One request as the critical path reads it: what, when, and whether it failed.
+    public struct RequestSpan: Sendable, Equatable {
+        /// The request's kind.
+        public var kind: Resource.Kind
+        /// Its URL.
+        public var url: String
+        /// When it started.
+        public var begin: SimTime
+        /// When it was answered or cancelled.
+        public var end: SimTime
+        /// Whether its answer was an error.
+        public var failed: Bool
+        /// Whether it was cancelled.
+        public var cancelled: Bool
+    }
+
     /// When style-loaded first fired.
     public var styleLoaded: SimTime?
     /// When map-loaded first fired.
@@ -45,6 +61,10 @@ public struct LoadSummary: Sendable, Equatable {
     public var eventCount = 0
     /// The number of frames rendered.
     public var frames = 0
+    /// Every request event, in the order answered.
+    public private(set) var requests: [RequestSpan] = []
+    /// The URL of the first style requested: what paths are shown below.
+    public private(set) var styleURL: String?
 
     /// An empty summary.
     public init() {}
@@ -69,6 +89,9 @@ public struct LoadSummary: Sendable, Equatable {
             // A request given up after it failed (offline, say) ends with a cancellation: the same
             // request, counted once.
             if request.cancelled && settledFailures.remove(request.request.url) != nil { break }
+            requests.append(RequestSpan(kind: request.request.kind, url: request.request.url, begin: event.begin, end: event.end,
+                                        failed: request.response?.error != nil, cancelled: request.cancelled))
+            if request.request.kind == .style && styleURL == nil { styleURL = request.request.url }
             if let response = request.response {
                 if response.error != nil { settledFailures.insert(request.request.url) } else { settledFailures.remove(request.request.url) }
             }
@@ -93,6 +116,18 @@ public struct LoadSummary: Sendable, Equatable {
         }
     }
 
+    /// The traffic of one kind (nothing when none was seen).
+    public func traffic(of kind: Resource.Kind) -> Traffic {
+        traffic.first { $0.kind == kind }?.traffic ?? Traffic()
+    }
+
+    /// The chain of requests whose arrival decided when map-idle came (map-loaded when the map
+    /// never went idle); empty when neither came.
+    public var criticalPath: CriticalPath? {
+        guard let (milestone, time) = mapIdle.map({ (Map.State.mapIdle, $0) }) ?? mapLoaded.map({ (Map.State.mapLoaded, $0) }) else { return nil }
+        return CriticalPath(requests: requests, milestone: milestone, at: time)
+    }
+
     /// All requests of every kind together.
     public var total: Traffic {
         traffic.reduce(into: Traffic()) { sum, entry in
@@ -111,5 +146,6 @@ public struct LoadSummary: Sendable, Equatable {
             && lhs.responsesBySource.map(\.count) == rhs.responsesBySource.map(\.count) && lhs.notModified == rhs.notModified
             && lhs.traffic.map(\.traffic) == rhs.traffic.map(\.traffic) && lhs.liveSubscriptions == rhs.liveSubscriptions
             && lhs.refusedSubscriptions == rhs.refusedSubscriptions && lhs.liveUpdates == rhs.liveUpdates && lhs.updatedLocations == rhs.updatedLocations
+            && lhs.requests == rhs.requests
     }
 }

@@ -35,7 +35,7 @@ public enum HTTPResponseMapping {
             response.noContent = true
         case 304:
             response.notModified = true
-        case 404 where resource.kind == .tile:
+        case 404 where resource.kind == .tile && resource.dataRange == nil:
             response.noContent = true
         case 404:
             response.error = .init(reason: .notFound, message: "HTTP 404 Not Found: \(url)")

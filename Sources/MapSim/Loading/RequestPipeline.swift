@@ -31,17 +31,21 @@ public struct RequestPipeline: StateMachine {
         public var offlineWindows: [Range<SimTime>]
         /// Whether the pipeline starts offline.
         public var startsOffline: Bool
+        /// How long a network attempt may go unanswered before it fails as a connection error
+        /// naming its URL (and is retried on that schedule); nil waits for the backend's own timeouts.
+        public var requestTimeout: SimTime?
 
         /// The SDK defaults; no cache, always online.
         public init(maximumConcurrentRequests: Int = Self.defaultMaximumConcurrentRequests, usesCache: Bool = false,
                     wallClock: WallClock = .simulated, maximumRetries: Int? = nil, offlineWindows: [Range<SimTime>] = [],
-                    startsOffline: Bool = false) {
+                    startsOffline: Bool = false, requestTimeout: SimTime? = nil) {
             self.maximumConcurrentRequests = max(1, maximumConcurrentRequests)
             self.usesCache = usesCache
             self.wallClock = wallClock
             self.maximumRetries = maximumRetries.map { max(0, $0) }
             self.offlineWindows = offlineWindows
             self.startsOffline = startsOffline
+            self.requestTimeout = requestTimeout
         }
     }
 
@@ -55,7 +59,7 @@ public struct RequestPipeline: StateMachine {
         case cancel(RequestID)
         /// A backend answered an attempt.
         case answer(LoadAnswer)
-        /// A timer of a request is due (a retry or an expiry refresh).
+        /// A timer of a request is due (a retry, an expiry refresh, or the attempt's deadline).
         case timer(RequestID)
         /// Go offline (true) or back online (false).
         case setOffline(Bool)
@@ -105,6 +109,8 @@ public struct RequestPipeline: StateMachine {
         var phase: Phase
         /// The current attempt as it was sent, and when (a delivery's event spans from then).
         var attempt: (resource: Resource, start: SimTime)?
+        /// When the network attempt under way times out, with `requestTimeout`.
+        var deadline: SimTime?
         var failures = 0
         var lastFailure: Response.Failure.Reason?
         var delivered = false
@@ -207,7 +213,7 @@ public struct RequestPipeline: StateMachine {
     }
 
     private mutating func answer(_ answer: LoadAnswer, at now: SimTime) {
-        let (id, attempt, response) = (answer.order.request, answer.order.attempt, answer.response)
+        let (id, attempt, response) = (answer.order.request, answer.order.attempt, Self.checkingRange(of: answer.response, for: answer.order.resource))
         guard var entry = entries[id] else { return }
         switch (answer.order.backend, entry.phase) {
         case (.file, _):
@@ -229,8 +235,23 @@ public struct RequestPipeline: StateMachine {
     }
 
     private mutating func timerFired(for id: RequestID, at now: SimTime) {
-        guard let entry = entries[id], case .waitingForTimer(let due) = entry.phase, due <= now else { return }
-        requestNetwork(id, at: now)
+        guard var entry = entries[id] else { return }
+        switch entry.phase {
+        case .waitingForTimer(let due) where due <= now:
+            requestNetwork(id, at: now)
+        case .loading(let attempt) where entry.deadline.map({ $0 <= now }) == true:
+            // No answer in time: the attempt is given up and fails as a connection would.
+            actions.append(.cancelLoad(attempt))
+            networkInFlight -= 1
+            entry.phase = .idle
+            entry.deadline = nil
+            entries[id] = entry
+            let waited = configuration.requestTimeout ?? .zero
+            answerFromNetwork(.failure(.connection, "no answer from \(entry.resource.url) within \(waited.shortDescription)", source: .network), for: id, at: now)
+            startQueued(at: now)
+        default:
+            return
+        }
     }
 
     /// Offline, network requests fail at once with `in-offline-mode`; back online, the requests whose
@@ -266,11 +287,13 @@ public struct RequestPipeline: StateMachine {
         case .network: entry.phase = .loading(attempt)
         case .file: entry.phase = .idle
         }
+        entry.deadline = backend == .network ? configuration.requestTimeout.map { now + $0 } : nil
         entries[id] = entry
         var sent = entry.resource
         // A simulated server dates its answer with it; the cache records it as the time of use.
         if backend != .file { sent.issued = wallClock(at: now) }
         actions.append(.load(LoadOrder(request: id, attempt: attempt, backend: backend, resource: sent)))
+        if let deadline = entry.deadline { actions.append(.scheduleTimer(id, at: deadline)) }
     }
 
     private mutating func answerFromCache(_ response: Response, for id: RequestID, at now: SimTime) {
@@ -400,6 +423,16 @@ public struct RequestPipeline: StateMachine {
         let event = ResourceRequest(dataSource: Self.dataSource(backend, url: entry.original.url), request: sent, response: response, cancelled: false)
         actions.append(.emit(.resourceRequest(event), begin: current?.start ?? now))
         actions.append(.deliver(id, response, final: final))
+    }
+
+    /// `response`, or a failure naming where the data ends when it answers a byte range with fewer
+    /// bytes than asked for (a truncated archive) — but for a read from the start, an archive's
+    /// header, which asks for up to that many bytes (a shorter file says itself what it is).
+    static func checkingRange(of response: Response, for resource: Resource) -> Response {
+        guard let range = resource.dataRange, range.lowerBound > 0, response.error == nil, let data = response.data,
+              UInt64(data.count) < range.upperBound - range.lowerBound + 1 else { return response }
+        return .failure(.other, "\(resource.url) is truncated: bytes \(range.lowerBound)–\(range.upperBound) were asked for, but it ends at byte \(range.lowerBound + UInt64(data.count))",
+                        source: response.source)
     }
 
     /// The `data-source` a resource-request event names for an answer from `backend`.

@@ -13,9 +13,11 @@ extension Resource {
     }
 
     /// Bytes `range` (first and last included) of the archive at `url`, as MapLibre's PMTiles source
-    /// reads them.
-    public static func archiveRange(_ url: String, _ range: ClosedRange<UInt64>) -> Resource {
-        var resource = Resource(url: url, kind: .source)
+    /// reads them: a `tile` when they are a tile's data, else (the header, metadata, directories) a
+    /// `source`. (MapLibre sends every read as a source and the cache stores them so; events and
+    /// summaries count a tile's bytes as a tile.)
+    public static func archiveRange(_ url: String, _ range: ClosedRange<UInt64>, tileData: Bool = false) -> Resource {
+        var resource = Resource(url: url, kind: tileData ? .tile : .source)
         resource.dataRange = range
         return resource
     }

@@ -17,7 +17,7 @@ extension LoadSequence {
         } else {
             load.sprite.sheets[index].failure = load.sprite.sheets[index].failure ?? "the sprite \(partName) \(url) has no content"
         }
-        if !isImage { load.sprite.sheets[index].jsonURL = url }
+        if isImage { load.sprite.sheets[index].pngURL = url } else { load.sprite.sheets[index].jsonURL = url }
         load.sprite.sheets[index].pendingParts -= 1
         if load.sprite.sheets[index].pendingParts == 0 { finishSheet(index) }
         if case .failed = load.phase { return }
@@ -35,16 +35,22 @@ extension LoadSequence {
         // outside the sheet do not (MapLibre warns and draws the rest).
         var stopsStill = failure != nil
         if failure == nil, let json = sheet.json, let png = sheet.png {
-            do {
+            // The message names the file that is wrong: the image when it is no PNG, else the index.
+            let prefix = sheet.source.id == "default" ? "" : sheet.source.id + ":"
+            do throws(LoadingError) {
                 let header = try PNGHeader.read(png)
-                let spriteIndex = try SpriteIndex.parse(json, sheet: header)
-                let prefix = sheet.source.id == "default" ? "" : sheet.source.id + ":"
-                load.sprite.imageNames.formUnion(spriteIndex.names.map { prefix + $0 })
-                if !spriteIndex.outOfBounds.isEmpty {
-                    failure = "sprite \(sheet.source.id): images outside the \(header.width)×\(header.height) sheet were dropped: \(spriteIndex.outOfBounds.joined(separator: ", "))"
+                do throws(LoadingError) {
+                    let spriteIndex = try SpriteIndex.parse(json, sheet: header)
+                    load.sprite.imageNames.formUnion(spriteIndex.names.map { prefix + $0 })
+                    if !spriteIndex.outOfBounds.isEmpty {
+                        failure = "sprite \(sheet.source.id): images outside the \(header.width)×\(header.height) sheet were dropped: \(spriteIndex.outOfBounds.joined(separator: ", "))"
+                    }
+                } catch {
+                    failure = "sprite \(sheet.source.id) at \(sheet.jsonURL ?? ""): \(error)"
+                    stopsStill = true
                 }
             } catch {
-                failure = "sprite \(sheet.source.id) at \(sheet.jsonURL ?? ""): \(error)"
+                failure = "sprite \(sheet.source.id) at \(sheet.pngURL ?? ""): \(error)"
                 stopsStill = true
             }
         }

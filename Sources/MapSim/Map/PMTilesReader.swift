@@ -187,7 +187,7 @@ struct PMTilesReader: StateMachine {
         }
         waiters[read] = [purpose]
         let method: Resource.LoadingMethod = archives[read.url]?.networkOnly == true ? .network : .all
-        actions.append(.read(read, Resource.archiveRange(read.url, read.range).loading(from: method)))
+        actions.append(.read(read, Resource.archiveRange(read.url, read.range, tileData: role == .tileData).loading(from: method)))
     }
 
     private mutating func receive(_ response: Response, for read: ArchiveRead, final: Bool) {
@@ -222,14 +222,11 @@ struct PMTilesReader: StateMachine {
         guard let job = jobs[purpose], let (awaited, role) = job.awaiting, awaited == read else { return }
         leave(read, purpose, cancellingWhenUnwanted: false)
         jobs[purpose]?.awaiting = nil
+        // Short reads fail in the pipeline; a header shorter than asked for may be no archive at
+        // all, and the header says which.
         let bytes = response.data ?? []
         let wanted = read.range.upperBound - read.range.lowerBound + 1
         let what = Self.describe(role)
-        // A header shorter than asked for may be no archive at all: the header says which.
-        guard UInt64(bytes.count) >= wanted || role == .header else {
-            fail(purpose, job.resource, "\(read.url) is truncated: \(what) at bytes \(read.range.lowerBound)–\(read.range.upperBound), but the archive ends at byte \(read.range.lowerBound + UInt64(bytes.count))", source: response.source)
-            return
-        }
         let data = bytes.count > Int(wanted) ? Array(bytes.prefix(Int(wanted))) : bytes
         do throws(PMTilesError) {
             if role == .header, archives[read.url]?.header == nil {

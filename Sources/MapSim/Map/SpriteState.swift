@@ -7,6 +7,8 @@ struct SpriteState: Sendable {
         var json: [UInt8]?
         /// Where the index came from, for messages.
         var jsonURL: String?
+        /// Where the sheet's image came from.
+        var pngURL: String?
         var png: [UInt8]?
         var pendingParts = 2
         var failure: String?

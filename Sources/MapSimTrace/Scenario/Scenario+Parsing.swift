@@ -194,6 +194,19 @@ private struct ScenarioParser {
         case "within":
             guard let event = value.member("event"), let ms = value.member("ms") else { throw value.failure("expected {event, ms}") }
             return .within(try eventType(event), .milliseconds(Int64(try ms.integer(in: 0...86_400_000))))
+        case "budget":
+            var budgets: [LoadBudget] = []
+            for (name, _) in try value.object().members {
+                let limit = value.member(name)!
+                let written = if case .number = limit.value { JSONWriter.string(limit.value) } else { try limit.string() }
+                do {
+                    budgets.append(try LoadBudget(name: name, limit: written))
+                } catch {
+                    throw limit.failure(error.message)
+                }
+            }
+            guard !budgets.isEmpty else { throw value.failure("expected {NAME: LIMIT, ...}, as map-idle: 2s or requests.tile: 40") }
+            return .budgets(budgets)
         case "no-network-after-step": return .noNetworkAfterStep(try value.integer(in: 1...max(steps, 1)))
         case "no-network-during-step": return .noNetworkDuringStep(try value.integer(in: 1...max(steps, 1)))
         case "count":

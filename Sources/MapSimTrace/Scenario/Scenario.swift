@@ -95,6 +95,8 @@ public struct Scenario: Sendable, Equatable {
         case never(MapEventType)
         /// The first event of this type comes within this much virtual time.
         case within(MapEventType, SimTime)
+        /// Limits on the run's figures, as `mapsim load --budget` checks them.
+        case budgets([LoadBudget])
         /// No request goes to the network after step `n` (1-based) begins.
         case noNetworkAfterStep(Int)
         /// No request goes to the network while step `n` (1-based) runs.

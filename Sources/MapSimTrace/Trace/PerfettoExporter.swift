@@ -9,8 +9,9 @@ public enum PerfettoExporter {
     private static let mapThread = 1
     private static let renderThread = 2
 
-    /// The Chrome trace JSON of `trace`. Times are integer microseconds, as the format wants.
-    public static func export(_ trace: Trace) -> String {
+    /// The Chrome trace JSON of `trace`, and how many trace events it holds (metadata included).
+    /// Times are integer microseconds, as the format wants.
+    public static func export(_ trace: Trace) -> (json: String, eventCount: Int) {
         var events: [JSONValue] = [
             metadata("process_name", tid: mapThread, name: "mapsim: \(trace.header.scenario)"),
             metadata("thread_name", tid: mapThread, name: "map"),
@@ -34,7 +35,7 @@ public enum PerfettoExporter {
             }
         }
         events += phases(trace)
-        return JSONWriter.string(.object(JSONObject([("traceEvents", .array(events)), ("displayTimeUnit", .string("ms"))])))
+        return (JSONWriter.string(.object(JSONObject([("traceEvents", .array(events)), ("displayTimeUnit", .string("ms"))]))), events.count)
     }
 
     /// Spans from the start to style-loaded, to map-loaded and to map-idle.

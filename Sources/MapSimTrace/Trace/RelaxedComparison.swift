@@ -1,65 +1,98 @@
 import MapSim
 import MapSimJSON
 
-/// Compares two runs of the same load on the real network, where timings and the order of
-/// requests in flight together vary from run to run: the milestones (style-data-loaded,
-/// style-loaded, source metadata, source-added/removed, map-loaded, map-idle) must come in the same
-/// order, and the events between two consecutive milestones must be the same multiset — their times,
-/// render frames and which tile happened to complete the view (`loaded`) are not compared.
+/// Compares two runs of the same load where what varies from run to run is not the map's doing:
+/// on the real network answers come in another order and at other times, a warm cache answers what
+/// a cold one fetched, and the server may listen on another port or the style be loaded from its
+/// file instead.
+///
+/// - Requests compare by what each resource got — its kind, its path below the trace's base (by
+///   default the folder of the style it loaded: `ResourcePath`), and the outcomes of its attempts
+///   in order (`ok SIZE`, `no-content` — a tile not found too, as the map takes it —, an error's
+///   reason; no size for the style and TileJSONs, which servers rewrite) — not by when they came or who answered
+///   (network, cache, file): a cached copy confirmed by a 304 is the copy, and cancellations
+///   count only for a resource that got nothing else.
+/// - The milestones (style-data-loaded of the style, style-loaded, map-loaded, map-idle) must come
+///   in the same order; every other event — sprite and source metadata, which load in parallel,
+///   tiles, errors — must happen between the same two map-idles, in any order (a partial order:
+///   what the load sequence orders, in order; what it runs in parallel, as a set). How often a
+///   failing request was retried before the map settled depends on the network's timing: a
+///   repeated answer or event counts once.
+/// - Fields that come from the wall clock (`expires`, `modified`, `etag`), render frames and
+///   which tile happened to complete a view (`loaded`) are left out; URLs in messages are named by
+///   their paths too.
+///
+/// When one trace holds nothing but requests — what `mapsim serve` records of a real client — only
+/// the requests are compared.
 struct RelaxedComparison {
-    private(set) var differences: [TraceDiff.Difference] = []
+    private(set) var differences: [TraceDifference] = []
+    private(set) var comparedRequestsOnly = false
 
-    init(expected: [MapEvent], actual: [MapEvent]) {
-        let a = Self.segments(expected)
-        let b = Self.segments(actual)
-        for index in 0..<max(a.count, b.count) {
-            let left = index < a.count ? a[index] : nil
-            let right = index < b.count ? b[index] : nil
-            let place = (left ?? right)?.milestone.map { "after \($0)" } ?? "before the first milestone"
-            if let left, let right, left.milestone != right.milestone {
-                differences.append(.init(index: index + 1, detail: "milestone \(left.milestone ?? "(start)") → \(right.milestone ?? "(start)")"))
-                continue
-            }
-            var remaining = right?.events ?? [:]
-            for (key, count) in (left?.events ?? [:]).sorted(by: { $0.key < $1.key }) {
-                let other = remaining.removeValue(forKey: key) ?? 0
-                if count > other { differences.append(.init(index: index + 1, detail: "\(place): missing \(count - other)× \(key)")) }
-                if other > count { differences.append(.init(index: index + 1, detail: "\(place): \(other - count) more × \(key)")) }
-            }
-            for (key, count) in remaining.sorted(by: { $0.key < $1.key }) {
-                differences.append(.init(index: index + 1, detail: "\(place): unexpected \(count)× \(key)"))
-            }
+    init(expected: Trace, actual: Trace, bases: (String?, String?)) {
+        let namingA = ResourcePath(base: bases.0 ?? TraceDiff.styleURL(of: expected.events) ?? "")
+        let namingB = ResourcePath(base: bases.1 ?? TraceDiff.styleURL(of: actual.events) ?? "")
+        if Self.isRequestsOnly(expected.events) || Self.isRequestsOnly(actual.events) {
+            comparedRequestsOnly = true
+            let a = RunShape(expected.events, naming: namingA, requestsOnly: true)
+            let b = RunShape(actual.events, naming: namingB, requestsOnly: true)
+            differences = Self.compareRequests(a.segments.first?.requests ?? [], b.segments.first?.requests ?? [], prefix: "")
+            return
+        }
+        let a = RunShape(expected.events, naming: namingA, requestsOnly: false)
+        let b = RunShape(actual.events, naming: namingB, requestsOnly: false)
+        for index in 0..<max(a.segments.count, b.segments.count) {
+            let left = index < a.segments.count ? a.segments[index] : RunShape.Segment()
+            let right = index < b.segments.count ? b.segments[index] : RunShape.Segment()
+            let prefix = index == 0 ? "" : "after map-idle \(index): "
+            differences += Self.compareMilestones(left.milestones, right.milestones, prefix: prefix)
+            differences += Self.compareRequests(left.requests, right.requests, prefix: prefix)
+            differences += Self.compareEvents(left, right, prefix: prefix)
         }
     }
 
-    private struct Segment {
-        var milestone: String?
-        var events: [String: Int] = [:]
+    /// Whether `events` are a recording of requests only (no milestone, no frame), as `mapsim serve` writes.
+    static func isRequestsOnly(_ events: [MapEvent]) -> Bool {
+        !events.isEmpty && events.allSatisfy { if case .resourceRequest = $0.payload { true } else { false } }
     }
 
-    /// The events cut at each milestone, each stretch as a multiset of events without their times.
-    private static func segments(_ events: [MapEvent]) -> [Segment] {
-        var segments = [Segment(milestone: nil)]
-        for event in events {
-            switch event.payload {
-            case .renderFrameStarted, .renderFrameFinished:
-                continue
-            case .styleDataLoaded, .styleLoaded, .mapLoaded, .mapIdle, .sourceAdded, .sourceRemoved:
-                segments.append(Segment(milestone: key(event)))
-            case .sourceDataLoaded(let loaded) where loaded.type == .metadata:
-                segments.append(Segment(milestone: key(event)))
-            default:
-                segments[segments.count - 1].events[key(event), default: 0] += 1
+    private static func compareMilestones(_ a: [String], _ b: [String], prefix: String) -> [TraceDifference] {
+        guard a != b else { return [] }
+        var differences: [TraceDifference] = []
+        for name in (a + b.filter { !a.contains($0) }).reduce(into: [String](), { if !$0.contains($1) { $0.append($1) } }) {
+            let inA = a.count { $0 == name }
+            let inB = b.count { $0 == name }
+            if inA != inB {
+                differences.append(.init(group: "milestones", subject: prefix + name, expected: inA == 0 ? nil : inA == 1 ? "" : "\(inA)×",
+                                         actual: inB == 0 ? nil : inB == 1 ? "" : "\(inB)×"))
             }
         }
-        return segments
+        if differences.isEmpty {
+            differences.append(.init(group: "milestones", subject: prefix + "order", expected: a.joined(separator: ", "), actual: b.joined(separator: ", ")))
+        }
+        return differences
     }
 
-    /// The event without its times (and without the `loaded` flag of a tile, which says only which
-    /// tile happened to come last).
-    private static func key(_ event: MapEvent) -> String {
-        var data = event.payload.data
-        if case .sourceDataLoaded(let loaded) = event.payload, loaded.type == .tile { data["loaded"] = nil }
-        return "\(event.type.rawValue) \(JSONWriter.string(.object(data)))"
+    private static func compareRequests(_ a: [RunShape.Resource], _ b: [RunShape.Resource], prefix: String) -> [TraceDifference] {
+        var differences: [TraceDifference] = []
+        let inB = Dictionary(b.map { ($0.kind + " " + $0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let inA = Set(a.map { $0.kind + " " + $0.path })
+        for resource in a {
+            guard let other = inB[resource.kind + " " + resource.path] else {
+                differences.append(.init(group: resource.kind, subject: prefix + resource.path, expected: resource.outcomes, actual: nil))
+                continue
+            }
+            if resource.outcomes != other.outcomes {
+                differences.append(.init(group: resource.kind, subject: prefix + resource.path, expected: resource.outcomes, actual: other.outcomes))
+            }
+        }
+        for resource in b where !inA.contains(resource.kind + " " + resource.path) {
+            differences.append(.init(group: resource.kind, subject: prefix + resource.path, expected: nil, actual: resource.outcomes))
+        }
+        return differences
+    }
+
+    private static func compareEvents(_ a: RunShape.Segment, _ b: RunShape.Segment, prefix: String) -> [TraceDifference] {
+        a.events.filter { !b.seen.contains($0) }.map { TraceDifference(group: $0.type, subject: prefix + $0.key, expected: "", actual: nil) }
+            + b.events.filter { !a.seen.contains($0) }.map { TraceDifference(group: $0.type, subject: prefix + $0.key, expected: nil, actual: "") }
     }
 }

@@ -1,21 +1,11 @@
 import MapSim
 import MapSimJSON
 
-/// Compares two traces event by event and says, compactly, which event and which field differ.
+/// Compares two traces and says, one line per difference, which resource, event or field differs.
 public struct TraceDiff: Sendable, Equatable {
-    /// One difference.
-    public struct Difference: Sendable, Equatable, CustomStringConvertible {
-        /// The 1-based position of the event in the expected trace (or where it would be).
-        public var index: Int
-        /// What differs.
-        public var detail: String
-
-        /// `event N: detail`; a difference of no one event (headers, requests compared as a whole) is its detail.
-        public var description: String { index == 0 ? detail : "event \(index): \(detail)" }
-    }
-
-    /// Every difference, in trace order (headers first).
-    public var differences: [Difference]
+    /// Every difference, grouped by kind (headers, milestones, resource kinds in load order, event
+    /// types), in trace order within a group.
+    public private(set) var differences: [TraceDifference]
 
     /// Whether the traces agree.
     public var isEmpty: Bool { differences.isEmpty }
@@ -24,61 +14,112 @@ public struct TraceDiff: Sendable, Equatable {
     /// requests (a `mapsim serve` recording of a real client).
     public private(set) var comparedRequestsOnly = false
 
-    /// Compares the events of `actual` with those of `expected`; the headers (scenario and seed;
-    /// never the mapsim version) only with `compareHeaders`. `relaxed` is for runs on the real
-    /// network: it ignores timings, frames (their number follows the timings) and the order of the
-    /// events between two consecutive milestones (`RelaxedComparison`); when one of the traces holds
-    /// nothing but requests — what `mapsim serve` records of a real client — it compares the
-    /// requests alone (`RequestComparison`).
-    public init(expected: Trace, actual: Trace, relaxed: Bool = false, compareHeaders: Bool = false) {
-        var differences: [Difference] = []
-        if compareHeaders && (expected.header.scenario != actual.header.scenario || expected.header.seed != actual.header.seed) {
-            differences.append(Difference(index: 0, detail: "header: scenario \(expected.header.scenario) seed \(expected.header.seed) → scenario \(actual.header.scenario) seed \(actual.header.seed)"))
+    /// Compares the events of `actual` (B) with those of `expected` (A); the headers (scenario and
+    /// seed; never the mapsim version) only with `compareHeaders`.
+    ///
+    /// Strictly, events compare one by one, in order. `relaxed` is for runs on the real network
+    /// (`RelaxedComparison`): requests compare by what each resource got, parallel work as a
+    /// partial order, wall-clock fields left out, URLs relative to each trace's base — by default
+    /// the folder of the style it loaded (`bases` to give others: A's and B's); when one of the
+    /// traces holds nothing but requests — what `mapsim serve` records of a real client — only the
+    /// requests are compared.
+    public init(expected: Trace, actual: Trace, relaxed: Bool = false, compareHeaders: Bool = false, bases: (String?, String?) = (nil, nil)) {
+        var differences: [TraceDifference] = []
+        if compareHeaders {
+            let a = expected.header
+            let b = actual.header
+            if a.scenario != b.scenario { differences.append(.init(group: "headers", subject: "scenario", expected: a.scenario, actual: b.scenario)) }
+            if a.seed != b.seed { differences.append(.init(group: "headers", subject: "seed", expected: String(a.seed), actual: String(b.seed))) }
         }
         if relaxed {
-            if RequestComparison.isRequestsOnly(expected.events) || RequestComparison.isRequestsOnly(actual.events) {
-                comparedRequestsOnly = true
-                self.differences = differences + RequestComparison(expected: expected.events, actual: actual.events).differences
-                return
-            }
-            self.differences = differences + RelaxedComparison(expected: expected.events, actual: actual.events).differences
-            return
+            let comparison = RelaxedComparison(expected: expected, actual: actual, bases: bases)
+            comparedRequestsOnly = comparison.comparedRequestsOnly
+            differences += comparison.differences
+        } else {
+            differences += Self.strictDifferences(expected.events, actual.events)
         }
-        let expectedEvents = expected.events
-        let actualEvents = actual.events
+        // Grouped: headers, milestones, resource kinds in load order, then event types as first met.
+        var firstSeen: [String: Int] = [:]
+        for (offset, difference) in differences.enumerated() where firstSeen[difference.group] == nil { firstSeen[difference.group] = offset }
+        self.differences = differences.enumerated()
+            .sorted { lhs, rhs in
+                (TraceDifference.groupRank(lhs.element.group), firstSeen[lhs.element.group] ?? 0, lhs.offset)
+                    < (TraceDifference.groupRank(rhs.element.group), firstSeen[rhs.element.group] ?? 0, rhs.offset)
+            }
+            .map(\.element)
+    }
+
+    /// The differences as lines, at most `limit` of them, then how many more there are.
+    public func lines(limit: Int = 20) -> [String] {
+        let shown = differences.prefix(limit).map(\.description)
+        return differences.count > limit ? shown + ["... and \(differences.count - limit) more"] : shown
+    }
+
+    /// `N differences: tile 2, map-loading-error 1` — the count, by group.
+    public var countLine: String {
+        var groups: [(String, Int)] = []
+        for difference in differences {
+            if let index = groups.firstIndex(where: { $0.0 == difference.group }) { groups[index].1 += 1 } else { groups.append((difference.group, 1)) }
+        }
+        let noun = differences.count == 1 ? "difference" : "differences"
+        return "\(differences.count) \(noun): " + groups.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+    }
+
+    // MARK: - Event by event
+
+    /// Runs of events only in one trace, between events both share; a run of changed events of the
+    /// same types is reported field by field, anything else as events only in A or only in B.
+    private static func strictDifferences(_ expectedEvents: [MapEvent], _ actualEvents: [MapEvent]) -> [TraceDifference] {
         let a = expectedEvents.map(\.jsonLine)
         let b = actualEvents.map(\.jsonLine)
-        // Runs of events only in one trace, between events both share; a run of changed events of
-        // the same types is reported field by field, anything else as missing or unexpected events.
+        let naming = ResourcePath(base: styleURL(of: expectedEvents) ?? "")
+        let namingB = ResourcePath(base: styleURL(of: actualEvents) ?? "")
+        var differences: [TraceDifference] = []
         var i = 0
         var j = 0
-        let matches = Self.commonSubsequence(a, b)
-        for (mi, mj) in matches + [(a.count, b.count)] {
+        for (mi, mj) in commonSubsequence(a, b) + [(a.count, b.count)] {
             let removed = Array(expectedEvents[i..<mi])
             let added = Array(actualEvents[j..<mj])
             if removed.count == added.count, zip(removed, added).allSatisfy({ $0.type == $1.type }) {
-                for (offset, pair) in zip(removed, added).enumerated() {
-                    let fields = Self.fieldDifferences(.object(pair.0.jsonObject), .object(pair.1.jsonObject), path: "")
-                    differences.append(Difference(index: i + offset + 1, detail: "\(pair.0.type.rawValue) at \(pair.0.end): " + fields.joined(separator: "; ")))
+                for (offset, (old, new)) in zip(removed, added).enumerated() {
+                    let (group, subject) = describe(old, index: i + offset + 1, naming: naming)
+                    for field in fieldDifferences(.object(old.jsonObject), .object(new.jsonObject), path: "") {
+                        differences.append(.init(group: group, subject: subject, field: field.path, expected: field.old, actual: field.new, index: i + offset + 1))
+                    }
                 }
             } else {
                 for (offset, event) in removed.enumerated() {
-                    differences.append(Difference(index: i + offset + 1, detail: "missing \(Self.summary(event))"))
+                    let (group, subject) = describe(event, index: i + offset + 1, naming: naming)
+                    differences.append(.init(group: group, subject: subject, expected: "", actual: nil, index: i + offset + 1))
                 }
-                for event in added {
-                    differences.append(Difference(index: mi + 1, detail: "unexpected \(Self.summary(event))"))
+                for (offset, event) in added.enumerated() {
+                    let (group, subject) = describe(event, index: j + offset + 1, naming: namingB, inB: true)
+                    differences.append(.init(group: group, subject: subject, expected: nil, actual: "", index: mi + 1))
                 }
             }
             i = mi + 1
             j = mj + 1
         }
-        self.differences = differences
+        return differences
     }
 
-    /// The differences as lines, at most `limit` of them.
-    public func lines(limit: Int = 20) -> [String] {
-        let shown = differences.prefix(limit).map(\.description)
-        return differences.count > limit ? shown + ["... and \(differences.count - limit) more differences"] : shown
+    /// The group and subject of an event: a request by its kind and path, another event by its type,
+    /// position, time and payload.
+    private static func describe(_ event: MapEvent, index: Int, naming: ResourcePath, inB: Bool = false) -> (String, String) {
+        let place = "event \(index)\(inB ? " of B" : "") at \(event.end)"
+        if case .resourceRequest(let request) = event.payload {
+            return (request.request.kind.rawValue, "\(naming.path(of: request.request.url)) (\(place))")
+        }
+        let payload = event.payload.data
+        return (event.type.rawValue, payload.members.isEmpty ? place : "\(place) \(JSONWriter.string(.object(payload)))")
+    }
+
+    /// The URL of the first style the events requested.
+    static func styleURL(of events: [MapEvent]) -> String? {
+        for event in events {
+            if case .resourceRequest(let request) = event.payload, request.request.kind == .style { return request.request.url }
+        }
+        return nil
     }
 
     /// The index pairs of a longest common subsequence of `a` and `b` (after their common prefix and
@@ -119,21 +160,17 @@ public struct TraceDiff: Sendable, Equatable {
         return head + middle + tail
     }
 
-    private static func summary(_ event: MapEvent) -> String {
-        "\(event.type.rawValue) at \(event.end): \(JSONWriter.string(.object(event.payload.data)))"
-    }
-
-    /// The paths that differ between two JSON values, as `path: old → new`.
-    static func fieldDifferences(_ lhs: JSONValue, _ rhs: JSONValue, path: String) -> [String] {
+    /// The paths that differ between two JSON values, with each side's value (`(absent)` for none).
+    static func fieldDifferences(_ lhs: JSONValue, _ rhs: JSONValue, path: String) -> [(path: String, old: String, new: String)] {
         switch (lhs, rhs) {
         case let (.object(a), .object(b)):
-            var result: [String] = []
+            var result: [(path: String, old: String, new: String)] = []
             for key in a.keys + b.keys.filter({ a[$0] == nil }) {
                 let child = path.isEmpty ? key : "\(path).\(key)"
                 switch (a[key], b[key]) {
                 case let (x?, y?): result += fieldDifferences(x, y, path: child)
-                case let (x?, nil): result.append("\(child): \(JSONWriter.string(x)) → (absent)")
-                case let (nil, y?): result.append("\(child): (absent) → \(JSONWriter.string(y))")
+                case let (x?, nil): result.append((child, JSONWriter.string(x), "(absent)"))
+                case let (nil, y?): result.append((child, "(absent)", JSONWriter.string(y)))
                 case (nil, nil): break
                 }
             }
@@ -141,7 +178,7 @@ public struct TraceDiff: Sendable, Equatable {
         case let (.array(a), .array(b)) where a.count == b.count:
             return zip(a, b).enumerated().flatMap { fieldDifferences($1.0, $1.1, path: "\(path)[\($0)]") }
         default:
-            return lhs == rhs ? [] : ["\(path): \(JSONWriter.string(lhs)) → \(JSONWriter.string(rhs))"]
+            return lhs == rhs ? [] : [(path, JSONWriter.string(lhs), JSONWriter.string(rhs))]
         }
     }
 }

@@ -260,6 +260,51 @@ struct RequestPipelineTests {
         #expect(permanent.handle(answer(.success([1, 2], source: .network), 0, 0, .network), at: .zero)
             .contains { if case .store = $0 { true } else { false } }, "a permanent one is")
     }
+
+    @Test func anAttemptWithNoAnswerByItsDeadlineFailsAsALostConnectionNamingItsURLAndIsRetried() {
+        var machine = RequestPipeline(configuration: .init(requestTimeout: .seconds(1)))
+        #expect(machine.handle(.request(id(0), tile), at: .zero).withoutEvents == [load(0, 0, .network, tile), .scheduleTimer(id(0), at: .seconds(1))])
+        let timedOut = machine.handle(.timer(id(0)), at: .seconds(1))
+        let failure = Response.failure(.connection, "no answer from https://h/t.pbf within 1 s", source: .network)
+        #expect(timedOut.withoutEvents == [.cancelLoad(attempt(0)), .deliver(id(0), failure, final: false), .scheduleTimer(id(0), at: .seconds(2))])
+        #expect(timedOut.contains(.emit(.resourceRequest(ResourceRequest(dataSource: .network, request: tile, response: failure, cancelled: false)), begin: .zero)))
+        // The retry has a deadline of its own; an answer before it wins, and the stale timer does nothing.
+        #expect(machine.handle(.timer(id(0)), at: .seconds(2)).withoutEvents == [load(0, 1, .network, tile, at: .seconds(2)), .scheduleTimer(id(0), at: .seconds(3))])
+        #expect(machine.handle(answer(.success([1], source: .network), 0, 1, .network), at: .milliseconds(2_500)).withoutEvents
+            == [.deliver(id(0), .success([1], source: .network), final: true)])
+        #expect(machine.handle(.timer(id(0)), at: .seconds(3)).isEmpty)
+        #expect(machine.activeNetworkRequests == 0)
+    }
+
+    @Test func withoutARequestTimeoutNoDeadlineIsScheduled() {
+        var machine = pipeline()
+        #expect(machine.handle(.request(id(0), tile), at: .zero).withoutEvents == [load(0, 0, .network, tile)])
+        #expect(machine.handle(.timer(id(0)), at: .seconds(3600)).isEmpty, "a timer while loading without a deadline is ignored")
+    }
+
+    @Test func aTimedOutAttemptFreesItsSlotForTheNextQueuedRequest() {
+        var machine = RequestPipeline(configuration: .init(maximumConcurrentRequests: 1, requestTimeout: .milliseconds(500)))
+        _ = machine.handle(.request(id(0), tile), at: .zero)
+        let other = Resource(url: "https://h/u.pbf", kind: .tile)
+        #expect(machine.handle(.request(id(1), other), at: .zero).withoutEvents.isEmpty, "queued behind the first")
+        let actions = machine.handle(.timer(id(0)), at: .milliseconds(500)).withoutEvents
+        #expect(actions.contains(load(1, 1, .network, other, at: .milliseconds(500))))
+        #expect(machine.activeNetworkRequests == 1)
+    }
+
+    @Test func aRangeAnsweredShortIsAFailureNamingWhereTheDataEndsButAReadFromTheStartIsNot() {
+        let read = Resource.archiveRange("https://h/a.pmtiles", 100...199)
+        let short = RequestPipeline.checkingRange(of: .success(Array(repeating: 1, count: 40), source: .network), for: read)
+        #expect(short.error?.reason == .other)
+        #expect(short.error?.message == "https://h/a.pmtiles is truncated: bytes 100–199 were asked for, but it ends at byte 140")
+        let whole = Response.success(Array(repeating: 1, count: 100), source: .network)
+        #expect(RequestPipeline.checkingRange(of: whole, for: read) == whole)
+        let header = Response.success([1, 2, 3], source: .localFile)
+        #expect(RequestPipeline.checkingRange(of: header, for: Resource.archiveRange("file:///a.pmtiles", 0...126)) == header,
+                "a header read asks for up to its bytes: a shorter file says itself what it is")
+        #expect(Resource.archiveRange("https://h/a.pmtiles", 100...199, tileData: true).kind == .tile)
+        #expect(read.kind == .source)
+    }
 }
 
 extension [RequestPipeline.Action] {

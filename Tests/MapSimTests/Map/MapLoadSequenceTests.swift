@@ -101,6 +101,21 @@ struct MapLoadSequenceTests {
         #expect(!recorder.payloads.contains { $0.sourceData?.tileID == CanonicalTileID(z: 10, x: 163, y: 395) })
     }
 
+    @Test func aBrokenSpriteSheetNamesTheFileThatIsWrong() async throws {
+        // A PNG that is no PNG: the image is named, not the index beside it.
+        let fixture = try sampleCopy()
+        try fixture.write("sample/sprite.png", "not a png")
+        let (_, broken, _) = await loadStyle(fixture.url("sample/style.json"))
+        let error = try #require(broken.payloads.compactMap(\.loadingError).first)
+        #expect(error.type == .sprite && error.message.contains("sprite.png") && !error.message.contains("sprite.json"), "\(error.message)")
+        // An index that is no JSON: the index is named.
+        let other = try sampleCopy()
+        try other.write("sample/sprite.json", "{ not json")
+        let (_, index, _) = await loadStyle(other.url("sample/style.json"))
+        let indexError = try #require(index.payloads.compactMap(\.loadingError).first)
+        #expect(indexError.type == .sprite && indexError.message.contains("sprite.json") && !indexError.message.contains("sprite.png"), "\(indexError.message)")
+    }
+
     @Test func styleLoadedWaitsForTheSpriteAndEverySource() async {
         let timing = FixedLatency(.milliseconds(10), extra: [("sprite", .milliseconds(500))])
         let (_, recorder, _) = await loadStyle(SampleStyle.url, until: .styleLoaded, timing: timing)
