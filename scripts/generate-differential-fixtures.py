@@ -348,12 +348,13 @@ CAMERAS = {
 }
 
 def main():
-    # Everything is written again except the recordings of MapLibre Native: mln/, which
-    # scripts/record-mln-requests makes, and serve/, which scripts/record-mln-through-serve makes.
+    # Everything is written again except the recordings of the engines: mln/, which
+    # scripts/record-mln-requests makes, serve/, which scripts/record-mln-through-serve makes, and
+    # gljs/, which scripts/record-gljs-through-serve makes.
     for name in CAMERAS:
         folder = os.path.join(ROOT, name)
         for entry in os.listdir(folder) if os.path.isdir(folder) else []:
-            if entry not in ("mln", "serve"):
+            if entry not in ("mln", "serve", "gljs"):
                 path = os.path.join(folder, entry)
                 shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
     fonts = ["Fixture Regular", "Fixture Bold", "Fixture Italic,Fixture Regular", "Fixture CJK"]

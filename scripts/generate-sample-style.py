@@ -251,9 +251,12 @@ def glyph_range(start):
         w, h = width + 2 * buffer, height + 2 * buffer
         bitmap = bytes(int(max(0, min(255, 192 - 24 * max(abs(px - w / 2) - width / 2, abs(py - h / 2) - height / 2, 0))))
                        for py in range(h) for px in range(w)) if cp != 32 else b""
+        # Width and height are required fields (GL JS throws "mismatched image size" on a glyph
+        # without them): a space has no bitmap and a size of 0 by 0.
         glyph = field_varint(1, cp)
         if bitmap:
-            glyph += field_bytes(2, bitmap) + field_varint(3, width) + field_varint(4, height)
+            glyph += field_bytes(2, bitmap)
+        glyph += field_varint(3, width if bitmap else 0) + field_varint(4, height if bitmap else 0)
         glyph += field_varint(5, zigzag(1)) + field_varint(6, zigzag(-2)) + field_varint(7, 12)
         glyphs += field_bytes(3, glyph)
     stack = field_bytes(1, FONT) + field_bytes(2, f"{start}-{start + 255}") + glyphs

@@ -9,7 +9,7 @@ struct DiffCommand: ParsableCommand {
         abstract: "Compare two traces and print which events and fields differ.",
         discussion: """
         Traces are YAML (.yaml, .yml) or JSON lines (anything else, including --events files). \
-        The events are compared; the headers (scenario, seed) only with --headers. A JSON-lines \
+        The events are compared; the headers (scenario, seed, engine) only with --headers. A JSON-lines \
         trace whose last line was cut is an error unless --allow-truncated.
 
         --relaxed is for two runs of the same thing on the real network, which must agree every \
@@ -53,7 +53,7 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Compare runs on the real network: what each resource got, milestones in order, the rest as counts.")
     var relaxed = false
 
-    @Flag(help: "Compare the headers too (scenario and seed).")
+    @Flag(help: "Compare the headers too (scenario, seed and engine).")
     var headers = false
 
     @Flag(help: "Read a JSON-lines trace whose last line was cut, without that line.")

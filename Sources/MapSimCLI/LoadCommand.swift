@@ -22,6 +22,16 @@ struct LoadCommand: AsyncParsableCommand {
         give byte-identical events. The camera defaults to the style's own center, zoom, bearing \
         and pitch; any flag given overrides that field only.
 
+        --engine says whose map it is. maplibre-native (the default) is MapLibre Native in an app: \
+        tiles covered scan line by scan line, the view four zooms below prefetched, 20 requests at \
+        once, failures retried. maplibre-gl-js is MapLibre GL JS in a browser: tiles in the \
+        camera's frustum, no prefetch, six connections per host, no retries, the browser's HTTP \
+        cache, CJK drawn with a local font, and glyphs GL JS cannot draw failing their tiles. \
+        mapbox is the Mapbox Maps SDK: as MapLibre Native, prefetching at multiples of four zooms. \
+        GL JS and MapLibre Native's still mode are checked against the real engines' requests; \
+        Native's continuous-mode prefetch is modelled from its source (no oracle runs it here) and \
+        Mapbox's defaults from its documentation. The trace header names the engine.
+
         Output: one line per event with its virtual time, then a summary (milestone times, \
         requests and bytes by kind, the critical path — the chain of requests whose arrivals \
         decided when map-idle came —, errors). --events writes every event as a JSON line as it \
@@ -83,6 +93,7 @@ struct LoadCommand: AsyncParsableCommand {
           mapsim load http://127.0.0.1:8080/style.json --fail-on-error \\
               --budget map-idle=2s --budget bytes=5MB --junit load.xml
           mapsim load http://127.0.0.1:8080/style.json --request-timeout 1s
+          mapsim load styles/sample/style.json --engine maplibre-gl-js --fail-on-error
           mapsim load http://127.0.0.1:8080/style.json
           mapsim load https://maps.test/style.json --network 3g \\
               --mirror https://maps.test/=styles/sample
@@ -301,7 +312,7 @@ struct LoadCommand: AsyncParsableCommand {
         await map.setCamera(CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch))
 
         let redactor = URLRedactor(parameters: URLRedactor.defaultParameters + redact)
-        let header = Trace.Header(scenario: redactor.redact(styleURL), seed: loading.seed)
+        let header = Trace.Header(scenario: redactor.redact(styleURL), seed: loading.seed, engine: loading.chosenEngine.description)
         let streamsTrace = trace.map { !($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) } ?? false
         let writers: [EventLineWriter]
         do {

@@ -29,8 +29,8 @@ struct LoadingOptions: ParsableArguments {
     @Option(help: "The seed of the simulated network's jitter.")
     var seed: UInt64 = 0
 
-    @Option(help: "The most network requests in flight at once.")
-    var maxRequests: Int = RequestPipeline.Configuration.defaultMaximumConcurrentRequests
+    @Option(help: "The most network requests in flight at once (default: the engine's, 20 for MapLibre Native and Mapbox, 256 for GL JS).")
+    var maxRequests: Int?
 
     @Option(help: "The most tiles one source may need for one view; a larger cover is refused with a source error.")
     var maxTiles: Int = Map.Options.defaultMaximumTilesPerSource
@@ -40,6 +40,12 @@ struct LoadingOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Fail a network request that has no answer after this long (500ms, 2s), naming its URL; it is retried as a lost connection is.", valueName: "DURATION"))
     var requestTimeout: DurationArgument?
+
+    @Option(help: ArgumentHelp("The map to simulate: maplibre-native (the default), maplibre-gl-js (in a browser) or mapbox (the Mapbox Maps SDK).", valueName: "ENGINE"))
+    var engine: Engine.Name?
+
+    @Option(help: ArgumentHelp("Draw CJK ideographs, Hangul and kana with this local font instead of loading their glyph ranges (GL JS's localIdeographFontFamily, sans-serif by default), or none to load every range.", valueName: "FAMILY|none"))
+    var localIdeographs: String?
 
     @Option(help: ArgumentHelp("continuous (an interactive map, the default) or still (one image: no fades, and a glyph range, tile or sprite that fails stops the load, as MapLibre's still mode).", valueName: "MODE"))
     var mode: MapMode = .continuous
@@ -51,9 +57,19 @@ struct LoadingOptions: ParsableArguments {
         if !mirror.isEmpty && network == nil { throw ValidationError("--mirror needs --network PROFILE (it feeds the simulated network)") }
         if !offlineWindow.isEmpty && network == nil { throw ValidationError("--offline-window needs --network PROFILE") }
         if noCache && cache != nil { throw ValidationError("--cache and --no-cache contradict each other") }
-        guard (1...1000).contains(maxRequests) else { throw ValidationError("--max-requests must be between 1 and 1000") }
+        if let maxRequests, !(1...1000).contains(maxRequests) { throw ValidationError("--max-requests must be between 1 and 1000") }
+        if let localIdeographs, localIdeographs.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--local-ideographs takes a font family, or none")
+        }
         guard (1...10_000_000).contains(maxTiles) else { throw ValidationError("--max-tiles must be between 1 and 10000000") }
         if let requestTimeout, requestTimeout.time < .milliseconds(1) { throw ValidationError("--request-timeout must be 1ms or more") }
+    }
+
+    /// The engine these options choose, with its local ideographs as --local-ideographs says.
+    var chosenEngine: Engine {
+        let base = Engine.named(engine ?? .maplibreNative)
+        guard let localIdeographs else { return base }
+        return base.localIdeographs(localIdeographs == "none" ? nil : localIdeographs)
     }
 
     /// The loading environment these options describe, for a style at `styleURL`; its warnings are
@@ -68,8 +84,9 @@ struct LoadingOptions: ParsableArguments {
         var options = LoadingEnvironment.Options(assetRoot: assetRoot, cache: noCache ? .none : cache.map { .file($0) } ?? .perUser,
                                                  network: network, startsOffline: offline, maximumCacheSize: maxCacheSize.bytes,
                                                  map: Map.Options(mapbox: mapbox, maximumTilesPerSource: maxTiles, mode: mode,
-                                                                  loading: .init(maximumConcurrentRequests: maxRequests, maximumRetries: maximumRetries,
-                                                                                 requestTimeout: requestTimeout?.time)))
+                                                                  loading: .init(maximumConcurrentRequests: maxRequests ?? chosenEngine.requests.maximumConcurrentRequests,
+                                                                                 maximumRetries: maximumRetries, requestTimeout: requestTimeout?.time),
+                                                                  engine: chosenEngine))
         options.mapboxTileCountLimit = mapboxTileCountLimit
         let environment = LoadingEnvironment(options, styleURL: styleURL)
         for warning in environment.warnings { printError("mapsim: warning: \(warning)") }
@@ -78,3 +95,5 @@ struct LoadingOptions: ParsableArguments {
 }
 
 extension MapMode: ExpressibleByArgument {}
+
+extension Engine.Name: ExpressibleByArgument {}

@@ -16,10 +16,18 @@ struct ValidateCommand: AsyncParsableCommand {
         does (operators, argument types, where zoom and feature data may appear). A JSON \
         syntax error is reported as gl-style-validate's reader reports it.
 
-        --deep then loads each style through the pipeline, with the same options as mapsim load \
-        (cache, network, offline), at the style's own camera, and reports every sprite, glyph \
-        range, TileJSON or tile that does not resolve, with its URL, and every symbol layer whose \
-        icon-image the sprite lacks. Each resource is tried once (--retries N for more), many at         once under --max-requests, and each one that fails is reported once.
+        --deep then reports every value the map's loader refuses (a source's maxzoom of \
+        1000000, a tileSize of 0: `mapsim load` would not load the style), and loads each style \
+        through the pipeline, with the same options as mapsim load (cache, network, offline), at \
+        the style's own camera, and reports every sprite, glyph range, TileJSON or tile that does \
+        not resolve, with its URL, and every symbol layer whose icon-image the sprite lacks. It \
+        loads it as each engine would — MapLibre Native, MapLibre GL JS, Mapbox; --engine for one \
+        — with each engine's strictness: a glyph without its width and height fails GL JS's tiles, \
+        a sprite image outside its sheet is dropped by MapLibre Native, a PNG that does not decode \
+        fails every engine. A problem only some engines have is prefixed with their names. Each \
+        resource is tried once (--retries N for more), many at once under --max-requests, and \
+        each one that fails is reported once. Without --deep the output is gl-style-validate's, \
+        byte for byte.
 
         Exit status: 0 when every style is valid, 1 when one is not, 2 when a file cannot be read.
         """
@@ -85,13 +93,43 @@ struct ValidateCommand: AsyncParsableCommand {
             guard case (let bytes, var diagnostics)? = check(file, format: format, outcome: &outcome) else { continue }
             if file != "-", (try? JSONParser.parse(bytes)) != nil {
                 let styleURL = StyleLocation.url(for: file)
-                let environment = deepLoading.environment(styleURL: styleURL, maximumRetries: retries)
-                diagnostics += await DeepValidator.validate(styleURL: styleURL, bytes: bytes, environment: environment)
-                await environment.shutdown()
+                let refusals = Style.refusals(bytes)
+                // A style the loader refuses loads in no engine: what it refuses is the whole report.
+                guard refusals.isEmpty else {
+                    let lines = JSONLineIndex(scanning: bytes)
+                    diagnostics += refusals.map { StyleDiagnostic(message: "the loader refuses \($0)", line: lines.line($0.path)) }
+                    outcome.record(diagnostics, file: file, format: format)
+                    continue
+                }
+                var byEngine: [(engine: Engine.Name, diagnostics: [StyleDiagnostic])] = []
+                for engine in deepLoading.engine.map({ [$0] }) ?? Engine.Name.allCases {
+                    var options = deepLoading
+                    options.engine = engine
+                    let environment = options.environment(styleURL: styleURL, maximumRetries: retries)
+                    byEngine.append((engine, await DeepValidator.validate(styleURL: styleURL, bytes: bytes, environment: environment)))
+                    await environment.shutdown()
+                }
+                diagnostics += Self.merged(byEngine)
             }
             outcome.record(diagnostics, file: file, format: format)
         }
         return outcome.status
+    }
+
+    /// The diagnostics of each engine's load, each once: one every engine has as it is, one that
+    /// only some have prefixed with their names (`maplibre-gl-js: ...`).
+    static func merged(_ byEngine: [(engine: Engine.Name, diagnostics: [StyleDiagnostic])]) -> [StyleDiagnostic] {
+        var merged: [StyleDiagnostic] = []
+        var seen = Set<String>()
+        for (_, diagnostics) in byEngine {
+            for diagnostic in diagnostics where seen.insert(diagnostic.message).inserted {
+                let engines = byEngine.filter { $0.diagnostics.contains { $0.message == diagnostic.message } }.map(\.engine)
+                var shown = diagnostic
+                if engines.count < byEngine.count { shown.message = engines.map(\.rawValue).joined(separator: ", ") + ": " + diagnostic.message }
+                merged.append(shown)
+            }
+        }
+        return merged
     }
 
     /// What a run of the validator found so far.

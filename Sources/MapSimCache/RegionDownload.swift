@@ -68,6 +68,8 @@ struct RegionDownload: DrivenMachine {
     let region: Int64
     let plan: RegionPlan
     let glyphChoice: GlyphChoice
+    /// The engine whose glyph rules decide which ranges the tiles need.
+    let engine: Engine
     /// The time rows must be usable at (not expired if they must be revalidated), in seconds.
     let usableAt: Int64
     /// The `mapbox://` tile count limit.
@@ -109,8 +111,9 @@ struct RegionDownload: DrivenMachine {
     /// A download of `plan`'s region `region`, through a pipeline like `loading` but on the network
     /// alone and with `retries` retries of each resource.
     init(region: Int64, plan: RegionPlan, glyphs: GlyphChoice, usableAt: Int64, mapboxTiles: Int, mapboxTileLimit: Int,
-         loading: RequestPipeline.Configuration, retries: Int) {
+         loading: RequestPipeline.Configuration, retries: Int, engine: Engine = .maplibreNative) {
         self.region = region
+        self.engine = engine
         self.plan = plan
         glyphChoice = glyphs
         self.usableAt = usableAt
@@ -306,7 +309,7 @@ struct RegionDownload: DrivenMachine {
     private mutating func layOut(_ resource: Resource, _ body: [UInt8]) {
         guard let style, let tile = resource.tileData, let set = setsByTemplate[tile.urlTemplate] else { return }
         for zoom in set.layoutZooms(of: tile.id) {
-            guard let needs = try? TileRequirements(vectorTile: body, style: style, source: set.source, tile: tile.id, zoom: zoom) else { return }
+            guard let needs = try? TileRequirements(vectorTile: body, style: style, source: set.source, tile: tile.id, zoom: zoom, engine: engine) else { return }
             neededGlyphs.formUnion(needs.glyphs)
         }
     }

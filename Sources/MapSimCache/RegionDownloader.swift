@@ -40,10 +40,14 @@ public struct RegionDownloader: Sendable {
     public var retries: Int
     /// Which glyph ranges are fetched.
     public var glyphs: GlyphChoice
+    /// The engine the region is for: with `glyphs: .needed`, the ranges its text needs, without
+    /// those it draws with a local font.
+    public var engine: Engine
 
     /// A downloader into `database`, loading through `backends`.
     public init(database: OfflineDatabase, backends: ResourceBackends, timing: any DeliveryTiming, loading: RequestPipeline.Configuration = .init(),
-                retries: Int = 3, glyphs: GlyphChoice = .all) {
+                retries: Int = 3, glyphs: GlyphChoice = .all, engine: Engine = .maplibreNative) {
+        self.engine = engine
         self.database = database
         self.backends = backends
         self.timing = timing
@@ -64,7 +68,7 @@ public struct RegionDownloader: Sendable {
         let machine = RegionDownload(region: region.id, plan: RegionPlan(definition: definition, mapbox: database.options.mapbox),
                                      glyphs: glyphs == .needed ? .needed : .all, usableAt: wallClock.date(at: .zero).secondsSince1970,
                                      mapboxTiles: try database.mapboxTileCount(), mapboxTileLimit: database.options.mapboxTileCountLimit,
-                                     loading: loading, retries: retries)
+                                     loading: loading, retries: retries, engine: engine)
         let loop = DriveLoop(machine: machine, loads: BackendLoads(backends), timing: timing)
         var outputs: [RegionDownload.Output] = []
         loop.feed(.start) { outputs.append($0) }

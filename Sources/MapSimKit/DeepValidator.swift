@@ -15,10 +15,18 @@ public enum DeepValidator {
     public static func validate(styleURL: String, bytes: [UInt8], environment: LoadingEnvironment) async -> [StyleDiagnostic] {
         let map = environment.makeMap()
         let errors = Mutex<[MapLoadingError]>([])
+        let glyphRanges = Mutex<[Resource]>([])
         let subscription = map.subscribe(MapEvents.mapLoadingError) { event in errors.withLock { $0.append(event.payload) } }
+        let requests = map.subscribe(MapEvents.resourceRequest) { event in
+            let request = event.payload
+            guard request.request.kind == .glyphs, request.response?.data != nil || request.response?.size ?? 0 > 0 else { return }
+            glyphRanges.withLock { if !$0.contains(where: { $0.url == request.request.url }) { $0.append(request.request) } }
+        }
         await map.setStyleURI(styleURL)
         _ = await map.run(until: .mapIdle, timeout: .seconds(60))
         subscription.cancel()
+        requests.cancel()
+        let glyphWarnings = await glyphFlaws(glyphRanges.withLock { $0 }, map: map, engine: environment.mapOptions.engine)
         let sprite = await map.spriteImageNames
         let style = await map.style
         let data = await map.tileData
@@ -30,6 +38,7 @@ public enum DeepValidator {
             let message = redactor.redact("\(error.type.rawValue): \(error.message)")
             return seen.insert(message).inserted ? StyleDiagnostic(message: message, line: nil) : nil
         }
+        diagnostics += glyphWarnings.map { StyleDiagnostic(message: redactor.redact($0), line: nil, isWarning: true) }
         guard let style else { return diagnostics }
         let lines = JSONLineIndex(scanning: bytes)
         let written = (try? JSONParser.parse(bytes))?["layers"]?.arrayValue ?? []
@@ -39,8 +48,9 @@ public enum DeepValidator {
             let kind = style.source(id: sourceID)?.kind
             if kind == .vector, let name = layer.sourceLayer, source.layers[name] == nil {
                 let path = "layers[\(index)].source-layer"
-                let zooms = source.zooms.sorted().map(String.init).joined(separator: ", ")
-                diagnostics.append(StyleDiagnostic(message: "\(path): source layer \"\(name)\" is in no tile of source \"\(sourceID)\" (loaded at zoom \(zooms))",
+                // The view's own zoom: a lower one prefetched (MapLibre Native) says nothing more.
+                let zoom = source.zooms.max().map(String.init) ?? "none"
+                diagnostics.append(StyleDiagnostic(message: "\(path): source layer \"\(name)\" is in no tile of source \"\(sourceID)\" (loaded at zoom \(zoom))",
                                                    line: lines.line(path)))
                 continue
             }
@@ -52,6 +62,28 @@ public enum DeepValidator {
             }
         }
         return diagnostics
+    }
+
+    /// What the engine makes of glyphs that break the format's rules in the ranges the load used:
+    /// GL JS cannot read a range with a glyph whose bitmap is not its size and draws the range with
+    /// a local font; MapLibre Native skips such glyphs and those missing a required field. (A glyph
+    /// GL JS fails a tile for is an error of the load itself.)
+    private static func glyphFlaws(_ ranges: [Resource], map: Map, engine: Engine) async -> [String] {
+        guard !ranges.isEmpty else { return [] }
+        let answers = await map.fetch(ranges, timeout: .seconds(30))
+        var warnings: [String] = []
+        for (range, answer) in zip(ranges, answers) {
+            guard let data = answer.data, let set = try? GlyphSet.decode(data) else { continue }
+            if engine.glyphs.drawsFailedRangesLocally {
+                if let flaw = set.mismatchedBitmaps.first {
+                    warnings.append("glyphs \(range.url): glyph \(flaw.codePoint) has \(flaw.reason): \(engine) cannot read the range (\(flaw.glJSMessage ?? flaw.reason)) and draws it with a local font")
+                }
+            } else if let flaw = (set.unsized + set.mismatchedBitmaps + set.skippedByNative).first {
+                let count = set.unsized.count + set.mismatchedBitmaps.count + set.skippedByNative.count
+                warnings.append("glyphs \(range.url): \(engine) skips glyph \(flaw.codePoint)\(count > 1 ? " (and \(count - 1) more)" : ""): \(flaw.reason)")
+            }
+        }
+        return warnings
     }
 
     /// The images a layer needs that the sprite lacks: its constant `icon-image`, and every image

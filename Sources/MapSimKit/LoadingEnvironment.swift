@@ -220,7 +220,8 @@ public struct LoadingEnvironment: Sendable {
         // before an answer could be taken, one round trip at a time. The simulated network keeps its
         // timing, so a download's events say how long it would take on that network.
         let timing: any DeliveryTiming = http == nil ? self.timing : ImmediateDelivery()
-        let downloader = RegionDownloader(database: cache, backends: backends, timing: timing, loading: mapOptions.loading, retries: retries, glyphs: glyphs)
+        let downloader = RegionDownloader(database: cache, backends: backends, timing: timing, loading: mapOptions.loading, retries: retries, glyphs: glyphs,
+                                          engine: mapOptions.engine)
         return try await downloader.download(region, observe: observe)
     }
 

@@ -39,8 +39,12 @@ public struct ScenarioRunner: Sendable {
         let network = LoadingEnvironment.SimulatedNetworkSetup(preset: scenario.profile, seed: scenario.seed, mirrors: mirrors,
                                                                faults: scenario.faults, cacheControl: scenario.cacheControl,
                                                                offlineWindows: scenario.offlineWindows)
+        let engine = Engine.named(scenario.engine)
         let environment = LoadingEnvironment(.init(assetRoot: "/", cache: scenario.cache == .none ? .none : .file(folder + "/cache.db"),
-                                                   network: .simulated(network)), styleURL: scenario.style)
+                                                   network: .simulated(network),
+                                                   map: Map.Options(loading: .init(maximumConcurrentRequests: engine.requests.maximumConcurrentRequests),
+                                                                    engine: engine)),
+                                             styleURL: scenario.style)
         let result: Result<ScenarioResult, ScenarioError>
         do {
             result = .success(try await run(scenario, in: environment, served: folder + "/served"))
@@ -78,7 +82,7 @@ public struct ScenarioRunner: Sendable {
             }
         }
         let map = environment.makeMap(viewport: scenario.viewport)
-        let recorder = TraceRecorder(header: Trace.Header(scenario: scenario.name, seed: scenario.seed), redactor: redactor)
+        let recorder = TraceRecorder(header: Trace.Header(scenario: scenario.name, seed: scenario.seed, engine: scenario.engine.rawValue), redactor: redactor)
         let subscription = recorder.record(map)
         await map.setCamera(scenario.camera)
         let live = scenario.live.map { setup in

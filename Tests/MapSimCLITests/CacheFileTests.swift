@@ -18,7 +18,7 @@ struct CacheFileTests {
         #expect(FileManager.default.fileExists(atPath: fixture.path + "/X.db"))
         let second = try await remoteLoad(cache: "X.db", in: fixture.path, offline: true)
         #expect(second.status == 0 && second.standardError.isEmpty, "\(second.standardError)")
-        #expect(second.standardOutput.contains("answered by    database 10"), "\(second.standardOutput)")
+        #expect(second.standardOutput.contains("answered by    database 11"), "\(second.standardOutput)")
         let files = try FileManager.default.contentsOfDirectory(atPath: fixture.path)
         #expect(!files.contains { $0.contains(".corrupt") }, "\(files)")
     }
@@ -60,10 +60,10 @@ struct CacheFileTests {
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
         let offline = try await remoteLoad(cache: folder + "/cache.db", in: fixture.path, offline: true, unprivileged: true)
         #expect(offline.status == 0, "\(offline.standardError)")
-        #expect(offline.standardOutput.contains("answered by    database 10"), "\(offline.standardOutput)")
+        #expect(offline.standardOutput.contains("answered by    database 11"), "\(offline.standardOutput)")
         #expect(offline.standardError.components(separatedBy: "nothing will be written").count == 2, "\(offline.standardError)")
         let stats = try await CommandRunner.run(["cache", "stats", "--json", "--cache", folder + "/cache.db"], in: fixture.path, unprivileged: true)
-        #expect(stats.status == 0 && stats.standardOutput.contains("\"tiles\":4"), "\(stats.standardError)")
+        #expect(stats.status == 0 && stats.standardOutput.contains("\"tiles\":5"), "\(stats.standardError)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/cache.db")) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["cache.db"])
     }

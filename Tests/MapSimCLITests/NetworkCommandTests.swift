@@ -48,7 +48,7 @@ struct NetworkCommandTests {
         let cache = fixture.path + "/cache.db"
         let first = try await CommandRunner.run(["load", server.baseURL + "/style.json", "--cache", cache, "-q"])
         #expect(first.status == 0, "\(first.standardError)")
-        #expect(first.standardOutput.contains("answered by    network 10"))
+        #expect(first.standardOutput.contains("answered by    network 11"))
         let firstRequests = server.requestCount
         let second = try await CommandRunner.run(["load", server.baseURL + "/style.json", "--cache", cache, "-q"])
         #expect(second.status == 0)
@@ -57,16 +57,16 @@ struct NetworkCommandTests {
         // real network's speed: each that did was a 304.
         let answered = second.standardOutput.split(separator: "\n").first { $0.hasPrefix("answered by") }.map(String.init) ?? ""
         let revalidated = Int(answered.split(separator: "network ").last?.prefix { $0.isNumber } ?? "") ?? 0
-        #expect(answered.hasPrefix("answered by    database 10") && (revalidated == 0 || answered.hasSuffix("network \(revalidated) (\(revalidated) revalidated, not modified)")),
+        #expect(answered.hasPrefix("answered by    database 11") && (revalidated == 0 || answered.hasSuffix("network \(revalidated) (\(revalidated) revalidated, not modified)")),
                 "\(answered)")
         #expect(server.received.dropFirst(firstRequests).allSatisfy { $0.headers["if-none-match"] != nil })
         let before = server.requestCount
         let offline = try await CommandRunner.run(["load", server.baseURL + "/style.json", "--cache", cache, "--offline", "-q"])
-        #expect(offline.status == 0 && offline.standardOutput.contains("answered by    database 10"))
+        #expect(offline.status == 0 && offline.standardOutput.contains("answered by    database 11"))
         #expect(server.requestCount == before)
         let stats = try await CommandRunner.run(["cache", "stats", "--cache", cache, "--json"])
         let json = try JSONParser.parse(stats.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
-        #expect(json["tiles"] == .number(4) && json["resources"] == .number(6))
+        #expect(json["tiles"] == .number(5) && json["resources"] == .number(6))
         await server.stop()
     }
 

@@ -69,7 +69,7 @@ struct RegionCommandTests {
         #expect(try await mapsim(["region", "check", "1"] + cache).status == 0, "the resumed download restored the tile")
 
         let offline = try await mapsim(["load", "https://maps.test/style.json", "--offline", "-q"] + Self.network + cache)
-        #expect(offline.status == 0 && offline.standardOutput.contains("answered by    database 10"), "\(offline.standardOutput)")
+        #expect(offline.status == 0 && offline.standardOutput.contains("answered by    database 11"), "\(offline.standardOutput)")
 
         #expect(try await mapsim(["region", "invalidate", "1"] + cache).status == 0)
         #expect(try await mapsim(["region", "check", "1"] + cache).status == 1, "invalidated rows must be revalidated: offline, they are missing")

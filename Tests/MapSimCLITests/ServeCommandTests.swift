@@ -38,7 +38,7 @@ struct ServeCommandTests {
         }
         let simulated = requests(load.standardOutput).map { "\($0.kind) \($0.url)" }.sorted()
         let served = requests(try String(contentsOfFile: events, encoding: .utf8)).map { "\($0.kind) \($0.url)" }
-        #expect(simulated.count == 10 && served.count == 11)
+        #expect(simulated.count == 11 && served.count == 12, "ten resources, the prefetched tile and the refused request")
         #expect(Array(served.dropLast()).sorted() == simulated, "the server saw each request the map made, with the kind the map gave it")
         #expect(served.last?.hasPrefix("unknown ") == true)
         #expect(try String(contentsOfFile: trace, encoding: .utf8).contains("kind: style"))
@@ -68,7 +68,7 @@ struct ServeCommandTests {
         #expect(await serve.wait().status == 0)
         let served = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
         // The mirror answered the scenario's URLs below /_remote/; each tile was refused once.
-        #expect(served.filter { $0.contains("\"kind\":\"tile\"") && $0.contains("HTTP 429") }.count == 4)
+        #expect(served.filter { $0.contains("\"kind\":\"tile\"") && $0.contains("HTTP 429") }.count == 5)
         #expect(served.contains { $0.contains("/_remote/https/maps.test/tiles.json") })
         // A style on another server needs a cache or an origin; a scenario and a STYLE are two styles.
         let remote = try await CommandRunner.run(["serve", "https://maps.test/style.json", "--port", "0"])

@@ -65,8 +65,8 @@ struct ValidateCommandTests {
         let style = #"{"version": 8, "sources": {"a": {"type": "vector", "url": "http://127.0.0.1:\#(server.port)/tiles.json"}},"#
             + #" "layers": [{"id": "f", "type": "fill", "source": "a", "source-layer": "l"}]}"#
         let path = try fixture.write("style.json", style)
-        let once = try await CommandRunner.run(["validate", "--deep", "--no-cache", path])
-        let twice = try await CommandRunner.run(["validate", "--deep", "--no-cache", "--retries", "2", path])
+        let once = try await CommandRunner.run(["validate", "--deep", "--no-cache", "--engine", "maplibre-native", path])
+        let twice = try await CommandRunner.run(["validate", "--deep", "--no-cache", "--engine", "maplibre-native", "--retries", "2", path])
         await server.stop()
         #expect(once.status == 1 && twice.status == 1)
         let lines = once.standardOutput.split(separator: "\n")

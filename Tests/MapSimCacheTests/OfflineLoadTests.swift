@@ -39,19 +39,19 @@ struct OfflineLoadTests {
         let cold = await load(url, cache: cache, network: network)
         #expect(cold.outcome == .reached(SimTime(microseconds: 333_333)))
         #expect(requests(cold).allSatisfy { $0.dataSource == .network && $0.response?.error == nil })
-        #expect(server.requestCount == 10)
+        #expect(server.requestCount == 11)
 
         let warm = await load(url, cache: cache, network: network)
         guard case .reached = warm.outcome else { Issue.record("warm run: \(warm.outcome)"); return }
         let warmRequests = requests(warm)
-        #expect(warmRequests.filter { $0.dataSource == .database }.count == 10)
+        #expect(warmRequests.filter { $0.dataSource == .database }.count == 11)
         #expect(warmRequests.filter { $0.dataSource == .network }.allSatisfy { $0.response?.notModified == true && $0.request.priority == .low })
-        #expect(server.received.suffix(10).allSatisfy { $0.headers["if-none-match"] != nil })
-        #expect(server.requestCount == 20)
+        #expect(server.received.suffix(11).allSatisfy { $0.headers["if-none-match"] != nil })
+        #expect(server.requestCount == 22)
 
         let offline = await load(url, cache: cache, network: network, offline: true)
         #expect(offline.outcome == .reached(SimTime(microseconds: 333_333)))
-        #expect(server.requestCount == 20, "nothing went to the server")
+        #expect(server.requestCount == 22, "nothing went to the server")
         #expect(offline.recorder.events(of: .mapLoadingError).isEmpty)
         try await network.shutdown()
         await server.stop()
@@ -82,7 +82,7 @@ struct OfflineLoadTests {
         #expect(reloaded.filter { $0 == 164 }.count == 2, "the missing tiles load once back online")
         // Every request that failed offline restarts: 8 revalidations of cached copies, 2 missing tiles.
         let restarted = server.received.dropFirst(before)
-        #expect(restarted.count == 10)
+        #expect(restarted.count == 11)
         #expect(restarted.filter { $0.headers["if-none-match"] == nil }.map(\.path).sorted() == ["/tiles/10/164/395.pbf", "/tiles/10/164/396.pbf"])
         try await network.shutdown()
         await server.stop()

@@ -82,7 +82,7 @@ struct LoadingEnvironmentTests {
             return
         }
         await faultless.shutdown()
-        #expect(try #require(environment.cache).statistics().tiles == 4)
+        #expect(try #require(environment.cache).statistics().tiles == 5, "four tiles and the prefetched one")
     }
 
     @Test func assetURLsResolveUnderTheStylesFolderUnlessToldOtherwise() async throws {

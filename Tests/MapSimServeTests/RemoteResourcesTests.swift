@@ -61,7 +61,7 @@ struct RemoteResourcesTests {
         let requests = events.withLock { $0 }.compactMap { event -> ResourceRequest? in
             if case .resourceRequest(let request) = event.payload { request } else { nil }
         }
-        #expect(requests.filter { $0.request.kind == .tile && $0.response?.error == nil }.count == 4)
+        #expect(requests.filter { $0.request.kind == .tile && $0.response?.error == nil }.count == 5, "the view's four tiles and the one MapLibre Native prefetches four zooms below")
         #expect(requests.contains { $0.request.tileData?.id == CanonicalTileID(z: 10, x: 163, y: 395) })
     }
 

@@ -55,7 +55,7 @@ struct TraceTests {
         #expect(read.header == trace.header)
         #expect(read.events.map(\.jsonLine) == trace.events.map(\.jsonLine))
         #expect(read.yaml == yaml, "writing twice gives the same bytes")
-        #expect(yaml.split(separator: "\n").count == 5 + trace.events.count, "one line per event")
+        #expect(yaml.split(separator: "\n").count == 6 + trace.events.count, "one line per event")
         #expect(yaml.contains("  - {type: style-data-loaded, begin: 30, end: 49998, data: {type: style}}"))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import MapSimJSON
 import MapSimStyle
 import MapSimTesting
@@ -23,10 +24,27 @@ struct DifferentialRecording: CustomStringConvertible, Sendable {
         }
     }
 
+    /// Checks that `recordings` hold every camera of every fixture under each of the five network
+    /// conditions the recording scripts use.
+    static func expectEveryCameraUnderEveryCondition(_ recordings: [DifferentialRecording]) throws {
+        let conditions = Set(recordings.map { URL(fileURLWithPath: $0.file).deletingPathExtension().pathExtension })
+        #expect(conditions == ["plain", "3g-slow-tiles", "glyphs-503-once", "tiles-503-once", "sprite-503-once"])
+        for fixture in Set(recordings.map(\.fixture)) {
+            let cameras = try JSONParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: "\(root)/\(fixture)/cameras.json"))))
+            #expect(recordings.filter { $0.fixture == fixture }.count == (cameras.arrayValue?.count ?? 0) * conditions.count, "\(fixture)")
+        }
+        #expect(Set(recordings.map(\.fixture)) == ["geojson", "labels", "legacy-ref", "raster-404", "world-copies"])
+    }
+
     /// A map in still mode, as pymgl renders, at a recording's `camera` (size, centre, zoom, bearing, pitch).
     static func stillMap(backends: ResourceBackends, camera: JSONValue) async -> Map {
         var options = Map.Options()
         options.mode = .still
+        return await map(backends: backends, camera: camera, options: options)
+    }
+
+    /// A map with `options` at a recording's `camera` (size, centre, zoom, bearing, pitch).
+    static func map(backends: ResourceBackends, camera: JSONValue, options: Map.Options) async -> Map {
         let map = Map(backends: backends, options: options)
         let size = (camera["size"]?.stringValue ?? "512x512").split(separator: "x").compactMap { Int($0) }
         await map.setViewport(Viewport(width: size[0], height: size[1]))

@@ -64,6 +64,7 @@ struct ScenarioParsingTests {
         let scenario = try Scenario.parse("""
         description: all of it
         style: https://maps.test/style.json
+        engine: maplibre-gl-js
         mirror: {"https://maps.test/": data}
         network:
           profile: 3g
@@ -83,6 +84,7 @@ struct ScenarioParsingTests {
                  {budget: {map-idle: 2s, requests.tile: 40, bytes: 5MB}}]
         """, name: "x", folder: "/base")
         #expect(scenario.mirrors == [.init(prefix: "https://maps.test/", directory: "/base/data")])
+        #expect(scenario.engine == .maplibreGLJS)
         #expect(scenario.profile == .threeG && scenario.seed == 9 && scenario.cacheControl == "max-age=60")
         #expect(scenario.offlineWindows == [SimTime.milliseconds(100)..<SimTime.milliseconds(200)])
         #expect(scenario.faults.map(\.effect) == [.status(503, headers: [("Retry-After", "1")]), .dropConnection, .truncateBody, .delay(.milliseconds(250))])
@@ -102,6 +104,7 @@ struct ScenarioParsingTests {
         ("style: x\nsteps: [load]\nexpect: [{happens: map-exploded}]", "scenario: expect[0].happens: unknown event type \"map-exploded\""),
         ("style: x\nsteps: [load]\nnetwork: {profile: 5g}", "scenario: network.profile: unknown profile \"5g\""),
         ("style: x\nsteps: [load]\ncolour: red", "scenario: colour: unknown scenario key \"colour\""),
+        ("style: x\nsteps: [load]\nengine: leaflet", "scenario: engine: unknown engine \"leaflet\"; use one of maplibre-native, maplibre-gl-js, mapbox"),
         ("style: x\nsteps: [load]\nexpect: [{budget: {map-idle: soon}}]", "scenario: expect[0].budget.map-idle: budget map-idle: \"soon\" is not a duration such as 800ms or 2s"),
         ("style: x\nsteps: [load]\nexpect: [{budget: {tiles: 3}}]", "scenario: expect[0].budget.tiles: unknown budget \"tiles\"; use style-loaded, map-loaded, map-idle, requests, requests.KIND, bytes, bytes.KIND or errors"),
         ("style: x\nsteps: [load]\nnetwork: {faults: [{url: a}]}", "scenario: network.faults[0]: a fault needs one of status, drop, truncate or delay"),

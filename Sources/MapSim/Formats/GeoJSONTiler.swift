@@ -3,7 +3,8 @@ import MapSimJSON
 import MapSimStyle
 
 /// A GeoJSON source cut into tiles as the SDKs cut it (geojson-vt): a feature is in every tile its
-/// bounding box meets, each tile widened by the source's buffer (128 units of 8192 by default), with
+/// bounding box meets, each tile widened by the source's buffer (in pixels of a 512-pixel tile, 128
+/// by default: a quarter of a tile, as both SDKs scale it to geojson-vt's 8192 units), with
 /// its geometry in the tile's coordinates. Feature ids come from `promoteId`, the feature's `id`, or
 /// its index with `generateId`. A GeometryCollection gives one feature per geometry.
 struct GeoJSONTiler: Sendable {
@@ -151,7 +152,7 @@ struct GeoJSONTiler: Sendable {
     /// The world box a tile covers with its buffer.
     private func area(of tile: CanonicalTileID) -> (left: Double, top: Double, right: Double, bottom: Double) {
         let scale = pow(2, Double(tile.z))
-        let margin = buffer / Double(Self.extent) / scale
+        let margin = buffer / 512 / scale
         return (Double(tile.x) / scale - margin, Double(tile.y) / scale - margin, Double(tile.x + 1) / scale + margin, Double(tile.y + 1) / scale + margin)
     }
 

@@ -48,13 +48,31 @@ public struct TilePyramid: Sendable, Hashable {
     }
 
     /// The tiles the view needs, nearest to the centre first: none below minZoom, maxZoom tiles
-    /// overzoomed above it, nothing outside the bounds.
-    public func visibleTiles(camera: Camera, viewport: Viewport) -> [OverscaledTileID] {
+    /// overzoomed above it, nothing outside the bounds; by MapLibre Native's scan-line cover, or by
+    /// GL JS's frustum test (`frustum`).
+    public func visibleTiles(camera: Camera, viewport: Viewport, frustum: Bool = false) -> [OverscaledTileID] {
         let overscaledZ = coveringZoom(forCameraZoom: camera.zoom)
         guard overscaledZ >= minZoom else { return [] }
         let dataZ = min(overscaledZ, maxZoom)
-        return TileCover.tiles(covering: ViewportQuad(camera: camera, viewport: viewport), atZoom: dataZ)
+        let quad = ViewportQuad(camera: camera, viewport: viewport)
+        return (frustum ? TileCover.frustumTiles(covering: quad, atZoom: dataZ) : TileCover.tiles(covering: quad, atZoom: dataZ))
             .filter { bounds.intersects($0.canonical) }
             .map { OverscaledTileID(overscaledZ: overscaledZ, wrap: $0.wrap, canonical: $0.canonical) }
+    }
+
+    /// The zoom whose tiles stand for the view's: the covering zoom, but a raster source's is
+    /// clamped to its maxzoom (its overzoomed tiles are not parsed again) — MapLibre Native's `tileZoom`.
+    public func tileZoom(forCameraZoom cameraZoom: Double) -> Int {
+        let overscaledZ = coveringZoom(forCameraZoom: cameraZoom)
+        return rounding == .round ? min(overscaledZ, maxZoom) : overscaledZ
+    }
+
+    /// The tiles of zoom `z` covering the view, for a prefetch: nearest to the centre first, nothing
+    /// outside the bounds, none below minZoom or above maxZoom.
+    public func coverTiles(atZoom z: Int, camera: Camera, viewport: Viewport) -> [OverscaledTileID] {
+        guard z >= minZoom, z <= maxZoom else { return [] }
+        return TileCover.tiles(covering: ViewportQuad(camera: camera, viewport: viewport), atZoom: z)
+            .filter { bounds.intersects($0.canonical) }
+            .map { OverscaledTileID(overscaledZ: z, wrap: $0.wrap, canonical: $0.canonical) }
     }
 }

@@ -34,6 +34,13 @@ public struct RequestPipeline: StateMachine {
         /// How long a network attempt may go unanswered before it fails as a connection error
         /// naming its URL (and is retried on that schedule); nil waits for the backend's own timeouts.
         public var requestTimeout: SimTime?
+        /// The most network requests in flight to one host (a browser's six connections); nil for no limit.
+        public var maximumRequestsPerHost: Int?
+        /// The most image requests in flight — raster tiles, sprite sheets, image sources; nil for no limit.
+        public var maximumImageRequests: Int?
+        /// A browser's HTTP cache stands before the network (`BrowserCache`): a URL asked for again
+        /// while its answer is fresh, or while it is on its way, is not sent again.
+        public var usesBrowserCache = false
 
         /// The SDK defaults; no cache, always online.
         public init(maximumConcurrentRequests: Int = Self.defaultMaximumConcurrentRequests, usesCache: Bool = false,
@@ -95,6 +102,8 @@ public struct RequestPipeline: StateMachine {
         case loading(AttemptID)
         case waitingForTimer(SimTime)
         case waitingForConnection
+        /// Waiting in the browser's cache for the same URL's answer.
+        case waitingForSameURL
         case idle
     }
 
@@ -131,6 +140,10 @@ public struct RequestPipeline: StateMachine {
     private var regularQueue = RequestQueue()
     private var lowQueue = RequestQueue()
     private var networkInFlight = 0
+    /// Network requests in flight by host, and image requests in flight, when they are limited.
+    private var inFlightByHost: [String: Int] = [:]
+    private var imagesInFlight = 0
+    private var browserCache = BrowserCache()
     private var nextAttempt = 0
     /// The actions of the input being handled.
     private var actions: [Action] = []
@@ -180,6 +193,16 @@ public struct RequestPipeline: StateMachine {
 
     private mutating func request(_ id: RequestID, _ resource: Resource, at now: SimTime) {
         entries[id] = Entry(resource: resource, at: now)
+        if configuration.usesBrowserCache && !URLResolver.isLocalFile(resource.url) {
+            if let answer = browserCache.freshAnswer(for: resource, at: wallClock(at: now)) {
+                answerFromBrowserCache(answer, for: id, at: now)
+                return
+            }
+            if browserCache.join(id, for: resource) {
+                entries[id]?.phase = .waitingForSameURL
+                return
+            }
+        }
         if URLResolver.isLocalFile(resource.url) {
             startAttempt(id, backend: .file, at: now)
         } else if configuration.usesCache && resource.loadingMethod.contains(.cache) {
@@ -192,6 +215,13 @@ public struct RequestPipeline: StateMachine {
     private mutating func cancel(_ id: RequestID, at now: SimTime) {
         guard let entry = entries.removeValue(forKey: id) else { return }
         defer {
+            if configuration.usesBrowserCache, let next = browserCache.leave(id, for: entry.original) {
+                // The first request waiting for the same URL goes out in its place.
+                entries[next]?.phase = .idle
+                requestNetwork(next, at: now)
+            }
+        }
+        defer {
             if !entry.settled {
                 let event = ResourceRequest(dataSource: .resourceLoader, request: entry.original, response: nil, cancelled: true)
                 actions.append(.emit(.resourceRequest(event), begin: entry.requestedAt))
@@ -202,12 +232,12 @@ public struct RequestPipeline: StateMachine {
             actions.append(.cancelLoad(attempt))
         case .loading(let attempt):
             actions.append(.cancelLoad(attempt))
-            networkInFlight -= 1
+            releaseSlot(of: entry)
             startQueued(at: now)
         case .queued:
             regularQueue.remove(id)
             lowQueue.remove(id)
-        case .waitingForTimer, .waitingForConnection, .idle:
+        case .waitingForTimer, .waitingForConnection, .waitingForSameURL, .idle:
             break
         }
     }
@@ -224,7 +254,7 @@ public struct RequestPipeline: StateMachine {
             entries[id] = entry
             answerFromCache(response, for: id, at: now)
         case (.network, .loading(attempt)):
-            networkInFlight -= 1
+            releaseSlot(of: entry)
             entry.phase = .idle
             entries[id] = entry
             answerFromNetwork(response, for: id, at: now)
@@ -242,7 +272,7 @@ public struct RequestPipeline: StateMachine {
         case .loading(let attempt) where entry.deadline.map({ $0 <= now }) == true:
             // No answer in time: the attempt is given up and fails as a connection would.
             actions.append(.cancelLoad(attempt))
-            networkInFlight -= 1
+            releaseSlot(of: entry)
             entry.phase = .idle
             entry.deadline = nil
             entries[id] = entry
@@ -350,10 +380,39 @@ public struct RequestPipeline: StateMachine {
 
     private mutating func startQueued(at now: SimTime) {
         while networkInFlight < configuration.maximumConcurrentRequests {
-            guard let id = regularQueue.popFirst() ?? lowQueue.popFirst() else { return }
+            let limited = configuration.maximumRequestsPerHost != nil || configuration.maximumImageRequests != nil
+            let startable: (RequestID) -> Bool = { [self] id in !limited || entries[id].map(hasSlot(for:)) ?? true }
+            guard let id = regularQueue.popFirst(where: startable) ?? lowQueue.popFirst(where: startable) else { return }
             networkInFlight += 1
+            if limited, let entry = entries[id] {
+                inFlightByHost[Self.host(of: entry.resource.url), default: 0] += 1
+                if entry.resource.isImage { imagesInFlight += 1 }
+            }
             startAttempt(id, backend: .network, at: now)
         }
+    }
+
+    /// Whether a request may start under the limits per host and on images.
+    private func hasSlot(for entry: Entry) -> Bool {
+        if let limit = configuration.maximumRequestsPerHost, inFlightByHost[Self.host(of: entry.resource.url), default: 0] >= limit { return false }
+        if let limit = configuration.maximumImageRequests, entry.resource.isImage, imagesInFlight >= limit { return false }
+        return true
+    }
+
+    /// Frees the network slot `entry`'s attempt held.
+    private mutating func releaseSlot(of entry: Entry) {
+        networkInFlight -= 1
+        guard configuration.maximumRequestsPerHost != nil || configuration.maximumImageRequests != nil else { return }
+        let host = Self.host(of: entry.resource.url)
+        inFlightByHost[host, default: 1] -= 1
+        if inFlightByHost[host] == 0 { inFlightByHost[host] = nil }
+        if entry.resource.isImage { imagesInFlight -= 1 }
+    }
+
+    /// The scheme, host and port of `url`: what a browser keeps its connections by.
+    static func host(of url: String) -> String {
+        guard let separator = url.range(of: "://") else { return url }
+        return String(url[..<separator.upperBound]) + url[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
     }
 
     private mutating func answerFromNetwork(_ response: Response, for id: RequestID, at now: SimTime) {
@@ -423,6 +482,32 @@ public struct RequestPipeline: StateMachine {
         let event = ResourceRequest(dataSource: Self.dataSource(backend, url: entry.original.url), request: sent, response: response, cancelled: false)
         actions.append(.emit(.resourceRequest(event), begin: current?.start ?? now))
         actions.append(.deliver(id, response, final: final))
+        if final && configuration.usesBrowserCache { settleWaiting(for: id, entry, with: response, at: now) }
+    }
+
+    /// The requests that waited in the browser's cache for `entry`'s URL take its answer when the
+    /// cache keeps it; else they go out themselves, one after another.
+    private mutating func settleWaiting(for id: RequestID, _ entry: Entry, with response: Response, at now: SimTime) {
+        let (waiting, served) = browserCache.settle(id, for: entry.original, with: response, at: wallClock(at: now))
+        for follower in waiting {
+            guard entries[follower] != nil else { continue }
+            if served {
+                answerFromBrowserCache(response, for: follower, at: now)
+            } else {
+                entries[follower]?.phase = .idle
+                if browserCache.join(follower, for: entry.original) { entries[follower]?.phase = .waitingForSameURL } else { requestNetwork(follower, at: now) }
+            }
+        }
+    }
+
+    /// Answers `id` from the browser's cache: at once, the copy it keeps.
+    private mutating func answerFromBrowserCache(_ answer: Response, for id: RequestID, at now: SimTime) {
+        guard let entry = entries.removeValue(forKey: id) else { return }
+        var cached = answer
+        cached.source = .cache
+        let event = ResourceRequest(dataSource: .database, request: entry.original, response: cached, cancelled: false)
+        actions.append(.emit(.resourceRequest(event), begin: entry.requestedAt))
+        actions.append(.deliver(id, cached, final: true))
     }
 
     /// `response`, or a failure naming where the data ends when it answers a byte range with fewer

@@ -19,17 +19,30 @@ struct RequestQueue: Sendable {
         waiting.remove(id)
     }
 
-    /// The first request still waiting, taken out.
-    mutating func popFirst() -> RequestID? {
-        while head < items.count {
-            let id = items[head]
-            head += 1
-            if head > 1_024 && head * 2 > items.count {
-                items.removeFirst(head)
-                head = 0
+    /// The first request still waiting that `allowed` lets start (one to a host with a free
+    /// connection, say), taken out; the ones before it keep their places.
+    mutating func popFirst(where allowed: (RequestID) -> Bool = { _ in true }) -> RequestID? {
+        var index = head
+        while index < items.count {
+            let id = items[index]
+            let isWaiting = waiting.contains(id)
+            if isWaiting && allowed(id) {
+                waiting.remove(id)
+                if index == head { advanceHead() }
+                return id
             }
-            if waiting.remove(id) != nil { return id }
+            if !isWaiting && index == head { advanceHead() }
+            index += 1
         }
         return nil
+    }
+
+    /// Moves past the first item, dropping the items passed once they are most of the array.
+    private mutating func advanceHead() {
+        head += 1
+        if head > 1_024 && head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
     }
 }

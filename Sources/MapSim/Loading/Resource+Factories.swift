@@ -37,15 +37,16 @@ extension Resource {
         Resource(url: SpriteURL.url(base: base, part: .png, pixelRatio: pixelRatio), kind: .spriteImage)
     }
 
-    /// The 256 glyphs from `rangeStart` of `fontStack`, from the style's glyphs URL `template`.
-    public static func glyphs(template: String, fontStack: [String], rangeStart: Int) -> Resource {
-        Resource(url: GlyphURL.url(template: template, fontStack: fontStack, rangeStart: rangeStart), kind: .glyphs)
+    /// The 256 glyphs from `rangeStart` of `fontStack`, from the style's glyphs URL `template`; the
+    /// font stack spelled as MapLibre Native spells it, or as a browser does (`keepingCommas`).
+    public static func glyphs(template: String, fontStack: [String], rangeStart: Int, keepingCommas: Bool = false) -> Resource {
+        Resource(url: GlyphURL.url(template: template, fontStack: fontStack, rangeStart: rangeStart, keepingCommas: keepingCommas), kind: .glyphs)
     }
 
-    /// Tile `id` of a tiled source, for a screen of `pixelRatio`.
-    public static func tile(_ template: TileURLTemplate, id: CanonicalTileID, pixelRatio: Double) -> Resource {
+    /// Tile `id` of a tiled source, for a screen of `pixelRatio`; `image` for a raster source's.
+    public static func tile(_ template: TileURLTemplate, id: CanonicalTileID, pixelRatio: Double, image: Bool = false) -> Resource {
         Resource(url: template.url(for: id, pixelRatio: pixelRatio), kind: .tile,
-                 tileData: TileData(urlTemplate: template.template, pixelRatio: pixelRatio, id: id, scheme: template.scheme))
+                 tileData: TileData(urlTemplate: template.template, pixelRatio: pixelRatio, id: id, scheme: template.scheme, isImage: image))
     }
 
     /// The same request, answered only from `method` (an offline download asks the cache alone, then

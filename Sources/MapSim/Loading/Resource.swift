@@ -50,13 +50,16 @@ public struct Resource: Sendable, Equatable {
         public var id: CanonicalTileID
         /// How the template numbers rows: `tms` rows count from the south.
         public var scheme: StyleSource.Scheme
+        /// Whether the tile is an image (raster and raster-dem sources): browsers load it as one.
+        public var isImage: Bool
 
         /// Tile data for a request.
-        public init(urlTemplate: String, pixelRatio: Double, id: CanonicalTileID, scheme: StyleSource.Scheme = .xyz) {
+        public init(urlTemplate: String, pixelRatio: Double, id: CanonicalTileID, scheme: StyleSource.Scheme = .xyz, isImage: Bool = false) {
             self.urlTemplate = urlTemplate
             self.pixelRatio = pixelRatio
             self.id = id
             self.scheme = scheme
+            self.isImage = isImage
         }
 
         /// The row as the URL has it: flipped for `tms` (MapLibre's offline database keys tiles by it).
@@ -115,5 +118,12 @@ public struct Resource: Sendable, Equatable {
         self.storagePolicy = storagePolicy
         self.tileData = tileData
         self.prior = prior
+    }
+}
+
+extension Resource {
+    /// Whether a browser loads it as an image: a sprite sheet, an image source, a raster tile.
+    public var isImage: Bool {
+        kind == .spriteImage || kind == .image || tileData?.isImage == true
     }
 }

@@ -22,6 +22,7 @@ extension LoadSequence {
         if load.sprite.sheets[index].pendingParts == 0 { finishSheet(index) }
         if case .failed = load.phase { return }
         if load.sprite.isSettled {
+            noteNewData()
             actions.append(.emit(.styleDataLoaded(StyleDataLoaded(type: .sprite))))
             actions.append(.invalidate)
             checkStyleLoaded()
@@ -38,11 +39,12 @@ extension LoadSequence {
             // The message names the file that is wrong: the image when it is no PNG, else the index.
             let prefix = sheet.source.id == "default" ? "" : sheet.source.id + ":"
             do throws(LoadingError) {
-                let header = try PNGHeader.read(png)
+                let header = try PNGImage.validate(png)
                 do throws(LoadingError) {
                     let spriteIndex = try SpriteIndex.parse(json, sheet: header)
                     load.sprite.imageNames.formUnion(spriteIndex.names.map { prefix + $0 })
-                    if !spriteIndex.outOfBounds.isEmpty {
+                    // MapLibre Native drops them and says so; GL JS draws them blank without a word.
+                    if !spriteIndex.outOfBounds.isEmpty && options.engine.reportsSpriteImagesOutsideTheSheet {
                         failure = "sprite \(sheet.source.id): images outside the \(header.width)×\(header.height) sheet were dropped: \(spriteIndex.outOfBounds.joined(separator: ", "))"
                     }
                 } catch {

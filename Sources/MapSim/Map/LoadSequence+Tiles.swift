@@ -18,14 +18,21 @@ extension LoadSequence {
             var wanted: [TileKey] = []
             var zooms: [TileKey: Int] = [:]
             if used, let pyramid = load.sources[index].pyramid, coverIsBounded(source: index, pyramid: pyramid, camera: camera) {
-                for tile in pyramid.visibleTiles(camera: camera, viewport: viewport) {
+                let ideal = pyramid.visibleTiles(camera: camera, viewport: viewport, frustum: options.engine.cover == .frustum)
+                for tile in prefetchTiles(source: index, pyramid: pyramid, camera: camera) + ideal {
                     let key = TileKey(canonical: tile.canonical, wrap: tile.wrap)
                     guard zooms[key] == nil else { continue }
                     zooms[key] = tile.overscaledZ
                     wanted.append(key)
                 }
             }
-            if let pyramid = load.sources[index].pyramid { addFallbackParents(to: &wanted, zooms: &zooms, source: index, minZoom: pyramid.minZoom) }
+            if let pyramid = load.sources[index].pyramid {
+                // The walk for a tile without data goes down to the source's minzoom, or (GL JS) so
+                // many levels below the covering zoom.
+                let covering = pyramid.coveringZoom(forCameraZoom: camera.zoom)
+                let lowest = options.engine.fallback.levelsBelowCoveringZoom.map { max(covering - $0, pyramid.minZoom) } ?? pyramid.minZoom
+                addFallbackParents(to: &wanted, zooms: &zooms, source: index, lowestZoom: lowest)
+            }
             let wantedSet = Set(wanted)
             let abandoned = load.sources[index].tiles.filter { tile, state in
                 state.status == .loading && !wantedSet.contains(tile)
@@ -41,7 +48,8 @@ extension LoadSequence {
                     load.sources[index].tiles[tile] = TileState(status: .parsing, zoom: zoom, content: .geoJSON(geoJSON.features(in: tile.canonical)))
                     settleContent(source: index, tile: tile)
                 } else if let template = load.sources[index].template {
-                    actions.append(.request(.tile(id, tile), .tile(template, id: tile.canonical, pixelRatio: viewport.pixelRatio)))
+                    let image = load.sources[index].spec.kind == .raster || load.sources[index].spec.kind == .rasterDEM
+                    actions.append(.request(.tile(id, tile), .tile(template, id: tile.canonical, pixelRatio: viewport.pixelRatio, image: image)))
                     load.sources[index].tiles[tile] = TileState(status: .loading, requestOrder: load.tileRequests, zoom: zoom)
                     load.tileRequests += 1
                 }
@@ -49,16 +57,30 @@ extension LoadSequence {
         }
     }
 
+    /// The tiles MapLibre Native prefetches in continuous mode, before the view's own: the view's
+    /// cover at the engine's prefetch zoom below the tile zoom, when that is below the ideal zoom
+    /// (`TilePyramid::update`); none for GeoJSON sources or a still image.
+    private func prefetchTiles(source index: Int, pyramid: TilePyramid, camera: Camera) -> [OverscaledTileID] {
+        guard options.mode == .continuous, load.sources[index].geoJSON == nil else { return [] }
+        let covering = pyramid.coveringZoom(forCameraZoom: camera.zoom)
+        guard covering >= pyramid.minZoom,
+              let zoom = options.engine.prefetchZoom(tileZoom: pyramid.tileZoom(forCameraZoom: camera.zoom), minZoom: pyramid.minZoom),
+              zoom < min(pyramid.maxZoom, covering) else { return [] }
+        return pyramid.coverTiles(atZoom: zoom, camera: camera, viewport: viewport)
+    }
+
     /// Adds, for each tile that arrived without anything to draw, its parent, and the parent's parent
-    /// when that has nothing either, down to the source's minzoom: one level per round trip, as the
-    /// SDKs look for a tile to show in place of a missing raster tile.
-    private func addFallbackParents(to wanted: inout [TileKey], zooms: inout [TileKey: Int], source index: Int, minZoom: Int) {
+    /// when that has nothing either, down to `lowestZoom`: one level per round trip, as the SDKs look
+    /// for a tile to show in place of a missing raster tile — and, in GL JS, in place of any tile
+    /// that failed.
+    private func addFallbackParents(to wanted: inout [TileKey], zooms: inout [TileKey: Int], source index: Int, lowestZoom: Int) {
+        let includesFailed = options.engine.fallback.includesFailedTiles
         var position = 0
         while position < wanted.count {
             let tile = wanted[position]
             position += 1
-            guard let state = load.sources[index].tiles[tile], state.isComplete, !state.isRenderable,
-                  let parent = tile.parent, parent.canonical.z >= minZoom, zooms[parent] == nil else { continue }
+            guard let state = load.sources[index].tiles[tile], state.isComplete, !state.isRenderable || (includesFailed && state.status == .failed),
+                  let parent = tile.parent, parent.canonical.z >= lowestZoom, zooms[parent] == nil else { continue }
             zooms[parent] = parent.canonical.z
             wanted.append(parent)
         }
@@ -112,15 +134,25 @@ extension LoadSequence {
                     failure = "invalid vector tile \(tile.canonical) of source \"\(id)\": \(error)"
                 }
             default:
-                if ImageSignature.isImage(data) {
+                switch ImageSignature.format(of: data) {
+                case "png"?:
+                    do throws(LoadingError) {
+                        _ = try PNGImage.validate(data)
+                        load.sources[index].tiles[tile]?.content = .image
+                    } catch {
+                        failure = "tile \(tile.canonical) of source \"\(id)\" does not decode: \(error)"
+                    }
+                case .some:
                     load.sources[index].tiles[tile]?.content = .image
-                } else {
+                case nil:
                     failure = "tile \(tile.canonical) of source \"\(id)\" is not a PNG, JPEG or WebP image"
                 }
             }
         }
         if let failure {
             load.sources[index].setStatus(.failed, of: tile)
+            // An engine that loads parents in place of failed tiles does so at its next update.
+            if options.engine.fallback.includesFailedTiles { load.failedTilesAwaitUpdate = true }
             actions.append(.emit(.mapLoadingError(MapLoadingError(type: .tile, message: failure, sourceID: id, tileID: tile.canonical))))
             // A still image is not drawn with a tile missing: the load stops, as MapLibre's still
             // mode fails the render on a tile's error (a 404 is no content, not an error).
@@ -155,18 +187,23 @@ extension LoadSequence {
     /// Lays the tile out and requests the glyph ranges its text needs, or completes the tile when
     /// it needs none.
     mutating func settleContent(source index: Int, tile: TileKey) {
-        let needed = layOut(source: index, tile: tile)?.glyphs.sorted() ?? []
+        guard let layout = layOut(source: index, tile: tile) else {
+            complete(source: index, tile: tile)
+            return
+        }
         var waiting = Set<GlyphRangeKey>()
-        for key in needed {
+        for key in layout.glyphs.sorted() {
             switch load.glyphs[key] {
             case .some(.some):
-                continue
+                // A glyph the engine rejects keeps the tile from ever being drawn (GL JS throws on it).
+                if let rejected = load.rejectedGlyphs[key], !rejected.isDisjoint(with: layout.codePoints[key] ?? []) { waiting.insert(key) }
             case .some(.none):
                 waiting.insert(key)
             case .none:
                 guard let template = glyphTemplate() else { continue }
                 load.glyphs[key] = .some(nil)
-                actions.append(.request(.glyphs(key), .glyphs(template: template, fontStack: key.fontStack, rangeStart: key.start)))
+                actions.append(.request(.glyphs(key), .glyphs(template: template, fontStack: key.fontStack, rangeStart: key.start,
+                                                              keepingCommas: options.engine.glyphs.keepsCommas)))
                 waiting.insert(key)
             }
         }
@@ -177,10 +214,11 @@ extension LoadSequence {
         }
     }
 
-    /// The style's glyphs URL template, resolved; reports once that a style drawing text has none.
+    /// The style's glyphs URL template, resolved; reports once that a style drawing text has none
+    /// (an engine that draws such text locally says nothing).
     mutating func glyphTemplate() -> String? {
         guard let template = load.style?.glyphs else {
-            if !load.glyphURLMissingReported {
+            if !load.glyphURLMissingReported && !options.engine.glyphs.drawsWithoutGlyphsURL {
                 load.glyphURLMissingReported = true
                 actions.append(.emit(.mapLoadingError(MapLoadingError(type: .glyphs, message: "the style draws text but has no \"glyphs\" URL"))))
             }
@@ -195,7 +233,8 @@ extension LoadSequence {
         guard let style = load.style, let state = load.sources[index].tiles[tile], let content = state.content else { return nil }
         let id = load.sources[index].spec.id
         let images = availableImages
-        let layout = TileLayout(content: content, layers: style.layers.filter { $0.source == id }, zoom: state.zoom, tile: tile.canonical, availableImages: images)
+        let layout = TileLayout(content: content, layers: style.layers.filter { $0.source == id }, zoom: state.zoom, tile: tile.canonical,
+                                availableImages: images, glyphRules: options.engine.glyphs)
         load.sources[index].tiles[tile]?.layout = layout
         load.sources[index].tiles[tile]?.layoutImages = images
         return layout
@@ -204,17 +243,29 @@ extension LoadSequence {
     mutating func receiveGlyphs(_ response: Response, key: GlyphRangeKey, url: String) {
         guard load.glyphs[key] == .some(nil) else { return }
         if response.error != nil { actions.append(.cancel(.glyphs(key))) }
+        let rules = options.engine.glyphs
         var failure: String?
         if let error = response.error {
             failure = "failed to load glyphs \(url): \(error.message)"
         } else if let data = response.data {
             do {
-                _ = try GlyphSet.decode(data)
+                let set = try GlyphSet.decode(data)
+                if rules.rejectsGlyphsWithoutSize, let first = set.unsized.first {
+                    load.rejectedGlyphs[key] = Set(set.unsized.map(\.codePoint))
+                    let more = set.unsized.count > 1 ? " (and \(set.unsized.count - 1) more)" : ""
+                    actions.append(.emit(.mapLoadingError(MapLoadingError(type: .glyphs, message:
+                        "glyph range \(url): glyph \(first.codePoint)\(more) has \(first.reason): \(options.engine) fails every tile that draws it (\(first.glJSMessage ?? first.reason))"))))
+                }
+                if rules.drawsFailedRangesLocally, let mismatch = set.mismatchedBitmaps.first {
+                    // GL JS cannot parse the range and draws all of it with a local font.
+                    failure = "invalid glyphs \(url): glyph \(mismatch.codePoint): \(mismatch.glJSMessage ?? mismatch.reason)"
+                }
             } catch {
                 failure = "invalid glyphs \(url): \(error)"
             }
         }
-        if let failure {
+        // GL JS draws a range it cannot load with a local font, says nothing and asks no more.
+        if let failure, !rules.drawsFailedRangesLocally {
             actions.append(.emit(.mapLoadingError(MapLoadingError(type: .glyphs, message: failure))))
             // A still image cannot be drawn without its glyphs: the load stops, as in MapLibre's still mode.
             if options.mode == .still {
@@ -222,10 +273,13 @@ extension LoadSequence {
                 return
             }
         }
-        load.glyphs[key] = .some(failure == nil)
+        load.glyphs[key] = .some(failure == nil || rules.drawsFailedRangesLocally)
         for index in load.sources.indices {
             for (tile, state) in load.sources[index].tiles.sorted(by: { $0.key < $1.key }) {
-                guard case .waitingForGlyphs(var waiting) = state.status, waiting.remove(key) != nil else { continue }
+                guard case .waitingForGlyphs(var waiting) = state.status, waiting.contains(key) else { continue }
+                let draws = state.layout?.codePoints[key] ?? []
+                if let rejected = load.rejectedGlyphs[key], !rejected.isDisjoint(with: draws) { continue }
+                waiting.remove(key)
                 if waiting.isEmpty {
                     complete(source: index, tile: tile)
                 } else {
@@ -236,9 +290,18 @@ extension LoadSequence {
     }
 
     mutating func complete(source index: Int, tile: TileKey) {
+        noteNewData()
         load.sources[index].setStatus(.loaded, of: tile)
         let source = load.sources[index]
         actions.append(.emit(.sourceDataLoaded(SourceDataLoaded(id: source.spec.id, type: .tile, loaded: source.isViewComplete, tileID: tile.canonical))))
         actions.append(.invalidate)
+    }
+
+    /// New data arrived (a tile, the sprite): GL JS updates its sources on such an event, and only
+    /// then looks for the parents of tiles that failed since.
+    mutating func noteNewData() {
+        guard load.failedTilesAwaitUpdate else { return }
+        load.failedTilesAwaitUpdate = false
+        for index in load.sources.indices { load.sources[index].lastView = nil }
     }
 }

@@ -15,18 +15,33 @@ extension Map {
         /// Continuous rendering (an interactive map, the default) or one still image.
         public var mode: MapMode
         /// How requests load: the cap on requests in flight, retries, the wall clock, offline windows.
-        /// Whether a cache is used follows from the map's backends.
+        /// Whether a cache is used follows from the map's backends; what the engine decides of
+        /// requests (retries, connections per host, image requests) is added from `engine`.
         public var loading: RequestPipeline.Configuration
+        /// Which map is simulated: its tile cover, fallback, prefetch, glyph and request rules.
+        public var engine: Engine
 
         /// Options with the SDK defaults.
         public init(mapbox: MapboxURL = MapboxURL(), symbolFadeDuration: SimTime = .milliseconds(300),
                     maximumTilesPerSource: Int = Self.defaultMaximumTilesPerSource, mode: MapMode = .continuous,
-                    loading: RequestPipeline.Configuration = RequestPipeline.Configuration()) {
+                    loading: RequestPipeline.Configuration = RequestPipeline.Configuration(), engine: Engine = .maplibreNative) {
             self.mapbox = mapbox
             self.symbolFadeDuration = symbolFadeDuration
             self.maximumTilesPerSource = max(1, maximumTilesPerSource)
             self.mode = mode
             self.loading = loading
+            self.engine = engine
+        }
+
+        /// The request pipeline's configuration: `loading` with the engine's rules for retries,
+        /// connections per host and image requests.
+        public var pipeline: RequestPipeline.Configuration {
+            var configuration = loading
+            if !engine.requests.retriesFailures { configuration.maximumRetries = 0 }
+            configuration.maximumRequestsPerHost = engine.requests.maximumRequestsPerHost
+            configuration.maximumImageRequests = engine.requests.maximumImageRequests
+            configuration.usesBrowserCache = engine.requests.usesBrowserCache
+            return configuration
         }
     }
 }

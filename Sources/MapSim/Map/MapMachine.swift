@@ -27,7 +27,7 @@ struct MapMachine: DrivenMachine {
     /// A map looking at `camera` through `viewport`, with `options`.
     init(camera: Camera, viewport: Viewport, options: Map.Options) {
         sequence = LoadSequence(camera: camera, viewport: viewport, options: options)
-        pipeline = RequestPipeline(configuration: options.loading)
+        pipeline = RequestPipeline(configuration: options.pipeline)
     }
 
     static func input(for answer: LoadAnswer) -> MapInput { .answer(answer) }

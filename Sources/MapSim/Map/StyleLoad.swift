@@ -12,11 +12,16 @@ struct StyleLoad: Sendable {
     var sources: [SourceState] = []
     /// Each glyph range asked for: nil while loading, then whether it loaded.
     var glyphs: [GlyphRangeKey: Bool?] = [:]
+    /// The glyphs of a range the engine rejects (GL JS: those without a size): a tile that draws one fails.
+    var rejectedGlyphs: [GlyphRangeKey: Set<UInt32>] = [:]
     /// How many tile requests the load made: each tile remembers its place, so that cancellations
     /// come out in the order the tiles were asked for.
     var tileRequests = 0
     /// style-data-loaded {type: sources} was sent.
     var sourcesEventSent = false
+    /// A tile failed since the tiles were last brought in line with the view: an engine that loads
+    /// parents in place of failed tiles (GL JS) looks for them at its next update, which new data starts.
+    var failedTilesAwaitUpdate = false
     /// The missing `glyphs` URL was reported.
     var glyphURLMissingReported = false
     /// The end of the latest layer transition or fade started so far.

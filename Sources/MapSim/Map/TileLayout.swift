@@ -4,31 +4,46 @@ import MapSimStyle
 /// What laying out one tile needs, worked out as MapLibre Native's tile worker works it out: the
 /// style layers of the source laid out at the tile's zoom (visible, within their zoom range), the
 /// features of each that pass its filter, and of those the glyphs of every text section (after
-/// `text-transform`, by UTF-16 unit, in the section's font stack or the layer's `text-font`) and the
-/// images: icons, inline images of formatted text, and patterns of fills and lines.
+/// `text-transform`, in the section's font stack or the layer's `text-font`) and the images: icons,
+/// inline images of formatted text, and patterns of fills and lines. Which glyphs are the engine's
+/// rules: MapLibre Native's by UTF-16 unit with Arabic shaped, GL JS's by code point as written,
+/// without those drawn with a local ideograph font.
 struct TileLayout: Sendable, Equatable {
     /// The glyph ranges the tile's text needs.
     var glyphs: Set<GlyphRangeKey> = []
+    /// The code points of each range the tile draws, when the engine rejects some glyphs (GL JS
+    /// fails a tile that draws a glyph without its size); empty otherwise.
+    var codePoints: [GlyphRangeKey: Set<UInt32>] = [:]
     /// The images the tile's symbols and patterns use.
     var images: Set<String> = []
     /// The images each style layer uses, by layer id.
     var imagesByLayer: [String: Set<String>] = [:]
 
-    /// The 256 glyph ranges of the Basic Multilingual Plane a font stack needs, as bits.
+    /// The glyph ranges a font stack needs: the Basic Multilingual Plane's 256 as bits, those of the
+    /// astral planes (code points, GL JS) as a set.
     private struct RangeSet {
         var words = [UInt64](repeating: 0, count: 4)
+        var astral: Set<Int> = []
+        /// The code points of each range, when they are kept.
+        var codePoints: [Int: Set<UInt32>]?
 
-        mutating func insert(_ unit: UInt16) {
-            let range = Int(unit >> 8)
-            words[range >> 6] |= 1 << UInt64(range & 63)
+        mutating func insert(_ codePoint: UInt32) {
+            let range = Int(codePoint >> 8)
+            codePoints?[range << 8, default: []].insert(codePoint)
+            if range < 256 {
+                words[range >> 6] |= 1 << UInt64(range & 63)
+            } else {
+                astral.insert(range)
+            }
         }
 
         var starts: [Int] {
-            (0..<256).filter { words[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 }.map { $0 << 8 }
+            (0..<256).filter { words[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 }.map { $0 << 8 } + astral.sorted().map { $0 << 8 }
         }
     }
 
-    init(content: TileContent, layers: [StyleLayer], zoom: Int, tile: CanonicalTileID, availableImages: Set<String>) {
+    init(content: TileContent, layers: [StyleLayer], zoom: Int, tile: CanonicalTileID, availableImages: Set<String>,
+         glyphRules: Engine.GlyphRules = Engine.maplibreNative.glyphs) {
         var ranges: [[String]: RangeSet] = [:]
         // The features as expressions see them, made once per source layer.
         var prepared: [String: [ExpressionFeature]] = [:]
@@ -52,7 +67,7 @@ struct TileLayout: Sendable, Equatable {
                 guard rules.filter.matches(base) else { continue }
                 switch layer.kind {
                 case .symbol:
-                    addText(text, context: base, layer: layer.id, to: &ranges)
+                    addText(text, context: base, layer: layer.id, rules: glyphRules, to: &ranges)
                     if let icon = rules.iconImage, let name = Self.imageName(icon, base) { use(name, in: layer.id) }
                 case .fill, .line, .fillExtrusion:
                     guard let pattern = rules.pattern else { continue }
@@ -68,6 +83,7 @@ struct TileLayout: Sendable, Equatable {
         }
         for (fontStack, set) in ranges {
             for start in set.starts { glyphs.insert(GlyphRangeKey(fontStack: fontStack, start: start)) }
+            for (start, points) in set.codePoints ?? [:] { codePoints[GlyphRangeKey(fontStack: fontStack, start: start)] = points }
         }
     }
 
@@ -116,7 +132,8 @@ struct TileLayout: Sendable, Equatable {
         }
     }
 
-    private mutating func addText(_ rules: TextRules, context: ExpressionContext, layer: String, to ranges: inout [[String]: RangeSet]) {
+    private mutating func addText(_ rules: TextRules, context: ExpressionContext, layer: String, rules glyphRules: Engine.GlyphRules,
+                                  to ranges: inout [[String]: RangeSet]) {
         guard let field = rules.field, case .formatted(let text)? = try? field.evaluate(context) else { return }
         var transform = rules.constantTransform
         if let expression = rules.transform, case .string(let value)? = try? expression.evaluate(context) { transform = value }
@@ -130,14 +147,23 @@ struct TileLayout: Sendable, Equatable {
             }
             let transformed = transform == "uppercase" ? section.text.uppercased() : transform == "lowercase" ? section.text.lowercased() : section.text
             let fontStack = section.fontStack.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } ?? baseFont
-            var set = ranges[fontStack] ?? RangeSet()
-            if ArabicShaping.needsShaping(transformed) || vertical {
-                for unit in ArabicShaping.shape(transformed) {
-                    set.insert(unit)
-                    if vertical, let upright = VerticalPunctuation.vertical(unit) { set.insert(upright) }
+            var set = ranges[fontStack] ?? RangeSet(codePoints: glyphRules.rejectsGlyphsWithoutSize ? [:] : nil)
+            // A character drawn with a local font needs no range.
+            func need(_ codePoint: UInt32) {
+                if glyphRules.localIdeographs?.drawsLocally(codePoint) != true { set.insert(codePoint) }
+            }
+            if glyphRules.byCodePoint {
+                for scalar in transformed.unicodeScalars {
+                    need(scalar.value)
+                    if vertical, scalar.value <= 0xFFFF, let upright = VerticalPunctuation.vertical(UInt16(scalar.value)) { need(UInt32(upright)) }
+                }
+            } else if (glyphRules.shapesArabic && ArabicShaping.needsShaping(transformed)) || vertical {
+                for unit in glyphRules.shapesArabic ? ArabicShaping.shape(transformed) : Array(transformed.utf16) {
+                    need(UInt32(unit))
+                    if vertical, let upright = VerticalPunctuation.vertical(unit) { need(UInt32(upright)) }
                 }
             } else {
-                for unit in transformed.utf16 { set.insert(unit) }
+                for unit in transformed.utf16 { need(UInt32(unit)) }
             }
             ranges[fontStack] = set
         }

@@ -13,12 +13,13 @@ public struct TileRequirements: Sendable, Equatable {
 
     /// Decodes `bytes` (an uncompressed vector tile) as tile `tile` of `source` and lays it out for
     /// every layer of `style` on that source, at the tile's zoom (or `zoom` when overscaled), with
-    /// `availableImages` as the images the style has.
+    /// `availableImages` as the images the style has and the glyph rules of `engine` (which ranges
+    /// its text needs, without those it draws locally).
     public init(vectorTile bytes: [UInt8], style: Style, source: String, tile: CanonicalTileID, zoom: Int? = nil,
-                availableImages: Set<String> = []) throws(LoadingError) {
+                availableImages: Set<String> = [], engine: Engine = .maplibreNative) throws(LoadingError) {
         let decoded = try VectorTile.decode(bytes)
         let layout = TileLayout(content: .vector(decoded), layers: style.layers.filter { $0.source == source }, zoom: zoom ?? tile.z,
-                                tile: tile, availableImages: availableImages)
+                                tile: tile, availableImages: availableImages, glyphRules: engine.glyphs)
         var ranges: [String: [Int]] = [:]
         for key in layout.glyphs.sorted() { ranges[key.fontStack.joined(separator: ","), default: []].append(key.start) }
         glyphRanges = ranges

@@ -42,12 +42,19 @@ private struct ScenarioParser {
     let folder: String
 
     func scenario() throws(StyleError) -> Scenario {
-        let known: Set<String> = ["name", "description", "style", "mirror", "network", "viewport", "camera", "cache", "live", "entities", "content", "steps", "expect"]
+        let known: Set<String> = ["name", "description", "style", "engine", "mirror", "network", "viewport", "camera", "cache", "live", "entities", "content", "steps", "expect"]
         for key in try root.object().keys where !known.contains(key) { throw root.member(key)!.failure("unknown scenario key \"\(key)\"") }
         guard let style = root.member("style") else { throw root.failure("missing required key \"style\"") }
         var scenario = Scenario(name: try root.member("name")?.string() ?? name, description: try root.member("description")?.string() ?? "",
-                                style: try style.string(), mirrors: [], profile: .lan, seed: 0, faults: [], cacheControl: nil, offlineWindows: [],
+                                style: try style.string(), mirrors: [], engine: .maplibreNative, profile: .lan, seed: 0, faults: [], cacheControl: nil, offlineWindows: [],
                                 viewport: Viewport(width: 512, height: 512), camera: CameraOptions(), cache: .empty, live: nil, entities: nil, content: nil, steps: [], expectations: [])
+        if let engine = root.member("engine") {
+            let name = try engine.string()
+            guard let known = Engine.Name(rawValue: name) else {
+                throw engine.failure("unknown engine \"\(name)\"; use one of " + Engine.Name.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            scenario.engine = known
+        }
         if let mirror = root.member("mirror") {
             for (prefix, _) in try mirror.object().members {
                 let directory = try mirror.member(prefix)!.string()

@@ -189,6 +189,8 @@ public struct Scenario: Sendable, Equatable {
     public var style: String
     /// URL prefixes served from folders (resolved against the scenario's folder).
     public var mirrors: [SimulatedNetwork.Mirror]
+    /// The engine the scenario simulates (`engine:`; MapLibre Native unless given).
+    public var engine: Engine.Name
     /// The simulated network.
     public var profile: NetworkPreset
     /// The seed of the profile's jitter.

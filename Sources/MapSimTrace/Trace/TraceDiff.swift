@@ -14,8 +14,8 @@ public struct TraceDiff: Sendable, Equatable {
     /// requests (a `mapsim serve` recording of a real client).
     public private(set) var comparedRequestsOnly = false
 
-    /// Compares the events of `actual` (B) with those of `expected` (A); the headers (scenario and
-    /// seed; never the mapsim version) only with `compareHeaders`.
+    /// Compares the events of `actual` (B) with those of `expected` (A); the headers (scenario, seed
+    /// and engine; never the mapsim version) only with `compareHeaders`.
     ///
     /// Strictly, events compare one by one, in order. `relaxed` is for runs on the real network
     /// (`RelaxedComparison`): requests compare by what each resource got, parallel work as a
@@ -30,6 +30,7 @@ public struct TraceDiff: Sendable, Equatable {
             let b = actual.header
             if a.scenario != b.scenario { differences.append(.init(group: "headers", subject: "scenario", expected: a.scenario, actual: b.scenario)) }
             if a.seed != b.seed { differences.append(.init(group: "headers", subject: "seed", expected: String(a.seed), actual: String(b.seed))) }
+            if a.engine != b.engine { differences.append(.init(group: "headers", subject: "engine", expected: a.engine, actual: b.engine)) }
         }
         if relaxed {
             let comparison = RelaxedComparison(expected: expected, actual: actual, bases: bases)

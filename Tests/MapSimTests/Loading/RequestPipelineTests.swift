@@ -305,6 +305,60 @@ struct RequestPipelineTests {
         #expect(Resource.archiveRange("https://h/a.pmtiles", 100...199, tileData: true).kind == .tile)
         #expect(read.kind == .source)
     }
+
+    /// A pipeline behind a browser's HTTP cache.
+    private func browser(retries: Int? = nil) -> RequestPipeline.Configuration {
+        var configuration = RequestPipeline.Configuration(maximumRetries: retries)
+        configuration.usesBrowserCache = true
+        return configuration
+    }
+
+    @Test func aBrowsersCacheSendsAURLOnceWhileItsAnswerIsOnItsWayOrFresh() {
+        var machine = RequestPipeline(configuration: browser())
+        #expect(machine.handle(.request(id(0), tile), at: .zero).withoutEvents == [load(0, 0, .network, tile)])
+        #expect(machine.handle(.request(id(1), tile), at: .zero).isEmpty, "the same URL waits for the answer on its way")
+        var fresh = Response.success([1], source: .network)
+        fresh.expires = HTTPDate(secondsSince1970: clock.start.secondsSince1970 + 3600)
+        let answered = machine.handle(answer(fresh, 0, 0, .network), at: .milliseconds(20))
+        var cached = fresh
+        cached.source = .cache
+        #expect(answered.withoutEvents == [.deliver(id(0), fresh, final: true), .deliver(id(1), cached, final: true), .scheduleTimer(id(0), at: .milliseconds(3_600_020))])
+        #expect(answered.contains(.emit(.resourceRequest(ResourceRequest(dataSource: .database, request: tile, response: cached, cancelled: false)), begin: .zero)))
+        #expect(machine.handle(.request(id(2), tile), at: .seconds(60)).withoutEvents == [.deliver(id(2), cached, final: true)], "fresh: from memory")
+        #expect(machine.handle(.request(id(3), tile), at: .seconds(3_601)).withoutEvents == [load(3, 1, .network, tile, at: .seconds(3_601))], "stale: sent again")
+    }
+
+    @Test func anAnswerTheBrowserCannotKeepSendsTheWaitingRequestItself() {
+        var machine = RequestPipeline(configuration: browser(retries: 0))
+        _ = machine.handle(.request(id(0), tile), at: .zero)
+        _ = machine.handle(.request(id(1), tile), at: .zero)
+        let failed = machine.handle(answer(.failure(.server, "HTTP 503", source: .network), 0, 0, .network), at: .milliseconds(10)).withoutEvents
+        #expect(failed == [.deliver(id(0), .failure(.server, "HTTP 503", source: .network), final: true), load(1, 1, .network, tile, at: .milliseconds(10))])
+        // A waiting request whose leader is cancelled goes out in its place.
+        var other = RequestPipeline(configuration: browser())
+        _ = other.handle(.request(id(0), tile), at: .zero)
+        _ = other.handle(.request(id(1), tile), at: .zero)
+        #expect(other.handle(.cancel(id(0)), at: .milliseconds(5)).withoutEvents == [.cancelLoad(attempt(0)), load(1, 1, .network, tile, at: .milliseconds(5))])
+    }
+
+    @Test func aBrowserOpensSixConnectionsToAHostAndSixteenImageRequests() {
+        var configuration = RequestPipeline.Configuration(maximumConcurrentRequests: 256)
+        configuration.maximumRequestsPerHost = 6
+        configuration.maximumImageRequests = 16
+        var machine = RequestPipeline(configuration: configuration)
+        let loads = (0..<8).map { n in machine.handle(.request(id(n), Resource(url: "https://a/\(n).pbf", kind: .tile)), at: .zero).withoutEvents }
+        #expect(loads.prefix(6).allSatisfy { $0.count == 1 } && loads.suffix(2).allSatisfy(\.isEmpty), "six at once to one host")
+        #expect(machine.handle(.request(id(8), Resource(url: "https://b/x.pbf", kind: .tile)), at: .zero).withoutEvents.count == 1, "another host has its own six")
+        let next = machine.handle(answer(.success([1], source: .network), 0, 0, .network), at: .milliseconds(5)).withoutEvents
+        #expect(next.contains { if case .load(let order) = $0 { order.request == id(6) } else { false } }, "a free connection takes the next in line")
+        // Images: 16 in flight across hosts.
+        var images = RequestPipeline(configuration: configuration)
+        let raster = (0..<20).map { n in
+            images.handle(.request(id(n), Resource.tile(TileURLTemplate("https://h\(n % 4)/{z}/{x}/{y}.png"), id: CanonicalTileID(z: 1, x: n % 2, y: n / 2 % 2), pixelRatio: 1, image: true)),
+                          at: .zero).withoutEvents
+        }
+        #expect(raster.filter { !$0.isEmpty }.count == 16)
+    }
 }
 
 extension [RequestPipeline.Action] {

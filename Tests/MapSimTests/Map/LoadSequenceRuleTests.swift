@@ -9,6 +9,8 @@ import MapSimJSON
 @Suite("LoadSequence.Rules")
 struct LoadSequenceRuleTests {
     static let tiles = ["10/163/395", "10/163/396", "10/164/395", "10/164/396"]
+    /// The tile MapLibre Native prefetches for the view in continuous mode, four zooms below.
+    static let prefetched = "6/10/24"
 
     /// A style on the sample's data, with `extra` layers and top-level members spliced in.
     static func style(sprite: Bool = true, source: String = #"{"type": "vector", "url": "tiles.json"}"#, layers: String = "", extra: String = "") -> String {
@@ -32,7 +34,7 @@ struct LoadSequenceRuleTests {
         let driver = await loaded(Self.style())
         #expect(driver.milestones == [
             "style-data-loaded style", "style-data-loaded sprite", "source-data-loaded city metadata", "style-data-loaded sources", "style-loaded",
-        ] + Self.tiles.map { "source-data-loaded city tile \($0)" } + ["map-loaded", "map-idle"])
+        ] + ([Self.prefetched] + Self.tiles).map { "source-data-loaded city tile \($0)" } + ["map-loaded", "map-idle"])
         // The sprite's two parts and the TileJSON are asked for together, as soon as the style is parsed.
         #expect(driver.loads.prefix(3).map(\.url) == ["https://h/sprite.json", "https://h/sprite.png", "https://h/tiles.json"])
         #expect(driver.loads.prefix(3).map(\.kind) == [.spriteJSON, .spriteImage, .source])
@@ -140,7 +142,7 @@ struct LoadSequenceRuleTests {
         driver.load(Self.style(source: #"{"type": "vector", "tiles": ["https://h/tiles/{z}/{x}/{y}.pbf"], "maxzoom": 11}"#))
         await driver.run()
         let offline = driver.events.compactMap { $0.payload.request }.filter { $0.response?.error?.reason == .inOfflineMode }
-        #expect(offline.count == 2 + 4, "the sprite's two parts and the four tiles fail at once")
+        #expect(offline.count == 2 + 4 + 1, "the sprite's two parts, the four tiles and the prefetched one fail at once")
         #expect(driver.loads.isEmpty, "nothing goes to the network")
         #expect(driver.milestones.last == "map-idle")
     }

@@ -29,7 +29,7 @@ struct MapLoadSequenceTests {
         #expect(style < spriteRequest && spriteRequest < sprite)
         #expect(sprite < metadata && metadata < sources && sources < styleLoaded)
         #expect(styleLoaded < firstTileRequest && firstTileRequest < firstTile && firstTile < mapLoaded && mapLoaded < mapIdle)
-        #expect(payloads.filter { $0.sourceData?.type == .tile }.count == 4)
+        #expect(payloads.filter { $0.sourceData?.type == .tile }.count == 5, "four tiles and the one MapLibre Native prefetches")
         #expect(payloads.filter { $0 == .mapIdle }.count == 1)
     }
 
@@ -246,8 +246,8 @@ struct MapLoadSequenceTests {
     @Test func resourceRequestsDescribeEveryRequest() async throws {
         let (_, recorder, _) = await loadStyle(SampleStyle.url)
         let requests = recorder.payloads.compactMap(\.request)
-        // All four visible tiles are requested in one update; glyphs only once tiles with text arrived.
-        #expect(requests.map(\.request.kind) == [.style, .spriteJSON, .spriteImage, .source, .tile, .tile, .tile, .tile, .glyphs, .glyphs])
+        // The prefetched tile and all four visible tiles are requested in one update; glyphs only once tiles with text arrived.
+        #expect(requests.map(\.request.kind) == [.style, .spriteJSON, .spriteImage, .source, .tile, .tile, .tile, .tile, .tile, .glyphs, .glyphs])
         for request in requests {
             #expect(request.dataSource == .fileSystem)
             #expect(request.request.loadingMethod == .all && request.request.priority == .regular)
@@ -267,7 +267,7 @@ struct MapLoadSequenceTests {
         await map.setCamera(CameraOptions(center: LngLat(longitude: 10, latitude: 50)))
         _ = await map.run(until: .mapIdle, timeout: .seconds(5))
         let cancelled = recorder.payloads.compactMap(\.request).filter(\.cancelled)
-        #expect(cancelled.count == 4)
+        #expect(cancelled.count == 5, "four tiles and the prefetched one")
         #expect(cancelled.allSatisfy { $0.request.kind == .tile && $0.response == nil })
         #expect(recorder.payloads.contains(.mapIdle))
     }

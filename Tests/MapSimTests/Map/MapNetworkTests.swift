@@ -35,7 +35,7 @@ struct MapNetworkTests {
         guard case .reached = outcome else { Issue.record("not idle: \(outcome)"); return }
         #expect(peakConcurrency(capped) == 2)
         let (free, _) = await load(timing: FixedLatency(.milliseconds(50)))
-        #expect(peakConcurrency(free) == 4, "four tiles at once without a cap")
+        #expect(peakConcurrency(free) == 5, "four tiles and the prefetched one at once without a cap")
     }
 
     @Test func aStillImageStopsAtATilesGlyphsOrSpritesFailureButNotAtATileThatIsNotThere() async throws {
@@ -71,12 +71,12 @@ struct MapNetworkTests {
         await map.setStyleURI("https://maps.test/style.json")
         guard case .reached(let firstIdle) = await map.run(until: .mapIdle, timeout: .seconds(60)) else { Issue.record("not idle"); return }
         #expect(firstIdle < .seconds(1))
-        #expect(lateRecorder.events(of: .mapLoadingError).count == 4, "four tiles failed offline")
+        #expect(lateRecorder.events(of: .mapLoadingError).count == 5, "four tiles and the prefetched one failed offline")
         await map.advance(by: .seconds(5))
         guard case .reached(let secondIdle) = await map.run(until: .mapIdle, timeout: .seconds(60)) else { Issue.record("not idle again"); return }
         #expect(secondIdle > .seconds(5))
         let loadedTiles = lateRecorder.events.filter { $0.payload.sourceData?.type == .tile && $0.end >= .seconds(5) }
-        #expect(loadedTiles.count == 4, "the tiles load once the network is back")
+        #expect(loadedTiles.count == 5, "the tiles load once the network is back")
     }
 
     @Test func slowerProfilesTakeLonger() async {

@@ -6,13 +6,21 @@ import MapSimTesting
 
 @Suite("Map.SourceTypes")
 struct MapSourceTypesTests {
-    private static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 1, 0, 0, 0, 1, 0, 8, 6, 0, 0, 0]
+    /// A whole 1×1 RGBA PNG: raster tiles are decoded, so a header alone is a broken tile.
+    private static let png: [UInt8] = [
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01,
+        0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00, 0x0B, 0x49, 0x44, 0x41,
+        0x54, 0x78, 0x9C, 0x63, 0x60, 0x00, 0x02, 0x00, 0x00, 0x05, 0x00, 0x01, 0x7A, 0x5E, 0xAB, 0x3F, 0x00, 0x00, 0x00, 0x00,
+        0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
+    ]
 
     @Test func rasterTilesFadeInForTheirFadeDuration() async throws {
         let loader = StubLoader()
         for tile in TilePyramid(rounding: .round, tileSize: 256).visibleTiles(camera: Camera(center: LngLat(longitude: 0, latitude: 0), zoom: 1), viewport: Viewport(width: 512, height: 512)) {
             loader.serve("https://r/\(tile.canonical).png", data: Self.png)
         }
+        // MapLibre Native prefetches the view four zooms below, at least the minzoom: 0/0/0.
+        loader.serve("https://r/0/0/0.png", data: Self.png)
         let map = Map(backends: .only(loader), camera: Camera(center: LngLat(longitude: 0, latitude: 0), zoom: 1))
         let recorder = EventRecorder(map)
         await map.setStyleJSON("""
@@ -25,9 +33,9 @@ struct MapSourceTypesTests {
         #expect(firstFull.payload.frame?.needsRepaint == true)
         guard case .reached(let idle) = outcome else { Issue.record("not idle: \(outcome)"); return }
         #expect(idle >= firstFull.end + .milliseconds(200) && idle < firstFull.end + .milliseconds(217))
-        // Zoom 1 with 256-pixel tiles covers zoom 2; the centre sits on a tile corner: 2×2 tiles.
+        // Zoom 1 with 256-pixel tiles covers zoom 2; the centre sits on a tile corner: 2×2 tiles, and the prefetched one.
         #expect(recorder.payloads.compactMap(\.sourceData).filter { $0.type == .tile }.compactMap(\.tileID).map(\.description).sorted()
-            == ["2/1/1", "2/1/2", "2/2/1", "2/2/2"])
+            == ["0/0/0", "2/1/1", "2/1/2", "2/2/1", "2/2/2"])
     }
 
     @Test func rasterTilesThatAreNotImagesAreTileErrors() async {

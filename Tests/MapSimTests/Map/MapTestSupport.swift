@@ -5,9 +5,9 @@ import MapSimTesting
 /// Loads a style into a new map at the sample's reference view and runs it.
 func loadStyle(_ url: String, camera: CameraOptions = CameraOptions(), viewport: Viewport = Viewport(width: 512, height: 512),
                until state: Map.State = .mapIdle, timeout: SimTime = .seconds(30),
-               timing: any DeliveryTiming = ImmediateDelivery(), prepare: (Map) async -> Void = { _ in })
+               timing: any DeliveryTiming = ImmediateDelivery(), options: Map.Options = Map.Options(), prepare: (Map) async -> Void = { _ in })
     async -> (map: Map, recorder: EventRecorder, outcome: Map.RunOutcome) {
-    let map = Map(backends: .only(FileResourceLoader(assetRoot: SampleStyle.folder)), viewport: viewport, timing: timing)
+    let map = Map(backends: .only(FileResourceLoader(assetRoot: SampleStyle.folder)), viewport: viewport, options: options, timing: timing)
     let recorder = EventRecorder(map)
     await map.setCamera(camera)
     await prepare(map)

@@ -1,0 +1,177 @@
+/// Which map a run simulates. "A map" is three families of engines that request differently for
+/// the same style and view; an engine is one value of the policies that decide it — tile cover,
+/// parent fallback, prefetch, glyphs, retries, concurrency, strictness about resources — read by
+/// the load sequence, the tile layout and the request pipeline. It is chosen once (`--engine`, a
+/// scenario's `engine:`) and written in every trace's header.
+///
+/// - `maplibreNative`: MapLibre Native, as its still mode is measured request for request
+///   (pymgl) and its continuous mode is modelled from its source (`TilePyramid::update`: the
+///   prefetch of lower zooms, `prefetchZoomDelta` 4).
+/// - `maplibreGLJS`: MapLibre GL JS 5.24.0 in a browser, as recorded in headless Chromium: local
+///   ideographs, a frustum cover that takes tiles touching the view's edge, parents of tiles that
+///   came without data down to ten levels below the covering zoom, no retries, six connections per
+///   host and 16 image requests at once, glyph ranges by code point without Arabic shaping.
+/// - `mapbox`: the Mapbox Maps SDK: MapLibre Native's core with its own documented defaults
+///   (ideographs rasterized locally; a prefetch zoom that is a multiple of the delta).
+public struct Engine: Sendable, Hashable, CustomStringConvertible {
+    /// The engines mapsim simulates.
+    public enum Name: String, Sendable, CaseIterable {
+        case maplibreNative = "maplibre-native"
+        case maplibreGLJS = "maplibre-gl-js"
+        case mapbox
+    }
+
+    /// How the tiles that cover a view are found.
+    public enum CoverRule: Sendable, Hashable {
+        /// Tiles the view's ground quad overlaps, row by row: one that only touches its edge is not
+        /// taken (MapLibre Native's `tileCover`).
+        case scanLines
+        /// Tiles no plane of the view's frustum leaves wholly outside (GL JS's `coveringTiles`): one
+        /// that touches the view's edge is taken, and near the corners of a rotated view some that
+        /// miss it.
+        case frustum
+    }
+
+    /// Whose parents are loaded in place of a tile that has nothing to draw, and how far up.
+    public struct ParentFallback: Sendable, Hashable {
+        /// Parents of tiles that failed too, of any source kind (GL JS retains the parents of every
+        /// tile that was answered without data); else only of raster tiles without content.
+        public var includesFailedTiles: Bool
+        /// How many levels below the covering zoom the walk may go (GL JS's `maxUnderzooming`,
+        /// 10); nil walks to the source's minzoom.
+        public var levelsBelowCoveringZoom: Int?
+    }
+
+    /// Lower zooms requested before the view's own, in continuous mode.
+    public enum Prefetch: Sendable, Hashable {
+        /// None.
+        case none
+        /// The view's cover `delta` levels below its tile zoom, at least the source's minzoom
+        /// (MapLibre Native's `prefetchZoomDelta`).
+        case zoomDelta(Int)
+        /// The highest multiple of `delta` at or below the tile zoom minus `delta`, at least the
+        /// source's minzoom (the Mapbox SDK's documented rule).
+        case zoomDeltaMultiple(Int)
+    }
+
+    /// How glyph ranges are asked for, and which glyph data is accepted.
+    public struct GlyphRules: Sendable, Hashable {
+        /// Code points drawn with a local font instead (nil: every range is loaded).
+        public var localIdeographs: LocalIdeographs?
+        /// Ranges by code point, astral planes included (GL JS); else by UTF-16 unit (Native).
+        public var byCodePoint: Bool
+        /// Arabic shaped to its presentation forms before ranges are chosen (Native's ICU); GL JS
+        /// without its RTL plugin asks for the letters as written.
+        public var shapesArabic: Bool
+        /// A font stack's names joined by a bare `,` in the URL (a browser leaves commas as they are);
+        /// else percent-encoded as `%2c`, as MapLibre Native writes them.
+        public var keepsCommas: Bool
+        /// A range that cannot be loaded is drawn with a local font, with no error and no retry (GL JS);
+        /// else it is a map-loading-error.
+        public var drawsFailedRangesLocally: Bool
+        /// A glyph without its width and height fails the tiles that use it, as GL JS's image copy
+        /// throws "mismatched image size"; MapLibre Native skips such a glyph.
+        public var rejectsGlyphsWithoutSize: Bool
+        /// A style with text and no `glyphs` URL draws all text locally (GL JS); else it is an error.
+        public var drawsWithoutGlyphsURL: Bool
+    }
+
+    /// How requests are sent.
+    public struct RequestRules: Sendable, Hashable {
+        /// Failed requests are retried on the SDK's schedule (MapLibre Native's online file source);
+        /// GL JS retries none.
+        public var retriesFailures: Bool
+        /// The most requests in flight (MapLibre Native's 20; Chromium's 256 sockets), unless
+        /// `--max-requests` says otherwise.
+        public var maximumConcurrentRequests: Int
+        /// The most requests in flight to one host (a browser's six connections over HTTP/1.1); nil for no limit.
+        public var maximumRequestsPerHost: Int?
+        /// The most image requests in flight — raster tiles, sprite sheets, image sources (GL JS's
+        /// `maxParallelImageRequests`, 16); nil for no limit.
+        public var maximumImageRequests: Int?
+        /// A browser's HTTP cache stands before the network: a URL asked for again while its answer
+        /// is fresh, or on its way, is not sent again (world copies of one tile are one request).
+        public var usesBrowserCache: Bool
+    }
+
+    /// The engine's name.
+    public var name: Name
+    /// Its tile cover.
+    public var cover: CoverRule
+    /// Its parent fallback.
+    public var fallback: ParentFallback
+    /// Its prefetch of lower zooms in continuous mode.
+    public var prefetch: Prefetch
+    /// Its glyph rules.
+    public var glyphs: GlyphRules
+    /// Its request rules.
+    public var requests: RequestRules
+    /// Sprite images that lie outside the sheet are dropped with an error (MapLibre Native); GL JS
+    /// cuts them out of the sheet lazily and draws them blank.
+    public var reportsSpriteImagesOutsideTheSheet: Bool
+
+    /// MapLibre Native: the engine mapsim's still mode is measured against, request for request.
+    public static let maplibreNative = Engine(
+        name: .maplibreNative, cover: .scanLines, fallback: ParentFallback(includesFailedTiles: false, levelsBelowCoveringZoom: nil),
+        prefetch: .zoomDelta(4),
+        glyphs: GlyphRules(localIdeographs: nil, byCodePoint: false, shapesArabic: true, keepsCommas: false, drawsFailedRangesLocally: false,
+                           rejectsGlyphsWithoutSize: false, drawsWithoutGlyphsURL: false),
+        requests: RequestRules(retriesFailures: true, maximumConcurrentRequests: 20, maximumRequestsPerHost: nil, maximumImageRequests: nil,
+                               usesBrowserCache: false),
+        reportsSpriteImagesOutsideTheSheet: true)
+
+    /// MapLibre GL JS 5.24.0 in a browser.
+    public static let maplibreGLJS = Engine(
+        name: .maplibreGLJS, cover: .frustum, fallback: ParentFallback(includesFailedTiles: true, levelsBelowCoveringZoom: 10),
+        prefetch: .none,
+        glyphs: GlyphRules(localIdeographs: LocalIdeographs(fontFamily: "sans-serif", codePoints: .mapLibreGLJS), byCodePoint: true,
+                           shapesArabic: false, keepsCommas: true, drawsFailedRangesLocally: true, rejectsGlyphsWithoutSize: true,
+                           drawsWithoutGlyphsURL: true),
+        requests: RequestRules(retriesFailures: false, maximumConcurrentRequests: 256, maximumRequestsPerHost: 6, maximumImageRequests: 16,
+                               usesBrowserCache: true),
+        reportsSpriteImagesOutsideTheSheet: false)
+
+    /// The Mapbox Maps SDK: MapLibre Native's core with the SDK's defaults.
+    public static let mapbox: Engine = {
+        var engine = maplibreNative
+        engine.name = .mapbox
+        engine.prefetch = .zoomDeltaMultiple(4)
+        engine.glyphs.localIdeographs = LocalIdeographs(fontFamily: "system", codePoints: .cjkIdeographsAndHangul)
+        return engine
+    }()
+
+    /// The engine named `name`, with its defaults.
+    public static func named(_ name: Name) -> Engine {
+        switch name {
+        case .maplibreNative: maplibreNative
+        case .maplibreGLJS: maplibreGLJS
+        case .mapbox: mapbox
+        }
+    }
+
+    /// The same engine drawing ideographs locally in `fontFamily` (its own set of code points, or
+    /// GL JS's when it has none), or loading every range when nil — as GL JS's
+    /// `localIdeographFontFamily` (`--local-ideographs FAMILY|none`).
+    public func localIdeographs(_ fontFamily: String?) -> Engine {
+        var engine = self
+        engine.glyphs.localIdeographs = fontFamily.map {
+            LocalIdeographs(fontFamily: $0, codePoints: glyphs.localIdeographs?.codePoints ?? .mapLibreGLJS)
+        }
+        return engine
+    }
+
+    /// The engine's name, as `--engine` takes it.
+    public var description: String { name.rawValue }
+
+    /// The zoom whose tiles are prefetched for a view whose tile zoom is `tileZoom`, for a source
+    /// whose zooms start at `minZoom`; nil when nothing is prefetched (MapLibre Native:
+    /// `TilePyramid::update`, continuous mode, not for GeoJSON).
+    func prefetchZoom(tileZoom: Int, minZoom: Int) -> Int? {
+        switch prefetch {
+        case .none: nil
+        case .zoomDelta(let delta): delta > 0 ? max(tileZoom - delta, minZoom) : nil
+        case .zoomDeltaMultiple(let delta):
+            delta > 0 ? max(Int((Double(tileZoom - delta) / Double(delta)).rounded(.down)) * delta, minZoom) : nil
+        }
+    }
+}

@@ -1,0 +1,75 @@
+/// A PNG image checked as a decoder reads it, without making its pixels: every chunk whole with its
+/// CRC, a valid IHDR, image data that inflates to exactly the rows the header promises, an IEND.
+/// What a map SDK's image decoder (libpng, a browser's) refuses is refused here with the reason.
+public enum PNGImage {
+    private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// The header of `bytes` once the whole image checks; else a `LoadingError` naming what is wrong.
+    public static func validate(_ bytes: [UInt8]) throws(LoadingError) -> PNGHeader {
+        let header = try PNGHeader.read(bytes)
+        var position = 8
+        var ihdr: [UInt8] = []
+        var imageData: [UInt8] = []
+        var ended = false
+        while position < bytes.count && !ended {
+            guard bytes.count - position >= 12 else { throw LoadingError.malformedResource("PNG image truncated in a chunk header at byte \(position)") }
+            let length = Int(u32(bytes, position))
+            let type = String(decoding: bytes[position + 4..<position + 8], as: UTF8.self)
+            guard length <= bytes.count - position - 12 else {
+                throw LoadingError.malformedResource("PNG chunk \(type) at byte \(position) claims \(length) bytes, past the end of the image")
+            }
+            let data = bytes[position + 8..<position + 8 + length]
+            guard CRC32.checksum(bytes[position + 4..<position + 8 + length]) == u32(bytes, position + 8 + length) else {
+                throw LoadingError.malformedResource("PNG chunk \(type) at byte \(position) fails its CRC")
+            }
+            switch type {
+            case "IHDR": ihdr = Array(data)
+            case "IDAT": imageData += data
+            case "IEND": ended = true
+            default: break
+            }
+            position += 12 + length
+        }
+        guard ended else { throw LoadingError.malformedResource("PNG image without an IEND chunk (truncated?)") }
+        guard ihdr.count == 13 else { throw LoadingError.malformedResource("PNG IHDR of \(ihdr.count) bytes, not 13") }
+        let depth = Int(ihdr[8])
+        let colorType = Int(ihdr[9])
+        let channels: Int
+        switch (colorType, depth) {
+        case (0, 1), (0, 2), (0, 4), (0, 8), (0, 16): channels = 1
+        case (2, 8), (2, 16): channels = 3
+        case (3, 1), (3, 2), (3, 4), (3, 8): channels = 1
+        case (4, 8), (4, 16): channels = 2
+        case (6, 8), (6, 16): channels = 4
+        default: throw LoadingError.malformedResource("PNG colour type \(colorType) with bit depth \(depth) is not a PNG format")
+        }
+        guard ihdr[10] == 0, ihdr[11] == 0, ihdr[12] <= 1 else { throw LoadingError.malformedResource("PNG IHDR names an unknown compression, filter or interlace method") }
+        let expected = rawSize(width: header.width, height: header.height, bitsPerPixel: depth * channels, interlaced: ihdr[12] == 1)
+        let inflated: [UInt8]
+        do {
+            inflated = try ZlibCodec.inflate(imageData, limit: expected + 1)
+        } catch {
+            throw LoadingError.malformedResource("PNG image data does not inflate: \(error)")
+        }
+        guard inflated.count == expected else {
+            throw LoadingError.malformedResource("PNG image data holds \(inflated.count) bytes, not the \(expected) of a \(header.width)×\(header.height) image")
+        }
+        return header
+    }
+
+    /// The bytes of filtered scanlines a `width`×`height` image has: one filter byte per row, Adam7's
+    /// seven passes when interlaced.
+    private static func rawSize(width: Int, height: Int, bitsPerPixel: Int, interlaced: Bool) -> Int {
+        func rows(_ w: Int, _ h: Int) -> Int { w == 0 || h == 0 ? 0 : h * (1 + (w * bitsPerPixel + 7) / 8) }
+        guard interlaced else { return rows(width, height) }
+        let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+        return passes.reduce(0) { sum, pass in
+            let (x, y, dx, dy) = pass
+            return sum + rows((width - x + dx - 1) / dx, (height - y + dy - 1) / dy)
+        }
+    }
+
+    private static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import Synchronization
+import Testing
+import MapSimJSON
+import MapSimStyle
+import MapSimTesting
+@testable import MapSim
+
+/// The engines' policies, each against the rule it comes from: MapLibre Native's source (its own
+/// test of prefetching), GL JS's source and what it was recorded doing in a browser.
+@Suite("Engine")
+struct EngineTests {
+    /// A loader that answers the style given and every other URL with a small PNG, counting requests.
+    final class EveryTile: ResourceLoader {
+        let style: [UInt8]
+        let png: [UInt8]
+        let requested = Mutex<[String]>([])
+
+        init(style: String) throws {
+            self.style = Array(style.utf8)
+            png = try InputFile.read(SampleStyle.folder + "/sprite.png", limit: 1 << 20)
+        }
+
+        func load(_ resource: Resource) async -> Response {
+            requested.withLock { $0.append(resource.url) }
+            return .success(resource.kind == .style ? style : png, source: .network)
+        }
+
+        func handles(_ url: String) -> Bool { true }
+    }
+
+    /// The zoom of every tile a raster style of `{z}/{x}/{y}` tiles requests at `zoom` (a 512×512
+    /// view in Manhattan, as MapLibre Native's test), with `engine`.
+    private func tileZooms(at zoom: Double, engine: Engine, mode: MapMode = .continuous) async throws -> [Int] {
+        let loader = try EveryTile(style: #"{"version": 8, "sources": {"raster": {"type": "raster", "tiles": ["https://t/{z}/{x}/{y}.png"], "tileSize": 256, "maxzoom": 20}}, "layers": [{"id": "raster", "type": "raster", "source": "raster"}]}"#)
+        let map = Map(backends: .only(loader), options: Map.Options(mode: mode, engine: engine))
+        await map.setCamera(CameraOptions(center: LngLat(longitude: -73.992857, latitude: 40.726989), zoom: zoom))
+        await map.setStyleURI("https://t/style.json")
+        _ = await map.run(until: .mapIdle, timeout: .seconds(10))
+        return loader.requested.withLock { $0 }.filter { $0.hasSuffix(".png") }.compactMap { Int($0.split(separator: "/")[2]) }.sorted()
+    }
+
+    @Test func nativePrefetchesTheViewDeltaZoomsBelowAsItsOwnTestSays() async throws {
+        // MapLibre Native's Map.PrefetchTiles: nine ideal tiles and one prefetched, at the delta below.
+        #expect(try await tileZooms(at: 12, engine: .maplibreNative) == [9] + Array(repeating: 13, count: 9))
+        var engine = Engine.maplibreNative
+        engine.prefetch = .zoomDelta(0)
+        #expect(try await tileZooms(at: 10, engine: engine) == Array(repeating: 11, count: 9), "0 turns prefetching off")
+        engine.prefetch = .zoomDelta(5)
+        #expect(try await tileZooms(at: 12, engine: engine) == [8] + Array(repeating: 13, count: 9))
+        engine.prefetch = .zoomDelta(20)
+        #expect(try await tileZooms(at: 10, engine: engine) == [0] + Array(repeating: 11, count: 9), "clamped at the minzoom")
+        #expect(try await tileZooms(at: 12, engine: .maplibreNative, mode: .still) == Array(repeating: 13, count: 9), "a still image prefetches nothing")
+        #expect(try await tileZooms(at: 12, engine: .maplibreGLJS).allSatisfy { $0 == 13 }, "GL JS prefetches nothing")
+    }
+
+    @Test func mapboxPrefetchesAZoomThatIsAMultipleOfTheDelta() {
+        #expect(Engine.mapbox.prefetchZoom(tileZoom: 13, minZoom: 0) == 8)
+        #expect(Engine.mapbox.prefetchZoom(tileZoom: 12, minZoom: 0) == 8)
+        #expect(Engine.mapbox.prefetchZoom(tileZoom: 11, minZoom: 0) == 4)
+        #expect(Engine.mapbox.prefetchZoom(tileZoom: 5, minZoom: 2) == 2)
+        #expect(Engine.maplibreNative.prefetchZoom(tileZoom: 13, minZoom: 0) == 9)
+        #expect(Engine.maplibreGLJS.prefetchZoom(tileZoom: 13, minZoom: 0) == nil)
+    }
+
+    @Test func glJSCoversTilesTouchingTheViewsEdgeAndNativeDoesNot() {
+        // A 512×512 view at zoom 10 centred on a tile's centre: its edges lie on the tile's edges.
+        let middle = LngLat(longitude: WebMercator.longitude(x: 163.5 / 1024), latitude: WebMercator.latitude(y: 395.5 / 1024))
+        let quad = ViewportQuad(camera: Camera(center: middle, zoom: 10), viewport: Viewport(width: 512, height: 512))
+        let native = Set(TileCover.tiles(covering: quad, atZoom: 10).map { "\($0.canonical)" })
+        let gljs = Set(TileCover.frustumTiles(covering: quad, atZoom: 10).map { "\($0.canonical)" })
+        #expect(native == ["10/163/395"])
+        #expect(gljs.count == 9 && gljs.isSuperset(of: native), "the ring of tiles touching the edges: \(gljs.sorted())")
+    }
+
+    @Test func glJSTakesTheTilesNearARotatedViewsCornersThatNoPlaneLeavesOutside() {
+        let camera = Camera(center: LngLat(longitude: 8.4442, latitude: 47.2865), zoom: 12, bearing: 100.63)
+        let quad = ViewportQuad(camera: camera, viewport: Viewport(width: 1280, height: 720))
+        let native = Set(TileCover.tiles(covering: quad, atZoom: 12).map { "\($0.canonical)" })
+        let gljs = Set(TileCover.frustumTiles(covering: quad, atZoom: 12).map { "\($0.canonical)" })
+        // Recorded: GL JS asked for 12/2145/1434, which the view's quad misses.
+        #expect(gljs.contains("12/2145/1434") && !native.contains("12/2145/1434"))
+        #expect(gljs.isSuperset(of: native))
+    }
+
+    /// The glyph URLs a GeoJSON label of `name` needs with `engine`.
+    private func glyphRequests(_ name: String, engine: Engine, fonts: [String] = ["Noto Sans Regular"]) async throws -> [String] {
+        let feature = JSONWriter.string(.object(JSONObject([("type", .string("Feature")), ("properties", .object(JSONObject([("name", .string(name))]))),
+                                                             ("geometry", .object(JSONObject([("type", .string("Point")), ("coordinates", .array([.number(0), .number(0)]))])))])))
+        let fontList = JSONWriter.string(.array(fonts.map { .string($0) }))
+        let style = #"{"version": 8, "glyphs": "https://t/fonts/{fontstack}/{range}.pbf", "sources": {"p": {"type": "geojson", "data": \#(feature)}}, "layers": [{"id": "l", "type": "symbol", "source": "p", "layout": {"text-field": ["get", "name"], "text-font": \#(fontList)}}]}"#
+        let loader = try EveryTile(style: style)
+        let map = Map(backends: .only(loader), options: Map.Options(engine: engine))
+        await map.setCamera(CameraOptions(center: LngLat(longitude: 0, latitude: 0), zoom: 2))
+        await map.setStyleURI("https://t/style.json")
+        _ = await map.run(until: .mapLoaded, timeout: .seconds(10))
+        return loader.requested.withLock { $0 }.filter { $0.contains("/fonts/") }.map { String($0.dropFirst("https://t/fonts/".count)) }.sorted()
+    }
+
+    @Test func glJSDrawsIdeographsHangulAndKanaLocallyAndAsksForTheRestByCodePoint() async throws {
+        let text = "Tōkyō 東京 서울 とうきょう · ⛰ 😀 القاهرة"
+        let native = try await glyphRequests(text, engine: .maplibreNative)
+        let gljs = try await glyphRequests(text, engine: .maplibreGLJS)
+        // Native: every UTF-16 unit's range, Arabic shaped to its presentation forms, the emoji as surrogates.
+        #expect(native.contains("Noto%20Sans%20Regular/19968-20223.pbf") && native.contains("Noto%20Sans%20Regular/49408-49663.pbf"))
+        #expect(native.contains("Noto%20Sans%20Regular/65024-65279.pbf") && native.contains("Noto%20Sans%20Regular/55296-55551.pbf"))
+        // GL JS: no range of a character drawn locally; the letters as written; the emoji's own range.
+        #expect(gljs == ["Noto%20Sans%20Regular/0-255.pbf", "Noto%20Sans%20Regular/1536-1791.pbf", "Noto%20Sans%20Regular/256-511.pbf",
+                         "Noto%20Sans%20Regular/9728-9983.pbf", "Noto%20Sans%20Regular/128512-128767.pbf"].sorted(), "\(gljs)")
+        #expect(try await glyphRequests(text, engine: Engine.maplibreGLJS.localIdeographs(nil)).contains("Noto%20Sans%20Regular/19968-20223.pbf"),
+                "with no local font, ideographs load")
+        // Mapbox draws CJK Unified Ideographs and Hangul Syllables locally, not kana.
+        let mapbox = try await glyphRequests(text, engine: .mapbox)
+        #expect(!mapbox.contains("Noto%20Sans%20Regular/19968-20223.pbf") && !mapbox.contains("Noto%20Sans%20Regular/49408-49663.pbf")
+                && mapbox.contains("Noto%20Sans%20Regular/12288-12543.pbf"))
+    }
+
+    @Test func aBrowserSpellsAFontStacksCommasAsTheyAre() async throws {
+        let gljs = try await glyphRequests("a", engine: .maplibreGLJS, fonts: ["Open Sans Bold", "Arial Unicode MS Regular"])
+        #expect(gljs == ["Open%20Sans%20Bold,Arial%20Unicode%20MS%20Regular/0-255.pbf"])
+        let native = try await glyphRequests("a", engine: .maplibreNative, fonts: ["Open Sans Bold", "Arial Unicode MS Regular"])
+        #expect(native == ["Open%20Sans%20Bold%2cArial%20Unicode%20MS%20Regular/0-255.pbf"])
+        #expect(GlyphURL.browserEncode("Noto Sans, Ünï#") == "Noto%20Sans,%20%C3%9Cn%C3%AF%23")
+    }
+
+    @Test func localIdeographsAreGLJSsOwnRanges() {
+        let local = LocalIdeographs(fontFamily: "sans-serif", codePoints: .mapLibreGLJS)
+        for drawn: UInt32 in [0x4E00, 0x6771, 0xAC00, 0x3042, 0x30A2, 0x3001, 0xFF01, 0x20000] { #expect(local.drawsLocally(drawn), "U+\(String(drawn, radix: 16))") }
+        for loaded: UInt32 in [0x41, 0x627, 0x26F0, 0x1F600, 0x3040 - 0x1041] { #expect(!local.drawsLocally(loaded), "U+\(String(loaded, radix: 16))") }
+    }
+
+    /// A loader that answers each URL as `answer` says, counting requests.
+    final class Answering: ResourceLoader {
+        let answer: @Sendable (Resource) -> Response
+        let requested = Mutex<[String]>([])
+
+        init(_ answer: @escaping @Sendable (Resource) -> Response) {
+            self.answer = answer
+        }
+
+        func load(_ resource: Resource) async -> Response {
+            requested.withLock { $0.append(resource.url) }
+            return answer(resource)
+        }
+
+        func handles(_ url: String) -> Bool { true }
+    }
+
+    @Test func glJSLooksForAMissingRasterTilesParentsTenLevelsBelowTheCoveringZoomAndNativeToTheMinzoom() async throws {
+        let style = Array(#"{"version": 8, "sources": {"r": {"type": "raster", "tiles": ["https://t/{z}/{x}/{y}.png"], "tileSize": 256, "minzoom": 0, "maxzoom": 14}}, "layers": [{"id": "r", "type": "raster", "source": "r"}]}"#.utf8)
+        func parentZooms(_ engine: Engine) async -> Set<Int> {
+            // Every tile is missing: a 404 is no content, and the walk goes on up.
+            let loader = Answering { $0.kind == .style ? .success(style, source: .network) : Response(noContent: true, source: .network) }
+            let map = Map(backends: .only(loader), options: Map.Options(mode: .still, engine: engine))
+            await map.setCamera(CameraOptions(center: LngLat(longitude: 8.54, latitude: 47.37), zoom: 17))
+            await map.setStyleURI("https://t/style.json")
+            _ = await map.run(until: .mapIdle, timeout: .seconds(30))
+            return Set(loader.requested.withLock { $0 }.filter { $0.hasSuffix(".png") }.compactMap { Int($0.split(separator: "/")[2]) })
+        }
+        // Covering zoom round(17 + 1) = 18; the tiles are the maxzoom's, 14.
+        #expect(await parentZooms(.maplibreGLJS) == Set(8...14), "down to 18 - 10")
+        #expect(await parentZooms(.maplibreNative) == Set(0...14), "down to the minzoom")
+    }
+
+    @Test func glJSLooksForAFailedTilesParentAtItsNextUpdateWhichNewDataStarts() async throws {
+        let style = Array(#"{"version": 8, "sprite": "https://t/sprite", "sources": {"v": {"type": "vector", "tiles": ["https://t/{z}/{x}/{y}.pbf"]}}, "layers": [{"id": "v", "type": "line", "source": "v", "source-layer": "x"}]}"#.utf8)
+        let sprite = try InputFile.read(SampleStyle.folder + "/sprite.png", limit: 1 << 20)
+        let index = try InputFile.read(SampleStyle.folder + "/sprite.json", limit: 1 << 20)
+        func requests(_ engine: Engine, spriteLast: Bool) async -> [String] {
+            let loader = Answering { resource in
+                switch resource.kind {
+                case .style: .success(style, source: .network)
+                case .spriteImage: .success(sprite, source: .network)
+                case .spriteJSON: .success(index, source: .network)
+                default: resource.url.contains("/10/") ? .failure(.server, "HTTP 503", source: .network) : Response(noContent: true, source: .network)
+                }
+            }
+            let timing = FixedLatency(.milliseconds(10), extra: spriteLast ? [("sprite", .milliseconds(500))] : [])
+            let map = Map(backends: .only(loader), options: Map.Options(engine: engine), timing: timing)
+            await map.setCamera(CameraOptions(center: LngLat(longitude: 8.54, latitude: 47.37), zoom: 10))
+            await map.setStyleURI("https://t/style.json")
+            _ = await map.run(until: .mapIdle, timeout: .seconds(30))
+            return loader.requested.withLock { $0 }.filter { $0.hasSuffix(".pbf") }
+        }
+        let sprite9 = await requests(.maplibreGLJS, spriteLast: true)
+        #expect(sprite9.contains { $0.contains("/9/") }, "the sprite came after the failures: parents at z9 \(sprite9)")
+        #expect(await requests(.maplibreGLJS, spriteLast: false).allSatisfy { $0.contains("/10/") }, "nothing new after the failures: no parents")
+        #expect(await requests(.maplibreNative, spriteLast: true).allSatisfy { !$0.contains("/9/") }, "MapLibre Native retries the tile instead")
+    }
+
+    @Test func glJSDrawsAGlyphRangeItCannotLoadLocallyAndFailsTilesOnAGlyphWithoutItsSize() async throws {
+        let feature = #"{"type": "Feature", "properties": {"name": "a b"}, "geometry": {"type": "Point", "coordinates": [0, 0]}}"#
+        let style = Array(#"{"version": 8, "glyphs": "https://t/fonts/{fontstack}/{range}.pbf", "sources": {"p": {"type": "geojson", "data": \#(feature)}}, "layers": [{"id": "l", "type": "symbol", "source": "p", "layout": {"text-field": ["get", "name"], "text-font": ["F"]}}]}"#.utf8)
+        func run(_ engine: Engine, glyphs: Response) async -> (errors: [MapLoadingError], outcome: Map.RunOutcome) {
+            let loader = Answering { $0.kind == .style ? .success(style, source: .network) : glyphs }
+            let map = Map(backends: .only(loader), options: Map.Options(engine: engine))
+            let recorder = EventRecorder(map)
+            await map.setStyleURI("https://t/style.json")
+            let outcome = await map.run(until: .mapIdle, timeout: .seconds(10))
+            return (recorder.payloads(of: MapEvents.mapLoadingError), outcome)
+        }
+        let unavailable = Response.failure(.server, "HTTP 503", source: .network)
+        let drawn = await run(.maplibreGLJS, glyphs: unavailable)
+        #expect(drawn.errors.isEmpty, "GL JS warns on the console and draws the range locally")
+        guard case .reached = drawn.outcome else { Issue.record("\(drawn.outcome)"); return }
+        #expect(await run(.maplibreNative, glyphs: unavailable).errors.map(\.type) == [.glyphs])
+        // The sample's old glyph range: a space without width and height.
+        let unsized = try InputFile.read(SampleStyle.folder + "/glyphs/Mapsim Sans Regular/0-255.pbf", limit: 1 << 20)
+        var set = try GlyphSet.decode(unsized)
+        #expect(set.unsized.isEmpty, "the sample's ranges give every glyph its size")
+        let stack = Array("F".utf8)
+        let space = [0x08, 0x20, 0x28, 0x02, 0x30, 0x04, 0x38, 0x0C]
+        let broken = [UInt8(0x0A), UInt8(stack.count + 2 + space.count + 2)] + [0x0A, UInt8(stack.count)] + stack + [0x1A, UInt8(space.count)] + space.map(UInt8.init)
+        set = try GlyphSet.decode(broken)
+        #expect(set.unsized.map(\.codePoint) == [32])
+        let rejected = await run(.maplibreGLJS, glyphs: .success(broken, source: .network))
+        #expect(rejected.errors.map(\.type) == [.glyphs] && rejected.errors.first?.message.contains("mismatched image size. expected: 0 but got: NaN") == true)
+        guard case .timedOut = rejected.outcome else { Issue.record("GL JS never goes idle on it: \(rejected.outcome)"); return }
+        let skipped = await run(.maplibreNative, glyphs: .success(broken, source: .network))
+        #expect(skipped.errors.isEmpty, "MapLibre Native skips the glyph")
+    }
+}

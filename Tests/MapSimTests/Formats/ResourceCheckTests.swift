@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import MapSimJSON
+import MapSimTesting
+@testable import MapSim
+@testable import MapSimStyle
+
+/// What each engine accepts of a resource's bytes: glyph PBFs, PNG images; and what the loader
+/// refuses of a style.
+@Suite("Resource checks")
+struct ResourceCheckTests {
+    private func varint(_ value: UInt64) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(rest & 0x7F) | 0x80)
+            rest >>= 7
+        }
+        return bytes + [UInt8(rest)]
+    }
+
+    /// A varint field.
+    private func field(_ number: Int, _ value: UInt64) -> [UInt8] {
+        [UInt8(number << 3)] + varint(value)
+    }
+
+    /// A length-delimited field.
+    private func field(_ number: Int, bytes: [UInt8]) -> [UInt8] {
+        [UInt8(number << 3 | 2)] + varint(UInt64(bytes.count)) + bytes
+    }
+
+    private func glyph(_ id: UInt64, bitmap: Int?, width: UInt64?, height: UInt64?, left: Bool = true) -> [UInt8] {
+        var bytes = field(1, id)
+        if let bitmap { bytes += field(2, bytes: Array(repeating: 0, count: bitmap)) }
+        if let width { bytes += field(3, width) }
+        if let height { bytes += field(4, height) }
+        if left { bytes += field(5, 2) }
+        return bytes + field(6, 4) + field(7, 12)
+    }
+
+    @Test func glyphsWithoutTheirSizeOrWithTheWrongBitmapAreNamedForEachEngine() throws {
+        let glyphs = [glyph(32, bitmap: nil, width: nil, height: nil), glyph(33, bitmap: 3 * 4, width: 1, height: 2),
+                      glyph(34, bitmap: 7 * 8, width: 1, height: 2), glyph(35, bitmap: nil, width: 0, height: 0, left: false), glyph(36, bitmap: nil, width: 0, height: 0)]
+        let stack = field(1, bytes: Array("A".utf8)) + glyphs.flatMap { field(3, bytes: $0) }
+        let set = try GlyphSet.decode(field(1, bytes: stack), range: 0...255)
+        #expect(set.codePoints == [32, 33, 34, 35, 36])
+        #expect(set.unsized == [GlyphSet.Flaw(codePoint: 32, reason: "no width and height", glJSMessage: "mismatched image size. expected: 0 but got: NaN")])
+        #expect(set.mismatchedBitmaps == [GlyphSet.Flaw(codePoint: 33, reason: "a bitmap of 12 bytes for a 1×2 glyph", glJSMessage: "mismatched image size. expected: 12 but got: 56")])
+        #expect(set.skippedByNative == [GlyphSet.Flaw(codePoint: 35, reason: "no left")])
+    }
+
+    @Test func aPNGMustDecodeWhole() throws {
+        let png = try InputFile.read(SampleStyle.folder + "/sprite.png", limit: 1 << 20)
+        let header = try PNGImage.validate(png)
+        #expect(header.width > 0)
+        var corrupt = png
+        corrupt[corrupt.count - 20] ^= 0xFF
+        #expect { try PNGImage.validate(corrupt) } throws: { "\($0)".contains("fails its CRC") || "\($0)".contains("does not inflate") }
+        #expect { try PNGImage.validate(Array(png.prefix(png.count - 12))) } throws: { "\($0)".contains("without an IEND") }
+        #expect { try PNGImage.validate(Array("not a png".utf8)) } throws: { "\($0)".contains("bad signature") }
+        #expect(CRC32.checksum(Array("IEND".utf8)) == 0xAE42_6082)
+    }
+
+    @Test func theLoaderRefusesEveryBadValueEachWithItsPath() {
+        let style = #"{"version": 8, "sources": {"a": {"type": "vector", "tiles": ["x/{z}"], "maxzoom": 1000000}, "b": {"type": "raster", "tiles": ["y/{z}"], "tileSize": 0}, "c": {"type": "vector"}}, "layers": [{"id": "l", "type": "line", "source": "a", "source-layer": "s", "minzoom": 99}, {"id": "m", "type": "fill", "source": "c", "source-layer": "s"}]}"#
+        #expect(Style.refusals(Array(style.utf8)).map(\.description) == [
+            "sources.a.maxzoom: 1000000 is outside 0...30",
+            "sources.b.tileSize: 0 is outside 1...8192",
+            "sources.c: a vector source needs \"url\" or \"tiles\"",
+            "layers[0].minzoom: 99 is outside 0...24",
+        ])
+        #expect(Style.refusals(Array(#"{"version": 8, "sources": {}, "layers": []}"#.utf8)).isEmpty)
+        #expect(Style.refusals(Array("{".utf8)).count == 1)
+    }
+}
