@@ -4,6 +4,8 @@ import PackageDescription
 // Targets by concern; dependencies point one way (Sources/README.md):
 //
 //   MapSimJSON ← MapSimStyle ← MapSim ← MapSimLive ← MapSimTrace ─┐
+//                                    ← MapSimPages ← MapSimTrace  │
+//                                    ← MapSimPages ← MapSimServe ─┤
 //                                    ← MapSimCache ───────────────┤
 //                                    ← MapSimArchives ────────────┤
 //                                    ← MapSimHTTP ────────────────┼← MapSimKit ← MapSimCLI
@@ -19,6 +21,7 @@ let package = Package(
         .library(name: "MapSimStyle", targets: ["MapSimStyle"]),
         .library(name: "MapSim", targets: ["MapSim"]),
         .library(name: "MapSimTrace", targets: ["MapSimTrace"]),
+        .library(name: "MapSimPages", targets: ["MapSimPages"]),
         .library(name: "MapSimHTTP", targets: ["MapSimHTTP"]),
         .library(name: "MapSimCache", targets: ["MapSimCache"]),
         .library(name: "MapSimArchives", targets: ["MapSimArchives"]),
@@ -69,7 +72,9 @@ let package = Package(
             name: "MapSimContent",
             dependencies: ["MapSim", "MapSimJSON", .product(name: "Crypto", package: "swift-crypto"), .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
-        .target(name: "MapSimTrace", dependencies: ["MapSim", "MapSimJSON", "MapSimStyle", "MapSimLive", .product(name: "Yams", package: "Yams")]),
+        // The HTML pages: reports of traces and suites, and `mapsim serve`'s own page.
+        .target(name: "MapSimPages", dependencies: ["MapSim", "MapSimJSON"]),
+        .target(name: "MapSimTrace", dependencies: ["MapSim", "MapSimJSON", "MapSimStyle", "MapSimLive", "MapSimPages", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "MapSimHTTP",
             dependencies: [
@@ -90,7 +95,7 @@ let package = Package(
         .target(
             name: "MapSimServe",
             dependencies: [
-                "MapSim", "MapSimJSON", "MapSimStyle", "MapSimArchives", .product(name: "Hummingbird", package: "hummingbird"),
+                "MapSim", "MapSimJSON", "MapSimStyle", "MapSimArchives", "MapSimPages", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -139,6 +144,11 @@ let package = Package(
             dependencies: ["MapSimCLI", "MapSim", "MapSimJSON", "MapSimStyle", "MapSimCache", "MapSimLive", "MapSimTesting",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client")]
+        ),
+        .testTarget(
+            name: "MapSimPagesTests",
+            dependencies: ["MapSimPages", "MapSimTrace", "MapSimServe", "MapSimKit", "MapSim", "MapSimJSON", "MapSimHTTP", "MapSimTesting",
+                           .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(name: "RegressionTests", dependencies: ["MapSimKit", "MapSimTrace", "MapSim", "MapSimHTTP", "MapSimJSON", "MapSimStyle", "MapSimLive", "MapSimServe", "MapSimTesting"]),
     ],

@@ -8,8 +8,12 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Export a trace in the Chrome trace format, to open in Perfetto (ui.perfetto.dev).",
         discussion: """
-        Requests become async begin/end pairs, map events instants, frames instants on a render \
-        track, and the load phases (style, tiles, settling) spans.
+        Requests become slices on one track per kind (style, tile, glyphs, ...), each with its \
+        path, URL, status, outcome, size and what answered it; counters show the requests in \
+        flight and the bytes received; the milestones (style-loaded, map-loaded, map-idle) are \
+        markers across every track and the load's phases (style, tiles, settling) spans; other \
+        map events are instants, frames instants on a render track. For a page to open without \
+        any web app, `mapsim report` draws the same trace as HTML.
 
         A JSON-lines trace whose last line was cut (a run that was killed) is an error naming \
         that line unless --allow-truncated, which exports the lines before it.

@@ -308,11 +308,14 @@ struct LoadCommand: AsyncParsableCommand {
     func run() async throws {
         let styleURL = StyleLocation.url(for: style)
         let environment = loading.environment(styleURL: styleURL, mapbox: mapbox.normalizer)
-        let map = environment.makeMap(viewport: Viewport(width: size.width, height: size.height, pixelRatio: pixelRatio))
-        await map.setCamera(CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch))
+        let viewport = Viewport(width: size.width, height: size.height, pixelRatio: pixelRatio)
+        let camera = CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch)
+        let map = environment.makeMap(viewport: viewport)
+        await map.setCamera(camera)
 
         let redactor = URLRedactor(parameters: URLRedactor.defaultParameters + redact)
-        let header = Trace.Header(scenario: redactor.redact(styleURL), seed: loading.seed, engine: loading.chosenEngine.description)
+        let header = Trace.Header(scenario: redactor.redact(styleURL), seed: loading.seed, engine: loading.chosenEngine.description,
+                                  style: redactor.redact(styleURL), network: loading.networkName, camera: Trace.Header.camera(camera, viewport: viewport))
         let streamsTrace = trace.map { !($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) } ?? false
         let writers: [EventLineWriter]
         do {

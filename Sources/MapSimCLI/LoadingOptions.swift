@@ -65,6 +65,11 @@ struct LoadingOptions: ParsableArguments {
         if let requestTimeout, requestTimeout.time < .milliseconds(1) { throw ValidationError("--request-timeout must be 1ms or more") }
     }
 
+    /// The network as a trace header names it: the simulated profile, `offline`, or `real`.
+    var networkName: String {
+        network ?? (offline ? "offline" : "real")
+    }
+
     /// The engine these options choose, with its local ideographs as --local-ideographs says.
     var chosenEngine: Engine {
         let base = Engine.named(engine ?? .maplibreNative)

@@ -19,7 +19,9 @@ struct MapSimCommand: ParsableCommand {
               --events run.jsonl
           mapsim load https://maps.test/style.json --network 3g \\
               --mirror https://maps.test/=styles/sample
-          mapsim run traces/*.scenario.yaml
+          mapsim run traces/*.scenario.yaml --report scenario-report
+          mapsim load styles/sample/style.json --trace run.trace.yaml --quiet
+          mapsim report run.trace.yaml -o run.html
           mapsim validate styles/sample/style.json --deep
           mapsim tiles --center -122.5,37.8 --zoom 10 --size 512x512
           mapsim eval '["get", "name"]' --properties '{"name": "Oslo"}'
@@ -28,7 +30,7 @@ struct MapSimCommand: ParsableCommand {
           mapsim content verify city.mapsimpkg --public-key site-key.pub
         """,
         version: MapSimInfo.version,
-        subcommands: [LoadCommand.self, TilesCommand.self, CacheCommand.self, RegionCommand.self, RunCommand.self, DiffCommand.self, ExportCommand.self, ValidateCommand.self, EvalCommand.self, LiveCommand.self, ContentCommand.self, ServeCommand.self]
+        subcommands: [LoadCommand.self, TilesCommand.self, CacheCommand.self, RegionCommand.self, RunCommand.self, DiffCommand.self, ReportCommand.self, ExportCommand.self, ValidateCommand.self, EvalCommand.self, LiveCommand.self, ContentCommand.self, ServeCommand.self]
     )
 
     /// Runs the command, and exits: with `cannotWrite` when standard output could not be written,

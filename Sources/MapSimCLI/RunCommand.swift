@@ -14,13 +14,21 @@ struct RunCommand: AsyncParsableCommand {
         a missing golden trace is an error, never recorded silently. The format is in \
         traces/README.md.
 
+        --report DIR writes DIR/index.html, the suite at a glance (each scenario's status, \
+        duration, budgets, first problem), and a page per scenario: its waterfall, milestones and \
+        tiles as `mapsim report` draws them, and for a failure the golden and the new trace side \
+        by side with the differing events marked. Every page is self-contained: keep DIR as a CI \
+        artifact.
+
         Exit status: 0 when every scenario passed; 1 when any differs from its golden trace, \
-        misses an expectation or has no golden trace; 2 when a scenario cannot be read.
+        misses an expectation or has no golden trace; 2 when a scenario cannot be read; 74 when \
+        --junit or --report cannot be written.
 
         Examples:
           mapsim run traces/*.scenario.yaml
           mapsim run traces/cold-load.scenario.yaml --record
           mapsim run traces/*.scenario.yaml --shard 2/4 --junit shard2.xml
+          mapsim run traces/*.scenario.yaml --report scenario-report
         """
     )
 
@@ -39,9 +47,12 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Compare as `mapsim diff --relaxed` does: what each resource got, milestones in order, other events as counts.")
     var relaxed = false
 
+    @Option(help: ArgumentHelp("Write HTML pages of the suite into DIR: index.html and a page per scenario.", valueName: "DIR"))
+    var report: String?
+
     func run() async throws {
         let chosen = shard?.select(scenarios) ?? scenarios.sorted()
-        var outcomes: [(name: String, failure: String?, seconds: Double)] = []
+        var entries: [SuiteReport.Entry] = []
         var unreadable = false
         for path in chosen {
             let clock = ContinuousClock()
@@ -51,30 +62,39 @@ struct RunCommand: AsyncParsableCommand {
                 scenario = try Scenario.read(file: path)
             } catch {
                 printError("mapsim: \(error)")
-                outcomes.append((path, "unreadable: \(error)", 0))
+                entries.append(SuiteReport.Entry(name: path, passed: false, seconds: 0, problems: ["unreadable: \(error)"], trace: nil, golden: nil))
                 unreadable = true
                 continue
             }
-            let failure = await runOne(scenario, path: path)
+            var entry = await runOne(scenario, path: path)
             let elapsed = clock.now - started
-            outcomes.append((scenario.name, failure, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+            entry.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            entries.append(entry)
         }
-        let failed = outcomes.filter { $0.failure != nil }.count
-        print("scenarios: \(outcomes.count - failed) passed, \(failed) failed")
-        if let junit { try writeJUnit(outcomes, to: junit) }
+        let failed = entries.filter { !$0.passed }.count
+        print("scenarios: \(entries.count - failed) passed, \(failed) failed")
+        if let junit { try writeJUnit(entries, to: junit) }
+        if let report {
+            do {
+                try SuiteReport(entries: entries).write(to: report)
+            } catch {
+                throw ExitStatus.fail(error)
+            }
+            print("wrote \(report)/index.html and \(entries.count) scenario page\(entries.count == 1 ? "" : "s")")
+        }
         if unreadable { throw ExitStatus.unreadableInput }
         if failed > 0 { throw ExitStatus.failure }
     }
 
-    /// Runs one scenario; returns why it failed, or nil.
-    private func runOne(_ scenario: Scenario, path: String) async -> String? {
+    /// Runs one scenario: whether it passed, why not, its trace and its golden trace.
+    private func runOne(_ scenario: Scenario, path: String) async -> SuiteReport.Entry {
         let golden = GoldenTrace(scenarioFile: path, name: scenario.name)
         let result: ScenarioResult
         do {
             result = try await ScenarioRunner().run(scenario)
         } catch {
             print("FAIL \(scenario.name): \(error)")
-            return "\(error)"
+            return SuiteReport.Entry(scenario: scenario, seconds: 0, problems: ["\(error)"], trace: nil, golden: golden.read())
         }
         var problems = result.failures
         if record {
@@ -86,18 +106,19 @@ struct RunCommand: AsyncParsableCommand {
         } else {
             problems += golden.problems(with: result.trace, relaxed: relaxed, scenarioFile: path)
         }
+        let entry = SuiteReport.Entry(scenario: scenario, seconds: 0, problems: problems, trace: result.trace, golden: record ? nil : golden.read())
         if problems.isEmpty {
             print("\(record ? "RECORDED" : "PASS") \(scenario.name) (\(result.trace.events.count) events)")
-            return nil
+        } else {
+            print("FAIL \(scenario.name)")
+            for problem in problems { print("  " + problem) }
         }
-        print("FAIL \(scenario.name)")
-        for problem in problems { print("  " + problem) }
-        return problems.joined(separator: "\n")
+        return entry
     }
 
-    private func writeJUnit(_ outcomes: [(name: String, failure: String?, seconds: Double)], to path: String) throws {
-        let report = JUnitReport(name: "mapsim scenarios", cases: outcomes.map {
-            JUnitReport.Case(name: $0.name, className: "mapsim.scenarios", seconds: $0.seconds, failure: $0.failure)
+    private func writeJUnit(_ entries: [SuiteReport.Entry], to path: String) throws {
+        let report = JUnitReport(name: "mapsim scenarios", cases: entries.map {
+            JUnitReport.Case(name: $0.name, className: "mapsim.scenarios", seconds: $0.seconds, failure: $0.passed ? nil : $0.problems.joined(separator: "\n"))
         })
         do {
             try OutputFile.write(report.xml, to: path)

@@ -43,6 +43,11 @@ struct ServeCommand: AsyncParsableCommand {
         export --perfetto` shows them on a timeline. The first line printed is the style's URL \
         (with --port 0, the port chosen); each request is printed as it is answered (--quiet: not).
 
+        Its own page is at http://HOST:PORT/_mapsim/ : the style drawn by MapLibre GL JS (5.24.0, \
+        carried in the binary; its licence at /_mapsim/maplibre-gl-LICENSE.txt), the conditions in \
+        force, and the requests served so far, a waterfall that updates as they come. The page's \
+        own requests are not recorded.
+
         The same conditions as the simulated network, on the wall clock: --network PROFILE delays \
         each answer by the profile's round trip, jitter (from --seed) and bandwidth; --fault \
         PATTERN=EFFECT answers the matching URLs with a status, a dropped connection, half a body \
@@ -175,7 +180,7 @@ struct ServeCommand: AsyncParsableCommand {
                 + (served.leftOut.isEmpty ? "" : "; left to the client or not served: \(served.leftOut.joined(separator: ", "))"))
         }
         do {
-            try await serve(style: style, conditions: served?.conditions, remote: remote, preamble: preamble)
+            try await serve(style: style, network: served?.profile ?? network ?? "real", conditions: served?.conditions, remote: remote, preamble: preamble)
         } catch {
             await remote?.flush()
             try? await origin?.shutdown()
@@ -186,8 +191,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// Serves until a signal stops the server, then writes what was recorded and prints the summary.
-    private func serve(style: String, conditions scenarioConditions: ServeConditions?, remote: RemoteResources?, preamble: [String]) async throws {
-        let header = Trace.Header(scenario: "serve " + style, seed: 0)
+    private func serve(style: String, network networkName: String, conditions scenarioConditions: ServeConditions?, remote: RemoteResources?,
+                       preamble: [String]) async throws {
+        let header = Trace.Header(scenario: "serve " + style, seed: seed, style: style, network: networkName)
         let streamsTrace = trace.map { !($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) } ?? false
         let writers: [EventLineWriter]
         do {
@@ -203,7 +209,7 @@ struct ServeCommand: AsyncParsableCommand {
         let server: StyleServer
         do {
             let conditions = scenarioConditions ?? ServeConditions(profile: network.flatMap(NetworkPreset.init(rawValue:)).map { $0.profile(seed: seed) },
-                                                                   faults: fault.map(\.rule), offlineWindows: offlineWindow.map(\.value))
+                                                                   profileName: network, faults: fault.map(\.rule), offlineWindows: offlineWindow.map(\.value))
             server = try await StyleServer.start(.init(style: style, host: host, port: port, maxAge: maxAge, maximumConnections: maxConnections,
                                                        conditions: conditions, remote: remote)) { event in
                 let recorded = recorder.record(event)
@@ -233,9 +239,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// One request as printed: its time, status, kind, URL and size.
     static func line(_ event: MapEvent, _ request: ResourceRequest) -> String {
-        let status = request.response?.error.map { error in
-            error.message.hasPrefix("HTTP ") ? String(error.message.dropFirst(5).prefix(3)) : error.reason.rawValue
-        } ?? (request.response?.notModified == true ? "304" : request.response?.noContent == true ? "204" : request.request.dataRange != nil ? "206" : "200")
+        // What serve answers without content is a 204.
+        let status = request.outcome == .noContent ? "204" : request.status
         let size = ByteCount.format(request.response?.size ?? 0)
         let time = event.end.description
         return "\(time.padding(toLength: max(12, time.count), withPad: " ", startingAt: 0)) \(status.padding(toLength: max(10, status.count), withPad: " ", startingAt: 0)) "

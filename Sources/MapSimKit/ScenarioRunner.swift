@@ -82,7 +82,10 @@ public struct ScenarioRunner: Sendable {
             }
         }
         let map = environment.makeMap(viewport: scenario.viewport)
-        let recorder = TraceRecorder(header: Trace.Header(scenario: scenario.name, seed: scenario.seed, engine: scenario.engine.rawValue), redactor: redactor)
+        let recorder = TraceRecorder(header: Trace.Header(scenario: scenario.name, seed: scenario.seed, engine: scenario.engine.rawValue,
+                                                              style: redactor.redact(scenario.style), network: scenario.profile.rawValue,
+                                                              camera: Trace.Header.camera(scenario.camera, viewport: scenario.viewport)),
+                                     redactor: redactor)
         let subscription = recorder.record(map)
         await map.setCamera(scenario.camera)
         let live = scenario.live.map { setup in

@@ -53,7 +53,8 @@ public struct ServeScenario: Sendable {
         profile = scenario.profile.rawValue
         faultCount = scenario.faults.count + extraFaults.count
         self.leftOut = leftOut
-        conditions = ServeConditions(profile: scenario.profile.profile(seed: scenario.seed), faults: scenario.faults + extraFaults,
+        conditions = ServeConditions(profile: scenario.profile.profile(seed: scenario.seed), profileName: scenario.profile.rawValue,
+                                     faults: scenario.faults + extraFaults,
                                      offlineWindows: offlineWindows)
         origin = scenario.mirrors.isEmpty ? nil : SimulatedNetwork(mirrors: scenario.mirrors, cacheControl: scenario.cacheControl)
     }

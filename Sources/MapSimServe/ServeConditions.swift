@@ -19,15 +19,35 @@ public final class ServeConditions: Sendable {
     }
 
     private let profile: Mutex<NetworkProfile?>
+    private let profileName: String?
     private let faults: [FaultRule]
     private let offlineWindows: [Range<SimTime>]
     private let uses = FaultUses()
 
-    /// Conditions: no `profile` answers at once.
-    public init(profile: NetworkProfile? = nil, faults: [FaultRule] = [], offlineWindows: [Range<SimTime>] = []) {
+    /// Conditions: no `profile` answers at once; `profileName` names it (`3g`).
+    public init(profile: NetworkProfile? = nil, profileName: String? = nil, faults: [FaultRule] = [], offlineWindows: [Range<SimTime>] = []) {
         self.profile = Mutex(profile)
+        self.profileName = profileName
         self.faults = faults
         self.offlineWindows = offlineWindows
+    }
+
+    /// The conditions as a person reads them: the network, the fault rules, the offline windows.
+    public var facts: [(String, String)] {
+        let network = profile.withLock { profile in
+            profile.map { profile in
+                (profileName.map { "\($0): " } ?? "") + "\(profile.roundTrip.shortDescription) round trip ± \(profile.jitter.shortDescription), "
+                    + "\(ByteCount.format(Int(profile.bytesPerSecond)))/s"
+            }
+        }
+        let windows = offlineWindows.map { window in
+            // A window that never ends (a scenario that goes offline for good).
+            window.upperBound >= .seconds(50 * 365 * 86_400) ? "from \(window.lowerBound.shortDescription)"
+                : "\(window.lowerBound.shortDescription)–\(window.upperBound.shortDescription)"
+        }
+        return [("network", network ?? "no delay: answers at once"),
+                ("faults", faults.isEmpty ? "none" : faults.map(\.description).joined(separator: "; ")),
+                ("offline", windows.isEmpty ? "never" : windows.joined(separator: ", ") + " after the server started")]
     }
 
     /// What to do with a request for `resource` whose answer has `size` bytes, `elapsed` after the server started.

@@ -15,6 +15,7 @@ struct ServeResponder: Sendable {
     let maxAge: Int
     let conditions: ServeConditions
     let start: ContinuousClock.Instant
+    let page: ServePage
     let report: @Sendable (MapEvent) -> Void
 
     func answer(_ request: Request, context: ServeRequestContext) async -> Hummingbird.Response {
@@ -24,6 +25,10 @@ struct ServeResponder: Sendable {
         let host = request.head.authority ?? headers["host"] ?? "localhost"
         let base = "http://\(host)/"
         let path = request.uri.path
+        // The server's own page is not a served resource: answered at once, under no conditions, not reported.
+        if ServePage.owns(path) {
+            return Self.response(page.answer(path: path, query: request.uri.query, base: base, requestHeaders: headers), method: request.method.rawValue)
+        }
         let query = request.uri.query.map { "?" + $0 } ?? ""
         let url = base + path.drop { $0 == "/" } + query
         let relative = path == "/" ? nil : ServedFolder.relativePath(path)
@@ -75,22 +80,30 @@ struct ServeResponder: Sendable {
         }
         report(event(began, resource, truncated ? MapSim.Response.failure(.connection, "the body was cut after \(answer.body.count / 2) of \(answer.body.count) bytes",
                                                                            source: .network) : Self.response(answer)))
+        guard truncated else { return Self.response(answer, method: method) }
+        // The length says all of it; half comes, then the connection closes.
+        let half = ByteBuffer(bytes: answer.body.prefix(answer.body.count / 2))
+        let channel = context.channel
+        return Hummingbird.Response(status: .init(code: answer.status), headers: Self.fields(answer), body: .init(contentLength: answer.body.count) { writer in
+            try await writer.write(half)
+            try await writer.finish(nil)
+            channel.close(promise: nil)
+        })
+    }
+
+    /// The HTTP response of `answer` to a `method` request.
+    private static func response(_ answer: FileAnswer, method: String) -> Hummingbird.Response {
+        var fields = fields(answer)
+        if method == "HEAD" { fields[.contentLength] = String(answer.contentLength) }
+        return Hummingbird.Response(status: .init(code: answer.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+
+    private static func fields(_ answer: FileAnswer) -> HTTPFields {
         var fields = HTTPFields()
         for (name, value) in answer.headers {
             if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
         }
-        if method == "HEAD" { fields[.contentLength] = String(answer.contentLength) }
-        if truncated {
-            // The length says all of it; half comes, then the connection closes.
-            let half = ByteBuffer(bytes: answer.body.prefix(answer.body.count / 2))
-            let channel = context.channel
-            return Hummingbird.Response(status: .init(code: answer.status), headers: fields, body: .init(contentLength: answer.body.count) { writer in
-                try await writer.write(half)
-                try await writer.finish(nil)
-                channel.close(promise: nil)
-            })
-        }
-        return Hummingbird.Response(status: .init(code: answer.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+        return fields
     }
 
     private func event(_ began: ContinuousClock.Instant, _ resource: Resource, _ response: MapSim.Response) -> MapEvent {

@@ -10,7 +10,8 @@ import Synchronization
 /// `mapsim serve`: a style and everything it needs over HTTP from the style's folder, for a real
 /// map SDK, with every request reported as a `resource-request` event — the URL the client asked
 /// for, the kind the map would give it, the answer, its size and its time — so that a real client's
-/// requests can be compared with the simulated map's.
+/// requests can be compared with the simulated map's. Its own page (`ServePage`, at `/_mapsim/`)
+/// shows those requests as they come, the conditions, and the style drawn by MapLibre GL JS.
 ///
 /// ```swift
 /// let server = try await StyleServer.start(.init(style: "styles/sample/style.json", port: 0)) { event in print(event.jsonLine) }
@@ -77,8 +78,13 @@ public final class StyleServer: Sendable {
     public static func start(_ configuration: Configuration, report: @escaping @Sendable (MapEvent) -> Void) async throws(ServeError) -> StyleServer {
         let started = ContinuousClock.now
         let (folder, style) = try await served(configuration)
+        let log = ServedRequestLog()
+        let page = ServePage(log: log, conditions: configuration.conditions, style: configuration.style, start: started)
         let responder = ServeResponder(folder: folder, style: style, remote: configuration.remote, maxAge: configuration.maxAge,
-                                       conditions: configuration.conditions, start: started, report: report)
+                                       conditions: configuration.conditions, start: started, page: page) { event in
+            log.record(event)
+            report(event)
+        }
         let router = Router(context: ServeRequestContext.self)
         for method in [HTTPRequest.Method.get, .head, .options, .post, .put, .delete, .patch] {
             router.on("**", method: method) { request, context in await responder.answer(request, context: context) }

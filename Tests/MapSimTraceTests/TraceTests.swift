@@ -121,13 +121,26 @@ struct TraceTests {
         let (text, count) = PerfettoExporter.export(trace)
         let json = try JSONParser.parse(text)
         let events = try #require(json["traceEvents"]?.arrayValue)
-        let begins = events.filter { $0["ph"] == .string("b") }.compactMap { $0["id"]?.numberValue }
+        let begins = events.filter { $0["ph"] == .string("b") }
         let ends = events.filter { $0["ph"] == .string("e") }.compactMap { $0["id"]?.numberValue }
-        #expect(begins.count == 3 && begins.sorted() == ends.sorted())
+        #expect(begins.count == 3 && begins.compactMap { $0["id"]?.numberValue }.sorted() == ends.sorted())
         #expect(count == events.count)
         #expect(events.allSatisfy { event in event["ph"] == .string("M") || event["ts"]?.numberValue.map { $0 == $0.rounded() } == true })
         let phases = events.filter { $0["ph"] == .string("X") }.compactMap { $0["name"]?.stringValue }
         #expect(phases == ["loading the style", "loading tiles", "settling"])
+        // A slice per request, named after its kind (a track per kind), its answer in its arguments.
+        #expect(begins.compactMap { $0["name"]?.stringValue } == ["style", "tile", "glyphs"])
+        let style = begins[0]["args"]
+        #expect(style?["status"] == .string("200") && style?["outcome"] == .string("ok") && style?["size"] == .number(3)
+                && style?["answered-by"] == .string("network") && style?["path"] == .string("s.json?v=1"))
+        #expect(begins[1]["args"]?["outcome"] == .string("cancelled") && begins[2]["args"]?["status"] == .string("in-offline-mode"))
+        // The milestones, markers across every track.
+        let markers = events.filter { $0["cat"] == .string("milestone") }
+        #expect(markers.compactMap { $0["name"]?.stringValue } == ["style-loaded", "map-loaded", "map-idle"] && markers.allSatisfy { $0["s"] == .string("g") })
+        // Counters: requests in flight back to 0, bytes received summed.
+        let inFlight = events.filter { $0["ph"] == .string("C") && $0["name"] == .string("requests in flight") }.compactMap { $0["args"]?["requests"]?.numberValue }
+        let bytes = events.filter { $0["ph"] == .string("C") && $0["name"] == .string("bytes received") }.compactMap { $0["args"]?["bytes"]?.numberValue }
+        #expect(inFlight.max() ?? 0 >= 1 && inFlight.last == 0 && bytes.last == 3 && bytes == bytes.sorted())
     }
 
     @Test func diffSaysWhichEventAndFieldDifferOneLineEach() {

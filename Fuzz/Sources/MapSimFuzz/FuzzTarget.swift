@@ -59,6 +59,7 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? SpriteIndex.parse(bytes)
         case .png:
             _ = try? PNGHeader.read(bytes)
+            _ = try? PNGImage.validate(bytes)
         case .geojson:
             guard let document = try? JSONParser.parse(bytes) else { return }
             _ = try? GeoJSONGeometry(json: document)
@@ -82,9 +83,11 @@ enum FuzzTarget: String, CaseIterable {
         case .scenario:
             _ = try? Scenario.parse(String(decoding: bytes, as: UTF8.self), name: "fuzz", folder: "/nonexistent")
         case .traceYAML:
-            _ = try? Trace.read(yaml: String(decoding: bytes, as: UTF8.self))
+            guard let trace = try? Trace.read(yaml: String(decoding: bytes, as: UTF8.self)) else { return }
+            Self.drawReports(of: trace)
         case .traceJSONLines:
-            _ = try? Trace.read(jsonLines: String(decoding: bytes, as: UTF8.self), allowTruncated: true)
+            guard let trace = try? Trace.read(jsonLines: bytes, allowTruncated: true) else { return }
+            Self.drawReports(of: trace)
         case .contentManifest:
             _ = try? ContentManifest(json: bytes)
         case .contentPackage:
@@ -129,6 +132,12 @@ enum FuzzTarget: String, CaseIterable {
             _ = FileAnswer.answer(method: "GET", requestHeaders: headers, content: Array(bytes.prefix(64)), contentType: "application/x-protobuf",
                                   etag: "\"e\"", modified: HTTPDate(secondsSince1970: 1_767_225_600), maxAge: 60)
         }
+    }
+
+    /// What is made of a trace read: its report page (rows, tiles, critical path) and its Perfetto export.
+    private static func drawReports(of trace: Trace) {
+        _ = ReportPage.html([TraceReport(name: "fuzz", trace: trace)])
+        _ = PerfettoExporter.export(trace)
     }
 
     private static func withScratchFile(_ bytes: [UInt8], _ body: (String) -> Void) {

@@ -44,7 +44,10 @@ public enum PNGImage {
         default: throw LoadingError.malformedResource("PNG colour type \(colorType) with bit depth \(depth) is not a PNG format")
         }
         guard ihdr[10] == 0, ihdr[11] == 0, ihdr[12] <= 1 else { throw LoadingError.malformedResource("PNG IHDR names an unknown compression, filter or interlace method") }
-        let expected = rawSize(width: header.width, height: header.height, bitsPerPixel: depth * channels, interlaced: ihdr[12] == 1)
+        guard let expected = rawSize(width: header.width, height: header.height, bitsPerPixel: depth * channels, interlaced: ihdr[12] == 1),
+              expected <= maximumDecodedSize else {
+            throw LoadingError.malformedResource("PNG image of \(header.width)×\(header.height) is too large to decode (over \(maximumDecodedSize / 1_000_000) MB of pixels)")
+        }
         let inflated: [UInt8]
         do {
             inflated = try ZlibCodec.inflate(imageData, limit: expected + 1)
@@ -57,16 +60,29 @@ public enum PNGImage {
         return header
     }
 
+    /// The most bytes of pixels decoded: a sprite sheet of 8192×8192 RGBA is 256 MB.
+    public static let maximumDecodedSize = 512_000_000
+
     /// The bytes of filtered scanlines a `width`×`height` image has: one filter byte per row, Adam7's
-    /// seven passes when interlaced.
-    private static func rawSize(width: Int, height: Int, bitsPerPixel: Int, interlaced: Bool) -> Int {
-        func rows(_ w: Int, _ h: Int) -> Int { w == 0 || h == 0 ? 0 : h * (1 + (w * bitsPerPixel + 7) / 8) }
+    /// seven passes when interlaced; nil past what an `Int` holds (a header's 2³¹ × 2³¹).
+    private static func rawSize(width: Int, height: Int, bitsPerPixel: Int, interlaced: Bool) -> Int? {
+        func rows(_ w: Int, _ h: Int) -> Int? {
+            guard w > 0, h > 0 else { return 0 }
+            let (bits, overflow) = w.multipliedReportingOverflow(by: bitsPerPixel)
+            guard !overflow else { return nil }
+            let (size, tooLarge) = h.multipliedReportingOverflow(by: 1 + (bits + 7) / 8)
+            return tooLarge ? nil : size
+        }
         guard interlaced else { return rows(width, height) }
         let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
-        return passes.reduce(0) { sum, pass in
-            let (x, y, dx, dy) = pass
-            return sum + rows((width - x + dx - 1) / dx, (height - y + dy - 1) / dy)
+        var sum = 0
+        for (x, y, dx, dy) in passes {
+            guard let size = rows((width - x + dx - 1) / dx, (height - y + dy - 1) / dy) else { return nil }
+            let (total, overflow) = sum.addingReportingOverflow(size)
+            guard !overflow else { return nil }
+            sum = total
         }
+        return sum
     }
 
     private static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {

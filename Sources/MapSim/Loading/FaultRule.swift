@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// A way for the simulated network to misbehave for the URLs matching a pattern.
-public struct FaultRule: Sendable, Equatable {
+public struct FaultRule: Sendable, Equatable, CustomStringConvertible {
     /// What happens.
     public enum Effect: Sendable, Equatable {
         /// Answer with this HTTP status and headers (and no body).
@@ -36,6 +36,19 @@ public struct FaultRule: Sendable, Equatable {
         self.pattern = pattern
         self.effect = effect
         self.times = times
+    }
+
+    /// The rule as the command line writes it, `PATTERN=EFFECT[xTIMES]` (a status's headers after it).
+    public var description: String {
+        let effectText: String
+        switch effect {
+        case .status(let code, let headers):
+            effectText = "\(code)" + (headers.isEmpty ? "" : " (" + headers.map { "\($0.name): \($0.value)" }.joined(separator: ", ") + ")")
+        case .dropConnection: effectText = "drop"
+        case .truncateBody: effectText = "truncate"
+        case .delay(let delay): effectText = "delay:\(delay.microseconds / 1000)"
+        }
+        return "\(pattern.text)=\(effectText)" + (times.map { "x\($0)" } ?? "")
     }
 
     /// A rule as written on the command line, `PATTERN=EFFECT[xTIMES]`: the URLs matching PATTERN

@@ -80,6 +80,9 @@ public struct Response: Sendable, Equatable {
         Response(source: source, error: Failure(reason: reason, message: message))
     }
 
+    /// The size of a body recorded without its bytes (a response read back from a trace).
+    public var recordedSize: Int?
+
     /// The number of bytes of the body.
-    public var size: Int { data?.count ?? 0 }
+    public var size: Int { data?.count ?? recordedSize ?? 0 }
 }

@@ -36,6 +36,12 @@ public struct GoldenTrace: Sendable {
         return []
     }
 
+    /// The golden trace; nil when there is none or it cannot be read.
+    public func read() -> Trace? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? Trace.read(yaml: String(decoding: data, as: UTF8.self), name: path)
+    }
+
     /// Writes `trace` as the golden trace.
     public func record(_ trace: Trace) throws(TraceError) {
         try OutputFile.write(trace.yaml, to: path)

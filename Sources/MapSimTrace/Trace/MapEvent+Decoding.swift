@@ -149,7 +149,7 @@ extension MapEvent {
         response.mustRevalidate = try field.member(EventKey.mustRevalidate)?.bool() ?? false
         let size = try field.member(EventKey.size)?.integer(in: 0...Int(Int32.max)) ?? 0
         // A trace keeps the size of the data, not the data.
-        if size > 0 { response.data = [UInt8](repeating: 0, count: size) }
+        if size > 0 { response.recordedSize = size }
         response.modified = try field.member(EventKey.modified).flatMap { field throws(StyleError) in HTTPDate(rfc1123: try field.string()) }
         response.expires = try field.member(EventKey.expires).flatMap { field throws(StyleError) in HTTPDate(rfc1123: try field.string()) }
         response.etag = try field.member(EventKey.etag)?.string()

@@ -45,31 +45,42 @@ extension Trace {
     /// unfinished last line — a run that died mid-write — is an error that names it, unless
     /// `allowTruncated`, which reads the lines before it.
     public static func read(jsonLines text: String, name: String = "trace", allowTruncated: Bool = false) throws(TraceError) -> Trace {
+        try read(jsonLines: Array(text.utf8), name: name, allowTruncated: allowTruncated)
+    }
+
+    /// Reads the bytes of a JSON-lines trace, as `read(jsonLines:)` reads its text.
+    public static func read(jsonLines bytes: [UInt8], name: String = "trace", allowTruncated: Bool = false) throws(TraceError) -> Trace {
         var header = Header(scenario: name)
         var events: [MapEvent] = []
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        for (index, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
-            let isUnfinishedLast = index == lines.count - 1 && !text.hasSuffix("\n")
+        var start = 0
+        var lineNumber = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            defer { start = end + 1 }
+            lineNumber += 1
+            let line = start..<end
+            guard bytes[line].contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
+            let isUnfinishedLast = end == bytes.count
             let object: JSONObject
             do {
-                guard let parsed = try JSONParser.parse(String(line)).objectValue else { throw TraceError(.malformed, "not an object") }
+                guard let parsed = try JSONParser.parse(Array(bytes[line])).objectValue else { throw TraceError(.malformed, "not an object") }
                 object = parsed
             } catch {
                 if isUnfinishedLast {
                     if allowTruncated { break }
-                    throw TraceError(.malformed, file: name, line: index + 1,
+                    throw TraceError(.malformed, file: name, line: lineNumber,
                                      "the last line is incomplete: the trace was cut mid-line (--allow-truncated reads the lines before it)")
                 }
-                throw TraceError(.malformed, file: name, line: index + 1, "not a JSON object: \(error)")
+                throw TraceError(.malformed, file: name, line: lineNumber, "not a JSON object: \(error)")
             }
-            if index == 0, let parsed = Header(json: object) {
+            if lineNumber == 1, let parsed = Header(json: object) {
                 header = parsed
                 continue
             }
             do {
                 events.append(try MapEvent(json: object))
             } catch {
-                throw error.located(in: name, line: index + 1)
+                throw error.located(in: name, line: lineNumber)
             }
         }
         return Trace(header: header, events: events)
@@ -93,7 +104,6 @@ extension Trace {
         guard bytes.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
             throw TraceError(.unreadable, "\(path) is empty: not a trace (`mapsim load --trace` and --events always write one)")
         }
-        let text = String(decoding: bytes, as: UTF8.self)
-        return isYAML ? try read(yaml: text, name: path) : try read(jsonLines: text, name: path, allowTruncated: allowTruncated)
+        return isYAML ? try read(yaml: String(decoding: bytes, as: UTF8.self), name: path) : try read(jsonLines: bytes, name: path, allowTruncated: allowTruncated)
     }
 }

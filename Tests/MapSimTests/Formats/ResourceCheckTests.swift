@@ -61,6 +61,24 @@ struct ResourceCheckTests {
         #expect(CRC32.checksum(Array("IEND".utf8)) == 0xAE42_6082)
     }
 
+    @Test func aPNGTooLargeToDecodeIsRefusedBeforeAnythingIsInflated() {
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            let crc = CRC32.checksum(body)
+            return withUnsafeBytes(of: UInt32(data.count).bigEndian, Array.init) + body + withUnsafeBytes(of: crc.bigEndian, Array.init)
+        }
+        func png(width: UInt32, height: UInt32, interlaced: UInt8) -> [UInt8] {
+            let header = withUnsafeBytes(of: width.bigEndian, Array.init) + withUnsafeBytes(of: height.bigEndian, Array.init) + [16, 6, 0, 0, interlaced]
+            return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])
+                + chunk("IEND", [])
+        }
+        // 2³¹-1 square at 64 bits a pixel: more bytes than an Int holds; 20,000 square: 3.2 GB.
+        for image in [png(width: 0x7FFF_FFFF, height: 0x7FFF_FFFF, interlaced: 0), png(width: 0x7FFF_FFFF, height: 0x7FFF_FFFF, interlaced: 1),
+                      png(width: 20_000, height: 20_000, interlaced: 0)] {
+            #expect { try PNGImage.validate(image) } throws: { "\($0)".contains("too large to decode") }
+        }
+    }
+
     @Test func theLoaderRefusesEveryBadValueEachWithItsPath() {
         let style = #"{"version": 8, "sources": {"a": {"type": "vector", "tiles": ["x/{z}"], "maxzoom": 1000000}, "b": {"type": "raster", "tiles": ["y/{z}"], "tileSize": 0}, "c": {"type": "vector"}}, "layers": [{"id": "l", "type": "line", "source": "a", "source-layer": "s", "minzoom": 99}, {"id": "m", "type": "fill", "source": "c", "source-layer": "s"}]}"#
         #expect(Style.refusals(Array(style.utf8)).map(\.description) == [

@@ -1,0 +1,172 @@
+import MapSim
+import MapSimJSON
+
+/// The tiles of a trace as a report's tile grids draw them, per source: each tile with how it was
+/// answered (`loaded`, `cache`, `empty`, `failed`, `cancelled`), when it first arrived, how many
+/// copies of it the view showed at once (world copies), and whether it is a parent of another tile
+/// of its source (a lower zoom shown while the view's own tiles load, or prefetched).
+///
+/// Events name tiles in `source-data-loaded` and tile errors; requests name only URLs, so a tile
+/// request is matched to its source by the `z/x/y` in its URL and the source's loads that followed.
+public struct ReportTiles: Sendable {
+    /// A tile's place, without the checks of `CanonicalTileID` (URLs may name anything).
+    struct Key: Hashable, Comparable {
+        var z: Int
+        var x: Int
+        var y: Int
+
+        static func < (lhs: Key, rhs: Key) -> Bool { (lhs.z, lhs.y, lhs.x) < (rhs.z, rhs.y, rhs.x) }
+
+        /// The tile a URL names: its last three whole-number path segments, `z/x/y` (a file
+        /// extension, `@2x` and a query after them allowed); nil when there are none or they are no
+        /// tile.
+        init?(url: String) {
+            let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+            let segments = path.split(separator: "/").suffix(3)
+            guard segments.count == 3 else { return nil }
+            var numbers: [Int] = []
+            for (offset, segment) in segments.enumerated() {
+                let digits = offset == 2 ? segment.prefix { $0.isNumber } : segment[...]
+                guard !digits.isEmpty, digits.allSatisfy(\.isNumber), let number = Int(digits) else { return nil }
+                numbers.append(number)
+            }
+            guard (0...30).contains(numbers[0]), numbers[1] < 1 << numbers[0], numbers[2] < 1 << numbers[0] else { return nil }
+            self.init(z: numbers[0], x: numbers[1], y: numbers[2])
+        }
+
+        init(z: Int, x: Int, y: Int) {
+            self.z = z
+            self.x = x
+            self.y = y
+        }
+
+        init(_ id: CanonicalTileID) {
+            self.init(z: id.z, x: id.x, y: id.y)
+        }
+    }
+
+    /// One tile of a source.
+    struct Tile {
+        var state: String
+        var time: SimTime
+        var copies: Int
+    }
+
+    /// The sources, in the order first seen, each with its tiles.
+    private(set) var sources: [(source: String, tiles: [Key: Tile])] = []
+
+    /// The tiles of `events`.
+    public init(_ events: [MapEvent]) {
+        struct Request {
+            var key: Key
+            var template: String
+            var begin: SimTime
+            var end: SimTime
+            var request: ResourceRequest
+        }
+        var requests: [Request] = []
+        var loads: [(source: String, key: Key, time: SimTime)] = []
+        var failures: [(source: String, key: Key, time: SimTime)] = []
+        for event in events {
+            switch event.payload {
+            case .resourceRequest(let request) where request.request.kind == .tile:
+                let id = request.request.tileData.map { Key($0.id) } ?? Key(url: request.request.url)
+                guard let id else { continue }
+                requests.append(Request(key: id, template: Self.template(of: request.request.url), begin: event.begin, end: event.end, request: request))
+            case .sourceDataLoaded(let loaded) where loaded.type == .tile:
+                if let tile = loaded.tileID { loads.append((loaded.id, Key(tile), event.end)) }
+            case .mapLoadingError(let error) where error.type == .tile:
+                if let source = error.sourceID, let tile = error.tileID { failures.append((source, Key(tile), event.end)) }
+            default:
+                continue
+            }
+        }
+        // Which URL template serves which source: learnt from the loads a request's answer led to.
+        var templates: [String: String] = [:]
+        var requestsByKey: [Key: [Int]] = [:]
+        for (index, request) in requests.enumerated() { requestsByKey[request.key, default: []].append(index) }
+        func answering(_ key: Key, by time: SimTime) -> Request? {
+            (requestsByKey[key] ?? []).map { requests[$0] }.last { $0.end <= time && !$0.request.cancelled }
+        }
+        for load in loads + failures {
+            if let request = answering(load.key, by: load.time), templates[request.template] == nil { templates[request.template] = load.source }
+        }
+        var sources: [(source: String, tiles: [Key: Tile])] = []
+        func update(_ source: String, _ key: Key, _ change: (inout Tile?) -> Void) {
+            let index = sources.firstIndex { $0.source == source } ?? {
+                sources.append((source, [:]))
+                return sources.count - 1
+            }()
+            change(&sources[index].tiles[key])
+        }
+        var loadCounts: [String: [Key: (time: SimTime, count: Int)]] = [:]
+        for load in loads {
+            let seen = loadCounts[load.source]?[load.key]
+            if seen == nil { loadCounts[load.source, default: [:]][load.key] = (load.time, 1) } else if seen?.time == load.time {
+                loadCounts[load.source]?[load.key]?.count += 1
+            }
+        }
+        for load in loads {
+            update(load.source, load.key) { tile in
+                guard tile == nil else { return }
+                let request = answering(load.key, by: load.time)
+                let state = request.map { $0.request.outcome == .noContent ? "empty" : $0.request.answeredBy == "cache" ? "cache" : "loaded" } ?? "loaded"
+                tile = Tile(state: state, time: load.time, copies: loadCounts[load.source]?[load.key]?.count ?? 1)
+            }
+        }
+        // A tile that failed and loaded later (retried) is loaded; one that never loaded failed.
+        for failure in failures {
+            update(failure.source, failure.key) { tile in
+                if tile == nil { tile = Tile(state: "failed", time: failure.time, copies: 1) }
+            }
+        }
+        // Requests no load followed: cancelled, or failed without a tile error (a map retries).
+        for request in requests {
+            guard let source = templates[request.template] else { continue }
+            update(source, request.key) { tile in
+                guard tile == nil else { return }
+                let state = request.request.outcome == .cancelled ? "cancelled" : request.request.outcome == .error ? "failed" : "empty"
+                tile = Tile(state: state, time: request.end, copies: 1)
+            }
+        }
+        self.sources = sources
+    }
+
+    /// The tiles as a page draws them: `[{"source": ID, "tiles": [[z, x, y, state, µs, copies, parent (0 or 1)]]}]`.
+    public var json: JSONValue {
+        .array(sources.map { source in
+            let keys = source.tiles.keys.sorted()
+            let parents = Self.parents(of: Set(keys))
+            let tiles: [JSONValue] = keys.map { key in
+                let tile = source.tiles[key]!
+                return .array([.number(Double(key.z)), .number(Double(key.x)), .number(Double(key.y)), .string(tile.state),
+                               .number(Double(tile.time.microseconds)), .number(Double(tile.copies)), .number(parents.contains(key) ? 1 : 0)])
+            }
+            return .object(JSONObject([("source", .string(source.source)), ("tiles", .array(tiles))]))
+        })
+    }
+
+    /// The tiles of `keys` that cover another tile of `keys` at a higher zoom.
+    private static func parents(of keys: Set<Key>) -> Set<Key> {
+        var parents: Set<Key> = []
+        for key in keys {
+            var ancestor = key
+            while ancestor.z > 0 {
+                ancestor = Key(z: ancestor.z - 1, x: ancestor.x / 2, y: ancestor.y / 2)
+                if keys.contains(ancestor) { parents.insert(ancestor) }
+            }
+        }
+        return parents
+    }
+
+    /// A tile URL with its `z/x/y` cut out: what the requests of one source's tiles share.
+    static func template(of url: String) -> String {
+        let cut = url.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        var segments = cut[0].split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count >= 3 else { return url }
+        let last = segments[segments.count - 1]
+        segments.removeLast(3)
+        let suffix = last.drop { $0.isNumber }
+        return segments.joined(separator: "/") + "/{z}/{x}/{y}" + suffix + (cut.count > 1 ? "?" + cut[1] : "")
+    }
+}

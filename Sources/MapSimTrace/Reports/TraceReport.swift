@@ -1,0 +1,120 @@
+import Foundation
+import MapSim
+import MapSimJSON
+import MapSimPages
+
+/// One trace as a report page shows it (`PageDocument`'s `report` mode): its header, the summary
+/// (milestones, requests and bytes by kind, errors), a row per request, the milestones, the critical
+/// path and the tiles per source — from the same trace model `diff` and the Perfetto export read.
+public struct TraceReport: Sendable {
+    /// The name the page shows (a file's name, a scenario's).
+    public var name: String
+    /// The trace.
+    public var trace: Trace
+
+    /// A report of `trace`, shown as `name`.
+    public init(name: String, trace: Trace) {
+        self.name = name
+        self.trace = trace
+    }
+
+    /// The number of requests (rows) the page shows.
+    public var requestCount: Int {
+        trace.events.reduce(0) { count, event in event.type == .resourceRequest ? count + 1 : count }
+    }
+
+    /// The trace as the page's script reads it.
+    public var json: JSONValue {
+        var summary = LoadSummary()
+        for event in trace.events { summary.record(event) }
+        let naming = ResourcePath(base: summary.styleURL ?? trace.header.style ?? "")
+        let critical = summary.criticalPath
+        let criticalSteps = Set((critical?.steps ?? []).map { "\($0.kind.rawValue) \($0.begin.microseconds) \($0.end.microseconds) \($0.url)" })
+        var rows: [JSONValue] = []
+        var criticalRows: [Int: Int] = [:]
+        var duration = SimTime.zero
+        var milestones: [JSONValue] = []
+        for event in trace.events {
+            duration = max(duration, event.end)
+            switch event.payload {
+            case .resourceRequest(let request):
+                let key = "\(request.request.kind.rawValue) \(event.begin.microseconds) \(event.end.microseconds) \(request.request.url)"
+                let isCritical = criticalSteps.contains(key) && !request.cancelled
+                if isCritical, let step = critical?.steps.firstIndex(where: { "\($0.kind.rawValue) \($0.begin.microseconds) \($0.end.microseconds) \($0.url)" == key }) {
+                    criticalRows[step] = rows.count
+                }
+                if let row = RequestRow.row(event, naming: naming, critical: isCritical) { rows.append(row) }
+            case .styleLoaded, .mapLoaded, .mapIdle:
+                milestones.append(.array([.string(event.type.rawValue), .number(Double(event.end.microseconds))]))
+            default:
+                break
+            }
+        }
+        var object = JSONObject([
+            ("name", .string(name)),
+            ("header", .array(headerFacts(summary).map { .array([.string($0.0), .string($0.1)]) })),
+            ("duration", .number(Double(duration.microseconds))),
+            ("milestones", .array(milestones)),
+            ("summary", Self.summaryJSON(summary)),
+            ("rows", .array(rows)),
+            ("tiles", ReportTiles(trace.events).json),
+        ])
+        if let critical {
+            let steps = (0..<critical.steps.count).compactMap { criticalRows[$0] }
+            object["critical"] = .object(JSONObject([("milestone", .string(critical.milestone.rawValue)), ("time", .number(Double(critical.time.microseconds))),
+                                                     ("steps", .array(steps.map { .number(Double($0)) }))]))
+        }
+        return .object(object)
+    }
+
+    /// The header as the page lists it: what ran, where, how.
+    private func headerFacts(_ summary: LoadSummary) -> [(String, String)] {
+        let header = trace.header
+        var facts: [(String, String)] = []
+        if let style = header.style ?? summary.styleURL, style != header.scenario { facts.append(("style", style)) }
+        facts.append(("scenario", header.scenario))
+        facts.append(("engine", header.engine))
+        facts.append(("network", header.network ?? "not recorded"))
+        facts.append(("seed", String(header.seed)))
+        facts.append(("camera", header.camera.map(Self.describeCamera) ?? "not recorded"))
+        facts.append(("recorded by", "mapsim \(header.mapsimVersion)"))
+        return facts
+    }
+
+    /// `center -122.4, 37.8 · zoom 10 · bearing 0 · pitch 0 · 1280×720 at 1x`, naming what was
+    /// left to the style.
+    static func describeCamera(_ camera: JSONObject) -> String {
+        var parts: [String] = []
+        if let center = camera["center"]?.arrayValue?.compactMap(\.numberValue), center.count == 2 {
+            parts.append("center " + center.map(JSONWriter.formatNumber).joined(separator: ", "))
+        }
+        for key in ["zoom", "bearing", "pitch"] {
+            if let value = camera[key]?.numberValue { parts.append("\(key) \(JSONWriter.formatNumber(value))") }
+        }
+        parts = parts.isEmpty ? ["the style's own"] : parts.count < 4 ? parts + ["the rest the style's"] : parts
+        if let size = camera["size"]?.stringValue {
+            parts.append(size.replacingOccurrences(of: "x", with: "×") + " at \(JSONWriter.formatNumber(camera["pixel-ratio"]?.numberValue ?? 1))x")
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    /// The summary as the page shows it.
+    static func summaryJSON(_ summary: LoadSummary) -> JSONValue {
+        func time(_ value: SimTime?) -> JSONValue { value.map { .number(Double($0.microseconds)) } ?? .null }
+        func traffic(_ traffic: LoadSummary.Traffic) -> [JSONValue] {
+            [.number(Double(traffic.requests)), .number(Double(traffic.bytes)), .number(Double(traffic.failures)), .number(Double(traffic.cancelled))]
+        }
+        return .object(JSONObject([
+            ("milestones", .array([.array([.string("style-loaded"), time(summary.styleLoaded)]), .array([.string("map-loaded"), time(summary.mapLoaded)]),
+                                   .array([.string("map-idle"), time(summary.mapIdle)])])),
+            ("kinds", .array(summary.traffic.map { .array([.string($0.kind.rawValue)] + traffic($0.traffic)) })),
+            ("total", .array(traffic(summary.total))),
+            ("answered", .array(summary.responsesBySource.map { .array([.string($0.source.rawValue), .number(Double($0.count))]) })),
+            ("notModified", .number(Double(summary.notModified))),
+            ("errors", .array(summary.errors.map { .array([.string($0.type.rawValue), .string($0.message)]) }
+                + summary.liveErrors.map { .array([.string("live"), .string($0)]) })),
+            ("events", .number(Double(summary.eventCount))),
+            ("frames", .number(Double(summary.frames))),
+        ]))
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import MapSimTesting
+@testable import MapSimJSON
+
+/// `mapsim report` and `mapsim run --report`: the pages are written (what they show is tested in a
+/// browser, MapSimPagesTests), inputs that are not traces are named, exit statuses scripts trust.
+@Suite("mapsim report", .serialized)
+struct ReportCommandTests {
+    /// The data a page holds.
+    private func data(of page: String) throws -> JSONValue {
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        let start = try #require(html.range(of: "<script type=\"application/json\" id=\"mapsim-data\">"))
+        let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+        return try JSONParser.parse(String(html[start.upperBound..<end.lowerBound]))
+    }
+
+    @Test func aTraceAndAnEventsFileBecomeOnePage() async throws {
+        let folder = try FixtureDirectory()
+        let load = try await CommandRunner.run(["load", "styles/sample/style.json", "-q", "--trace", folder.path + "/run.trace.yaml", "--events", folder.path + "/run.jsonl"])
+        #expect(load.status == 0)
+        let report = try await CommandRunner.run(["report", folder.path + "/run.trace.yaml", folder.path + "/run.jsonl", "-o", folder.path + "/run.html",
+                                                  "--title", "two views of one load"])
+        #expect(report.status == 0 && report.standardOutput == "wrote \(folder.path)/run.html: 2 traces, 22 requests\n", "\(report.standardOutput)\(report.standardError)")
+        let page = try data(of: folder.path + "/run.html")
+        #expect(page["title"] == .string("two views of one load") && page["mode"] == .string("report"))
+        #expect(page["traces"]?.arrayValue?.map { $0["rows"]?.arrayValue?.count } == [11, 11])
+        #expect(page["traces"]?.arrayValue?.first?["header"]?.arrayValue?.contains(.array([.string("engine"), .string("maplibre-native")])) == true)
+        // To standard output too.
+        let piped = try await CommandRunner.run(["report", folder.path + "/run.jsonl", "-o", "-"])
+        #expect(piped.status == 0 && piped.standardOutput.hasPrefix("<!doctype html>") && piped.standardOutput.hasSuffix("</html>\n"))
+    }
+
+    @Test func whatIsNotATraceIsNamedAndNothingIsWritten() async throws {
+        let folder = try FixtureDirectory()
+        let notATrace = try folder.write("style.yaml", "version: 8\n")
+        let unreadable = try await CommandRunner.run(["report", notATrace, "-o", folder.path + "/out.html"])
+        #expect(unreadable.status == 2 && unreadable.standardError.contains("style.yaml") && unreadable.standardError.contains("not a mapsim trace"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out.html"))
+        let cut = try folder.write("cut.jsonl", "{\"type\":\"map-idle\",\"begin\":0,\"end\":0,\"data\":{}}\n{\"type\":\"map-")
+        #expect(try await CommandRunner.run(["report", cut, "-o", folder.path + "/out.html"]).status == 2)
+        #expect(try await CommandRunner.run(["report", cut, "-o", folder.path + "/out.html", "--allow-truncated"]).status == 0)
+        let noFolder = try await CommandRunner.run(["report", cut, "--allow-truncated", "-o", folder.path + "/missing/out.html"])
+        #expect(noFolder.status == 74 && noFolder.standardError.contains("does not exist"))
+        #expect(try await CommandRunner.run(["report", cut]).status == 64, "-o is required")
+    }
+
+    @Test func aSuiteReportHasAnIndexAndAPagePerScenario() async throws {
+        let folder = try FixtureDirectory()
+        let run = try await CommandRunner.run(["run", "traces/sprite-404.scenario.yaml", "traces/style-404.scenario.yaml", "--report", folder.path + "/suite"])
+        #expect(run.status == 0, "\(run.standardOutput)")
+        #expect(run.standardOutput.hasSuffix("wrote \(folder.path)/suite/index.html and 2 scenario pages\n"))
+        let index = try data(of: folder.path + "/suite/index.html")
+        #expect(index["suite"]?["scenarios"]?.arrayValue?.map { "\($0["name"]?.stringValue ?? "") \($0["status"]?.stringValue ?? "") \($0["page"]?.stringValue ?? "")" }
+            == ["sprite-404 passed sprite-404.html", "style-404 passed style-404.html"])
+        let page = try data(of: folder.path + "/suite/sprite-404.html")
+        #expect(page["scenario"]?["status"] == .string("passed") && page["diff"] == nil && page["traces"]?.arrayValue?.count == 1)
+    }
+}
