@@ -242,9 +242,11 @@ def sprite(ratio):
 # --- glyphs --------------------------------------------------------------------------------------
 
 def glyph_range(start):
-    """A glyph PBF with a simple signed-distance box for every printable code point of the range."""
+    """A glyph PBF with a simple signed-distance box for every printable code point of the first two
+    ranges; the others are served too, without glyphs, as a font server serves every range of a
+    font stack (an offline region downloads all 256)."""
     glyphs = b""
-    for cp in range(start, start + 256):
+    for cp in range(start, start + 256 if start < 512 else start):
         if cp < 32 or 127 <= cp < 160:
             continue
         width, height, buffer = 10, 14, 3
@@ -320,7 +322,7 @@ def main():
         image, index = sprite(ratio)
         write(os.path.join(SAMPLE, f"sprite{suffix}.png"), image)
         write_json(os.path.join(SAMPLE, f"sprite{suffix}.json"), index)
-    for start in (0, 256):
+    for start in range(0, 65536, 256):
         write(os.path.join(SAMPLE, "glyphs", FONT, f"{start}-{start + 255}.pbf"), glyph_range(start))
     write_json(os.path.join(SAMPLE, "style.json"), style("Mapsim City"))
 
@@ -343,7 +345,7 @@ def main():
     mismatch["layers"][4]["filter"] = ["==", ["get", "klass"], "major"]
     write_json(os.path.join(FAILING, "data-mismatch.json"), mismatch)
     write(os.path.join(FAILING, "malformed.json"), '{\n  "version": 8,\n  "sources": {},\n  "layers": [\n    {"id": "background", "type": "background"}\n  ]\n  "name": "missing comma"\n}\n')
-    print(f"wrote {count} tiles, 2 sprites, 2 glyph ranges and 6 styles under {os.path.normpath(ROOT)}")
+    print(f"wrote {count} tiles, 2 sprites, 256 glyph ranges (2 with glyphs) and 6 styles under {os.path.normpath(ROOT)}")
 
 if __name__ == "__main__":
     main()

@@ -13,6 +13,8 @@ Tests/MapSimStyleTests/Expressions/Fixtures/reference-cases.jsonl:
 
 - the upstream HEAD cases, but for `legacy/` (legacy functions), `distance/` and `within/`
   (geometry in tile coordinates), which the 557 cases of 24.8.0 already cover;
+- cases of JavaScript's own rules: objects written with array-index keys first, strings compared
+  by UTF-16 code units, `Object.prototype` names as match labels, a feature without a geometry type;
 - cases generated at the edges: numbers (0, -0, 1e-7, 1e21, 1e300, NaN and infinities from
   arithmetic) through arithmetic, rgb/rgba/to-rgba, to-string, index-of, slice, zoom,
   interpolate-lab; every operator of one or two operands on every JSON type (null, booleans,
@@ -125,6 +127,29 @@ def generated_cases():
     for e in missing:
         for state in ({"y": True}, {}):
             yield f"global-state/{json.dumps(e)} {json.dumps(state)}", case(e, state=state)
+    # JavaScript's own rules: an object's keys in its enumeration order (array indices first) when
+    # written; strings as UTF-16 code units, never canonically equivalent; the names a plain object
+    # has already as match labels; undefined from a feature without a geometry type.
+    for o in [{"x y": 1, "0": 2}, {"b": 1, "10": 2, "2": 3, "a": 4}, {"-1": 1, "1": 2}, {"01": 1, "1": 2}, {"4294967295": 1, "4294967294": 2, "3": 3},
+              {"z": {"2": 1, "1": 2}}]:
+        for e in (["to-string", ["literal", o]], ["concat", "x", ["get", "o"]], ["to-string", ["literal", [o]]]):
+            yield f"javascript/{json.dumps(e)} {json.dumps(o)}", case(e, {"o": o})
+    for a, b in [("é", "e\u0301"), ("Å", "\u212b"), ("Ω", "\u2126")]:
+        for e in (["match", ["get", "a"], [a], 1, [b], 2, 0], ["match", ["get", "a"], a, 1, 0], ["==", ["get", "a"], ["get", "b"]],
+                  ["!=", ["get", "a"], ["get", "b"]], ["<", ["get", "a"], ["get", "b"]], ["in", ["get", "b"], ["literal", [a]]],
+                  ["get", b], ["interpolate-lab", ["linear"], ["match", ["get", "a"], [a], 1, [b], 2, 0], 0, "red", 2, "blue"]):
+            yield f"javascript/{json.dumps(e)}", case(e, {"a": b, "b": a, a: 1})
+    for label in ["toString", "constructor", "__proto__", "hasOwnProperty", "valueOf", "toLocaleString", "x"]:
+        yield f"javascript/match label {label}", case(["match", ["get", "a"], [label], 1, 0], {"a": label})
+    for e in (["index-of", ["geometry-type"], "abc"], ["index-of", "a", ["geometry-type"]], ["in", ["geometry-type"], "abc"], ["slice", ["geometry-type"], 1],
+              ["length", ["geometry-type"]], ["==", ["geometry-type"], ["get", "nope"]], [">", ["geometry-type"], 1], ["concat", "a", ["geometry-type"]],
+              ["concat", ["global-state", "x"], "b"]):
+        yield f"javascript/{json.dumps(e)}", case(e, state={"y": 1})
+    rng = __import__("random").Random(8)
+    for _ in range(40):
+        colors = ["rgba(%d,%d,%d,%.3f)" % (rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255), rng.random()) for _ in range(2)]
+        for kind in ("interpolate-hcl", "interpolate-lab"):
+            yield f"javascript/{kind} {colors}", case([kind, ["linear"], ["zoom"], 0, colors[0], 10, colors[1]], zoom=round(rng.uniform(0, 10), 4))
     locales = ["de", "de-DE", "de-CH", "de-AT", "de-u-co-phonebk", "sv", "sv-SE", "da", "dk", "nb", "no", "fi", "fr", "fr-CA", "es", "es-ES-u-co-trad",
                "en", "en-GB", "en-US", "en-US-POSIX", "tr", "lt", "cs", "pl", "hu", "et", "is", "ja", "zh", "zh-TW", "zh-Hant", "zh-CN", "ko", "th",
                "ar", "he", "iw", "tl", "sh", "cmn", "eng", "DE", "xx", "und", "art-lojban", "en-u-kn", "en-u-kf-upper", "en-u-kn-false",

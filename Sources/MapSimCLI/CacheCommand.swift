@@ -12,7 +12,7 @@ struct CacheCommand: AsyncParsableCommand {
         The cache is MapLibre Native's offline database (schema version 6), the file apps built on \
         MapLibre Native keep: an app's database is a cache mapsim loads from, and one mapsim writes \
         opens in the app. Default: \(CacheLocation.defaultDescription). What no offline region holds \
-        is the ambient cache: past its maximum size (50 MB, --max-cache-size on loading commands) \
+        is the ambient cache: past its maximum size (50 MiB, --max-cache-size on loading commands) \
         the least recently used entries are evicted. Offline regions live under `mapsim region`.
 
         Examples:

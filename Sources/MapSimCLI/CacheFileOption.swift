@@ -16,7 +16,7 @@ struct CacheFileOption: ParsableArguments {
     func open(readOnly: Bool = false, maximumSize: Int = OfflineDatabase.Options.defaultMaximumAmbientCacheSize,
               mapbox: MapboxURL = MapboxURL()) throws -> OfflineDatabase {
         do {
-            let opened = try LoadingEnvironment.openCache(at: path, readOnly: readOnly, maximumSize: maximumSize, mapbox: mapbox)
+            let opened = try LoadingEnvironment.openCache(at: path, readOnly: readOnly, maximumSize: maximumSize, mapbox: mapbox, makesFolder: cache == nil)
             for warning in opened.warnings { printError("mapsim: warning: \(warning)") }
             return opened
         } catch {

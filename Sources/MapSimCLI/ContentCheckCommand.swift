@@ -36,7 +36,7 @@ struct ContentCheckCommand: AsyncParsableCommand {
     @Flag(help: "Check whatever the age of the last check.")
     var force = false
 
-    @Option(help: ArgumentHelp("How old the last check may be, in seconds (default: \(Int(ContentDataManager.Configuration.defaultMaximumAge.seconds))).", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How old the last check may be, in seconds (default: \(Int(ContentDataManager.Configuration.defaultMaximumAge.seconds))).", valueName: "S"))
     var maxAge: Int?
 
     /// The maximum age asked for, or the data manager's default.
@@ -60,7 +60,7 @@ struct ContentCheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         let styleURL = StyleLocation.url(for: style)
-        let environment = loading.environment(styleURL: styleURL, mapbox: MapboxURL())
+        let environment = try loading.environment(styleURL: styleURL, mapbox: MapboxURL())
         guard let cache = environment.cache else {
             await environment.shutdown()
             throw ExitStatus.fail(ExitStatus.cannotWrite, "a content check needs a cache, and none could be opened: \(environment.warnings.joined(separator: "; "))")

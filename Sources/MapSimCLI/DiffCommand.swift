@@ -65,7 +65,7 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("text (a line per difference and a count) or json (a JSON line per difference).", valueName: "FORMAT"))
     var format: OutputFormat = .text
 
-    @Option(help: "Print at most this many differences as text.")
+    @Option(parsing: .unconditional, help: "Print at most this many differences as text.")
     var limit: Int = 20
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {

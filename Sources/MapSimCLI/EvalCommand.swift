@@ -40,7 +40,7 @@ struct EvalCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Run expression cases from FILE (- for standard input), one JSON line each.", valueName: "FILE"))
     var cases: String?
 
-    @Option(help: "The zoom level.")
+    @Option(parsing: .unconditional, help: "The zoom level.")
     var zoom: Double?
 
     @Option(help: ArgumentHelp("The feature's properties, as a JSON object.", valueName: "JSON"))

@@ -18,7 +18,7 @@ struct LiveArguments: ParsableArguments {
     @Option(help: ArgumentHelp("With --live-domain: which feature properties give a location's topic levels (default: dataset, venue, building, floor, room).", valueName: "LEVEL=PROPERTY,..."))
     var locationFields: String?
 
-    @Option(name: .customLong("for"), help: ArgumentHelp("With --live: how long to feed updates (a broker: 60s by default; a recording: to its end).", valueName: "DURATION"))
+    @Option(name: .customLong("for"), parsing: .unconditional, help: ArgumentHelp("With --live: how long to feed updates (a broker: 60s by default; a recording: to its end).", valueName: "DURATION"))
     var duration: DurationArgument?
 
     @OptionGroup(title: "Live data broker login")

@@ -17,7 +17,7 @@ final class LiveEventStream {
     /// A stream ending after `duration` (nil: only on Ctrl-C), recorded to the file `eventsPath`.
     init(recordingTo eventsPath: String?, for duration: SimTime?) throws {
         do {
-            writer = try eventsPath.map { try EventLineWriter(path: $0, streamed: true) }
+            writer = try eventsPath.map { try EventLineWriter(path: $0) }
         } catch {
             throw ExitStatus.fail(error)
         }

@@ -41,7 +41,7 @@ struct LiveListenCommand: AsyncParsableCommand {
     @OptionGroup(title: "Login")
     var login: BrokerLogin
 
-    @Option(name: .customLong("for"), help: ArgumentHelp("Stop after this long: 30s, 500ms, 10m, 1h.", valueName: "DURATION"))
+    @Option(name: .customLong("for"), parsing: .unconditional, help: ArgumentHelp("Stop after this long: 30s, 500ms, 10m, 1h.", valueName: "DURATION"))
     var duration: DurationArgument?
 
     @Option(help: ArgumentHelp("Also write every event to FILE as JSON lines.", valueName: "FILE"))

@@ -71,7 +71,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The time between observations without --time-field.", valueName: "DURATION"))
     var interval = DurationArgument(argument: "10ms")!
 
-    @Option(help: "How many times faster than the feed's own time to play (0.001 to 1000000).")
+    @Option(parsing: .unconditional, help: "How many times faster than the feed's own time to play (0.001 to 1000000).")
     var speed: Double = 1
 
     @Option(help: "The most observations kept (0: no limit).")
@@ -80,13 +80,13 @@ struct LiveReplayCommand: AsyncParsableCommand {
     @Option(help: "The most observations kept per track (0: no limit).")
     var maxObservationsPerTrack = 0
 
-    @Option(help: ArgumentHelp("Purge observations older than this many seconds (0: off; at most 31536000, a year).", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Purge observations older than this many seconds (0: off; at most 31536000, a year).", valueName: "S"))
     var maxDuration: Double = 0
 
     @Option(help: ArgumentHelp("Keep only observations this filter expression accepts.", valueName: "EXPR"))
     var filter: String?
 
-    @Option(help: ArgumentHelp("Keep only observations inside this area.", valueName: "W,S,E,N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Keep only observations inside this area.", valueName: "W,S,E,N"))
     var bbox: BoundsArgument?
 
     @Option(help: ArgumentHelp("Write every event to FILE as JSON lines.", valueName: "FILE"))
@@ -107,7 +107,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
     @Flag(help: "Stop at the first malformed line (exit 65).")
     var strict = false
 
-    @Option(name: .customLong("for"), help: ArgumentHelp("With a live feed: how long to read it.", valueName: "DURATION"))
+    @Option(name: .customLong("for"), parsing: .unconditional, help: ArgumentHelp("With a live feed: how long to read it.", valueName: "DURATION"))
     var duration: DurationArgument?
 
     @OptionGroup(title: "Broker login (an mqtt:// feed)")

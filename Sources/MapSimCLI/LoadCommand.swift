@@ -18,6 +18,10 @@ struct LoadCommand: AsyncParsableCommand {
         use the real network unless --network PROFILE simulates one, serving --mirror folders. \
         --offline sends nothing to the network: the map loads what the cache has and still goes idle.
 
+        Every file mapsim writes (--events, --trace, --summary, --junit, --cache) goes in a folder \
+        that exists: a mistyped folder is an error (exit 74), never made; only the default cache's \
+        own folder is made.
+
         Time is virtual: loading is as fast as the machine allows, and two runs of the same load \
         give byte-identical events. The camera defaults to the style's own center, zoom, bearing \
         and pitch; any flag given overrides that field only.
@@ -123,16 +127,16 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Degrees of tilt, 0–60 (default: the style's).")
     var pitch: Double?
 
-    @Option(help: ArgumentHelp("The view size in logical pixels.", valueName: "WxH"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The view size in logical pixels, each side 1 to 16384.", valueName: "WxH"))
     var size: SizeArgument = SizeArgument(width: 512, height: 512)
 
-    @Option(help: "Device pixels per logical pixel; above 1 loads @2x sprites and {ratio} tiles.")
+    @Option(parsing: .unconditional, help: "Device pixels per logical pixel, above 0 and at most 8; above 1 loads @2x sprites and {ratio} tiles.")
     var pixelRatio: Double = 1
 
     @Option(help: "The state to run until: style-loaded, map-loaded or map-idle.")
     var until: Map.State = .mapIdle
 
-    @Option(help: "Give up after this many seconds of virtual time.")
+    @Option(parsing: .unconditional, help: "Give up after this many seconds of virtual time.")
     var timeout: Double = 60
 
     @Option(help: ArgumentHelp("Write every event to FILE as JSON lines.", valueName: "FILE"))
@@ -185,9 +189,12 @@ struct LoadCommand: AsyncParsableCommand {
     var requireFirstOnlineCheck = false
 
     func validate() throws {
+        try size.check("--size")
         try CameraArguments.validate(center: center?.value, zoom: zoom, pitch: pitch)
         guard pixelRatio > 0, pixelRatio <= 8 else { throw ValidationError("--pixel-ratio must be above 0 and at most 8") }
-        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be between 0 and 86400 seconds") }
+        guard timeout > 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout must be above 0 and at most 86400 seconds of virtual time, not \(JSONWriter.formatNumber(timeout))")
+        }
         _ = try liveData.feed()
         guard (content == nil) == (publicKey == nil) else { throw ValidationError("--content and --public-key go together") }
         if allowDowngrade && content == nil { throw ValidationError("--allow-downgrade goes with --content") }
@@ -307,7 +314,7 @@ struct LoadCommand: AsyncParsableCommand {
 
     func run() async throws {
         let styleURL = StyleLocation.url(for: style)
-        let environment = loading.environment(styleURL: styleURL, mapbox: mapbox.normalizer)
+        let environment = try loading.environment(styleURL: styleURL, mapbox: mapbox.normalizer)
         let viewport = Viewport(width: size.width, height: size.height, pixelRatio: pixelRatio)
         let camera = CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch)
         let map = environment.makeMap(viewport: viewport)

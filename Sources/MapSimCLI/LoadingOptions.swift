@@ -5,10 +5,10 @@ import MapSimKit
 /// How a command loads resources: cache, network (real or simulated), offline. Shared by every
 /// command that loads a style.
 struct LoadingOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The cache: a MapLibre Native offline database, an app's included (default: \(CacheLocation.defaultDescription)).", valueName: "PATH"))
+    @Option(help: ArgumentHelp("The cache: a MapLibre Native offline database, an app's included (default: \(CacheLocation.defaultDescription), its folder made if need be; another file goes in a folder that exists, as every file mapsim writes does).", valueName: "PATH"))
     var cache: String?
 
-    @Option(help: ArgumentHelp("Evict the least recently used ambient entries past this size (K, M, G in 1024s; MapLibre's default).", valueName: "SIZE"))
+    @Option(help: ArgumentHelp("Evict the least recently used ambient entries past this size (KB, MB: 1000s; KiB, MiB, or K, M: 1024s; MapLibre's default).", valueName: "SIZE"))
     var maxCacheSize = ByteSizeArgument(bytes: OfflineDatabase.Options.defaultMaximumAmbientCacheSize)
 
     @Flag(help: "Use no cache: every request goes to the network.")
@@ -26,19 +26,19 @@ struct LoadingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --network: no network from START to END seconds of virtual time (repeatable).", valueName: "START-END"))
     var offlineWindow: [WindowArgument] = []
 
-    @Option(help: "The seed of the simulated network's jitter.")
+    @Option(parsing: .unconditional, help: "The seed of the simulated network's jitter: a whole number, 0 or more.")
     var seed: UInt64 = 0
 
-    @Option(help: "The most network requests in flight at once (default: the engine's, 20 for MapLibre Native and Mapbox, 256 for GL JS).")
+    @Option(parsing: .unconditional, help: "The most network requests in flight at once (default: the engine's, 20 for MapLibre Native and Mapbox, 256 for GL JS).")
     var maxRequests: Int?
 
-    @Option(help: "The most tiles one source may need for one view; a larger cover is refused with a source error.")
+    @Option(parsing: .unconditional, help: "The most tiles one source may need for one view; a larger cover is refused with a source error.")
     var maxTiles: Int = Map.Options.defaultMaximumTilesPerSource
 
     @Option(help: ArgumentHelp("The folder asset:// URLs resolve under (default: the style's folder).", valueName: "DIR"))
     var assetRoot: String?
 
-    @Option(help: ArgumentHelp("Fail a network request that has no answer after this long (500ms, 2s), naming its URL; it is retried as a lost connection is.", valueName: "DURATION"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Fail a network request that has no answer after this long (500ms, 2s), naming its URL; it is retried as a lost connection is.", valueName: "DURATION"))
     var requestTimeout: DurationArgument?
 
     @Option(help: ArgumentHelp("The map to simulate: maplibre-native (the default), maplibre-gl-js (in a browser) or mapbox (the Mapbox Maps SDK).", valueName: "ENGINE"))
@@ -79,8 +79,11 @@ struct LoadingOptions: ParsableArguments {
 
     /// The loading environment these options describe, for a style at `styleURL`; its warnings are
     /// printed.
+    /// The environment these options make; a --cache that cannot be opened (a folder that does
+    /// not exist, a folder given as the file) ends the command with exit status 74, as an --events
+    /// file that cannot be written does.
     func environment(styleURL: String, mapbox: MapboxURL = MapboxURL(), maximumRetries: Int? = nil,
-                     mapboxTileCountLimit: Int = OfflineDatabase.Options.defaultMapboxTileCountLimit) -> LoadingEnvironment {
+                     mapboxTileCountLimit: Int = OfflineDatabase.Options.defaultMapboxTileCountLimit) throws -> LoadingEnvironment {
         let network: LoadingEnvironment.NetworkChoice = if let preset = self.network.flatMap(NetworkPreset.init(rawValue:)) {
             .simulated(.init(preset: preset, seed: seed, mirrors: mirror.map(\.value), offlineWindows: offlineWindow.map(\.value)))
         } else {
@@ -94,6 +97,7 @@ struct LoadingOptions: ParsableArguments {
                                                                   engine: chosenEngine))
         options.mapboxTileCountLimit = mapboxTileCountLimit
         let environment = LoadingEnvironment(options, styleURL: styleURL)
+        if let error = environment.cacheError { throw ExitStatus.fail(error) }
         for warning in environment.warnings { printError("mapsim: warning: \(warning)") }
         return environment
     }

@@ -12,12 +12,15 @@ struct RegionCheckCommand: ParsableCommand {
         or holds only expired and to be revalidated: the style, TileJSON, sprite sheets at the \
         region's pixel ratio, GeoJSON documents, images, tiles (named z/x/y) and glyph ranges — \
         counted per zoom and listed. A view inside a region check calls complete loads offline to \
-        map-idle with no error. Exit status 0 when complete, 1 when something is missing.
+        map-idle with no error. For a region given by its ID, the region's own verdict comes first \
+        (complete as `region status` says, what is missing and why). Exit status 0 when both are \
+        complete, 1 when something is missing.
 
         Examples:
           mapsim region check 1 --cache app.db
-          mapsim region check --style https://maps.example/style.json --bounds -122.52,37.70,-122.35,37.83 \\
-              --min-zoom 10 --max-zoom 14 --cache app.db --json
+          mapsim region check --style https://maps.example/style.json \\
+              --bounds -122.52,37.70,-122.35,37.83 --min-zoom 10 --max-zoom 14 \\
+              --cache app.db --json
         """)
 
     @Argument(help: "The region's ID (or give --style, --bounds and the zooms).")
@@ -35,7 +38,7 @@ struct RegionCheckCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Without an ID: the highest zoom (inf for every zoom the sources have).", valueName: "ZOOM"))
     var maxZoom: Double?
 
-    @Option(help: "Without an ID: the pixel ratio the map would load sprites and {ratio} tiles for.")
+    @Option(parsing: .unconditional, help: "Without an ID: the pixel ratio the map would load sprites and {ratio} tiles for.")
     var pixelRatio: Double = 1
 
     @OptionGroup var file: CacheFileOption
@@ -62,8 +65,14 @@ struct RegionCheckCommand: ParsableCommand {
     func run() throws {
         let database = try file.open(readOnly: true, mapbox: mapbox.normalizer)
         let definition: OfflineRegionDefinition
+        var completeness: RegionCompleteness?
         if let id {
             let region = try RegionCommand.region(id, in: database)
+            do {
+                completeness = try database.completeness(of: region)
+            } catch {
+                throw ExitStatus.fail(error)
+            }
             switch region.definition {
             case .success(let decoded): definition = decoded
             case .failure(let error): throw ExitStatus.fail(ExitStatus.failure, "region \(id) cannot be checked: its definition \(error)")
@@ -87,11 +96,17 @@ struct RegionCheckCommand: ParsableCommand {
             throw ExitStatus.fail(error)
         }
         bar.finish()
-        json ? printJSON(report) : printText(report, name: id.map { "region \($0)" } ?? "the area")
-        if !report.isComplete { throw ExitStatus.failure }
+        json ? printJSON(report, completeness: completeness) : printText(report, completeness: completeness, name: id.map { "region \($0)" } ?? "the area")
+        if !report.isComplete || completeness?.isComplete == false { throw ExitStatus.failure }
     }
 
-    private func printText(_ report: RegionCheck.Report, name: String) {
+    private func printText(_ report: RegionCheck.Report, completeness: RegionCompleteness?, name: String) {
+        if let completeness {
+            let status = completeness.status
+            print("\(name) is \(completeness.isComplete ? "complete" : "incomplete") (as `region status` says): "
+                  + "\(status.completedResourceCount) of \(status.requiredResourceCount) resources")
+            for line in completeness.missingLines { print("  missing: " + line) }
+        }
         let tiles = report.zooms.reduce(0) { $0 + $1.tiles }
         print(report.isComplete
               ? "\(name) is complete offline: \(tiles) tiles and \(report.checked - tiles) other resources checked"
@@ -130,7 +145,7 @@ struct RegionCheckCommand: ParsableCommand {
         return String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
-    private func printJSON(_ report: RegionCheck.Report) {
+    private func printJSON(_ report: RegionCheck.Report, completeness: RegionCompleteness?) {
         let zooms = report.zooms.map { zoom in
             JSONValue.object(JSONObject([("zoom", .number(Double(zoom.zoom))), ("tiles", .number(Double(zoom.tiles))),
                                          ("missing-tiles", .number(Double(zoom.missingTiles))),
@@ -147,7 +162,9 @@ struct RegionCheckCommand: ParsableCommand {
             if let reason = item.reason { members.append(("reason", .string(reason))) }
             return JSONValue.object(JSONObject(members))
         }
-        print(JSONWriter.string(.object(JSONObject([("complete", .bool(report.isComplete)), ("checked", .number(Double(report.checked))),
-                                                    ("zooms", .array(zooms)), ("missing", .array(missing))]))))
+        var object = JSONObject([("complete", .bool(report.isComplete && completeness?.isComplete != false)), ("offline-complete", .bool(report.isComplete)),
+                                 ("checked", .number(Double(report.checked))), ("zooms", .array(zooms)), ("missing", .array(missing))])
+        if let completeness { object["status"] = .object(completeness.json) }
+        print(JSONWriter.string(.object(object)))
     }
 }

@@ -15,8 +15,9 @@ struct RegionCommand: AsyncParsableCommand {
         \(CacheLocation.defaultDescription)).
 
         Examples:
-          mapsim region download https://maps.example/style.json --bounds -122.52,37.70,-122.35,37.83 \\
-              --min-zoom 10 --max-zoom 14 --cache app.db --description "San Francisco"
+          mapsim region download https://maps.example/style.json \\
+              --bounds -122.52,37.70,-122.35,37.83 --min-zoom 10 --max-zoom 14 \\
+              --cache app.db --description "San Francisco"
           mapsim region list --cache app.db
           mapsim region check 1 --cache app.db
           mapsim region status 1 --cache app.db --json

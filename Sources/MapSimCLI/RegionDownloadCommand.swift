@@ -16,21 +16,34 @@ struct RegionDownloadCommand: AsyncParsableCommand {
         database holds already is linked without a request, so an interrupted download (Ctrl-C, \
         SIGTERM, a lost network) resumes with only what is missing: run the same command again \
         (the same definition resumes its region), or give the region's ID. With --glyphs needed \
-        only the glyph ranges the region's tiles lay out are fetched (MapLibre Native would still \
-        want the others: `region status` says how many, and the bytes saved).
+        only the glyph ranges the region's tiles lay out are fetched, and the region requires only \
+        those (MapLibre Native would want the others: `region status` says how many, and the bytes \
+        saved).
 
         Progress shows on a terminal; --events writes the download's events as JSON lines \
         (offline-region-status-changed after each resource, offline-region-response-error, \
-        offline-region-tile-limit-exceeded). Exit status: 0 when the region is complete; 1 when \
-        something could not be downloaded (listed), the style failed or the mapbox:// tile limit \
-        was reached; 74 when the database cannot be written; 130, 143 or 129 when stopped by Ctrl-C, \
-        SIGTERM or SIGHUP (what was downloaded is kept).
+        offline-region-tile-limit-exceeded) as they happen.
+
+        Each resource is committed to the database as it arrives, so even a download killed \
+        outright (SIGKILL, a phone's app killer) keeps all but what was in flight, and the \
+        database stays one MapLibre Native opens.
+
+        Complete means what `region status` says, MapLibre Native's OfflineRegionStatus worked out \
+        from the database: every required resource stored. What the server does not have (a 404: \
+        MapLibre skips it) is still required, and named once in the last lines — "128 glyph ranges \
+        of Noto Sans Regular the server does not have" — with what is not downloaded yet. Exit \
+        status: 0 exactly when the region is complete; 1 when it is not (what is missing is \
+        listed), the style failed or the mapbox:// tile limit was reached; 74 when the database \
+        cannot be written; 130, 143 or 129 when stopped by Ctrl-C, SIGTERM or SIGHUP (what was \
+        downloaded is kept).
 
         Examples:
-          mapsim region download https://maps.example/style.json --bounds -122.52,37.70,-122.35,37.83 \\
-              --min-zoom 10 --max-zoom 14 --cache app.db
-          mapsim region download styles/sample/style.json --geometry route.geojson --min-zoom 8 \\
-              --max-zoom inf --glyphs needed --cache app.db --events download.jsonl
+          mapsim region download https://maps.example/style.json \\
+              --bounds -122.52,37.70,-122.35,37.83 --min-zoom 10 --max-zoom 14 \\
+              --cache app.db
+          mapsim region download styles/sample/style.json \\
+              --geometry route.geojson --min-zoom 8 --max-zoom inf \\
+              --glyphs needed --cache app.db --events download.jsonl
           mapsim region download 3 --cache app.db          # resume region 3
         """
     )
@@ -50,7 +63,7 @@ struct RegionDownloadCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The highest zoom; inf for every zoom the sources have.", valueName: "ZOOM"))
     var maxZoom: Double?
 
-    @Option(help: "The pixel ratio of {ratio} tiles.")
+    @Option(parsing: .unconditional, help: "The pixel ratio of {ratio} tiles.")
     var pixelRatio: Double = 1
 
     @Flag(help: "Also download the glyph ranges of CJK ideographs and Hangul.")
@@ -65,10 +78,10 @@ struct RegionDownloadCommand: AsyncParsableCommand {
     @Flag(help: "Make a new region even when one with the same definition exists (else that one is resumed).")
     var new = false
 
-    @Option(help: "How many times a failing resource is retried, on the pipeline's schedule, before it counts as failed.")
+    @Option(parsing: .unconditional, help: "How many times a failing resource is retried, on the pipeline's schedule, before it counts as failed.")
     var retries: Int = 3
 
-    @Option(help: "The most mapbox:// tiles the database's regions may hold (MapLibre's setOfflineMapboxTileCountLimit).")
+    @Option(parsing: .unconditional, help: "The most mapbox:// tiles the database's regions may hold (MapLibre's setOfflineMapboxTileCountLimit).")
     var mapboxTileLimit: Int = OfflineDatabase.Options.defaultMapboxTileCountLimit
 
     @Option(help: ArgumentHelp("Write the download's events to FILE as JSON lines.", valueName: "FILE"))
@@ -107,7 +120,7 @@ struct RegionDownloadCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let environment = loading.environment(styleURL: resumedID == nil ? StyleLocation.url(for: style) : "", mapbox: mapbox.normalizer,
+        let environment = try loading.environment(styleURL: resumedID == nil ? StyleLocation.url(for: style) : "", mapbox: mapbox.normalizer,
                                               mapboxTileCountLimit: mapboxTileLimit)
         guard let cache = environment.cache else {
             await environment.shutdown()
@@ -164,7 +177,8 @@ struct RegionDownloadCommand: AsyncParsableCommand {
         }
         report(result, database: cache.path)
         if result.wasInterrupted { throw ExitStatus.stopped(by: stop.caughtSignal ?? SIGINT) }
-        guard result.status.isComplete, result.failures.isEmpty, result.stopReason == nil else { throw ExitStatus.failure }
+        // The exit status says what `region status` says: 0 exactly when the region is complete.
+        guard result.completeness.isComplete else { throw ExitStatus.failure }
     }
 
     /// The region to download: the one whose ID was given, the one with the same definition (to
@@ -218,22 +232,24 @@ struct RegionDownloadCommand: AsyncParsableCommand {
 
     private func report(_ result: RegionDownloader.Result, database: String) {
         let status = result.status
+        let completeness = result.completeness
         if json {
             var members = RegionCommand.json(result.region)
-            members += [("status", .object(status.json)), ("failures", .array(result.failures.map(JSONValue.string)))]
+            members += [("status", .object(status.json))] + completeness.json.members.map { ($0.key, $0.value) }
+            members.append(("failures", .array(result.failures.map(JSONValue.string))))
             if let reason = result.stopReason { members.append(("stopped", .string(reason))) }
             print(JSONWriter.string(.object(JSONObject(members))))
             return
         }
+        for failure in result.failures { printError("mapsim: failed: \(failure)") }
         let summary = "\(status.completedResourceCount) of \(status.requiredResourceCount) resources (\(status.completedTileCount) tiles), \(ByteCount.format(status.completedResourceSize)) stored in \(database)"
         if let reason = result.stopReason {
             print("region \(result.region.id) stopped: \(reason); \(summary)")
-            if result.wasInterrupted { print("run the same command again to download what is missing") }
-        } else if status.isComplete && result.failures.isEmpty {
-            print("region \(result.region.id) complete: \(summary)")
         } else {
-            print("region \(result.region.id) incomplete: \(summary)")
-            for failure in result.failures { printError("mapsim: failed: \(failure)") }
+            print("region \(result.region.id) \(completeness.isComplete ? "complete" : "incomplete"): \(summary)")
+        }
+        for line in completeness.missingLines { print("  missing: " + line) }
+        if !completeness.isComplete && completeness.missingCount > completeness.absent.count {
             print("run the same command again to download what is missing")
         }
     }

@@ -18,7 +18,8 @@ struct RegionExportCommand: ParsableCommand {
 
         Examples:
           mapsim region export 1 --cache app.db --pmtiles sf.pmtiles
-          mapsim region export 1 --cache app.db --mbtiles sf.mbtiles --source openmaptiles
+          mapsim region export 1 --cache app.db --mbtiles sf.mbtiles \\
+              --source openmaptiles
         """)
 
     @Argument(help: "The region's ID (mapsim region list lists them).")

@@ -4,11 +4,12 @@ import MapSimKit
 /// `mapsim region list`: every region of the database.
 struct RegionListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "Print each region's ID, definition and description.",
+        commandName: "list", abstract: "Print each region's ID, definition, description and whether it is complete.",
         discussion: """
         The definition is printed as the database stores it (MapLibre Native's JSON); one MapLibre \
         Native cannot decode is flagged with the reason. The description is printed as text when it \
-        is UTF-8 (with --json, as hexadecimal bytes when it is not).
+        is UTF-8 (with --json, as hexadecimal bytes when it is not). Complete is what `region \
+        status` says.
 
         Examples:
           mapsim region list --cache app.db
@@ -28,19 +29,31 @@ struct RegionListCommand: ParsableCommand {
         } catch {
             throw ExitStatus.fail(error)
         }
+        let verdicts: [RegionCompleteness?] = regions.map { try? database.completeness(of: $0) }
         if json {
-            print(JSONWriter.string(.array(regions.map { .object(JSONObject(RegionCommand.json($0))) })))
+            print(JSONWriter.string(.array(zip(regions, verdicts).map { region, verdict in
+                var members = RegionCommand.json(region)
+                if let verdict {
+                    members += [("complete", .bool(verdict.isComplete)), ("completed-resource-count", .number(Double(verdict.status.completedResourceCount))),
+                                ("required-resource-count", .number(Double(verdict.status.requiredResourceCount)))]
+                }
+                return .object(JSONObject(members))
+            })))
             return
         }
         guard !regions.isEmpty else {
             print("no regions in \(database.path)")
             return
         }
-        for region in regions {
+        for (region, verdict) in zip(regions, verdicts) {
             print("region \(region.id)")
             print("  definition   \(region.encodedDefinition)")
             if case .failure(let error) = region.definition { print("  undecodable  \(error.message)") }
             if region.metadata != nil { print("  description  \(RegionCommand.describe(region))") }
+            if let verdict {
+                print("  complete     \(verdict.isComplete ? "yes" : "no"): \(verdict.status.completedResourceCount) of \(verdict.status.requiredResourceCount) resources"
+                      + (verdict.status.requiredResourceCountIsPrecise ? "" : " (more once every TileJSON is stored)"))
+            }
         }
     }
 }

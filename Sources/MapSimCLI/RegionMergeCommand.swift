@@ -21,7 +21,7 @@ struct RegionMergeCommand: AsyncParsableCommand {
 
     @OptionGroup var file: CacheFileOption
 
-    @Option(help: "The most mapbox:// tiles the regions may hold (MapLibre's setOfflineMapboxTileCountLimit).")
+    @Option(parsing: .unconditional, help: "The most mapbox:// tiles the regions may hold (MapLibre's setOfflineMapboxTileCountLimit).")
     var mapboxTileLimit: Int = OfflineDatabase.Options.defaultMapboxTileCountLimit
 
     @Flag(help: "Print the merged regions as JSON.")

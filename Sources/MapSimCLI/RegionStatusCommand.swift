@@ -8,8 +8,12 @@ struct RegionStatusCommand: ParsableCommand {
         discussion: """
         As MapLibre Native works it out when no download runs: the completed counts and stored sizes \
         from what the database holds, the required counts from the stored style and TileJSON (not \
-        precise until every TileJSON is stored). For a region downloaded with --glyphs needed, also \
-        the glyph ranges it holds of those MapLibre Native would download, and the bytes saved.
+        precise until every TileJSON is stored). Complete is every required resource stored — the \
+        same verdict `region download` ends with, `list` and `check` give; when incomplete, what \
+        is missing: what the server did not have at the last download (by kind; glyph ranges by \
+        font stack), and what is not downloaded yet. A region downloaded with --glyphs needed \
+        requires only those ranges: the status says how many it holds of those MapLibre Native \
+        would download, and the bytes saved.
 
         Examples:
           mapsim region status 1 --cache app.db
@@ -27,16 +31,18 @@ struct RegionStatusCommand: ParsableCommand {
     func run() throws {
         let database = try file.open(readOnly: true)
         let region = try RegionCommand.region(id, in: database)
-        let status: OfflineRegionStatus
+        let completeness: RegionCompleteness
         let savings: (needed: Int, all: Int, bytesSaved: Int)?
         do {
-            status = try database.status(of: region)
+            completeness = try database.completeness(of: region)
             savings = try database.glyphSavings(of: id)
         } catch {
             throw ExitStatus.fail(error)
         }
+        let status = completeness.status
         if json {
-            var members = [("id", JSONValue.number(Double(id)))] + status.json.members
+            var members = [("id", JSONValue.number(Double(id)))] + status.json.members.map { ($0.key, $0.value) }
+            members += completeness.json.members.filter { $0.key != "complete" }.map { ($0.key, $0.value) }
             if let savings {
                 members.append(("glyph-ranges", .object(JSONObject([("downloaded", .number(Double(savings.needed))), ("maplibre", .number(Double(savings.all))),
                                                                     ("bytes-saved", .number(Double(savings.bytesSaved)))]))))
@@ -59,11 +65,6 @@ struct RegionStatusCommand: ParsableCommand {
         if let savings {
             print("  glyph ranges                    \(savings.needed) of the \(savings.all) MapLibre downloads; ~\(ByteCount.format(savings.bytesSaved)) saved")
         }
-        if !status.isComplete && status.requiredResourceCountIsPrecise {
-            print("""
-              (MapLibre counts every glyph range of the style's font stacks as required, and the ranges a server lacks are \
-            never stored: `mapsim region check \(id)` says what a map in the region would lack offline.)
-            """)
-        }
+        for line in completeness.missingLines { print("  missing: " + line) }
     }
 }

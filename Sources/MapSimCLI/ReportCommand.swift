@@ -32,8 +32,9 @@ struct ReportCommand: ParsableCommand {
         Examples:
           mapsim load styles/sample/style.json --trace run.trace.yaml --quiet
           mapsim report run.trace.yaml -o run.html
-          mapsim report traces/cold-load.trace.yaml traces/warm-cache-reload.trace.yaml -o compare.html
-          mapsim report requests.jsonl -o served.html --title "GL JS through mapsim serve"
+          mapsim report cold.trace.yaml warm.trace.yaml -o compare.html
+          mapsim report requests.jsonl -o served.html \\
+              --title "GL JS through mapsim serve"
         """
     )
 

@@ -41,7 +41,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write a JUnit XML report to FILE.", valueName: "FILE"))
     var junit: String?
 
-    @Option(help: ArgumentHelp("Run only share I of N (1-based), chosen by sorted file name, for CI matrices.", valueName: "I/N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run only share I of N (1-based), chosen by sorted file name, for CI matrices.", valueName: "I/N"))
     var shard: ShardArgument?
 
     @Flag(help: "Compare as `mapsim diff --relaxed` does: what each resource got, milestones in order, other events as counts.")

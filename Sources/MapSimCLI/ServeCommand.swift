@@ -17,7 +17,9 @@ struct ServeCommand: AsyncParsableCommand {
         (.., percent-encoded or through a symbolic link) is a 404.
 
         A source that reads an archive (mbtiles://PATH, pmtiles://PATH or pmtiles://file://PATH; a \
-        relative PATH from the style's folder) is served as a TileJSON at /_archives/SOURCE.json \
+        relative PATH from the style's folder — MapLibre Native and `mapsim load` refuse a relative \
+        PATH, as they know no folder to resolve it in, but serve serves that folder) is served as a \
+        TileJSON at /_archives/SOURCE.json \
         and tiles at /_archives/SOURCE/{z}/{x}/{y}.FORMAT, inflated (and gzipped again for a \
         client that asks), 204 for a tile the archive lacks — so a client that reads no archive \
         draws it.
@@ -107,7 +109,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Answer as over this network, in real time: \(NetworkPreset.names.joined(separator: ", ")) (round trip, jitter from --seed, bandwidth).", valueName: "PROFILE"))
     var network: String?
 
-    @Option(help: "The seed of the network's jitter.")
+    @Option(parsing: .unconditional, help: "The seed of the network's jitter.")
     var seed: UInt64 = 0
 
     @Option(help: ArgumentHelp("Misbehave for the URLs matching PATTERN: a status (503), drop, truncate or delay:MS; xTIMES for the first TIMES requests of each URL (repeatable; the first that matches applies).", valueName: "PATTERN=EFFECT[xTIMES]"))
@@ -197,8 +199,8 @@ struct ServeCommand: AsyncParsableCommand {
         let streamsTrace = trace.map { !($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) } ?? false
         let writers: [EventLineWriter]
         do {
-            writers = try (events.map { [try EventLineWriter(path: $0, streamed: true)] } ?? [])
-                + (streamsTrace ? trace.map { [try EventLineWriter(path: $0, header: header.json, streamed: true)] } ?? [] : [])
+            writers = try (events.map { [try EventLineWriter(path: $0)] } ?? [])
+                + (streamsTrace ? trace.map { [try EventLineWriter(path: $0, header: header.json)] } ?? [] : [])
         } catch {
             throw ExitStatus.fail(error)
         }

@@ -26,7 +26,7 @@ struct TilesCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The camera zoom (0–25.5).")
     var zoom: Double
 
-    @Option(help: ArgumentHelp("The view size in logical pixels.", valueName: "WxH"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The view size in logical pixels, each side 1 to 16384.", valueName: "WxH"))
     var size: SizeArgument = SizeArgument(width: 512, height: 512)
 
     @Option(parsing: .unconditional, help: "Degrees clockwise from north; negative counter-clockwise.")
@@ -35,19 +35,20 @@ struct TilesCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Degrees of tilt (0–60).")
     var pitch: Double = 0
 
-    @Option(help: "The source's tile size in pixels.")
+    @Option(parsing: .unconditional, help: "The source's tile size in pixels.")
     var tileSize: Int = 512
 
     @Option(help: "vector floors the covering zoom, raster rounds it.")
     var sourceType: SourceType = .vector
 
-    @Option(help: "The source's lowest zoom.")
+    @Option(parsing: .unconditional, help: "The source's lowest zoom.")
     var minZoom: Int = 0
 
-    @Option(help: "The source's highest zoom; deeper views reuse these tiles.")
+    @Option(parsing: .unconditional, help: "The source's highest zoom; deeper views reuse these tiles.")
     var maxZoom: Int = 22
 
     func validate() throws {
+        try size.check("--size")
         try CameraArguments.validate(center: center.value, zoom: zoom, pitch: pitch)
         guard tileSize > 0, tileSize <= 8192 else { throw ValidationError("--tile-size must be between 1 and 8192") }
         guard (0...30).contains(minZoom), (0...30).contains(maxZoom), minZoom <= maxZoom else {
@@ -55,7 +56,7 @@ struct TilesCommand: ParsableCommand {
         }
     }
 
-    @Option(help: "Refuse a cover of more tiles than this.")
+    @Option(parsing: .unconditional, help: "Refuse a cover of more tiles than this.")
     var maxTiles: Int = 10_000
 
     func run() throws {

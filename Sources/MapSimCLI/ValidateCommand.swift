@@ -45,7 +45,7 @@ struct ValidateCommand: AsyncParsableCommand {
     @Flag(help: "Also load the style and report what does not resolve.")
     var deep = false
 
-    @Option(help: "With --deep: retry a failed resource this many times, on the SDK's schedule (default: no retry).")
+    @Option(parsing: .unconditional, help: "With --deep: retry a failed resource this many times, on the SDK's schedule (default: no retry).")
     var retries: Int = 0
 
     @OptionGroup(title: "Loading (with --deep)")
@@ -105,7 +105,7 @@ struct ValidateCommand: AsyncParsableCommand {
                 for engine in deepLoading.engine.map({ [$0] }) ?? Engine.Name.allCases {
                     var options = deepLoading
                     options.engine = engine
-                    let environment = options.environment(styleURL: styleURL, maximumRetries: retries)
+                    guard let environment = try? options.environment(styleURL: styleURL, maximumRetries: retries) else { return ExitStatus.cannotWrite }
                     byEngine.append((engine, await DeepValidator.validate(styleURL: styleURL, bytes: bytes, environment: environment)))
                     await environment.shutdown()
                 }

@@ -26,11 +26,21 @@ extension OfflineDatabase {
 
     /// Makes the stored rows of `resources` the content set `name` — never evicted while it
     /// exists — and removes the sets whose names start with `replacing` (earlier versions); rows
-    /// only they held become ambient cache. The resources are stored first (queued writes are committed).
-    public func pinContentSet(_ name: String, resources: [Resource], replacing prefix: String) async throws(CacheError) {
+    /// only they held become ambient cache. The resources are stored first (queued writes are
+    /// committed); `storing` is written in the same transaction as the set, so that what names the
+    /// set (a manifest) never exists without it, whenever the process is killed.
+    public func pinContentSet(_ name: String, resources: [Resource], replacing prefix: String,
+                              storing: [(resource: Resource, response: Response)] = []) async throws(CacheError) {
         await flush()
         let keys = resources.map { RowKey($0, mapbox: options.mapbox) }
+        let rows = storing.map { item in
+            let packed = item.response.data.map(RowCompression.pack)
+            return (key: RowKey(item.resource, mapbox: options.mapbox), kind: item.resource.storedKindNumber,
+                    body: StoredBody(data: packed?.data, compressed: packed?.compressed ?? false), headers: StoredHeaders(item.response),
+                    accessed: item.resource.issued?.secondsSince1970 ?? Self.now)
+        }
         try writeMapsimData("the content set \(name)") { db in
+            for row in rows { try Self.put(row.key, kind: row.kind, row.body, headers: row.headers, accessed: row.accessed, db) }
             let previous = try Int64.fetchAll(db, sql: "SELECT id FROM mapsim_content_sets WHERE substr(name, 1, ?) = ? AND name <> ?",
                                               arguments: [prefix.utf8.count, prefix, name])
             try db.execute(sql: "INSERT OR IGNORE INTO mapsim_content_sets (name) VALUES (?)", arguments: [name])
@@ -74,6 +84,40 @@ extension OfflineDatabase {
         let all: Int = row.lenient(1) ?? 0
         let average: Double = row.lenient(2) ?? 0
         return (needed, all, Int((Double(max(all - needed, 0)) * average).rounded()))
+    }
+
+    /// Records what the server did not have (404) when region `id` was last downloaded, in place of
+    /// what an earlier download recorded.
+    func recordAbsent(region id: Int64, _ resources: [Resource]) throws(CacheError) {
+        // Nothing to record and nothing recorded before: MapLibre's tables stay alone.
+        guard !resources.isEmpty || state.withLock({ $0.hasMapsimTables }) else { return }
+        try writeMapsimData("what the server of region \(id) lacks") { db in
+            try db.execute(sql: "DELETE FROM mapsim_region_absent WHERE region_id = ?", arguments: [id])
+            for resource in resources {
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO mapsim_region_absent (region_id, url, kind) VALUES (?, ?, ?)")
+                    .execute(arguments: [id, resource.url, resource.kind.rawValue])
+            }
+        }
+    }
+
+    /// What the server did not have when region `id` was last downloaded, each as its kind and URL.
+    public func absentResources(of id: Int64) throws(CacheError) -> [(kind: Resource.Kind, url: String)] {
+        guard state.withLock({ $0.hasMapsimTables }) else { return [] }
+        let rows = try read("what the server of region \(id) lacks") { db -> [Row] in
+            // A database written before this table existed has none.
+            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'mapsim_region_absent'") == 1 else { return [] }
+            return try Row.fetchAll(db, sql: "SELECT kind, url FROM mapsim_region_absent WHERE region_id = ? ORDER BY rowid", arguments: [id])
+        } ?? []
+        return rows.map { row in (Resource.Kind(rawValue: row.lenient(0) ?? "") ?? .unknown, row.lenient(1) ?? "") }
+    }
+
+    /// The highest version of `site` any content set of the database holds (sets are named
+    /// `SITE@VERSION`), wherever its style was; nil when none does.
+    public func installedContentVersion(site: String) throws(CacheError) -> Int? {
+        try contentSets().compactMap { name -> Int? in
+            guard let at = name.lastIndex(of: "@"), name[..<at] == site else { return nil }
+            return Int(name[name.index(after: at)...])
+        }.max()
     }
 
     /// The content sets, by name.

@@ -6,6 +6,10 @@ extension OfflineDatabase {
     /// the completed counts from what the database holds, the required counts from the stored
     /// style and TileJSON documents — precise only when every TileJSON is stored. Tile counts of a
     /// tile pyramid use MapLibre's `tileCount` (the columns and rows between the corners' tiles).
+    /// A region downloaded with only the glyph ranges its tiles need requires those ranges.
+    ///
+    /// This is the one definition of a region's completeness: `region download` ends with it, and
+    /// `status`, `list` and `check` report it.
     public func status(of region: OfflineRegion) throws(CacheError) -> OfflineRegionStatus {
         var status = try completedStatus(of: region.id)
         status.requiredResourceCount += 1
@@ -36,7 +40,15 @@ extension OfflineDatabase {
             status.requiredResourceCount += count
         }
         status.requiredResourceCount += style.sources.filter { ($0.kind == .geojson || $0.kind == .image) && !($0.url ?? "").isEmpty }.count
-        status.requiredResourceCount += plan.glyphRangeCount(style) + 4 * style.sprites.count
+        let glyphRanges = try glyphSavings(of: region.id)?.needed ?? plan.glyphRangeCount(style)
+        status.requiredResourceCount += glyphRanges + 4 * style.sprites.count
         return status
+    }
+}
+
+extension OfflineDatabase {
+    /// A region's completeness: its status (`status(of:)`) and what is missing, with why.
+    public func completeness(of region: OfflineRegion) throws(CacheError) -> RegionCompleteness {
+        RegionCompleteness(status: try status(of: region), absent: try absentResources(of: region.id))
     }
 }

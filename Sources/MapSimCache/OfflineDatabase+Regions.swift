@@ -156,14 +156,16 @@ extension OfflineDatabase {
     /// with no response — the stored row linked.
     func queueRegionWrite(_ resource: Resource, region id: Int64, response: Response?, body: StoredBody, accessed: Int64) {
         let key = RowKey(resource, mapbox: options.mapbox)
+        // Committed as they arrive — one transaction for all that came while the last one ran — so
+        // that a killed download keeps all but what was in flight (MapLibre's batches of 64 lose up
+        // to 63 answers).
         if let response {
-            enqueue(.put(key, kind: resource.storedKindNumber, body, headers: StoredHeaders(response), accessed: accessed, region: id),
-                    commitNow: pendingWrites >= Self.regionWriteBatch)
+            enqueue(.put(key, kind: resource.storedKindNumber, body, headers: StoredHeaders(response), accessed: accessed, region: id), commitNow: true)
         } else {
-            enqueue(.link(key, region: id), commitNow: pendingWrites >= Self.regionWriteBatch)
+            enqueue(.link(key, region: id), commitNow: true)
         }
     }
 
-    /// Region writes are committed in groups of at least this many, as MapLibre's 64.
-    static let regionWriteBatch = 64
+    /// How many region writes may wait for the database before the download waits for it.
+    static let regionWriteBacklog = 8_192
 }

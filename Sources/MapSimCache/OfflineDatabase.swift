@@ -36,14 +36,18 @@ public final class OfflineDatabase: ResourceCache {
         public var mapbox: MapboxURL
         /// The most `mapbox://` tiles offline regions may hold (`setOfflineMapboxTileCountLimit`).
         public var mapboxTileCountLimit: Int
+        /// Whether the file's folder is made when the file is (mapsim's own per-user cache); else it
+        /// must exist, as for every file mapsim writes.
+        public var makesFolder: Bool
 
         /// MapLibre's defaults.
         public init(maximumAmbientCacheSize: Int = defaultMaximumAmbientCacheSize, readOnly: Bool = false, mapbox: MapboxURL = MapboxURL(),
-                    mapboxTileCountLimit: Int = defaultMapboxTileCountLimit) {
+                    mapboxTileCountLimit: Int = defaultMapboxTileCountLimit, makesFolder: Bool = false) {
             self.maximumAmbientCacheSize = max(0, maximumAmbientCacheSize)
             self.readOnly = readOnly
             self.mapbox = mapbox
             self.mapboxTileCountLimit = max(0, mapboxTileCountLimit)
+            self.makesFolder = makesFolder
         }
     }
 

@@ -21,11 +21,23 @@ struct OfflineDatabaseOpener {
     let path: String
     let options: OfflineDatabase.Options
 
-    /// Opens the file, if there is one.
+    /// Opens the file, if there is one. A file to be made goes in a folder that exists, as every
+    /// file mapsim writes does (`--events`, `--trace`): a mistyped folder is said, not made.
     func open() throws(CacheError) -> Opened {
-        guard FileManager.default.fileExists(atPath: path) else {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             if options.readOnly { throw CacheError(.cannotOpen, path: path, "there is no cache at \(path)") }
+            let folder = (path as NSString).deletingLastPathComponent
+            if !options.makesFolder {
+                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
+                    throw CacheError(.cannotOpen, path: path, "cannot make the cache \(path): the folder \(folder) does not exist")
+                }
+                guard isFolder.boolValue else { throw CacheError(.cannotOpen, path: path, "cannot make the cache \(path): \(folder) is not a folder") }
+            }
             return Opened(database: nil, readOnly: false)
+        }
+        guard !isFolder.boolValue else {
+            throw CacheError(.cannotOpen, path: path, "\(path) is a folder, not a cache: give the path of a database file in it (\(path)/cache.db)")
         }
         let writable = !options.readOnly && Self.isWritable(path)
         var opened = Opened(database: nil, readOnly: !writable)
@@ -55,7 +67,9 @@ struct OfflineDatabaseOpener {
 
     /// Creates the file and MapLibre's schema in it: the first write of a new cache.
     func create() throws -> DatabaseQueue {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        if options.makesFolder {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        }
         let database = try connect(readOnly: false)
         switch try database.read(OfflineSchema.layout) {
         case .empty:

@@ -68,8 +68,8 @@ enum OfflineSchema {
 
     /// mapsim's own tables: sets of content pinned by the data manager (as regions pin theirs, but
     /// never in `regions`, which holds only what MapLibre Native can decode), when each site's
-    /// content was last checked, and the regions downloaded with only the glyph ranges their tiles
-    /// need. Rows of `resources` and `tiles` content sets pin are never evicted.
+    /// content was last checked, the regions downloaded with only the glyph ranges their tiles
+    /// need, and what a region's server did not have at its last download. Rows of `resources` and `tiles` content sets pin are never evicted.
     static let mapsimTables = """
         CREATE TABLE IF NOT EXISTS mapsim_content_sets (
           id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
@@ -95,6 +95,12 @@ enum OfflineSchema {
           region_id INTEGER NOT NULL PRIMARY KEY REFERENCES regions(id) ON DELETE CASCADE,
           ranges_needed INTEGER NOT NULL,
           ranges_all INTEGER NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS mapsim_region_absent (
+          region_id INTEGER NOT NULL REFERENCES regions(id) ON DELETE CASCADE,
+          url TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          UNIQUE (region_id, url)
         );
         """
 
@@ -129,7 +135,13 @@ enum OfflineSchema {
     static func create(_ db: Database) throws {
         try setUpIncrementalVacuum(db)
         try db.execute(sql: "PRAGMA journal_mode = DELETE")
-        try db.inTransaction {
+        // Another connection (this process's or another's) may have made the tables since the
+        // file was found empty: checked again under the write lock, so that one of them makes them.
+        try db.inTransaction(.immediate) {
+            switch try layout(db) {
+            case .empty, .mapLibre(version: 0), .mapLibre(version: 1): break
+            default: return .commit
+            }
             try db.execute(sql: "DROP TABLE IF EXISTS http_cache")
             try db.execute(sql: mapLibreTables)
             try db.execute(sql: "PRAGMA user_version = \(version)")

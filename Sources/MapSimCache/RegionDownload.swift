@@ -83,6 +83,8 @@ struct RegionDownload: DrivenMachine {
     private(set) var status = OfflineRegionStatus()
     /// Resources that could not be downloaded, each with why.
     private(set) var failures: [String] = []
+    /// What the server does not have (404): MapLibre skips it; the region is not complete without it.
+    private(set) var absent: [Resource] = []
     /// How the download ended, once it has.
     private(set) var outcome: Outcome?
     /// Glyph ranges the region's tiles need (with `glyphs: .needed`), and the ranges MapLibre would download.
@@ -104,7 +106,8 @@ struct RegionDownload: DrivenMachine {
     private var nextBatch = 0
     private var requests: [RequestID: Resource] = [:]
     private var nextRequest = 0
-    private var glyphsQueued = false
+    /// Whether every tile was laid out and the glyph ranges they need (`neededGlyphs`) were queued.
+    private(set) var glyphsQueued = false
     /// The actions of the input being handled.
     private var actions: [Action] = []
 
@@ -236,7 +239,9 @@ struct RegionDownload: DrivenMachine {
         if resource.kind == .style {
             stop(.styleFailed("cannot download the style \(resource.url): \(failure.message)"), at: now)
         } else if failure.reason == .notFound {
-            // MapLibre skips what the server does not have: it is no longer required.
+            // MapLibre skips what the server does not have: its download no longer counts it (the
+            // region's status, worked out from the database, still does).
+            absent.append(resource)
             status.requiredResourceCount -= 1
             awaitedTileJSON[resource.url] = nil
             report()

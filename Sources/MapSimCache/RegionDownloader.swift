@@ -3,8 +3,10 @@ import MapSim
 /// Downloads an offline region into an offline database, as MapLibre Native's offline download
 /// does (`RegionDownload`), driven by a `DriveLoop` over the backends and delivery model it is given.
 /// A region already partly downloaded resumes: what the database holds is linked without a request.
-/// Writes go to the database in group commits; a cancelled task (Ctrl-C, SIGTERM) stops the
-/// download after committing what was downloaded, so the next run resumes from there.
+/// Each resource is committed as it arrives (group commits: one transaction for all that arrived
+/// while the previous one ran), so a killed download loses at most what was in flight; a cancelled
+/// task (Ctrl-C, SIGTERM) stops the download after committing what was downloaded. The next run
+/// resumes from there.
 public struct RegionDownloader: Sendable {
     /// Which glyph ranges a download fetches.
     public enum GlyphChoice: String, Sendable, CaseIterable {
@@ -18,8 +20,11 @@ public struct RegionDownloader: Sendable {
     public struct Result: Sendable, Equatable {
         /// The region.
         public var region: OfflineRegion
-        /// Its status at the end.
-        public var status: OfflineRegionStatus
+        /// Its status at the end, as the database holds it (`OfflineDatabase.status(of:)`, what
+        /// `region status` says).
+        public var status: OfflineRegionStatus { completeness.status }
+        /// Whether the region is complete, and what is missing.
+        public var completeness: RegionCompleteness
         /// Resources that could not be downloaded, each with why.
         public var failures: [String]
         /// Why the download stopped early: the style, the tile count limit, or an interruption.
@@ -40,14 +45,19 @@ public struct RegionDownloader: Sendable {
     public var retries: Int
     /// Which glyph ranges are fetched.
     public var glyphs: GlyphChoice
+    /// How answers are taken: in order on a simulated network (deterministic), as they arrive over
+    /// the real one (one slow answer holds no other back, and each is stored as it comes).
+    public var delivery: AnswerOrder
     /// The engine the region is for: with `glyphs: .needed`, the ranges its text needs, without
     /// those it draws with a local font.
     public var engine: Engine
 
     /// A downloader into `database`, loading through `backends`.
     public init(database: OfflineDatabase, backends: ResourceBackends, timing: any DeliveryTiming, loading: RequestPipeline.Configuration = .init(),
-                retries: Int = 3, glyphs: GlyphChoice = .all, engine: Engine = .maplibreNative) {
+                retries: Int = 3, glyphs: GlyphChoice = .all, engine: Engine = .maplibreNative,
+                delivery: AnswerOrder = .deterministic) {
         self.engine = engine
+        self.delivery = delivery
         self.database = database
         self.backends = backends
         self.timing = timing
@@ -69,7 +79,7 @@ public struct RegionDownloader: Sendable {
                                      glyphs: glyphs == .needed ? .needed : .all, usableAt: wallClock.date(at: .zero).secondsSince1970,
                                      mapboxTiles: try database.mapboxTileCount(), mapboxTileLimit: database.options.mapboxTileCountLimit,
                                      loading: loading, retries: retries, engine: engine)
-        let loop = DriveLoop(machine: machine, loads: BackendLoads(backends), timing: timing)
+        let loop = DriveLoop(machine: machine, loads: BackendLoads(backends), timing: timing, delivery: delivery)
         var outputs: [RegionDownload.Output] = []
         loop.feed(.start) { outputs.append($0) }
         var interrupted = false
@@ -97,26 +107,28 @@ public struct RegionDownloader: Sendable {
                 break
             }
             // Writes wait for no one, but memory must not grow with them: let the database catch up.
-            if database.pendingWrites > 8 * OfflineDatabase.regionWriteBatch * 16 { await database.flush() }
+            if database.pendingWrites > OfflineDatabase.regionWriteBacklog { await database.flush() }
             guard await loop.step(notAfter: .max, perform: { outputs.append($0) }) else { break }
         }
         await database.flush()
         if let problem = database.problems.last { throw CacheError(.cannotWrite, path: database.path, problem) }
         let state = loop.machine
-        if glyphs == .needed, case .complete? = state.outcome {
+        if glyphs == .needed, state.glyphsQueued {
             try database.recordNeededGlyphs(region: region.id, needed: state.neededGlyphs.count, all: state.allGlyphRangeCount)
         }
-        var status = state.status
+        if state.outcome != nil { try database.recordAbsent(region: region.id, state.absent) }
         var stopReason: String?
         switch state.outcome {
         case .styleFailed(let message)?: stopReason = message
         case .tileLimitExceeded(let limit)?: stopReason = OfflineRegionEvent.tileLimitMessage(limit)
-        case nil:
-            stopReason = interrupted ? "interrupted" : nil
-            status.downloadState = .inactive
-            observe(MapEvent(begin: loop.now, end: loop.now, payload: .offlineRegion(.statusChanged(region: region.id, status))))
+        case nil: stopReason = interrupted ? "interrupted" : nil
         case .complete?, .incomplete?: break
         }
-        return Result(region: region, status: status, failures: state.failures, stopReason: stopReason, wasInterrupted: interrupted)
+        // The verdict is the database's, as `region status` works it out: what the download counted
+        // as it went (MapLibre's, which forgets what the server lacks) is not.
+        var completeness = try database.completeness(of: region)
+        completeness.status.downloadState = .inactive
+        observe(MapEvent(begin: loop.now, end: loop.now, payload: .offlineRegion(.statusChanged(region: region.id, completeness.status))))
+        return Result(region: region, completeness: completeness, failures: state.failures, stopReason: stopReason, wasInterrupted: interrupted)
     }
 }

@@ -1,11 +1,25 @@
 /// A JSON object: members in document order, with keyed lookup.
 ///
+/// Keys are compared as JSON and JavaScript compare them, code unit by code unit: "é" and
+/// "e\u{301}" are two keys (Swift's `==` would call them equal, as canonically equivalent).
+///
 /// Small objects (most of a style, every event payload) are searched linearly; an index by key is
 /// built only once an object grows past `indexThreshold` members.
 public struct JSONObject: Sendable, Equatable {
+    /// A key compared and hashed by its UTF-8 code units.
+    private struct ExactKey: Hashable {
+        let text: String
+
+        static func == (lhs: ExactKey, rhs: ExactKey) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
+
+        func hash(into hasher: inout Hasher) {
+            for byte in text.utf8 { hasher.combine(byte) }
+        }
+    }
+
     /// The members in document order. A repeated key keeps its last value, at its first position.
     public private(set) var members: [(key: String, value: JSONValue)] = []
-    private var index: [String: Int]?
+    private var index: [ExactKey: Int]?
     private static let indexThreshold = 12
 
     /// An empty object.
@@ -33,17 +47,17 @@ public struct JSONObject: Sendable, Equatable {
     private static func keysAreDistinct(_ members: [(key: String, value: JSONValue)]) -> Bool {
         if members.count <= indexThreshold {
             for i in members.indices {
-                for j in members.indices where j > i && members[i].key == members[j].key { return false }
+                for j in members.indices where j > i && members[i].key.utf8.elementsEqual(members[j].key.utf8) { return false }
             }
             return true
         }
-        var seen = Set<String>(minimumCapacity: members.count)
-        return members.allSatisfy { seen.insert($0.key).inserted }
+        var seen = Set<ExactKey>(minimumCapacity: members.count)
+        return members.allSatisfy { seen.insert(ExactKey(text: $0.key)).inserted }
     }
 
     private func position(of key: String) -> Int? {
-        if let index { return index[key] }
-        return members.firstIndex { $0.key == key }
+        if let index { return index[ExactKey(text: key)] }
+        return members.firstIndex { $0.key.utf8.elementsEqual(key.utf8) }
     }
 
     /// The value of `key`, or nil when absent. Setting nil removes the member.
@@ -60,7 +74,7 @@ public struct JSONObject: Sendable, Equatable {
             } else if let newValue {
                 members.append((key, newValue))
                 if index != nil {
-                    index?[key] = members.count - 1
+                    index?[ExactKey(text: key)] = members.count - 1
                 } else if members.count > Self.indexThreshold {
                     rebuildIndex()
                 }
@@ -69,7 +83,7 @@ public struct JSONObject: Sendable, Equatable {
     }
 
     private mutating func rebuildIndex() {
-        index = members.count > Self.indexThreshold ? Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.key, $0) }) : nil
+        index = members.count > Self.indexThreshold ? Dictionary(uniqueKeysWithValues: members.enumerated().map { (ExactKey(text: $1.key), $0) }) : nil
     }
 
     /// The keys in document order.
@@ -80,6 +94,6 @@ public struct JSONObject: Sendable, Equatable {
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
-            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+            && zip(lhs.members, rhs.members).allSatisfy { $0.key.utf8.elementsEqual($1.key.utf8) && $0.value == $1.value }
     }
 }

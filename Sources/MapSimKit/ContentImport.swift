@@ -24,11 +24,13 @@ public enum ContentImport {
         public var tiles: Int
     }
 
-    /// Imports `package`, whose style is at `styleURL`, into `cache`.
-    public static func run(_ package: ContentPackage, styleURL: String, cache: OfflineDatabase) async throws(ContentError) -> Summary {
+    /// Imports `package`, whose style is at `styleURL`, into `cache`; a version of the site lower
+    /// than one the cache holds is refused unless `allowingDowngrade`.
+    public static func run(_ package: ContentPackage, styleURL: String, cache: OfflineDatabase, allowingDowngrade: Bool = false) async throws(ContentError) -> Summary {
         var items: [ContentItem: [UInt8]] = [:]
         for (item, bytes) in package.items { items[item] = bytes }
-        return try await install(package.manifest, manifestBytes: package.manifest.json, etag: nil, downloaded: items, styleURL: styleURL, cache: cache)
+        return try await install(package.manifest, manifestBytes: package.manifest.json, etag: nil, downloaded: items, styleURL: styleURL, cache: cache,
+                                 allowingDowngrade: allowingDowngrade)
     }
 
     /// The URL of the site's manifest: `manifest.json` next to the style at `styleURL`.
@@ -53,8 +55,22 @@ public enum ContentImport {
     /// Makes `manifest` the site's content: stores the `downloaded` items (the others are in the
     /// cache already) and the manifest (`manifestBytes`, with its ETag), pins all of them as
     /// `content:SITE@VERSION`, then unpins the previous version.
+    ///
+    /// Anti-rollback, as signed-update systems keep it: a version of the site lower than one the
+    /// cache holds — installed from any package or server, wherever its style was — is refused,
+    /// nothing written, unless `allowingDowngrade`.
     static func install(_ manifest: ContentManifest, manifestBytes: [UInt8], etag: String?, downloaded: [ContentItem: [UInt8]],
-                        styleURL: String, cache: OfflineDatabase) async throws(ContentError) -> Summary {
+                        styleURL: String, cache: OfflineDatabase, allowingDowngrade: Bool = false) async throws(ContentError) -> Summary {
+        let installed: Int?
+        do {
+            installed = try cache.installedContentVersion(site: manifest.site)
+        } catch {
+            throw ContentError(.cannotRead, "the cache could not be read: \(error)")
+        }
+        if !allowingDowngrade, let installed, manifest.version < installed {
+            throw ContentError(.invalidPackage, "\(manifest.site) version \(manifest.version) is older than version \(installed) installed in the cache: "
+                               + "a downgrade is refused (--allow-downgrade installs it)")
+        }
         var documents: [(item: ContentItem, bytes: [UInt8])] = []
         for item in manifest.items where item.kind == .tilejson || item.kind == .style {
             if let data = downloaded[item] {
@@ -68,7 +84,6 @@ public enum ContentImport {
         let manifestResource = Resource(url: manifestURL(styleURL: styleURL), kind: .unknown)
         var manifestResponse = Response.success(manifestBytes, source: .network)
         manifestResponse.etag = etag
-        cache.store(manifestResource, manifestResponse)
         var pinned: [Resource] = [manifestResource]
         for item in manifest.items {
             let address = url(of: item, styleURL: styleURL)
@@ -86,7 +101,10 @@ public enum ContentImport {
         await cache.flush()
         if let failure = cache.problems.last { throw ContentError(.cannotWrite, "the cache could not be written: \(failure)") }
         do {
-            try await cache.pinContentSet("\(summary.site)@\(summary.version)", resources: pinned, replacing: "\(summary.site)@")
+            // The manifest — what says which version is installed — goes in with the set, in one
+            // transaction: a killed import leaves the version before, whole, or this one, whole.
+            try await cache.pinContentSet("\(summary.site)@\(summary.version)", resources: pinned, replacing: "\(summary.site)@",
+                                          storing: [(manifestResource, manifestResponse)])
         } catch {
             throw ContentError(.cannotWrite, "the cache could not be written: \(error)")
         }

@@ -41,15 +41,10 @@ public actor ContentSession {
     public var site: String { manager.site }
 
     /// Imports a checked package as the installed version (a first run); content-ready follows. A
-    /// version of the site lower than the one installed is refused, nothing written, unless
+    /// version of the site lower than one the cache holds is refused, nothing written, unless
     /// `allowingDowngrade` (anti-rollback, as signed-update systems do).
     public func importPackage(_ package: ContentPackage, allowingDowngrade: Bool = false) async throws(ContentError) -> ContentImport.Summary {
-        if !allowingDowngrade, let installed = await ContentImport.installedManifest(styleURL: styleURL, cache: cache)?.manifest,
-           installed.site == package.manifest.site, package.manifest.version < installed.version {
-            throw ContentError(.invalidPackage, "the package holds \(package.manifest.site) version \(package.manifest.version), older than version "
-                               + "\(installed.version) installed: a downgrade is refused (--allow-downgrade installs it)")
-        }
-        let summary = try await ContentImport.run(package, styleURL: styleURL, cache: cache)
+        let summary = try await ContentImport.run(package, styleURL: styleURL, cache: cache, allowingDowngrade: allowingDowngrade)
         served = (package.manifest.json, nil)
         await feed(.packageImported(package.manifest))
         return summary

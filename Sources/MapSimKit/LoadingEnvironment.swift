@@ -130,8 +130,11 @@ public struct LoadingEnvironment: Sendable {
     public let backends: ResourceBackends
     /// The cache — MapLibre's offline database — when one is used and could be opened.
     public let cache: OfflineDatabase?
-    /// What went wrong while composing (a cache set aside or unusable), for the user.
+    /// What went wrong while composing (a cache set aside, the per-user cache unusable), for the user.
     public let warnings: [String]
+    /// Why the cache file asked for (`CacheChoice.file`) could not be opened: the command fails
+    /// with it, as it fails when another file it was asked to write cannot be.
+    public let cacheError: CacheError?
     private let file: FileResourceLoader
     private let timing: any DeliveryTiming
     private let http: HTTPResourceLoader?
@@ -140,25 +143,29 @@ public struct LoadingEnvironment: Sendable {
     public init(_ options: Options, styleURL: String) {
         var warnings: [String] = []
         var cache: OfflineDatabase?
+        var cacheError: CacheError?
         if let path = options.cache.path {
             do {
+                // mapsim makes its own per-user cache's folder (when the first write makes the
+                // file); any other file goes in a folder that exists.
                 let opened = try Self.openCache(at: path, maximumSize: options.maximumCacheSize, mapbox: options.map.mapbox,
-                                                tileLimit: options.mapboxTileCountLimit)
+                                                tileLimit: options.mapboxTileCountLimit, makesFolder: options.cache == .perUser)
                 warnings += opened.warnings
                 cache = opened
             } catch {
-                warnings.append("running without a cache: \(error)")
+                if options.cache == .perUser { warnings.append("running without a cache: \(error)") } else { cacheError = error }
             }
         }
         let root = options.assetRoot ?? StyleLocation.folder(of: styleURL) ?? FileManager.default.currentDirectoryPath
-        self.init(options: options, cache: cache, file: FileResourceLoader(assetRoot: root), warnings: warnings)
+        self.init(options: options, cache: cache, file: FileResourceLoader(assetRoot: root), warnings: warnings, cacheError: cacheError)
     }
 
-    private init(options: Options, cache: OfflineDatabase?, file: FileResourceLoader, warnings: [String]) {
+    private init(options: Options, cache: OfflineDatabase?, file: FileResourceLoader, warnings: [String], cacheError: CacheError? = nil) {
         self.options = options
         self.cache = cache
         self.file = file
         self.warnings = warnings
+        self.cacheError = cacheError
         var mapOptions = options.map
         mapOptions.loading.startsOffline = options.startsOffline
         switch options.network {
@@ -189,8 +196,9 @@ public struct LoadingEnvironment: Sendable {
     /// region` open their file here too).
     public static func openCache(at path: String, readOnly: Bool = false, maximumSize: Int = OfflineDatabase.Options.defaultMaximumAmbientCacheSize,
                                  mapbox: MapboxURL = MapboxURL(),
-                                 tileLimit: Int = OfflineDatabase.Options.defaultMapboxTileCountLimit) throws(CacheError) -> OfflineDatabase {
-        try OfflineDatabase(path: path, options: .init(maximumAmbientCacheSize: maximumSize, readOnly: readOnly, mapbox: mapbox, mapboxTileCountLimit: tileLimit))
+                                 tileLimit: Int = OfflineDatabase.Options.defaultMapboxTileCountLimit, makesFolder: Bool = false) throws(CacheError) -> OfflineDatabase {
+        try OfflineDatabase(path: path, options: .init(maximumAmbientCacheSize: maximumSize, readOnly: readOnly, mapbox: mapbox, mapboxTileCountLimit: tileLimit,
+                                                       makesFolder: makesFolder))
     }
 
     /// The same environment — the same cache and files — on a faultless, online simulated network:
@@ -215,13 +223,12 @@ public struct LoadingEnvironment: Sendable {
         guard let cache else {
             throw CacheError(.cannotWrite, path: "", "a region is downloaded into a cache, and this environment has none")
         }
-        // Over the real network a download's answers are taken in the order their requests started,
-        // with no virtual delay: a measured delay would make the loop wait for every load started
-        // before an answer could be taken, one round trip at a time. The simulated network keeps its
-        // timing, so a download's events say how long it would take on that network.
-        let timing: any DeliveryTiming = http == nil ? self.timing : ImmediateDelivery()
+        // Over the real network a download takes each answer as it arrives (and stores it): one
+        // slow answer holds no other back, and a killed download loses only what was in flight.
+        // The simulated network keeps its timing and order, so a download's events say how long it
+        // would take on that network, the same on every run.
         let downloader = RegionDownloader(database: cache, backends: backends, timing: timing, loading: mapOptions.loading, retries: retries, glyphs: glyphs,
-                                          engine: mapOptions.engine)
+                                          engine: mapOptions.engine, delivery: http == nil ? .deterministic : .onArrival)
         return try await downloader.download(region, observe: observe)
     }
 

@@ -25,11 +25,15 @@ public struct ScenarioRunner: Sendable {
     public func run(_ scenario: Scenario) async throws(ScenarioError) -> ScenarioResult {
         let folder = temporaryDirectory + "/mapsim-scenario-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw ScenarioError(.cannotRun, file: scenario.name, "cannot make the scenario's folder \(folder): \(error.localizedDescription)")
+        }
         var mirrors = scenario.mirrors
         if let server = scenario.content?.server {
             // The site is served from a copy, which publish-content changes.
             do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 try FileManager.default.copyItem(atPath: server, toPath: folder + "/served")
             } catch {
                 throw ScenarioError(.cannotRun, file: scenario.name, "cannot copy the content server's folder \(server): \(error.localizedDescription)")
@@ -57,7 +61,7 @@ public struct ScenarioRunner: Sendable {
 
     private func run(_ scenario: Scenario, in environment: LoadingEnvironment, served: String) async throws(ScenarioError) -> ScenarioResult {
         if scenario.cache != .none, environment.cache == nil {
-            throw ScenarioError(.cannotRun, file: scenario.name, environment.warnings.joined(separator: "; "))
+            throw ScenarioError(.cannotRun, file: scenario.name, environment.cacheError.map { "\($0)" } ?? environment.warnings.joined(separator: "; "))
         }
         if case .warm(let camera) = scenario.cache {
             let warm = environment.faultless.makeMap(viewport: scenario.viewport)

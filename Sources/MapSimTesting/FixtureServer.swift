@@ -29,6 +29,8 @@ public final class FixtureServer: Sendable {
 
     private struct State {
         var received: [Received] = []
+        var requestCount = 0
+        var hook: (@Sendable (Int, String) async -> Void)?
         var replies: [String: (reply: Reply, remaining: Int?)] = [:]
         var prefixReplies: [(prefix: String, reply: Reply)] = []
     }
@@ -87,9 +89,19 @@ public final class FixtureServer: Sendable {
     }
 
     /// Answers every request whose path starts with `prefix` (and has no reply of its own) with
-    /// `reply`: a tree of any size served without files.
+    /// `reply`: a tree of any size served without files. A later reply for the same prefix replaces
+    /// the earlier.
     public func reply(prefix: String, with reply: Reply) {
-        shared.state.withLock { $0.prefixReplies.append((prefix, reply)) }
+        shared.state.withLock { state in
+            state.prefixReplies.removeAll { $0.prefix == prefix }
+            state.prefixReplies.append((prefix, reply))
+        }
+    }
+
+    /// Calls `hook` with each request's number (from 1) and path before it is answered; the answer
+    /// waits for it (a test kills a client at the Nth request, or holds answers back). Nil removes it.
+    public func intercept(_ hook: (@Sendable (Int, String) async -> Void)?) {
+        shared.state.withLock { $0.hook = hook }
     }
 
     /// Every request received so far, in order.
@@ -102,6 +114,11 @@ public final class FixtureServer: Sendable {
         let path = request.uri.path
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
+        let (number, hook) = shared.state.withLock { state in
+            state.requestCount += 1
+            return (state.requestCount, state.hook)
+        }
+        await hook?(number, path)
         let reply: Reply? = shared.state.withLock { state -> Reply? in
             if shared.recording { state.received.append(Received(path: request.uri.description, headers: headers)) }
             guard var entry = state.replies[path] else { return state.prefixReplies.first { path.hasPrefix($0.prefix) }?.reply }

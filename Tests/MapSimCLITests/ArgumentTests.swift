@@ -19,7 +19,14 @@ struct ArgumentTests {
         }
         #expect(SizeArgument(argument: "1920x1080").map { [$0.width, $0.height] } == [1920, 1080])
         #expect(SizeArgument(argument: "512X512") != nil)
-        for bad in ["10", "0x10", "x", "10x-1", "99999x1"] { #expect(SizeArgument(argument: bad) == nil, "\(bad)") }
+        for bad in ["10", "x", "10xa", "1x2x3"] { #expect(SizeArgument(argument: bad) == nil, "\(bad)") }
+        // Whole numbers out of range are read, and refused naming the range.
+        for outside in ["0x10", "10x-1", "-512x512", "99999x1"] {
+            #expect(throws: ValidationError.self, "\(outside)") { try SizeArgument(argument: outside)?.check("--size") }
+        }
+        #expect { try SizeArgument(argument: "100000x100000")?.check("--size") } throws: {
+            "\($0)" == "--size must be WIDTHxHEIGHT with each side from 1 to 16384 pixels, not 100000x100000"
+        }
     }
 
     @Test func formatsByteCounts() async {

@@ -34,6 +34,26 @@ struct CacheFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty, "--no-cache wrote to disk")
     }
 
+    @Test func aFileInAFolderThatDoesNotExistIsRefusedAlikeForTheCacheAndTheEvents() async throws {
+        let fixture = try FixtureDirectory()
+        let cache = try await CommandRunner.run(["load", "styles/sample/style.json", "-q", "--cache", fixture.path + "/no/such/cache.db"])
+        let events = try await CommandRunner.run(["load", "styles/sample/style.json", "-q", "--events", fixture.path + "/no/such/events.jsonl"])
+        #expect(cache.status == 74 && cache.standardError.contains("the folder \(fixture.path)/no/such does not exist"), "\(cache.standardError)")
+        #expect(events.status == 74 && events.standardError.contains("the folder \(fixture.path)/no/such does not exist"), "\(events.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.path + "/no"), "nothing made")
+    }
+
+    @Test func negativeNumbersAreValuesNamedOutOfRange() async throws {
+        for (arguments, message) in [(["--size", "-512x512"], "--size must be WIDTHxHEIGHT with each side from 1 to 16384 pixels, not -512x512"),
+                                     (["--size", "100000x100000"], "from 1 to 16384 pixels, not 100000x100000"),
+                                     (["--timeout", "-1"], "--timeout must be above 0 and at most 86400 seconds of virtual time, not -1"),
+                                     (["--pixel-ratio", "-1"], "--pixel-ratio must be above 0 and at most 8"),
+                                     (["--zoom", "-3"], "--zoom must be between 0 and 25.5, not -3.0")] {
+            let result = try await CommandRunner.run(["load", "styles/sample/style.json", "-q"] + arguments)
+            #expect(result.status == 64 && result.standardError.contains(message) && !result.standardError.contains("Missing value"), "\(arguments): \(result.standardError)")
+        }
+    }
+
     @Test func onlyAFileThatIsNotADatabaseIsSetAside() async throws {
         let fixture = try FixtureDirectory()
         try fixture.write("garbage.db", String(repeating: "not a database ", count: 400))
@@ -41,10 +61,11 @@ struct CacheFileTests {
         #expect(garbage.status == 0)
         #expect(garbage.standardError.contains("is damaged"), "\(garbage.standardError)")
         #expect(FileManager.default.fileExists(atPath: fixture.path + "/garbage.db.corrupt"))
-        // A folder where the cache should be is an error of the user's, not a corrupt cache: kept as it is.
+        // A folder where the cache should be is an error of the user's, not a corrupt cache: kept as it
+        // is, and the command fails as it fails for any file it cannot write.
         try FileManager.default.createDirectory(atPath: fixture.path + "/folder.db", withIntermediateDirectories: true)
         let folder = try await remoteLoad(cache: "folder.db", in: fixture.path)
-        #expect(folder.status == 0 && folder.standardError.contains("running without a cache"), "\(folder.standardError)")
+        #expect(folder.status == 74 && folder.standardError.contains("folder.db is a folder, not a cache"), "\(folder.standardError)")
         #expect(!FileManager.default.fileExists(atPath: fixture.path + "/folder.db.corrupt"))
     }
 

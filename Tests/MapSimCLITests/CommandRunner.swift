@@ -44,17 +44,20 @@ struct CommandRunner {
     ///
     /// The process is waited for on a thread of its own: a test that blocked one of the concurrency
     /// pool's few threads could starve the loopback servers other tests run on it.
+    /// `started` hears the process's ID once it runs (to signal it).
     static func run(_ arguments: [String], in directory: String = SampleStyle.stylesFolder + "/..", environment overrides: [String: String?] = [:],
-                    unprivileged: Bool = false) async throws -> Result {
+                    unprivileged: Bool = false, started: @escaping @Sendable (pid_t) -> Void = { _ in }) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Swift.Result { try runBlocking(arguments, in: directory, environment: overrides, unprivileged: unprivileged) })
+                continuation.resume(with: Swift.Result {
+                    try runBlocking(arguments, in: directory, environment: overrides, unprivileged: unprivileged, started: started)
+                })
             }
         }
     }
 
     private static func runBlocking(_ arguments: [String], in directory: String, environment overrides: [String: String?],
-                                    unprivileged: Bool) throws -> Result {
+                                    unprivileged: Bool, started: @Sendable (pid_t) -> Void) throws -> Result {
         let process = Process()
         if unprivileged && getuid() == 0 {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -75,6 +78,7 @@ struct CommandRunner {
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        started(process.processIdentifier)
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

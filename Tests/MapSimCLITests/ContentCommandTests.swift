@@ -76,7 +76,7 @@ struct ContentCommandTests {
             try await CommandRunner.run(["content", "check", style, "--cache", "c.db"] + extra, in: folder.path)
         }
         let first = try await check()
-        #expect(first.status == 0 && first.standardOutput.contains("version none → 1: 37 items"), "\(first.standardOutput)\(first.standardError)")
+        #expect(first.status == 0 && first.standardOutput.contains("version none → 1: 291 items"), "\(first.standardOutput)\(first.standardError)")
         let before = server.requestCount
         #expect(try await check().standardOutput.contains("nothing requested"))
         let skipped = try JSONParser.parse(Array(try await check(["--json"]).standardOutput.utf8))
@@ -159,7 +159,13 @@ struct ContentCommandTests {
         }
         #expect(try await load("v2.mapsimpkg").status == 0)
         let older = try await load("v1.mapsimpkg")
-        #expect(older.status == 65 && older.standardError.contains("city version 1, older than version 2 installed"), "\(older.standardError)")
+        #expect(older.status == 65 && older.standardError.contains("city version 1 is older than version 2 installed"), "\(older.standardError)")
+        // Keyed by the site, not by where its style is: the same site served elsewhere, or a file copy.
+        let copy = folder.path + "/copy"
+        try FileManager.default.copyItem(atPath: site, toPath: copy)
+        let elsewhere = try await CommandRunner.run(["load", "copy/style.json", "--offline", "--cache", "c.db", "-q", "--content", "v1.mapsimpkg",
+                                                     "--public-key", "k.pub"], in: folder.path)
+        #expect(elsewhere.status == 65 && elsewhere.standardError.contains("a downgrade is refused"), "\(elsewhere.standardError)")
         let check = try await CommandRunner.run(["content", "check", style, "--cache", "c.db", "--force"], in: folder.path)
         #expect(check.standardOutput.contains("version 2 is the newest"), "version 2 is still the one installed: \(check.standardOutput)")
         let allowed = try await load("v1.mapsimpkg", ["--allow-downgrade"])

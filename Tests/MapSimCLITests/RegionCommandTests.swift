@@ -19,6 +19,42 @@ struct RegionCommandTests {
         try JSONParser.parse(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    @Test func whatTheServerLacksLeavesTheRegionIncompleteInEveryCommandNamedOnce() async throws {
+        let server = try await FixtureServer.start(serving: SampleStyle.folder)
+        defer { Task { await server.stop() } }
+        // A glyph server with the first two ranges only.
+        server.reply(prefix: "/glyphs/", with: .status(404))
+        server.reply("/glyphs/Mapsim%20Sans%20Regular/0-255.pbf", with: .headers([]))
+        server.reply("/glyphs/Mapsim%20Sans%20Regular/256-511.pbf", with: .headers([]))
+        let fixture = try FixtureDirectory()
+        let cache = ["--cache", fixture.path + "/app.db"]
+        let download = try await mapsim(["region", "download", server.baseURL + "/style.json"] + Self.area + cache + ["-q"])
+        #expect(download.status == 1, "incomplete: \(download.standardOutput)")
+        let lines = download.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("region 1 incomplete: 37 of 165 resources") == true, "\(lines)")
+        #expect(lines.contains("  missing: 128 glyph ranges of Mapsim Sans Regular the server does not have (404): 512-767, 768-1023, 1024-1279, …, 65024-65279, 65280-65535"),
+                "\(lines)")
+        #expect(!download.standardOutput.contains("run the same command again"), "nothing is left to download: the server lacks it")
+
+        let status = try json(try await mapsim(["region", "status", "1", "--json"] + cache))
+        #expect(status["complete"] == .bool(false) && status["missing-resource-count"] == .number(128) && status["absent-on-server"]?.arrayValue?.count == 128)
+        #expect(status["missing"]?.arrayValue?.count == 1)
+        let text = try await mapsim(["region", "status", "1"] + cache)
+        #expect(text.standardOutput.contains("complete                        false") && text.standardOutput.contains("  missing: 128 glyph ranges of Mapsim Sans Regular"))
+        let listed = try json(try await mapsim(["region", "list", "--json"] + cache))
+        #expect(listed.arrayValue?.first?["complete"] == .bool(false))
+        let check = try await mapsim(["region", "check", "1"] + cache)
+        #expect(check.status == 1 && check.standardOutput.hasPrefix("region 1 is incomplete (as `region status` says): 37 of 165 resources"))
+        #expect(check.standardOutput.contains("region 1 is complete offline"), "a map in the region needs none of the absent ranges")
+
+        // The same region, resumed with every range served: complete in every command.
+        server.reply(prefix: "/glyphs/", with: .headers([]))
+        let resumed = try await mapsim(["region", "download", server.baseURL + "/style.json"] + Self.area + cache + ["-q"])
+        #expect(resumed.status == 0 && resumed.standardOutput.hasPrefix("region 1 complete: 165 of 165 resources"), "\(resumed.standardOutput)")
+        #expect(try json(try await mapsim(["region", "status", "1", "--json"] + cache))["complete"] == .bool(true))
+        #expect(try await mapsim(["region", "check", "1"] + cache).status == 0)
+    }
+
     @Test func downloadListStatusCheckLoadAndDeleteARegion() async throws {
         let fixture = try FixtureDirectory()
         let cache = ["--cache", fixture.path + "/app.db"]
@@ -29,7 +65,6 @@ struct RegionCommandTests {
         #expect(download.standardOutput.hasPrefix("region 1 complete: "), "\(download.standardOutput)")
         let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
         #expect(lines.first?.contains("\"download-state\":\"active\"") == true && lines.last?.contains("\"download-state\":\"inactive\"") == true)
-        #expect(lines.contains { $0.hasPrefix("{\"type\":\"offline-region-response-error\"") }, "the glyph ranges the server lacks")
 
         let again = try await mapsim(["region", "download", "https://maps.test/style.json"] + Self.area + Self.network + cache + ["--description", "San Francisco"])
         #expect(again.status == 0 && again.standardError.contains("resuming region 1"), "\(again.standardError)")
@@ -37,8 +72,10 @@ struct RegionCommandTests {
         let list = try await mapsim(["region", "list"] + cache)
         #expect(list.status == 0 && list.standardOutput.contains("region 1") && list.standardOutput.contains("description  San Francisco"))
         #expect(list.standardOutput.contains(#""style_url":"https://maps.test/style.json","min_zoom":0.0,"max_zoom":11.0"#), "\(list.standardOutput)")
+        #expect(list.standardOutput.contains("complete     yes: "), "\(list.standardOutput)")
         let listed = try json(try await mapsim(["region", "list", "--json"] + cache))
-        #expect(listed.arrayValue?.count == 1 && listed.arrayValue?.first?["description"] == .string("San Francisco"))
+        #expect(listed.arrayValue?.count == 1 && listed.arrayValue?.first?["description"] == .string("San Francisco")
+                && listed.arrayValue?.first?["complete"] == .bool(true))
 
         let status = try json(try await mapsim(["region", "status", "1", "--json"] + cache))
         for key in ["download-state", "completed-resource-count", "completed-resource-size", "completed-tile-count", "completed-tile-size",

@@ -1,5 +1,7 @@
+import ArgumentParser
 import Foundation
 import Testing
+@testable import MapSimCLI
 import MapSimJSON
 import MapSimTesting
 @testable import MapSim
@@ -95,12 +97,20 @@ struct ValidateCommandTests {
     }
 
     @Test func helpExamplesAreWholeCommandsThatFitTheScreen() async throws {
-        for command in [[], ["load"], ["cache"], ["run"], ["diff"], ["validate"], ["tiles"], ["export"], ["serve"], ["region"], ["eval"]] {
-            let help = try await CommandRunner.run(command + ["--help"]).standardOutput
+        // Every command and subcommand.
+        func paths(_ command: ParsableCommand.Type, _ prefix: [String]) -> [[String]] {
+            [prefix] + command.configuration.subcommands.flatMap { paths($0, prefix + [$0._commandName]) }
+        }
+        for command in paths(MapSimCommand.self, []) {
+            let help = try await CommandRunner.run(command + ["--help"], environment: ["COLUMNS": "80"]).standardOutput
             let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            for (index, line) in lines.enumerated() where line.hasPrefix("  mapsim ") || (index > 0 && lines[index - 1].hasSuffix(" \\")) {
+            guard let start = lines.firstIndex(of: "Examples:") else { continue }
+            for (index, line) in lines.enumerated() where index > start && !line.isEmpty {
+                if line.hasPrefix("USAGE:") { break }
+                // A line the screen wrapped would start anywhere: every line is a command or goes on with one.
+                let continued = lines[index - 1].hasSuffix(" \\")
+                #expect(line.hasPrefix(continued ? "      " : "  mapsim "), "\(command): \(line)")
                 #expect(line.count <= 80, "\(command): \(line)")
-                if line.hasPrefix("      ") { #expect(line.dropFirst(6).hasPrefix("--"), "a continued example goes on with an option: \(line)") }
             }
         }
     }

@@ -536,7 +536,7 @@ struct OfflineDatabaseTests {
                 }
             }
         }
-        #expect(try first.statistics().tiles == 400)
+        #expect(try first.statistics().tiles == 400, "\(first.problems) \(second.problems)")
         #expect(await second.load(Self.tile(1199)).data?.count == 100)
     }
 

@@ -6,14 +6,15 @@ import MapSimTesting
 @testable import MapSimContent
 import ZIPFoundation
 
-/// Signed packages: made from the sample style, checked, and refused when anything in them changed.
+/// Signed packages: made from the content site's style, checked, and refused when anything in them changed.
 @Suite("ContentPackage")
 struct ContentPackageTests {
     private static let keys = ContentSigningKey.generate()
+    private static let site = SampleStyle.stylesFolder + "/content/site"
 
     private func pack() throws -> (manifest: ContentManifest, package: [UInt8]) {
-        let manifest = try ContentManifest.make(directory: SampleStyle.folder, site: "city", version: 4)
-        return (manifest, try ContentPackage.pack(manifest, root: SampleStyle.folder, key: try ContentSigningKey.privateKey(Self.keys.privateKey)))
+        let manifest = try ContentManifest.make(directory: Self.site, site: "city", version: 4)
+        return (manifest, try ContentPackage.pack(manifest, root: Self.site, key: try ContentSigningKey.privateKey(Self.keys.privateKey)))
     }
 
     @Test func aPackageOpensWithItsPublicKeyAndHoldsEveryItem() throws {
@@ -23,7 +24,7 @@ struct ContentPackageTests {
         let opened = try ContentPackage(package, key: try ContentSigningKey.publicKey(Self.keys.publicKey))
         #expect(opened.manifest == manifest)
         let style = try #require(opened.items.first { $0.item.url == "style.json" })
-        #expect(style.bytes == (try InputFile.read(SampleStyle.folder + "/style.json", limit: 1 << 20)))
+        #expect(style.bytes == (try InputFile.read(Self.site + "/style.json", limit: 1 << 20)))
         #expect(try ContentManifest(json: manifest.json) == manifest, "the manifest reads back")
     }
 

@@ -53,17 +53,15 @@ struct LoadingEnvironmentTests {
         #expect(environment.cache == nil && environment.backends.cache == nil && environment.warnings.isEmpty)
     }
 
-    @Test func aCacheThatCannotBeCreatedIsAWarningNotAFailure() async throws {
+    @Test func aCacheFileAskedForInAFolderThatIsNoneIsAnErrorNamingIt() async throws {
         let fixture = try FixtureDirectory()
         try fixture.write("file", "not a folder")
         let environment = environment(.simulated(.init(mirrors: [mirror])), cache: .file(fixture.path + "/file/cache.db"))
-        #expect(environment.warnings.isEmpty, "nothing is created before the first write")
-        let map = environment.makeMap()
-        await map.setStyleURI(style)
-        let outcome = await map.run(until: .mapIdle, timeout: .seconds(60))
-        #expect(outcome == .reached(await map.now))
-        let warnings = await environment.shutdown()
-        #expect(warnings.count == 1 && warnings.first?.hasPrefix("nothing was cached: cannot create the cache") == true, "\(warnings)")
+        #expect(environment.cache == nil && environment.warnings.isEmpty)
+        #expect(environment.cacheError?.message.hasSuffix("\(fixture.path)/file is not a folder") == true, "\(String(describing: environment.cacheError))")
+        let missing = self.environment(.simulated(.init(mirrors: [mirror])), cache: .file(fixture.path + "/none/cache.db"))
+        #expect(missing.cacheError?.message.hasSuffix("the folder \(fixture.path)/none does not exist") == true)
+        #expect(!FileManager.default.fileExists(atPath: fixture.path + "/none"), "no folder is made for a file asked for")
     }
 
     @Test func theFaultlessEnvironmentSharesTheCacheAndDropsFaultsAndOutages() async throws {

@@ -49,7 +49,17 @@ final class LoopbackConnection: @unchecked Sendable {
     private var pending: [UInt8] = []
 
     init(port: Int) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let socket = Self.connected(port: port) else { throw POSIXError(.ECONNREFUSED) }
+        self.socket = socket
+        var one: Int32 = 1
+        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    deinit { close(socket) }
+
+    /// A socket connected to 127.0.0.1:`port`, or nil when the connection is refused.
+    static func connected(port: Int) -> Int32? {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -57,12 +67,12 @@ final class LoopbackConnection: @unchecked Sendable {
         let connected = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { close(socket); throw POSIXError(.ECONNREFUSED) }
-        var one: Int32 = 1
-        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        guard connected == 0 else {
+            close(socket)
+            return nil
+        }
+        return socket
     }
-
-    deinit { close(socket) }
 
     /// GETs `path`; the status, or 0 when the connection failed.
     func get(_ path: String) -> Int {

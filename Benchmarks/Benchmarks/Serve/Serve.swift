@@ -24,6 +24,21 @@ let benchmarks: @Sendable () -> Void = {
         try await ServedSample.measure(benchmark, connections: 1, requests: 1_000)
     }
 
+    // The soak: 200 clients for ten minutes (MAPSIM_SOAK_SECONDS to change it), one request in five
+    // hostile; the resident memory, sampled every 30 s, must stay flat. The samples are printed.
+    Benchmark("Serve soak: 200 clients, good and hostile requests", configuration: .init(metrics: [.wallClock, .peakMemoryResident], warmupIterations: 0,
+                                                                                          maxDuration: .seconds(1_200), maxIterations: 1)) { benchmark in
+        let seconds = Int(ProcessInfo.processInfo.environment["MAPSIM_SOAK_SECONDS"] ?? "") ?? 600
+        let served = try await ServedSample.start()
+        benchmark.startMeasurement()
+        let outcome = await ServeSoak.run(port: served.server.port, clients: 200, duration: .seconds(seconds), sampleInterval: .seconds(30))
+        benchmark.stopMeasurement()
+        await served.server.stop()
+        let megabytes = outcome.memory.map { String(format: "%.0f", Double($0) / 1_048_576) }.joined(separator: " ")
+        print("soak \(seconds) s: \(outcome.good) good requests (\(outcome.goodFailed) failed), \(outcome.hostile) hostile; resident MB every 30 s: \(megabytes)")
+        precondition(outcome.goodFailed == 0 || outcome.good > 100 * outcome.goodFailed, "the good requests are answered")
+    }
+
     // Memory over a million requests: the peak resident memory of this process, compared with the
     // 100k run's.
     Benchmark("Serve 1M tile requests, 32 keep-alive connections (memory)", configuration: .init(metrics: [.wallClock, .peakMemoryResident],

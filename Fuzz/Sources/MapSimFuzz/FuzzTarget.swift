@@ -18,7 +18,7 @@ enum FuzzTarget: String, CaseIterable {
     case scenario, traceYAML = "trace-yaml", traceJSONLines = "trace-json-lines"
     case contentManifest = "content-manifest", contentPackage = "content-package"
     case offlineDatabase = "offline-database", regionDefinition = "region-definition", mbtiles, pmtiles
-    case serveRequest = "serve-request"
+    case serveRequest = "serve-request", measure
 
     /// The target `MAPSIM_FUZZ_TARGET` names.
     static let selected: FuzzTarget = {
@@ -95,10 +95,18 @@ enum FuzzTarget: String, CaseIterable {
         case .offlineDatabase:
             Self.withScratchFile(bytes) { path in
                 guard let database = try? OfflineDatabase(path: path, options: .init(readOnly: true)) else { return }
-                _ = try? database.regions()
+                // Every region's verdict, as `region status` and `list` work it out.
+                for region in (try? database.regions()) ?? [] { _ = try? database.completeness(of: region) }
+                _ = try? database.installedContentVersion(site: "city")
                 _ = try? database.statistics()
                 _ = Self.wait { await database.load(Resource(url: "http://127.0.0.1:38043/style.json", kind: .style)) }
             }
+        case .measure:
+            // What users write for limits and durations: `--budget NAME=LIMIT`, sizes, durations.
+            let text = String(decoding: bytes, as: UTF8.self)
+            _ = try? LoadBudget(parsing: text)
+            _ = ByteCount.parse(text)
+            _ = SimTime(parsing: text)
         case .regionDefinition:
             _ = try? OfflineRegionDefinition(decoding: String(decoding: bytes, as: UTF8.self))
         case .mbtiles:

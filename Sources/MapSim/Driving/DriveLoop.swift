@@ -13,6 +13,10 @@
 /// loop waits for a load only when its answer could come before the next input; other loads keep
 /// running meanwhile. So the same inputs give the same outputs on every run.
 ///
+/// Over the real network, where no run repeats another, a loop made with `.onArrival` takes each
+/// answer when it comes instead — one slow answer holds no other back — and its virtual time is the
+/// wall clock's since the loop began: an input scheduled for a time is fed when that time comes.
+///
 /// Its methods run on the caller's actor (the `Map`'s), so the loop needs no lock of its own.
 public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
     private enum Due {
@@ -43,11 +47,17 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
     private var scheduledAnswers: Set<AttemptID> = []
     private var cancelledAnswers: Set<AttemptID> = []
 
-    /// A loop running `machine`, its loads carried out by `loads` and timed by `timing`.
-    public init(machine: Machine, loads: Loads, timing: any DeliveryTiming) {
+    private let delivery: AnswerOrder
+    private let arrivals = ArrivalQueue()
+    private let origin = ContinuousClock.now
+
+    /// A loop running `machine`, its loads carried out by `loads` and timed by `timing` (which
+    /// `.onArrival` does not use).
+    public init(machine: Machine, loads: Loads, timing: any DeliveryTiming, delivery: AnswerOrder = .deterministic) {
         self.machine = machine
         self.loads = loads
         self.timing = timing
+        self.delivery = delivery
     }
 
     deinit {
@@ -68,8 +78,15 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
         for action in machine.handle(input, at: now) {
             switch action {
             case .load(let order):
-                inFlight[order.attempt] = InFlight(order: order, start: now, handle: loads.start(order))
-                unplaced.append(order.attempt)
+                let handle = loads.start(order)
+                inFlight[order.attempt] = InFlight(order: order, start: now, handle: handle)
+                switch delivery {
+                case .deterministic:
+                    unplaced.append(order.attempt)
+                case .onArrival:
+                    let (loads, arrivals, attempt) = (loads, arrivals, order.attempt)
+                    Task { arrivals.post(.init(attempt: attempt, response: await loads.finish(handle).response)) }
+                }
             case .cancelLoad(let attempt):
                 if let load = inFlight.removeValue(forKey: attempt) {
                     loads.cancel(load.handle)
@@ -88,6 +105,7 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
     /// waiting for every load whose answer could come first. Returns false when nothing is due by then.
     public func step(notAfter limit: SimTime, perform: (Machine.Output) -> Void,
                      isolation: isolated (any Actor)? = #isolation) async -> Bool {
+        if delivery == .onArrival { return await stepOnArrival(notAfter: limit, perform: perform) }
         placeStartedLoads()
         while let attempt = nextPlaced(), let load = inFlight[attempt], let place = load.place {
             discardCancelledAnswers()
@@ -102,6 +120,12 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
         }
         discardCancelledAnswers()
         guard let (_, due) = scheduler.popNext(notAfter: limit) else { return false }
+        feed(due, perform: perform)
+        return true
+    }
+
+    /// Feeds a due input or answer.
+    private func feed(_ due: Due, perform: (Machine.Output) -> Void) {
         switch due {
         case .input(let input):
             feed(input, perform: perform)
@@ -109,7 +133,32 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
             scheduledAnswers.remove(answer.order.attempt)
             feed(Machine.input(for: answer), perform: perform)
         }
-        return true
+    }
+
+    /// `step` of a loop taking answers as they arrive: feeds what is due by the wall clock (an
+    /// answer that came, an input whose time has come), else waits for the next answer or input.
+    /// Returns false when nothing can come by `limit`; true also when the task was cancelled while
+    /// waiting, for the caller to see it.
+    private func stepOnArrival(notAfter limit: SimTime, perform: (Machine.Output) -> Void,
+                               isolation: isolated (any Actor)? = #isolation) async -> Bool {
+        while true {
+            scheduler.advance(to: min(SimTime(ContinuousClock.now - origin), limit))
+            for arrival in arrivals.drain() {
+                // Cancelled while it ran: its answer never comes.
+                guard let load = inFlight.removeValue(forKey: arrival.attempt) else { continue }
+                scheduler.schedule(.answer(LoadAnswer(load.order, arrival.response)), at: scheduler.now)
+                scheduledAnswers.insert(arrival.attempt)
+            }
+            discardCancelledAnswers()
+            if let next = scheduler.next, next.time <= scheduler.now, let (_, due) = scheduler.popNext(notAfter: limit) {
+                feed(due, perform: perform)
+                return true
+            }
+            let nextInput = scheduler.next.map(\.time).flatMap { $0 <= limit ? $0 : nil }
+            guard !inFlight.isEmpty || nextInput != nil else { return false }
+            guard !Task.isCancelled else { return true }
+            await arrivals.wait(until: nextInput.map { origin + .microseconds($0.microseconds) })
+        }
     }
 
     /// Steps until nothing is due by `limit`, then sets the clock to `limit`.

@@ -13,12 +13,14 @@ public enum ByteCount {
     }
 
     /// The bytes `text` gives: a number with an optional unit — `B`, `KB`, `MB`, `GB` (1000s),
-    /// `KiB`, `MiB`, `GiB` (1024s), case-insensitive, a space allowed before it: `500KB`, `5 MB`,
-    /// `1.5GiB`, `512`. Nil for anything else, a negative size or one of a petabyte or more.
+    /// `KiB`, `MiB`, `GiB` and, as `dd` and `du` read them, `K`, `M`, `G` (1024s); case-insensitive,
+    /// a space allowed before it: `500KB`, `5 MB`, `1.5GiB`, `50M`, `512`. Nil for anything else, a
+    /// negative size or one of a petabyte or more. The one reading of sizes every option shares.
     public static func parse(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         let units: [(suffix: String, factor: Double)] = [("gib", 1_073_741_824), ("mib", 1_048_576), ("kib", 1_024),
-                                                         ("gb", 1e9), ("mb", 1e6), ("kb", 1e3), ("b", 1)]
+                                                         ("gb", 1e9), ("mb", 1e6), ("kb", 1e3), ("g", 1_073_741_824), ("m", 1_048_576),
+                                                         ("k", 1_024), ("b", 1)]
         let unit = units.first { trimmed.hasSuffix($0.suffix) } ?? ("", 1)
         let number = trimmed.dropLast(unit.suffix.count).trimmingCharacters(in: .whitespaces)
         guard !number.isEmpty, number.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(number), value.isFinite,

@@ -254,7 +254,9 @@ struct ExpressionEvaluator {
         case .properties:
             return .object(properties)
         case .geometryType:
-            return context.feature?.geometryType.map(ExpressionValue.string) ?? .null
+            // A feature without a geometry type: the reference's `feature.type` is undefined.
+            guard let feature = context.feature else { return .null }
+            return feature.geometryType.map(ExpressionValue.string) ?? .undefined
         case .id:
             return context.feature?.id.map(ExpressionValue.init) ?? .null
         case .heatmapDensity:
@@ -400,7 +402,8 @@ struct ExpressionEvaluator {
         case (.null, .null), (.undefined, .undefined): return true
         case (.bool(let x), .bool(let y)): return x == y
         case (.number(let x), .number(let y)): return x == y
-        case (.string(let x), .string(let y)): return x == y
+        // By UTF-16 code units, as JavaScript compares: canonically equivalent strings differ.
+        case (.string(let x), .string(let y)): return x.utf16.elementsEqual(y.utf16)
         default: return false
         }
     }

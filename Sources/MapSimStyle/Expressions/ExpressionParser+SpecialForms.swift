@@ -176,12 +176,20 @@ extension ExpressionParser {
         return ParsedExpression(.case, type: output ?? otherwise.type, children: children + [otherwise])
     }
 
+    /// The properties of JavaScript's `Object.prototype` (as V8 has them): keys a plain object has
+    /// before anything is put in it.
+    static let objectPrototypeNames = ["constructor", "__defineGetter__", "__defineSetter__", "hasOwnProperty", "__lookupGetter__", "__lookupSetter__",
+                                       "isPrototypeOf", "propertyIsEnumerable", "toString", "valueOf", "__proto__", "toLocaleString"]
+
     func parseMatch(_ args: [JSONValue]) -> ParsedExpression? {
         guard args.count >= 5 else { return error("Expected at least 4 arguments, but found only \(args.count - 1).") }
         guard args.count % 2 == 1 else { return error("Expected an even number of arguments.") }
         var inputType: ExpressionType?
         var output = expectedType.flatMap { $0 == .value ? nil : $0 }
-        var seen: Set<String> = []
+        // The reference keys its branches by `String(label)` in a plain object: the names
+        // `Object.prototype` has are taken already, and keys compare by UTF-16 code units (never
+        // as canonically equivalent Unicode).
+        var seen = Set(Self.objectPrototypeNames.map { Array($0.utf16) })
         var labelSets: [[ExpressionValue]] = []
         var outputs: [ParsedExpression] = []
         var index = 2
@@ -209,7 +217,7 @@ extension ExpressionParser {
                 } else {
                     inputType = type
                 }
-                guard seen.insert(key).inserted else { return labelParser.error("Branch labels must be unique.") }
+                guard seen.insert(Array(key.utf16)).inserted else { return labelParser.error("Branch labels must be unique.") }
             }
             // The reference reports a branch's output at its label's position.
             guard let result = parse(args[index + 1], at: index, expected: output) else { return nil }

@@ -76,7 +76,8 @@ public enum ExpressionValue: Equatable, Sendable {
     /// The value as the `to-string` operator and `concat` write it.
     public var text: String {
         switch self {
-        case .null: return ""
+        // JavaScript's `undefined` is no text: `concat` joins it as nothing.
+        case .null, .undefined: return ""
         case .bool(let b): return b ? "true" : "false"
         case .number(let n): return JavaScriptNumber.string(n)
         case .string(let s): return s
@@ -139,6 +140,20 @@ public enum ExpressionValue: Equatable, Sendable {
         return output
     }
 
+    /// Members in the order JavaScript enumerates an object's keys (and `JSON.stringify` writes
+    /// them): array indices — "0" to "4294967294", no leading zeros — first, ascending, then the
+    /// others in the order they were made.
+    static func javaScriptOrder(_ members: [(key: String, value: JSONValue)]) -> [(key: String, value: JSONValue)] {
+        func arrayIndex(_ key: String) -> UInt32? {
+            guard let first = key.utf8.first, first != UInt8(ascii: "0") || key.utf8.count == 1,
+                  key.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = UInt32(key), value < UInt32.max else { return nil }
+            return value
+        }
+        let indexed = members.compactMap { member in arrayIndex(member.key).map { ($0, member) } }
+        guard !indexed.isEmpty else { return members }
+        return indexed.sorted { $0.0 < $1.0 }.map(\.1) + members.filter { arrayIndex($0.key) == nil }
+    }
+
     private static func write(_ json: JSONValue, to output: inout String) {
         switch json {
         case .null: output += "null"
@@ -154,7 +169,7 @@ public enum ExpressionValue: Equatable, Sendable {
             output += "]"
         case .object(let object):
             output += "{"
-            for (index, member) in object.members.enumerated() {
+            for (index, member) in javaScriptOrder(object.members).enumerated() {
                 if index > 0 { output += "," }
                 JSONWriter.writeString(member.key, to: &output)
                 output += ":"

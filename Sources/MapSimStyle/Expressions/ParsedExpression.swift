@@ -50,14 +50,15 @@ final class ParsedExpression: Sendable {
 
     /// The branch labels of a `match`, by value: all strings or all numbers, as the reference requires.
     struct MatchTable: Sendable {
-        var strings: [String: Int] = [:]
+        /// By UTF-16 code units, as JavaScript keys strings: "é" and "e\u{301}" are two labels.
+        var strings: [[UInt16]: Int] = [:]
         var numbers: [Double: Int] = [:]
 
         init(_ labelSets: [[ExpressionValue]]) {
             for (index, labels) in labelSets.enumerated() {
                 for label in labels {
                     switch label {
-                    case .string(let text): strings[text] = strings[text] ?? index
+                    case .string(let text): strings[Array(text.utf16)] = strings[Array(text.utf16)] ?? index
                     case .number(let n): numbers[n] = numbers[n] ?? index
                     default: break
                     }
@@ -68,7 +69,7 @@ final class ParsedExpression: Sendable {
         /// The index of the output `input` leads to, or nil for the fallback.
         func branch(for input: ExpressionValue) -> Int? {
             switch input {
-            case .string(let text): strings[text]
+            case .string(let text): strings[Array(text.utf16)]
             case .number(let n): numbers[n]
             default: nil
             }

@@ -92,6 +92,9 @@ public struct RGBAColor: Equatable, Sendable {
 enum ColorSpaces {
     private static let xn = 0.96422, yn = 1.0, zn = 0.82521
     private static let t0 = 4.0 / 29, t1 = 6.0 / 29, t2 = 3 * t1 * t1, t3 = t1 * t1 * t1
+    // Degrees and radians through one factor each, as the reference converts them: `x * (180 / π)`
+    // rounds differently from `x * 180 / π`.
+    private static let degreesPerRadian = 180 / Double.pi, radiansPerDegree = Double.pi / 180
 
     static func lab(_ rgba: [Double]) -> [Double] {
         let r = toLinear(rgba[0]), g = toLinear(rgba[1]), b = toLinear(rgba[2])
@@ -126,14 +129,14 @@ enum ColorSpaces {
         let chroma = (lab[1] * lab[1] + lab[2] * lab[2]).squareRoot()
         var hue = Double.nan
         if (chroma * 10000).rounded(.toNearestOrAwayFromZero) != 0 {
-            hue = (atan2(lab[2], lab[1]) * 180 / .pi).truncatingRemainder(dividingBy: 360)
+            hue = (atan2(lab[2], lab[1]) * degreesPerRadian).truncatingRemainder(dividingBy: 360)
             if hue < 0 { hue += 360 }
         }
         return [hue, chroma, lab[0], rgba[3]]
     }
 
     static func rgb(hcl: [Double]) -> [Double] {
-        let hue = hcl[0].isNaN ? 0 : hcl[0] * .pi / 180
+        let hue = hcl[0].isNaN ? 0 : hcl[0] * radiansPerDegree
         return rgb(lab: [hcl[2], cos(hue) * hcl[1], sin(hue) * hcl[1], hcl[3]])
     }
 

@@ -2,9 +2,10 @@ import MapSim
 import MapSimJSON
 import Synchronization
 
-/// Writes events to a file as JSON lines, one `MapEvent.jsonLine` per line, buffered, through an
-/// `OutputFile` (so `-` is standard output, links are followed and devices written through). Every
-/// line is complete before the next begins.
+/// Writes events to a file as JSON lines, one `MapEvent.jsonLine` per line, through an `OutputFile`
+/// (so `-` is standard output, links are followed and devices written through). The file is written
+/// in place, each line as it happens, so that `tail -f` follows it and a killed run leaves every
+/// line it wrote — whole lines: each goes out in one write.
 public final class EventLineWriter: Sendable {
     private struct State {
         var buffer: [UInt8] = []
@@ -13,15 +14,12 @@ public final class EventLineWriter: Sendable {
 
     private let file: OutputFile
     private let state: Mutex<State>
-    private let flushThreshold: Int
 
-    /// Opens `path` for writing; `header`, if given, is its first line. A `streamed` file (a live
-    /// recording) is written in place, each line as it comes, so that `tail -f` follows it; else
-    /// lines are buffered and the file put in place whole at the end.
-    public init(path: String, header: JSONObject? = nil, streamed: Bool = false) throws(TraceError) {
-        file = try OutputFile(path: path, streamed: streamed)
-        flushThreshold = streamed ? 1 : 64 * 1024
+    /// Opens `path` for writing; `header`, if given, is its first line.
+    public init(path: String, header: JSONObject? = nil) throws(TraceError) {
+        file = try OutputFile(path: path, streamed: true)
         state = Mutex(State(buffer: header.map { Array((JSONWriter.string(.object($0)) + "\n").utf8) } ?? []))
+        state.withLock { flush(&$0) }
     }
 
     /// Appends one event.
@@ -29,11 +27,11 @@ public final class EventLineWriter: Sendable {
         state.withLock { state in
             event.appendJSONLine(to: &state.buffer)
             state.buffer.append(0x0A)
-            if state.buffer.count >= flushThreshold { flush(&state) }
+            flush(&state)
         }
     }
 
-    /// Writes what is buffered and puts the file in place; throws if any write failed.
+    /// Closes the file; throws if any write failed.
     public func close() throws(TraceError) {
         let failure = state.withLock { state -> TraceError? in
             flush(&state)
