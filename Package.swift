@@ -57,7 +57,6 @@ let package = Package(
             name: "MapSim",
             dependencies: [
                 "MapSimJSON", "MapSimStyle", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .target(
@@ -79,7 +78,7 @@ let package = Package(
             name: "MapSimHTTP",
             dependencies: [
                 "MapSim", .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .target(

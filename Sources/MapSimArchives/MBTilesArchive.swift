@@ -160,7 +160,7 @@ public final class MBTilesArchive: Sendable {
     }
 
     private static func failure(_ error: any Error, path: String, doing: String) -> MBTilesError {
-        guard let error = error as? DatabaseError else { return MBTilesError(.other, "\(path): \(doing): \(error)") }
+        guard let error = error as? DatabaseError else { return MBTilesError(.unreadable, "\(path): \(doing): \(error)") }
         let reason = error.message ?? "\(error.resultCode)"
         switch error.resultCode {
         case .SQLITE_CORRUPT:
@@ -168,7 +168,7 @@ public final class MBTilesArchive: Sendable {
         case .SQLITE_NOTADB:
             return MBTilesError(.invalid, "\(path) is not an MBTiles file: SQLite says it is not a database (\(reason))")
         default:
-            return MBTilesError(.other, "\(path): \(doing): SQLite says \(reason)")
+            return MBTilesError(.unreadable, "\(path): \(doing): SQLite says \(reason)")
         }
     }
 }

@@ -1,24 +1,32 @@
 /// Why an MBTiles file cannot be read or written: the message names the file and what is missing
-/// or damaged.
+/// or damaged; `code` tells the kinds apart.
 public struct MBTilesError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What kind of failure it is.
-    public enum Reason: Sendable, Equatable {
+    /// The kind of an MBTiles error.
+    public struct Code: Sendable, Hashable {
+        private enum Base: Sendable, Hashable {
+            case missing, invalid, unreadable, cannotWrite
+        }
+
+        private let base: Base
+
         /// There is no such file.
-        case missing
+        public static let missing = Code(base: .missing)
         /// The file is not an MBTiles file, or SQLite says it is damaged.
-        case invalid
-        /// Reading or writing failed otherwise.
-        case other
+        public static let invalid = Code(base: .invalid)
+        /// Reading failed otherwise.
+        public static let unreadable = Code(base: .unreadable)
+        /// The file cannot be written.
+        public static let cannotWrite = Code(base: .cannotWrite)
     }
 
-    /// What kind of failure it is.
-    public let reason: Reason
+    /// The kind of error.
+    public let code: Code
     /// What is wrong, naming the file.
     public let message: String
 
-    /// An error of `reason` saying `message`.
-    public init(_ reason: Reason, _ message: String) {
-        self.reason = reason
+    /// An error of `code` saying `message`.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
         self.message = message
     }
 

@@ -39,7 +39,7 @@ public final class MBTilesResourceLoader: ResourceLoader {
             }
             return .success(try archive.tileJSON(url: "mbtiles://" + rest), source: .localFile)
         } catch {
-            return .failure(error.reason == .missing ? .notFound : .other, error.message, source: .localFile)
+            return .failure(error.code == .missing ? .notFound : .other, error.message, source: .localFile)
         }
     }
 

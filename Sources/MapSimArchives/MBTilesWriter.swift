@@ -23,7 +23,7 @@ public final class MBTilesWriter {
                     """)
             }
         } catch {
-            throw MBTilesError(.other, "cannot write \(path): \(error)")
+            throw MBTilesError(.cannotWrite, "cannot write \(path): \(error)")
         }
     }
 
@@ -46,7 +46,7 @@ public final class MBTilesWriter {
         } catch {
             try? database.close()
             output.discard()
-            throw MBTilesError(.other, "cannot write \(output.destination): \(error)")
+            throw MBTilesError(.cannotWrite, "cannot write \(output.destination): \(error)")
         }
     }
 }

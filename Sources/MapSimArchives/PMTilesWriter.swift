@@ -38,7 +38,7 @@ public final class PMTilesWriter {
             }
             data = handle
         } catch {
-            throw PMTilesError("\(error)")
+            throw PMTilesError(.cannotWrite, "\(error)")
         }
         header = PMTilesHeader()
         header.isClustered = true
@@ -76,7 +76,7 @@ public final class PMTilesWriter {
                     try data.seekToEnd()
                     try data.write(contentsOf: bytes)
                 } catch {
-                    throw PMTilesError("cannot write tile data: \(error)")
+                    throw PMTilesError(.cannotWrite, "cannot write tile data: \(error)")
                 }
                 contents[key, default: []].append(at)
                 dataLength += UInt64(bytes.count)
@@ -91,7 +91,7 @@ public final class PMTilesWriter {
             try data.seek(toOffset: offset)
             return [UInt8](try data.read(upToCount: length) ?? Data())
         } catch {
-            throw PMTilesError("cannot read back tile data: \(error)")
+            throw PMTilesError(.cannotWrite, "cannot read back tile data: \(error)")
         }
     }
 
@@ -106,7 +106,7 @@ public final class PMTilesWriter {
             throw error
         } catch {
             output.discard()
-            throw PMTilesError("\(error)")
+            throw PMTilesError(.cannotWrite, "\(error)")
         }
     }
 
@@ -128,7 +128,7 @@ public final class PMTilesWriter {
         let path = output.writingPath
         guard FileManager.default.createFile(atPath: path, contents: nil) || output.temporary == nil,
               let file = FileHandle(forWritingAtPath: path) else {
-            throw PMTilesError("cannot create \(path)")
+            throw PMTilesError(.cannotWrite, "cannot create \(path)")
         }
         defer { try? file.close() }
         try file.truncate(atOffset: 0)

@@ -53,7 +53,11 @@ enum ExitStatus {
         case let error as LiveFeedError: error.code == .unreachable ? unavailable : failure
         case let error as FeedError: error.code == .unreadable ? unreadableInput : invalidData
         case is InputFileError: unreadableInput
-        case is MBTilesError, is PMTilesError: cannotWrite
+        case let error as MBTilesError: error.code == .cannotWrite ? cannotWrite : error.code == .invalid ? invalidData : unreadableInput
+        // A damaged archive is bad input; one that cannot be written, an unwritable output.
+        case let error as PMTilesError: error.code == .cannotWrite ? cannotWrite : invalidData
+        case let error as ServeError: error.code == .unavailable ? unavailable : error.code == .invalid ? invalidData : unreadableInput
+        case is ZlibError, is GeoJSONGeometryError, is OfflineRegionDefinitionError: invalidData
         case is MQTTError: unavailable
         case is ExpressionCompilationError: invalidData
         default: failure

@@ -65,8 +65,9 @@ struct ServeCommand: AsyncParsableCommand {
 
         Ctrl-C, SIGTERM or SIGHUP stop the server: the events are written, a summary (requests by \
         kind, errors, bytes) printed, and it exits 0. Exit status: 0 stopped; 2 the style cannot be \
-        read (or, from --cache or --proxy, fetched); 64 bad arguments; 69 the address cannot be \
-        listened on; 74 --events or --trace cannot be written, or --cache cannot be opened.
+        read (or, from --cache or --proxy, fetched); 64 bad arguments; 65 it is not a style (not \
+        JSON), or an archive it names is damaged; 69 the address cannot be listened on; 74 --events \
+        or --trace cannot be written, or --cache cannot be opened.
 
         Examples:
           mapsim serve styles/sample/style.json --port 8080
@@ -220,8 +221,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
         } catch {
             try? recorder.close()
-            let listening = error.description.hasPrefix("cannot listen")
-            throw ExitStatus.fail(listening ? ExitStatus.unavailable : ExitStatus.unreadableInput, error.description)
+            throw ExitStatus.fail(error)
         }
         print("serving \(style) at \(server.baseURL)style.json (Ctrl-C to stop)")
         for line in preamble { print(line) }

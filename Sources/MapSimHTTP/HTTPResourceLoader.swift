@@ -121,7 +121,7 @@ public final class HTTPResourceLoader: ResourceLoader {
         }
         if error is CancellationError { return .failure(.other, "\(url) was cancelled", source: .network) }
         // Name resolution, refused or reset connections: NIO's connection and socket errors.
-        return .failure(.connection, "cannot connect to \(url): \(ConnectionFailure.reason(error))", source: .network)
+        return .failure(.connection, "cannot connect to \(url): \(HTTPConnectionFailure.reason(error))", source: .network)
     }
 }
 

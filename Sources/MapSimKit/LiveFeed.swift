@@ -90,12 +90,14 @@ public enum LiveFeed: Sendable {
     }
 
     /// What the loaded map shows, for a broker in real time (the camera does not move): the display
-    /// layer of each domain, and the criteria of what is in view.
+    /// layer of each domain, and the criteria the view follower asks for what is in view.
     private static func follow(_ view: LiveViewOptions, on map: Map, binding: LiveBinding) async -> [TopicCriteria] {
-        let (locations, shown) = await LiveView.current(on: map, source: binding.sourceID, fields: view.fields, floor: view.floor)
+        var follower = LiveViewFollower()
+        for domain in view.domains { _ = follower.handle(.enable(domain: domain), at: .zero) }
+        let (locations, shown) = LiveView.current(on: await map.readout, source: binding.sourceID, fields: view.fields, floor: view.floor)
         var criteria: [TopicCriteria] = []
+        for case .subscribe(let wanted) in follower.handle(.settled(locations: locations, view: shown), at: .zero) { criteria.append(wanted) }
         for domain in view.domains {
-            criteria += LiveViewRule.criteria(for: locations, in: shown, domain: domain)
             do {
                 try await map.addLayer(LiveDisplayRule.layer(domain: domain, source: binding.sourceID, floor: shown.floor, fields: view.fields))
             } catch {

@@ -76,7 +76,7 @@ public struct RegionArchiveExport {
             progress(written, ordered.count)
             // Vector tiles are stored gzip-compressed in both formats, as their specifications say.
             guard tileFormat == "pbf", !ZlibCodec.isGzip(data) else { return data }
-            guard let compressed = ZlibCodec.deflate(data, format: .gzip) else { throw MBTilesError(.other, "gzip failed on tile \(entry.id)") }
+            guard let compressed = ZlibCodec.deflate(data, format: .gzip) else { throw MBTilesError(.cannotWrite, "gzip failed on tile \(entry.id)") }
             return compressed
         }
         switch format {

@@ -32,10 +32,10 @@ final class ServedArchive: Sendable {
             if rest.hasPrefix("file://") { rest.removeFirst("file://".count) }
         }
         rest = String(rest.prefix { $0 != "?" })
-        guard let decoded = rest.removingPercentEncoding, !decoded.isEmpty else { throw ServeError("\(url): not a path to an archive") }
+        guard let decoded = rest.removingPercentEncoding, !decoded.isEmpty else { throw ServeError(.invalid, "\(url): not a path to an archive") }
         path = decoded.hasPrefix("/") ? decoded : folder + "/" + decoded
         var status = stat()
-        guard stat(path, &status) == 0 else { throw ServeError("\(url): no archive at \(path)") }
+        guard stat(path, &status) == 0 else { throw ServeError(.unreadable, "\(url): no archive at \(path)") }
         modified = HTTPDate(secondsSince1970: Int64(status.st_mtim.tv_sec))
         do {
             if scheme == "mbtiles" {
@@ -55,7 +55,7 @@ final class ServedArchive: Sendable {
                 pmtiles = Mutex(file)
             }
         } catch {
-            throw ServeError("\(url): \(error)")
+            throw ServeError(.invalid, "\(url): \(error)")
         }
     }
 
@@ -72,7 +72,7 @@ final class ServedArchive: Sendable {
             if let mbtiles { return try mbtiles.tile(z: z, x: x, y: y) }
             return try pmtiles.withLock { file throws(PMTilesError) in try file?.tile(z: z, x: x, y: y) }
         } catch {
-            throw ServeError("\(path): tile \(z)/\(x)/\(y): \(error)")
+            throw ServeError(.invalid, "\(path): tile \(z)/\(x)/\(y): \(error)")
         }
     }
 }

@@ -55,7 +55,7 @@ struct ServedStyle: Sendable {
 
     /// Reads the style file `stylePath` below `folder`; what cannot be read is an error naming it.
     init(folder: ServedFolder, stylePath: String, servesRemote: Bool) throws(ServeError) {
-        guard let (relative, file) = folder.file(atPath: stylePath) else { throw ServeError("\(stylePath) is not a file of \(folder.root)") }
+        guard let (relative, file) = folder.file(atPath: stylePath) else { throw ServeError(.unreadable, "\(stylePath) is not a file of \(folder.root)") }
         try self.init(file.bytes, url: "file://" + folder.root + "/" + relative, modified: file.modified, folder: folder, servesRemote: servesRemote)
     }
 
@@ -65,9 +65,9 @@ struct ServedStyle: Sendable {
         do {
             document = try JSONParser.parse(bytes)
         } catch {
-            throw ServeError("\(url) is not JSON: \(error)")
+            throw ServeError(.invalid, "\(url) is not JSON: \(error)")
         }
-        guard document.objectValue != nil else { throw ServeError("\(url) is not a style: not a JSON object") }
+        guard document.objectValue != nil else { throw ServeError(.invalid, "\(url) is not a style: not a JSON object") }
         styleURL = url
         self.modified = modified
         self.servesRemote = servesRemote

@@ -105,7 +105,7 @@ public final class StyleServer: Sendable {
                                   portContinuation.finish()
                               }, logger: logger)
         let run = GracefulRun(app, logger: logger) { error in
-            portContinuation.yield(.failure(ServeError("cannot listen on \(configuration.host):\(configuration.port): \(error)")))
+            portContinuation.yield(.failure(ServeError(.unavailable, "cannot listen on \(configuration.host):\(configuration.port): \(error)")))
             portContinuation.finish()
         }
         for await outcome in portStream {
@@ -114,7 +114,7 @@ public final class StyleServer: Sendable {
             case .failure(let error): throw error
             }
         }
-        throw ServeError("the server stopped before it listened on \(configuration.host):\(configuration.port)")
+        throw ServeError(.unavailable, "the server stopped before it listened on \(configuration.host):\(configuration.port)")
     }
 
     /// The folder and style a configuration serves: a style file and its folder, or a style on
@@ -126,17 +126,17 @@ public final class StyleServer: Sendable {
         var style: ServedStyle
         if let path = RemoteResources.servedPath(configuration.style) {
             guard let remote, let url = RemoteResources.originalURL(path) else {
-                throw ServeError("\(configuration.style): a style on another server is served from a cache (--cache) or its origin (--proxy)")
+                throw ServeError(.unreadable, "\(configuration.style): a style on another server is served from a cache (--cache) or its origin (--proxy)")
             }
             let response = await remote.load(.style(url))
             guard let data = response.data, response.error == nil else {
-                throw ServeError("\(url): \(response.error?.message ?? "no content")")
+                throw ServeError(.unreadable, "\(url): \(response.error?.message ?? "no content")")
             }
             style = try ServedStyle(data, url: url, modified: response.modified ?? HTTPDate(secondsSince1970: Int64(Date().timeIntervalSince1970)), folder: nil, servesRemote: true)
         } else {
             let styleFile = URL(fileURLWithPath: configuration.style).standardizedFileURL
             guard let found = ServedFolder(path: styleFile.deletingLastPathComponent().path) else {
-                throw ServeError("\(configuration.style): its folder cannot be read")
+                throw ServeError(.unreadable, "\(configuration.style): its folder cannot be read")
             }
             folder = found
             style = try ServedStyle(folder: found, stylePath: styleFile.lastPathComponent, servesRemote: remote != nil)

@@ -105,7 +105,7 @@ struct LiveCommandTests {
         try await publisher.publish("acme/hq/main/1/r101/room-101/occupancy", payload: Array(#"{"properties": {"state": "busy"}}"#.utf8), qos: 1, retain: true)
         await publisher.disconnect()
         let failed = try await CommandRunner.run(["load", "styles/live/style.json", "--live", "rooms=mqtt://127.0.0.1:\(broker.port)", "--criteria", "acme/#",
-                                                  "--for", "1s"])
+                                                  "--for", "3s"])
         #expect(failed.status == 1 && failed.standardOutput.contains("live-error: invalid update") && !failed.standardOutput.contains("errors         none"),
                 "\(failed.standardOutput)\(failed.standardError)")
     }

@@ -24,8 +24,9 @@ struct NetworkCommandTests {
             let folder = try FixtureDirectory()
             let events = folder.path + "/events.jsonl"
             let trace = folder.path + "/load.trace.yaml"
-            let load = try RunningCommand(["load", server.baseURL + "/style.json", "--no-cache", "--events", events, "--trace", trace, "--timeout", "3600"])
+            // Counted before the load starts: a load quicker than this test's thread has asked already.
             let asked = server.requestCount
+            let load = try RunningCommand(["load", server.baseURL + "/style.json", "--no-cache", "--events", events, "--trace", trace, "--timeout", "3600"])
             // The load is in its tiles once the server is asked for one.
             for _ in 0..<2_000 where !server.received.dropFirst(asked).contains(where: { $0.path.hasPrefix("/tiles/") }) {
                 try await Task.sleep(for: .milliseconds(10))

@@ -94,7 +94,7 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
                     cancelledAnswers.insert(attempt)
                 }
             case .schedule(let input, let time):
-                scheduler.schedule(.input(input), at: time)
+                scheduler.schedule(.input(input), at: time, lane: Machine.lane(of: input))
             case .output(let output):
                 perform(output)
             }
@@ -109,7 +109,7 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
         placeStartedLoads()
         while let attempt = nextPlaced(), let load = inFlight[attempt], let place = load.place {
             discardCancelledAnswers()
-            if let next = scheduler.next, next.time <= limit, (next.time, next.sequence) < (place.time, place.sequence) { break }
+            if let next = scheduler.next, next.time <= limit, (next.time, next.lane, next.sequence) < (place.time, 0, place.sequence) { break }
             placedHead += 1
             let (response, measured) = await loads.finish(load.handle)
             // Cancelled while it ran: its answer never comes.

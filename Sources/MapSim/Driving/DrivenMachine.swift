@@ -7,4 +7,13 @@ public protocol DrivenMachine: StateMachine where Action == DriveAction<Input, O
 
     /// The input that hands the machine the answer to one of its loads.
     static func input(for answer: LoadAnswer) -> Input
+
+    /// The lane of a scheduled input: of inputs due at the same time, those of a lower lane come
+    /// first (answers are in lane 0). A map's own work is lane 0, what is attached to it later.
+    static func lane(of input: Input) -> UInt8
+}
+
+extension DrivenMachine {
+    /// Every input in lane 0: in the order scheduled.
+    public static func lane(of input: Input) -> UInt8 { 0 }
 }

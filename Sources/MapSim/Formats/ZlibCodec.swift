@@ -55,7 +55,7 @@ public enum ZlibCodec {
             let inflated = try input.decompress(with: gzip ? .gzip() : .zlib(), maxSize: limit)
             return Array(inflated.readableBytesView)
         } catch let error as CompressNIOError where error == .bufferOverflow {
-            throw ZlibError("it inflates to more than \(limit) bytes")
+            throw ZlibError(.tooLarge, "it inflates to more than \(limit) bytes")
         } catch {
             throw ZlibError("\(error)")
         }

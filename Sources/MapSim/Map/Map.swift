@@ -39,7 +39,7 @@ public actor Map {
 
     /// The wall clock the map reckons dates with: the date at each virtual time.
     public nonisolated let clock: WallClock
-    private let loop: DriveLoop<MapMachine, BackendLoads>
+    private let loop: DriveLoop<MapLoopMachine, BackendLoads>
     private let cache: (any ResourceCache)?
     private let dispatcher = EventDispatcher()
     /// Answers to fetches of attached components, until `fetch` hands them over.
@@ -57,13 +57,20 @@ public actor Map {
         options.loading.usesCache = backends.cache != nil
         clock = options.loading.wallClock
         cache = backends.cache
-        loop = DriveLoop(machine: MapMachine(camera: camera, viewport: viewport, options: options), loads: BackendLoads(backends), timing: timing)
+        loop = DriveLoop(machine: MapLoopMachine(map: MapMachine(camera: camera, viewport: viewport, options: options)), loads: BackendLoads(backends),
+                         timing: timing)
         // Starting only sets the connectivity and schedules the offline windows: nothing to perform.
-        loop.feed(.start) { _ in }
+        loop.feed(.map(.start)) { _ in }
     }
 
     deinit {
         dispatcher.finish()
+    }
+
+    /// A map that loads nothing: a clock and an event stream for machines attached to it, such as
+    /// live data replayed without a map to show it on.
+    public static func withoutStyle() -> Map {
+        Map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/")))
     }
 
     // MARK: - Observing
@@ -93,32 +100,35 @@ public actor Map {
     public var wallClock: HTTPDate { clock.date(at: loop.now) }
 
     /// The camera as set (the map applies it constrained to the view).
-    public var camera: Camera { loop.machine.sequence.camera }
+    public var camera: Camera { loop.machine.map.sequence.camera }
 
     /// The view size and pixel ratio.
-    public var viewport: Viewport { loop.machine.sequence.viewport }
+    public var viewport: Viewport { loop.machine.map.sequence.viewport }
 
     /// The parsed style, once loaded.
-    public var style: Style? { loop.machine.sequence.style }
+    public var style: Style? { loop.machine.map.sequence.style }
 
     /// The names of the images in the style's sprite sheets, once they are loaded (`id:` prefixed for
     /// sheets other than `default`).
-    public var spriteImageNames: Set<String> { loop.machine.sequence.spriteImageNames }
+    public var spriteImageNames: Set<String> { loop.machine.map.sequence.spriteImageNames }
 
     /// What the tiles loaded so far hold: source layers, their fields, the images each layer uses.
-    public var tileData: TileDataReport { loop.machine.sequence.tileDataReport }
+    public var tileData: TileDataReport { loop.machine.map.sequence.tileDataReport }
 
     /// The feature `id` of the GeoJSON source `source` as it is now, as GeoJSON (`id`, `properties`, the
     /// geometry's type and a point's coordinates); nil when there is no such source or feature.
     public func geoJSONFeature(source: String, id: JSONValue) -> JSONValue? {
-        loop.machine.sequence.load.sources.first { $0.spec.id == source }?.geoJSON?.feature(id: id)
+        loop.machine.map.sequence.load.sources.first { $0.spec.id == source }?.geoJSON?.feature(id: id)
     }
+
+    /// What an attachment would read of the map now (`MapReadout`).
+    public var readout: MapReadout { MapReadout(machine: loop.machine.map) }
 
     /// Whether `state` holds now.
     public func isInState(_ state: State) -> Bool { loop.machine.isInState(state) }
 
     /// Whether the map is offline.
-    public var isOffline: Bool { loop.machine.pipeline.isOffline }
+    public var isOffline: Bool { loop.machine.map.pipeline.isOffline }
 
     // MARK: - API
 
@@ -149,14 +159,7 @@ public actor Map {
     /// holds it, placed below the layer `before` names (on top when nil). The tiles of its source are
     /// laid out again, so the images and glyphs it needs are requested or reported missing.
     public func addLayer(_ json: JSONValue, before: String? = nil) throws(LoadingError) {
-        guard let style = loop.machine.sequence.style else { throw LoadingError.invalidCall("cannot add a layer: no style is loaded yet") }
-        let layer: StyleLayer
-        do {
-            layer = try StyleLayer.parse(json, sources: style.sources)
-        } catch {
-            throw LoadingError.invalidCall("cannot add the layer: \(error)")
-        }
-        try call(.addLayer(layer, before: before))
+        try call(.addLayer(try MapReadout.layer(json, in: loop.machine.map.sequence.style), before: before))
     }
 
     /// Removes a layer added at run time or by the style; its source's tiles are laid out again.
@@ -168,11 +171,11 @@ public actor Map {
     /// GeometryCollection once per geometry); nil when there is no such GeoJSON source or its data has
     /// not loaded.
     public func geoJSONFeatures(source: String) -> [SourceFeature]? {
-        loop.machine.sequence.load.sources.first { $0.spec.id == source }?.geoJSON?.allFeatures()
+        loop.machine.map.sequence.load.sources.first { $0.spec.id == source }?.geoJSON?.allFeatures()
     }
 
     /// The camera as the map applies it to the view (the world at least as tall as the view).
-    public var effectiveCamera: Camera { loop.machine.sequence.effectiveCamera }
+    public var effectiveCamera: Camera { loop.machine.map.sequence.effectiveCamera }
 
     /// Adds an image at run time, as `Style.addStyleImage` does in the SDKs; when no rendered symbol
     /// uses it any more, style-image-remove-unused fires.
@@ -187,8 +190,40 @@ public actor Map {
         try call(.updateGeoJSONSource(id: id, diff: diff, dataID: dataID))
     }
 
-    /// Sends events of the components attached to the map — live data, dynamic entities, a site's
-    /// data manager — into its event stream, in order, as instants at the current time, so every
+    // MARK: - Attachments
+
+    /// Attaches `attachment` to the map: from now on it runs in the map's drive loop, on its clock,
+    /// its events in the map's stream (`MapAttachment`).
+    public func attach<Attachment: MapAttachment>(_ attachment: Attachment) -> MapAttachmentID<Attachment> {
+        let id = MapAttachmentID<Attachment>(place: loop.machine.attachmentCount)
+        loop.feed(.attach(attachment), perform: perform)
+        return id
+    }
+
+    /// Hands `input` to the attachment `id` now, and carries out what it asks.
+    public func send<Attachment>(_ input: Attachment.Input, to id: MapAttachmentID<Attachment>) {
+        loop.feed(.attachment(id.place, input, lane: 0), perform: perform)
+    }
+
+    /// The attachment `id` as it is now.
+    public func attachment<Attachment>(_ id: MapAttachmentID<Attachment>) -> Attachment {
+        guard let attachment = loop.machine.attachment(at: id.place) as? Attachment else {
+            preconditionFailure("attachment \(id.place) is not a \(Attachment.self)")
+        }
+        return attachment
+    }
+
+    /// Runs the map and what is attached to it until `done` holds of the attachment `id`; false when
+    /// nothing is left to do by `limit` first.
+    public func run<Attachment>(_ id: MapAttachmentID<Attachment>, until done: @Sendable (Attachment) -> Bool, notAfter limit: SimTime) async -> Bool {
+        while !done(attachment(id)) {
+            guard await loop.step(notAfter: limit, perform: perform) else { return false }
+        }
+        return true
+    }
+
+    /// Sends events of components beside the map — a site's data manager, live data from a real
+    /// broker — into its event stream, in order, as instants at the current time, so every
     /// observer sees one ordered stream.
     public func report(_ payloads: MapEventPayload...) {
         report(payloads)
@@ -209,7 +244,7 @@ public actor Map {
     public func run(until state: State, timeout: SimTime) async -> RunOutcome {
         let deadline = loop.now + timeout
         while true {
-            if case .failed(let message) = loop.machine.sequence.phase { return .styleFailed(message) }
+            if case .failed(let message) = loop.machine.map.sequence.phase { return .styleFailed(message) }
             if isInState(state) { return .reached(loop.now) }
             if await !loop.step(notAfter: deadline, perform: perform) {
                 let nothingPending = !loop.hasPendingWork
@@ -245,7 +280,7 @@ public actor Map {
     // MARK: - Performing
 
     private func feed(_ input: MapInput) {
-        loop.feed(input, perform: perform)
+        loop.feed(.map(input), perform: perform)
     }
 
     /// Feeds an API call that the map may refuse, and throws the refusal.

@@ -1,8 +1,9 @@
-/// Timed actions ordered by (time, insertion order): the simulated clock of a run.
+/// Timed actions ordered by (time, lane, insertion order): the simulated clock of a run.
 ///
 /// Like swift-nio's embedded event loop, time moves only when told: `popNext(notAfter:)` hands out
-/// the earliest action and advances `now` to its time. Two actions at the same time come out in the
-/// order they were scheduled, so a run never depends on hash order or task interleaving.
+/// the earliest action and advances `now` to its time. Two actions at the same time come out by
+/// lane — a map's own work in lane 0 before the work of what is attached to it — then in the order
+/// they were scheduled, so a run never depends on hash order or task interleaving.
 public struct Scheduler<Action>: Sendable where Action: Sendable {
     /// The current simulated time.
     public private(set) var now: SimTime = .zero
@@ -27,9 +28,9 @@ public struct Scheduler<Action>: Sendable where Action: Sendable {
     /// When the earliest waiting action is due; nil when none waits.
     public var nextTime: SimTime? { heap.first?.time }
 
-    /// Where the earliest waiting action sits: its time and its place in the insertion order.
-    public var next: (time: SimTime, sequence: UInt64)? {
-        heap.first.map { ($0.time, $0.sequence) }
+    /// Where the earliest waiting action sits: its time, its lane and its place in the insertion order.
+    public var next: (time: SimTime, lane: UInt8, sequence: UInt64)? {
+        heap.first.map { ($0.time, $0.lane, $0.sequence) }
     }
 
     /// Takes the next place in the insertion order for an action that is not known yet; schedule it
@@ -39,13 +40,13 @@ public struct Scheduler<Action>: Sendable where Action: Sendable {
         return nextSequence
     }
 
-    /// Schedules `action` at `time`; a time in the past runs at `now`.
-    public mutating func schedule(_ action: Action, at time: SimTime) {
-        schedule(action, at: time, sequence: reserveSequence())
+    /// Schedules `action` at `time` in `lane`; a time in the past runs at `now`.
+    public mutating func schedule(_ action: Action, at time: SimTime, lane: UInt8 = 0) {
+        schedule(action, at: time, lane: lane, sequence: reserveSequence())
     }
 
-    /// Schedules `action` at `time` in the place of the insertion order reserved as `sequence`.
-    public mutating func schedule(_ action: Action, at time: SimTime, sequence: UInt64) {
+    /// Schedules `action` at `time` in `lane`, in the place of the insertion order reserved as `sequence`.
+    public mutating func schedule(_ action: Action, at time: SimTime, lane: UInt8 = 0, sequence: UInt64) {
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
@@ -54,7 +55,7 @@ public struct Scheduler<Action>: Sendable where Action: Sendable {
             slot = slots.count
             slots.append(action)
         }
-        heap.append(SchedulerKey(time: max(time, now), sequence: sequence, slot: slot))
+        heap.append(SchedulerKey(time: max(time, now), lane: lane, sequence: sequence, slot: slot))
         siftUp(heap.count - 1)
     }
 
@@ -119,13 +120,14 @@ public struct Scheduler<Action>: Sendable where Action: Sendable {
     }
 }
 
-/// Where a scheduled action sits: its time, its insertion order, and the slot that holds it.
+/// Where a scheduled action sits: its time, its lane, its insertion order, and the slot that holds it.
 private struct SchedulerKey: Sendable {
     var time: SimTime
+    var lane: UInt8
     var sequence: UInt64
     var slot: Int
 
     func precedes(_ other: SchedulerKey) -> Bool {
-        (time, sequence) < (other.time, other.sequence)
+        (time, lane, sequence) < (other.time, other.lane, other.sequence)
     }
 }

@@ -122,7 +122,7 @@ public actor DynamicEntityStream {
                 do {
                     client = try await WebSocketFeedClient.connect(to: url)
                 } catch {
-                    self.ended("the feed at \(url): \(ConnectionFailure.reason(error))", generation: expected)
+                    self.ended("the feed at \(url): \(TransportFailure.reason(error))", generation: expected)
                     return
                 }
                 do {
@@ -137,7 +137,7 @@ public actor DynamicEntityStream {
                     self.ended("the feed at \(url) closed the connection", generation: expected)
                 } catch {
                     self.missed += client.missed
-                    self.ended("the feed at \(url): \(ConnectionFailure.reason(error))", generation: expected)
+                    self.ended("the feed at \(url): \(TransportFailure.reason(error))", generation: expected)
                 }
                 await client.close()
             }

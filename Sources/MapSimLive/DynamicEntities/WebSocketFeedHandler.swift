@@ -70,7 +70,7 @@ final class WebSocketFeedHandler: ChannelInboundHandler, Sendable {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        state.withLock { $0.failure = $0.failure ?? WebSocketFeedError(ConnectionFailure.reason(error)) }
+        state.withLock { $0.failure = $0.failure ?? WebSocketFeedError(TransportFailure.reason(error)) }
         context.close(promise: nil)
     }
 

@@ -46,7 +46,7 @@ public final class MQTTClient: Sendable {
                 }
                 .connect(host: host, port: port).get()
         } catch {
-            throw MQTTError(.unreachable, "cannot connect to \(host):\(port): \(ConnectionFailure.reason(error))")
+            throw MQTTError(.unreachable, "cannot connect to \(host):\(port): \(TransportFailure.reason(error))")
         }
         let client = MQTTClient(channel: channel, handler: handler, messages: messages)
         let connack: MQTTPacket

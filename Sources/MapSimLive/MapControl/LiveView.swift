@@ -23,10 +23,10 @@ public struct LiveView: Sendable, Equatable {
 
     /// What `map` shows now: the locations of its GeoJSON source `source` (read through `fields`),
     /// and the view, on `floor` — the lowest floor of the locations when nil.
-    public static func current(on map: Map, source: String, fields: LiveLocationFields, floor: String?) async -> (locations: [LiveLocation], view: LiveView) {
-        let locations = LiveLocation.locations(in: await map.geoJSONFeatures(source: source) ?? [], fields: fields)
+    public static func current(on map: MapReadout, source: String, fields: LiveLocationFields, floor: String?) -> (locations: [LiveLocation], view: LiveView) {
+        let locations = LiveLocation.locations(in: map.geoJSONFeatures(source: source) ?? [], fields: fields)
         let shown = floor ?? defaultFloor(of: locations) ?? ""
-        return (locations, LiveView(camera: await map.effectiveCamera, viewport: await map.viewport, floor: shown))
+        return (locations, LiveView(camera: map.effectiveCamera, viewport: map.viewport, floor: shown))
     }
 
     /// Whether `point` is inside the view (on its edge counts), in any copy of the world.

@@ -27,6 +27,8 @@ public struct LiveViewFollower: StateMachine {
         case unsubscribe(TopicCriteria)
         /// The broker refused a subscription.
         case refused(TopicCriteria)
+        /// What the map shows changed (camera, view or floor): the next settle works the criteria out again.
+        case viewChanged
     }
 
     /// What the manager is asked.
@@ -46,11 +48,6 @@ public struct LiveViewFollower: StateMachine {
     private var refused: Set<TopicCriteria> = []
 
     public init() {}
-
-    /// Notes that what the map shows changed (camera, view or floor): the next settle works the criteria out again.
-    public mutating func viewChanged() {
-        if !domains.isEmpty { isWaitingToSettle = true }
-    }
 
     public mutating func handle(_ input: Input, at now: SimTime) -> [Action] {
         switch input {
@@ -86,6 +83,9 @@ public struct LiveViewFollower: StateMachine {
             }
             applicationCriteria.remove(at: index)
             return wanted.contains(criteria) ? [] : [.unsubscribe(criteria)]
+        case .viewChanged:
+            if !domains.isEmpty { isWaitingToSettle = true }
+            return []
         case .refused(let criteria):
             applicationCriteria.removeAll { $0 == criteria }
             for domain in domains where viewCriteria[domain]?.contains(criteria) == true {

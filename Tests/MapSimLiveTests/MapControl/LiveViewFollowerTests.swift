@@ -29,7 +29,7 @@ struct LiveViewFollowerTests {
         #expect(follower.handle(.enable(domain: "occupancy"), at: .zero).isEmpty && follower.isWaitingToSettle)
         let first = follower.handle(.settled(locations: main + annex, view: view(12.5683)), at: .zero)
         #expect(filters(first) == ["+ acme/hq/main/1/+/+/occupancy"] && !follower.isWaitingToSettle)
-        follower.viewChanged()
+        _ = follower.handle(.viewChanged, at: .zero)
         let panned = follower.handle(.settled(locations: main + annex, view: view(12.5743)), at: .zero)
         #expect(filters(panned) == ["+ acme/hq/annex/1/+/+/occupancy", "- acme/hq/main/1/+/+/occupancy"], "the connection never drops to no subscription")
     }
@@ -38,8 +38,8 @@ struct LiveViewFollowerTests {
         var follower = LiveViewFollower()
         _ = follower.handle(.enable(domain: "occupancy"), at: .zero)
         _ = follower.handle(.settled(locations: main + annex, view: view(12.5683)), at: .zero)
-        follower.viewChanged()
-        follower.viewChanged()
+        _ = follower.handle(.viewChanged, at: .zero)
+        _ = follower.handle(.viewChanged, at: .zero)
         #expect(follower.handle(.settled(locations: main + annex, view: view(12.5683)), at: .zero).isEmpty)
     }
 
@@ -61,7 +61,7 @@ struct LiveViewFollowerTests {
         _ = follower.handle(.settled(locations: main + annex, view: view(12.5713, zoom: 15)), at: .zero)
         let refused = try TopicCriteria(parsing: "acme/hq/annex/1/+/+/occupancy")
         #expect(follower.handle(.refused(refused), at: .zero).isEmpty)
-        follower.viewChanged()
+        _ = follower.handle(.viewChanged, at: .zero)
         let away = follower.handle(.settled(locations: main + annex, view: view(12.5743)), at: .zero)
         #expect(filters(away) == ["- acme/hq/main/1/+/+/occupancy"], "the annex is in view but refused: only the main building goes")
         _ = follower.handle(.disable(domain: "occupancy"), at: .zero)

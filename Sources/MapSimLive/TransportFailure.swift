@@ -1,16 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 import NIOCore
 import NIOPosix
 
-/// Network errors in words, for the messages users read: the HTTP loader's, the MQTT client's,
-/// the WebSocket feed's.
-public enum ConnectionFailure {
-    /// Why connecting failed, in words: "Connection refused" rather than NIO's structure.
-    public static func reason(_ error: any Error) -> String {
+/// Why a connection of live data's transports (the MQTT client, the WebSocket feed client) failed,
+/// in the words users read: "Connection refused" rather than NIO's structure.
+enum TransportFailure {
+    static func reason(_ error: any Error) -> String {
         if let failure = error as? NIOConnectionError {
             if let first = failure.connectionErrors.first { return reason(first.error) }
             if failure.dnsAError != nil || failure.dnsAAAAError != nil { return "the host name does not resolve" }

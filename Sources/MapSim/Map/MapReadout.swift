@@ -1,0 +1,39 @@
+import MapSimJSON
+import MapSimStyle
+
+/// What an attachment can read of a map, as the map is at the moment of the read: its style, its
+/// camera and view, and its GeoJSON sources' features.
+public struct MapReadout: Sendable {
+    let machine: MapMachine
+
+    /// The parsed style, once loaded.
+    public var style: Style? { machine.sequence.style }
+
+    /// The camera as the map applies it to the view (the world at least as tall as the view).
+    public var effectiveCamera: Camera { machine.sequence.effectiveCamera }
+
+    /// The view size and pixel ratio.
+    public var viewport: Viewport { machine.sequence.viewport }
+
+    /// The features of the GeoJSON source `source` as they are now, in the source's order; nil when
+    /// there is no such GeoJSON source or its data has not loaded.
+    public func geoJSONFeatures(source: String) -> [SourceFeature]? {
+        machine.sequence.load.sources.first { $0.spec.id == source }?.geoJSON?.allFeatures()
+    }
+
+    /// `json` as a layer of the loaded style, for `MapInput.addLayer`: refused as `Map.addLayer`
+    /// refuses it when no style is loaded or the layer is not valid in it.
+    public func layer(_ json: JSONValue) throws(LoadingError) -> StyleLayer {
+        try Self.layer(json, in: style)
+    }
+
+    /// `json` as a layer of `style`; the refusal names why it is not one.
+    static func layer(_ json: JSONValue, in style: Style?) throws(LoadingError) -> StyleLayer {
+        guard let style else { throw LoadingError.invalidCall("cannot add a layer: no style is loaded yet") }
+        do {
+            return try StyleLayer.parse(json, sources: style.sources)
+        } catch {
+            throw LoadingError.invalidCall("cannot add the layer: \(error)")
+        }
+    }
+}
