@@ -64,7 +64,7 @@ let package = Package(
             dependencies: [
                 "MapSim", "MapSimJSON", "MapSimStyle",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOWebSocket", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
@@ -131,7 +131,9 @@ let package = Package(
             dependencies: ["MapSimServe", "MapSim", "MapSimJSON", "MapSimCache", "MapSimHTTP", "MapSimTesting",
                            .product(name: "AsyncHTTPClient", package: "async-http-client")]
         ),
-        .testTarget(name: "MapSimLiveTests", dependencies: ["MapSimLive", "MapSim", "MapSimJSON", "MapSimStyle", "MapSimTesting"]),
+        .testTarget(name: "MapSimLiveTests", dependencies: ["MapSimLive", "MapSim", "MapSimJSON", "MapSimStyle", "MapSimTesting",
+                                                    .product(name: "NIOEmbedded", package: "swift-nio"),
+                                                    .product(name: "NIOWebSocket", package: "swift-nio")]),
         .testTarget(name: "MapSimContentTests", dependencies: ["MapSimContent", "MapSim", "MapSimJSON", "MapSimTesting", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "MapSimKitTests", dependencies: ["MapSimKit", "MapSim", "MapSimCache", "MapSimServe", "MapSimTesting"]),
         .testTarget(

@@ -39,8 +39,8 @@ public actor MQTTLiveSession {
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
     private var client: MQTTClient?
-    /// Counts connections, so that what an old one reports late is ignored.
-    private var generation = 0
+    /// The current connection attempt: what an older one reports late is ignored.
+    private var attempt = ConnectionAttempt()
     private var tasks: [Task<Void, Never>] = []
     private var connectionFailures = 0
     private var everConnected = false
@@ -85,7 +85,7 @@ public actor MQTTLiveSession {
     public func close() async {
         for task in tasks { task.cancel() }
         tasks = []
-        generation += 1
+        attempt = ConnectionAttempt()
         await client?.disconnect()
         client = nil
     }
@@ -120,44 +120,44 @@ public actor MQTTLiveSession {
 
     /// Runs `work` as a task and feeds what it returns, unless a newer connection came meanwhile.
     private func run(_ work: @escaping @Sendable () async -> LiveDataManager.Input?) {
-        let expected = generation
+        let expected = attempt
         tasks.removeAll { $0.isCancelled }
         tasks.append(Task {
             guard let input = await work() else { return }
-            self.feed(input, generation: expected)
+            self.feed(input, attempt: expected)
         })
     }
 
-    private func feed(_ input: LiveDataManager.Input, generation expected: Int) {
-        guard expected == generation else { return }
+    private func feed(_ input: LiveDataManager.Input, attempt expected: ConnectionAttempt) {
+        guard expected === attempt else { return }
         handle(input)
     }
 
     private func connect() {
-        generation += 1
-        let expected = generation
+        attempt = ConnectionAttempt()
+        let expected = attempt
         let endpoint = endpoint
         let options = MQTTPacket.Connect(clientID: endpoint.clientID, keepAlive: endpoint.keepAlive, cleanSession: true,
                                          username: endpoint.username, password: endpoint.password.map { Array($0.utf8) })
         tasks.append(Task {
             do {
                 let client = try await MQTTClient.connect(host: endpoint.host, port: endpoint.port, options: options, timeout: .seconds(10))
-                await self.connected(client, generation: expected)
+                await self.connected(client, attempt: expected)
             } catch {
-                self.feed(.connectFailed("\(error)"), generation: expected)
+                self.feed(.connectFailed("\(error)"), attempt: expected)
             }
         })
     }
 
-    private func connected(_ client: MQTTClient, generation expected: Int) async {
-        guard expected == generation else {
+    private func connected(_ client: MQTTClient, attempt expected: ConnectionAttempt) async {
+        guard expected === attempt else {
             await client.disconnect()
             return
         }
         self.client = client
         run {
             for await message in client.messages {
-                await self.feed(.message(topic: message.topic, payload: message.payload), generation: expected)
+                await self.feed(.message(topic: message.topic, payload: message.payload), attempt: expected)
             }
             return .connectionLost("the connection to \(self.endpoint.host):\(self.endpoint.port) closed")
         }
@@ -167,11 +167,11 @@ public actor MQTTLiveSession {
     private func disconnect() {
         let client = self.client
         self.client = nil
-        generation += 1
-        let expected = generation
+        attempt = ConnectionAttempt()
+        let expected = attempt
         tasks.append(Task {
             await client?.disconnect()
-            self.feed(.disconnected, generation: expected)
+            self.feed(.disconnected, attempt: expected)
         })
     }
 

@@ -23,8 +23,8 @@ public actor DynamicEntityStream {
     private let handler: @Sendable (SimTime, DynamicEntityEvent) -> Void
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
-    /// Counts connections, so that what an old one reports late is ignored.
-    private var generation = 0
+    /// The current connection attempt: what an older one reports late is ignored.
+    private var attempt = ConnectionAttempt()
     /// The connection under way and the wait for the next attempt; one of each at most, so that
     /// memory stays flat however often a feed drops.
     private var connectionTask: Task<Void, Never>?
@@ -87,34 +87,34 @@ public actor DynamicEntityStream {
             switch action {
             case .connect: open()
             case .disconnect:
-                generation += 1
+                attempt = ConnectionAttempt()
                 connectionTask?.cancel()
                 retryTask?.cancel()
                 connectionTask = nil
                 retryTask = nil
             case .scheduleRetry(let time):
                 let delay = time - now
-                let expected = generation
+                let expected = attempt
                 retryTask?.cancel()
                 retryTask = Task { [clock] in
                     try? await clock.sleep(for: .microseconds(delay.microseconds))
                     guard !Task.isCancelled else { return }
-                    self.feed(.retryDue, generation: expected)
+                    self.feed(.retryDue, attempt: expected)
                 }
             case .emit(let event): handler(now, event)
             }
         }
     }
 
-    private func feed(_ input: DynamicEntityConnection.Input, generation expected: Int) {
-        guard expected == generation else { return }
+    private func feed(_ input: DynamicEntityConnection.Input, attempt expected: ConnectionAttempt) {
+        guard expected === attempt else { return }
         execute(connection.handle(input, at: now))
     }
 
     /// Opens a connection; what it reports comes back through `feed` and `receive`.
     private func open() {
-        generation += 1
-        let expected = generation
+        attempt = ConnectionAttempt()
+        let expected = attempt
         switch transport {
         case .webSocket(let url):
             connectionTask = Task {
@@ -122,22 +122,22 @@ public actor DynamicEntityStream {
                 do {
                     client = try await WebSocketFeedClient.connect(to: url)
                 } catch {
-                    self.ended("the feed at \(url): \(TransportFailure.reason(error))", generation: expected)
+                    self.ended("the feed at \(url): \(TransportFailure.reason(error))", attempt: expected)
                     return
                 }
                 do {
                     for try await event in client.events {
                         if Task.isCancelled { break }
                         switch event {
-                        case .opened: self.feed(.connected, generation: expected)
-                        case .text(let text): self.receive(text, generation: expected)
+                        case .opened: self.feed(.connected, attempt: expected)
+                        case .text(let text): self.receive(text, attempt: expected)
                         }
                     }
                     self.missed += client.missed
-                    self.ended("the feed at \(url) closed the connection", generation: expected)
+                    self.ended("the feed at \(url) closed the connection", attempt: expected)
                 } catch {
                     self.missed += client.missed
-                    self.ended("the feed at \(url): \(TransportFailure.reason(error))", generation: expected)
+                    self.ended("the feed at \(url): \(TransportFailure.reason(error))", attempt: expected)
                 }
                 await client.close()
             }
@@ -151,33 +151,33 @@ public actor DynamicEntityStream {
                     let codes = try await client.subscribe([topic], qos: 1)
                     guard codes.first != MQTTPacket.subscriptionFailure else {
                         await client.disconnect()
-                        self.feed(.connectFailed("the broker refused the subscription to \(topic)"), generation: expected)
+                        self.feed(.connectFailed("the broker refused the subscription to \(topic)"), attempt: expected)
                         return
                     }
                 } catch {
-                    self.feed(.connectFailed("\(error)"), generation: expected)
+                    self.feed(.connectFailed("\(error)"), attempt: expected)
                     return
                 }
-                self.feed(.connected, generation: expected)
+                self.feed(.connected, attempt: expected)
                 for await message in client.messages {
                     if Task.isCancelled { break }
-                    self.receive(String(decoding: message.payload, as: UTF8.self), generation: expected)
+                    self.receive(String(decoding: message.payload, as: UTF8.self), attempt: expected)
                 }
                 self.missed += client.missedMessages
                 await client.disconnect()
-                self.ended("the connection to \(endpoint.host):\(endpoint.port) closed", generation: expected)
+                self.ended("the connection to \(endpoint.host):\(endpoint.port) closed", attempt: expected)
             }
         }
     }
 
     /// A connection ended: lost if it had been made, else a failed connect.
-    private func ended(_ message: String, generation expected: Int) {
-        feed(connection.status == .connected ? .connectionLost(message, shouldReconnect: true) : .connectFailed(message), generation: expected)
+    private func ended(_ message: String, attempt expected: ConnectionAttempt) {
+        feed(connection.status == .connected ? .connectionLost(message, shouldReconnect: true) : .connectFailed(message), attempt: expected)
     }
 
     /// A message: one observation a line.
-    private func receive(_ text: String, generation expected: Int) {
-        guard expected == generation, connection.status == .connected else { return }
+    private func receive(_ text: String, attempt expected: ConnectionAttempt) {
+        guard expected === attempt, connection.status == .connected else { return }
         for line in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: true) {
             lines += 1
             switch parser.parse(Array(line), number: lines) {

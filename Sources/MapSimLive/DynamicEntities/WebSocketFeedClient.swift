@@ -6,9 +6,10 @@ import NIOPosix
 import NIOSSL
 
 /// A WebSocket client (RFC 6455) for a feed that only speaks: it opens `ws://` or `wss://`, reads
-/// messages as text (binary ones too, as UTF-8), answers pings and a close. The handshake and the frames are read from one byte
-/// stream, so the frames a server sends right behind its `101` — in the same read — are never lost,
-/// and the end of the connection, with or without a close frame, always ends `events`.
+/// messages as text (binary ones too, as UTF-8), answers pings and a close. Its handshake
+/// (`WebSocketHandshakeHandler`) gives way to NIOWebSocket's frame codecs in one event-loop turn, so
+/// the frames a server sends right behind its `101` are never lost; the end of the connection, with
+/// or without a close frame, always ends `events`.
 public final class WebSocketFeedClient: Sendable {
     /// What the connection brings.
     public enum Event: Sendable, Equatable {
@@ -27,7 +28,7 @@ public final class WebSocketFeedClient: Sendable {
     /// closed it.
     public let events: AsyncThrowingStream<Event, any Error>
     private let channel: any Channel
-    private let handler: WebSocketFeedHandler
+    private let report: WebSocketConnectionReport
 
     /// Connects to `url` (`ws://` or `wss://`) within `timeout`.
     public static func connect(to url: String, timeout: TimeAmount = .seconds(10)) async throws -> WebSocketFeedClient {
@@ -36,36 +37,35 @@ public final class WebSocketFeedClient: Sendable {
         }
         let secure = scheme == "wss"
         let port = parsed.port ?? (secure ? 443 : 80)
-        var target = parsed.path.isEmpty ? "/" : parsed.path
-        if let query = parsed.query { target += "?" + query }
-        let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        let path = parsed.path.isEmpty ? "/" : parsed.path
+        let target = parsed.query.map { path + "?" + $0 } ?? path
         let hostHeader = parsed.port.map { "\(host):\($0)" } ?? host
-        let request = "GET \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
         let (events, continuation) = AsyncThrowingStream<Event, any Error>.makeStream(bufferingPolicy: .bufferingOldest(maximumBacklog))
-        let handler = WebSocketFeedHandler(request: Array(request.utf8), expectedAccept: acceptValue(for: key), events: continuation)
+        let report = WebSocketConnectionReport(events: continuation)
         let tls = secure ? try NIOSSLContext(configuration: .makeClientConfiguration()) : nil
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(timeout)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    if let tls { try channel.pipeline.syncOperations.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: host)) }
-                    try channel.pipeline.syncOperations.addHandler(handler)
+                    let operations = channel.pipeline.syncOperations
+                    if let tls { try operations.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: host)) }
+                    try operations.addHandler(WebSocketHandshakeHandler(target: target, host: hostHeader, report: report,
+                                                                        maximumMessageSize: maximumMessageSize))
                 }
             }
             .connect(host: host, port: port).get()
-        return WebSocketFeedClient(events: events, channel: channel, handler: handler)
+        return WebSocketFeedClient(events: events, channel: channel, report: report)
     }
 
-    private init(events: AsyncThrowingStream<Event, any Error>, channel: any Channel, handler: WebSocketFeedHandler) {
+    private init(events: AsyncThrowingStream<Event, any Error>, channel: any Channel, report: WebSocketConnectionReport) {
         self.events = events
         self.channel = channel
-        self.handler = handler
+        self.report = report
     }
 
     /// Messages dropped because `maximumBacklog` were waiting to be read.
     public var missed: Int {
-        handler.missed
+        report.missed
     }
 
     /// Closes the connection.

@@ -1,138 +1,102 @@
-import MapSim
 import NIOCore
-import Synchronization
+import NIOWebSocket
 
-/// The bytes of a `WebSocketFeedClient` connection: writes the upgrade request, checks the `101`
-/// answer, then decodes frames from whatever follows it in the same buffer — text messages (also
-/// fragmented) go to the events, pings are answered, a close is answered and ends the connection.
-/// Anything else a server must not send ends it with the reason.
-final class WebSocketFeedHandler: ChannelInboundHandler, Sendable {
-    typealias InboundIn = ByteBuffer
+/// The frames of an upgraded `WebSocketFeedClient` connection (NIOWebSocket's frame codecs before
+/// it): text messages — also fragmented, and binary ones read as UTF-8 — go to the events, pings are
+/// answered, a close is answered and ends the connection. Anything a server must not send (a masked
+/// frame, reserved bits, a fragmented or long control frame, a message over the limit) ends it with
+/// the reason. It lives on its channel's event loop: nothing in it is shared.
+final class WebSocketFeedHandler: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
 
-    private struct State {
-        var buffer: [UInt8] = []
-        var isOpen = false
-        var fragments: [UInt8]?
-        var missed = 0
-        var failure: WebSocketFeedError?
+    private let report: WebSocketConnectionReport
+    private let maximumMessageSize: Int
+    private var fragments: ByteBuffer?
+
+    init(report: WebSocketConnectionReport, maximumMessageSize: Int) {
+        self.report = report
+        self.maximumMessageSize = maximumMessageSize
     }
 
-    private let request: [UInt8]
-    private let expectedAccept: String
-    private let events: AsyncThrowingStream<WebSocketFeedClient.Event, any Error>.Continuation
-    private let state = Mutex(State())
-    /// The longest answer to the upgrade request read before giving up on it.
-    private static let maximumHeaderSize = 64 * 1024
-
-    init(request: [UInt8], expectedAccept: String, events: AsyncThrowingStream<WebSocketFeedClient.Event, any Error>.Continuation) {
-        self.request = request
-        self.expectedAccept = expectedAccept
-        self.events = events
-    }
-
-    /// Messages dropped because the backlog was full.
-    var missed: Int { state.withLock { $0.missed } }
-
-    func channelActive(context: ChannelHandlerContext) {
-        context.writeAndFlush(NIOAny(ByteBuffer(bytes: request)), promise: nil)
-        context.fireChannelActive()
+    func handlerAdded(context: ChannelHandlerContext) {
+        report.opened()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var incoming = unwrapInboundIn(data)
-        let bytes = incoming.readBytes(length: incoming.readableBytes) ?? []
-        var replies: [[UInt8]] = []
-        let outcome = state.withLock { state -> ReadOutcome in
-            state.buffer += bytes
-            do throws(WebSocketFeedError) {
-                if !state.isOpen {
-                    guard try readHandshake(&state) else { return .more }
-                    events.yield(.opened)
-                }
-                return try readFrames(&state, replies: &replies)
-            } catch {
-                state.failure = error
-                return .close
+        let frame = unwrapInboundIn(data)
+        do throws(WebSocketFeedError) {
+            try check(frame)
+            switch frame.opcode {
+            case .continuation, .text, .binary:
+                try assemble(frame, context: context)
+            case .connectionClose:
+                reply(.connectionClose, data: closeCode(1000, context: context), context: context)
+                context.close(promise: nil)
+            case .ping:
+                reply(.pong, data: frame.unmaskedData, context: context)
+            case .pong:
+                break
+            default:
+                throw WebSocketFeedError("a frame with the reserved opcode \(frame.opcode)")
             }
+        } catch {
+            report.failed(error)
+            context.close(promise: nil)
         }
-        for reply in replies { context.write(NIOAny(ByteBuffer(bytes: reply)), promise: nil) }
-        if !replies.isEmpty { context.flush() }
-        if outcome == .close { context.close(promise: nil) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        let failure = state.withLock { state -> WebSocketFeedError? in
-            if let failure = state.failure { return failure }
-            return state.isOpen ? nil : WebSocketFeedError("the server closed the connection before the WebSocket handshake")
-        }
-        events.finish(throwing: failure)
+        report.ended()
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        state.withLock { $0.failure = $0.failure ?? WebSocketFeedError(TransportFailure.reason(error)) }
+        if let frameError = error as? NIOWebSocketError, frameError == .invalidFrameLength {
+            reply(.connectionClose, data: closeCode(1009, context: context), context: context)
+            report.failed(WebSocketFeedError("a frame longer than the \(maximumMessageSize) bytes taken"))
+        } else {
+            report.failed(WebSocketFeedError(TransportFailure.reason(error)))
+        }
         context.close(promise: nil)
     }
 
-    private enum ReadOutcome {
-        case more
-        case close
+    /// What a server must not send.
+    private func check(_ frame: WebSocketFrame) throws(WebSocketFeedError) {
+        guard !frame.rsv1 && !frame.rsv2 && !frame.rsv3 else { throw WebSocketFeedError("a frame with reserved bits set (no extension was agreed)") }
+        guard frame.maskKey == nil else { throw WebSocketFeedError("a masked frame from the server") }
+        if frame.opcode.isControlOpcode && (frame.length > 125 || !frame.fin) {
+            throw WebSocketFeedError("a control frame that is fragmented or longer than 125 bytes")
+        }
     }
 
-    /// Reads the answer to the upgrade request, if it is all there; throws unless it is a `101`
-    /// with the right `Sec-WebSocket-Accept`. What follows it stays in the buffer.
-    private func readHandshake(_ state: inout State) throws(WebSocketFeedError) -> Bool {
-        let end: [UInt8] = [13, 10, 13, 10]
-        guard let range = state.buffer.firstRange(of: end) else {
-            if state.buffer.count > Self.maximumHeaderSize { throw WebSocketFeedError("the server's answer to the upgrade has no end") }
-            return false
+    /// Adds a data frame to the message it belongs to; a final one delivers the message.
+    private func assemble(_ frame: WebSocketFrame, context: ChannelHandlerContext) throws(WebSocketFeedError) {
+        guard frame.opcode == .continuation || fragments == nil else { throw WebSocketFeedError("a new message began inside a fragmented one") }
+        guard frame.opcode != .continuation || fragments != nil else { throw WebSocketFeedError("a continuation frame with no message to continue") }
+        var message = fragments ?? context.channel.allocator.buffer(capacity: frame.length)
+        var data = frame.data
+        message.writeBuffer(&data)
+        guard message.readableBytes <= maximumMessageSize else {
+            reply(.connectionClose, data: closeCode(1009, context: context), context: context)
+            throw WebSocketFeedError("a message longer than \(maximumMessageSize) bytes")
         }
-        let lines = String(decoding: state.buffer[..<range.lowerBound], as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
-        state.buffer.removeSubrange(..<range.upperBound)
-        let status = lines.first.map(String.init) ?? ""
-        guard status.hasPrefix("HTTP/1.1 101") else {
-            throw WebSocketFeedError("the server refused the WebSocket upgrade: \(status.isEmpty ? "no status" : status)")
+        if frame.fin {
+            fragments = nil
+            report.received(String(buffer: message))
+        } else {
+            fragments = message
         }
-        let accept = lines.dropFirst().first { $0.lowercased().hasPrefix("sec-websocket-accept:") }
-            .map { $0.dropFirst("sec-websocket-accept:".count).trimmingCharacters(in: .whitespaces) }
-        guard accept == expectedAccept else { throw WebSocketFeedError("the server's Sec-WebSocket-Accept does not match the key sent") }
-        state.isOpen = true
-        return true
     }
 
-    /// Reads every whole frame in the buffer.
-    private func readFrames(_ state: inout State, replies: inout [[UInt8]]) throws(WebSocketFeedError) -> ReadOutcome {
-        var offset = 0
-        defer { state.buffer.removeSubrange(..<offset) }
-        while let frame = try WebSocketFrameReader.frame(in: state.buffer, at: offset, maximumSize: WebSocketFeedClient.maximumMessageSize) {
-            offset = frame.end
-            switch frame.opcode {
-            case 0x0, 0x1, 0x2:
-                // Text, or binary holding text (some servers send JSON lines so): both are read as UTF-8.
-                guard frame.opcode == 0x0 || state.fragments == nil else { throw WebSocketFeedError("a new message began inside a fragmented one") }
-                guard frame.opcode != 0x0 || state.fragments != nil else { throw WebSocketFeedError("a continuation frame with no message to continue") }
-                let message = (state.fragments ?? []) + state.buffer[frame.payload]
-                guard message.count <= WebSocketFeedClient.maximumMessageSize else {
-                    replies.append(WebSocketFrameReader.closeFrame(code: 1009))
-                    throw WebSocketFeedError("a message longer than \(WebSocketFeedClient.maximumMessageSize) bytes")
-                }
-                if frame.isFinal {
-                    state.fragments = nil
-                    if case .dropped = events.yield(.text(String(decoding: message, as: UTF8.self))) { state.missed += 1 }
-                } else {
-                    state.fragments = message
-                }
-            case 0x8:
-                replies.append(WebSocketFrameReader.closeFrame(code: 1000))
-                return .close
-            case 0x9:
-                replies.append(WebSocketFrameReader.pongFrame(Array(state.buffer[frame.payload])))
-            case 0xA:
-                continue
-            default:
-                throw WebSocketFeedError("a frame with the reserved opcode \(frame.opcode)")
-            }
-        }
-        return .more
+    /// A client's frames are always masked.
+    private func reply(_ opcode: WebSocketOpcode, data: ByteBuffer, context: ChannelHandlerContext) {
+        context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, maskKey: .random(), data: data)), promise: nil)
+    }
+
+    private func closeCode(_ code: UInt16, context: ChannelHandlerContext) -> ByteBuffer {
+        var buffer = context.channel.allocator.buffer(capacity: 2)
+        buffer.writeInteger(code)
+        return buffer
     }
 }

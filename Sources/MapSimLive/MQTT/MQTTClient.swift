@@ -20,7 +20,8 @@ public final class MQTTClient: Sendable {
     public let messages: AsyncStream<MQTTPacket.Publish>
     private let channel: any Channel
     private let state: Mutex<State>
-    private let handler: MQTTChannelHandler
+    private let report: MQTTConnectionReport
+    private let messageContinuation: AsyncStream<MQTTPacket.Publish>.Continuation
 
     private struct State {
         var nextPacketID: UInt16 = 1
@@ -34,21 +35,23 @@ public final class MQTTClient: Sendable {
     public static func connect(host: String, port: Int, options: MQTTPacket.Connect, timeout: TimeAmount = .seconds(10)) async throws -> MQTTClient {
         let (stream, continuation) = AsyncStream<MQTTPacket>.makeStream()
         let (messages, messageContinuation) = AsyncStream<MQTTPacket.Publish>.makeStream(bufferingPolicy: .bufferingOldest(maximumBacklog))
-        let handler = MQTTChannelHandler(packets: continuation, messages: messageContinuation)
+        let report = MQTTConnectionReport()
         let channel: any Channel
         do {
             channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(timeout)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(handler)
+                        let handlers: [any ChannelHandler] = [ByteToMessageHandler(MQTTFrameDecoder()),
+                                                              MQTTChannelHandler(packets: continuation, messages: messageContinuation, report: report)]
+                        try channel.pipeline.syncOperations.addHandlers(handlers)
                     }
                 }
                 .connect(host: host, port: port).get()
         } catch {
             throw MQTTError(.unreachable, "cannot connect to \(host):\(port): \(TransportFailure.reason(error))")
         }
-        let client = MQTTClient(channel: channel, handler: handler, messages: messages)
+        let client = MQTTClient(channel: channel, report: report, messages: messages, messageContinuation: messageContinuation)
         let connack: MQTTPacket
         do {
             connack = try await client.exchange(.connect(options), expecting: nil, timeout: timeout, from: stream)
@@ -67,17 +70,19 @@ public final class MQTTClient: Sendable {
         return client
     }
 
-    private init(channel: any Channel, handler: MQTTChannelHandler, messages: AsyncStream<MQTTPacket.Publish>) {
+    private init(channel: any Channel, report: MQTTConnectionReport, messages: AsyncStream<MQTTPacket.Publish>,
+                 messageContinuation: AsyncStream<MQTTPacket.Publish>.Continuation) {
         self.channel = channel
-        self.handler = handler
+        self.report = report
         self.messages = messages
+        self.messageContinuation = messageContinuation
         state = Mutex(State())
     }
 
     /// Deliveries that arrived (and were acknowledged) while `maximumBacklog` were waiting to be
     /// read, and so were dropped.
     public var missedMessages: Int {
-        handler.missed
+        report.missed
     }
 
     /// Sends CONNECT and waits for the first packet, then hands the stream to the reader.
@@ -117,14 +122,14 @@ public final class MQTTClient: Sendable {
                 try? await channel.close()
             }
         }
-        if let malformed = handler.malformed { reason = malformed }
+        if let malformed = report.malformed { reason = malformed }
         let pending = state.withLock { state -> [CheckedContinuation<MQTTPacket, any Error>] in
             state.closed = state.closed ?? reason
             defer { state.pending = [:] }
             return Array(state.pending.values)
         }
         for continuation in pending { continuation.resume(throwing: MQTTError(.closed, reason)) }
-        handler.finishMessages()
+        messageContinuation.finish()
     }
 
     private func keepAlive(every seconds: UInt16) {
@@ -209,26 +214,10 @@ public final class MQTTClient: Sendable {
     }
 }
 
-/// Turns the bytes of a connection into packets for the client: a QoS 1 delivery is acknowledged
-/// at once, on the event loop, and goes to the messages; every other packet to the client's reader.
-/// A malformed packet closes the connection, and says why in `malformed`.
-private final class MQTTChannelHandler: ChannelInboundHandler, Sendable {
-    typealias InboundIn = ByteBuffer
-
-    private struct State {
-        var decoder = MQTTPacketDecoder()
-        var missed = 0
-        var malformed: String?
-    }
-
-    private let state = Mutex(State())
-    private let packets: AsyncStream<MQTTPacket>.Continuation
-    private let messages: AsyncStream<MQTTPacket.Publish>.Continuation
-
-    init(packets: AsyncStream<MQTTPacket>.Continuation, messages: AsyncStream<MQTTPacket.Publish>.Continuation) {
-        self.packets = packets
-        self.messages = messages
-    }
+/// What a connection's handler tells the client from its event loop: deliveries dropped because
+/// the backlog was full, and why the connection was closed when a packet was malformed.
+private final class MQTTConnectionReport: Sendable {
+    private let state = Mutex((missed: 0, malformed: String?.none))
 
     /// Deliveries dropped because the backlog was full.
     var missed: Int { state.withLock { $0.missed } }
@@ -236,37 +225,49 @@ private final class MQTTChannelHandler: ChannelInboundHandler, Sendable {
     /// Why the connection was closed, when a packet was malformed.
     var malformed: String? { state.withLock { $0.malformed } }
 
-    /// Ends the messages (the connection is over).
-    func finishMessages() {
-        messages.finish()
+    func countMissed() { state.withLock { $0.missed += 1 } }
+
+    func closed(malformed reason: String) { state.withLock { $0.malformed = $0.malformed ?? reason } }
+}
+
+/// Hands the packets of a connection (framed by `MQTTFrameDecoder` before it) to the client: a QoS 1
+/// delivery is acknowledged at once, on the event loop, and goes to the messages; every other packet
+/// to the client's reader. A malformed packet closes the connection, and says why in the report.
+/// It lives on its channel's event loop: nothing in it is shared.
+private final class MQTTChannelHandler: ChannelInboundHandler {
+    typealias InboundIn = MQTTPacket
+    typealias OutboundOut = ByteBuffer
+
+    private let packets: AsyncStream<MQTTPacket>.Continuation
+    private let messages: AsyncStream<MQTTPacket.Publish>.Continuation
+    private let report: MQTTConnectionReport
+    private var acknowledged = false
+
+    init(packets: AsyncStream<MQTTPacket>.Continuation, messages: AsyncStream<MQTTPacket.Publish>.Continuation, report: MQTTConnectionReport) {
+        self.packets = packets
+        self.messages = messages
+        self.report = report
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var buffer = unwrapInboundIn(data)
-        let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
-        var acknowledged = false
-        let failure = state.withLock { state -> String? in
-            state.decoder.append(bytes)
-            do {
-                while let packet = try state.decoder.next() {
-                    guard case .publish(let publish) = packet else {
-                        packets.yield(packet)
-                        continue
-                    }
-                    if publish.qos == 1, let id = publish.packetID {
-                        context.write(NIOAny(ByteBuffer(bytes: MQTTPacket.puback(packetID: id).encoded)), promise: nil)
-                        acknowledged = true
-                    }
-                    if case .dropped = messages.yield(publish) { state.missed += 1 }
-                }
-                return nil
-            } catch {
-                state.malformed = "the broker sent a malformed packet: \(error)"
-                return state.malformed
-            }
+        let packet = unwrapInboundIn(data)
+        guard case .publish(let publish) = packet else {
+            packets.yield(packet)
+            return
         }
-        if acknowledged { context.flush() }
-        if failure != nil { context.close(promise: nil) }
+        if publish.qos == 1, let id = publish.packetID {
+            context.write(wrapOutboundOut(ByteBuffer(bytes: MQTTPacket.puback(packetID: id).encoded)), promise: nil)
+            acknowledged = true
+        }
+        if case .dropped = messages.yield(publish) { report.countMissed() }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if acknowledged {
+            acknowledged = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -275,6 +276,7 @@ private final class MQTTChannelHandler: ChannelInboundHandler, Sendable {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let malformed = error as? MQTTError { report.closed(malformed: "the broker sent a malformed packet: \(malformed)") }
         context.close(promise: nil)
     }
 }

@@ -22,14 +22,26 @@ public struct MQTTPacketDecoder: Sendable {
 
     /// The next whole packet, or nil until more bytes arrive.
     public mutating func next() throws(MQTTError) -> MQTTPacket? {
-        let available = buffer.count - start
-        guard available >= 2 else { return nil }
+        guard let (packet, length) = try Self.packet(at: buffer[start...], maximumPacketSize: maximumPacketSize) else { return nil }
+        start += length
+        if start > 1 << 16 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        return packet
+    }
+
+    /// The packet at the start of `bytes` and how many bytes it takes; nil while it is not whole.
+    static func packet<Bytes: RandomAccessCollection<UInt8>>(at bytes: Bytes, maximumPacketSize: Int) throws(MQTTError)
+        -> (packet: MQTTPacket, length: Int)? where Bytes.Index == Int {
+        let start = bytes.startIndex
+        guard bytes.count >= 2 else { return nil }
         var length = 0
         var multiplier = 1
         var index = start + 1
         while true {
-            guard index < buffer.count else { return nil }
-            let byte = buffer[index]
+            guard index < bytes.endIndex else { return nil }
+            let byte = bytes[index]
             length += Int(byte & 0x7F) * multiplier
             index += 1
             if byte & 0x80 == 0 { break }
@@ -40,15 +52,8 @@ public struct MQTTPacketDecoder: Sendable {
         guard total <= maximumPacketSize else {
             throw MQTTError(.protocolViolation, "a packet of \(total) bytes is larger than the limit of \(maximumPacketSize)")
         }
-        guard buffer.count - start >= total else { return nil }
-        let header = buffer[start]
-        let body = Array(buffer[index..<(start + total)])
-        start += total
-        if start > 1 << 16 {
-            buffer.removeFirst(start)
-            start = 0
-        }
-        return try Self.packet(header: header, body: body)
+        guard bytes.count >= total else { return nil }
+        return (try packet(header: bytes[start], body: Array(bytes[index..<(start + total)])), total)
     }
 
     private static func packet(header: UInt8, body: [UInt8]) throws(MQTTError) -> MQTTPacket {

@@ -1,32 +1,70 @@
 import Testing
 import MapSim
+import NIOCore
+import NIOEmbedded
+import NIOWebSocket
 @testable import MapSimLive
 
-/// The WebSocket feed client's handshake and frames, as RFC 6455 has them.
+/// The WebSocket feed client's handshake value and its frame handler, as RFC 6455 has them, on an
+/// embedded channel.
 @Suite("WebSocketFeedClient")
 struct WebSocketFeedClientTests {
     @Test func theAcceptValueIsTheRFCsExample() {
         #expect(WebSocketFeedClient.acceptValue(for: "dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
     }
 
-    @Test func framesAreReadWholeOrNotYetAndWhatAServerMustNotSendIsRefused() throws {
-        let text = Array("hello".utf8)
-        let frame: [UInt8] = [0x81, UInt8(text.count)] + text
-        let read = try #require(try WebSocketFrameReader.frame(in: frame, at: 0, maximumSize: 1 << 20))
-        #expect(read.isFinal && read.opcode == 1 && Array(frame[read.payload]) == text && read.end == frame.count)
-        #expect(try WebSocketFrameReader.frame(in: Array(frame.dropLast()), at: 0, maximumSize: 1 << 20) == nil, "not all there yet")
-        let long: [UInt8] = [0x81, 126, 0x01, 0x00] + Array(repeating: 0x61, count: 256)
-        #expect(try WebSocketFrameReader.frame(in: long, at: 0, maximumSize: 1 << 20)?.payload == 4..<260)
-        #expect(throws: WebSocketFeedError.self) { try WebSocketFrameReader.frame(in: [0x81, 0x85, 1, 2, 3, 4] + text, at: 0, maximumSize: 1 << 20) }
-        let huge: [UInt8] = [0x81, 127, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
-        #expect(throws: WebSocketFeedError.self) { try WebSocketFrameReader.frame(in: huge, at: 0, maximumSize: 1 << 20) }
-        #expect(throws: WebSocketFeedError.self) { try WebSocketFrameReader.frame(in: [0x09, 0], at: 0, maximumSize: 1 << 20) }
+    /// A feed handler on an embedded channel, and what it delivers.
+    private func connection(maximumMessageSize: Int = 1 << 20) throws
+        -> (EmbeddedChannel, AsyncThrowingStream<WebSocketFeedClient.Event, any Error>) {
+        let (events, continuation) = AsyncThrowingStream<WebSocketFeedClient.Event, any Error>.makeStream()
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(WebSocketFeedHandler(report: WebSocketConnectionReport(events: continuation),
+                                                                            maximumMessageSize: maximumMessageSize))
+        return (channel, events)
     }
 
-    @Test func aClientsFramesAreMasked() {
-        let close = WebSocketFrameReader.closeFrame(code: 1000)
-        #expect(close.count == 8 && close[0] == 0x88 && close[1] == 0x82)
-        let mask = Array(close[2..<6])
-        #expect([close[6] ^ mask[0], close[7] ^ mask[1]] == [0x03, 0xE8])
+    private func frame(_ opcode: WebSocketOpcode, _ text: String, fin: Bool = true, maskKey: WebSocketMaskingKey? = nil) -> WebSocketFrame {
+        WebSocketFrame(fin: fin, opcode: opcode, maskKey: maskKey, data: ByteBuffer(string: text))
+    }
+
+    private func all(_ events: AsyncThrowingStream<WebSocketFeedClient.Event, any Error>) async -> ([WebSocketFeedClient.Event], String?) {
+        var seen: [WebSocketFeedClient.Event] = []
+        do {
+            for try await event in events { seen.append(event) }
+            return (seen, nil)
+        } catch {
+            return (seen, "\(error)")
+        }
+    }
+
+    @Test func messagesWholeOrFragmentedArriveAndPingsAndACloseAreAnsweredMasked() async throws {
+        let (channel, events) = try connection()
+        try channel.writeInbound(frame(.text, "hel", fin: false))
+        try channel.writeInbound(frame(.continuation, "lo"))
+        try channel.writeInbound(frame(.binary, "world"))
+        try channel.writeInbound(frame(.ping, "p"))
+        let pong = try #require(try channel.readOutbound(as: WebSocketFrame.self))
+        #expect(pong.opcode == .pong && pong.maskKey != nil && String(buffer: pong.data) == "p")
+        try channel.writeInbound(frame(.connectionClose, ""))
+        let close = try #require(try channel.readOutbound(as: WebSocketFrame.self))
+        #expect(close.opcode == .connectionClose && close.maskKey != nil && close.data.getInteger(at: 0, as: UInt16.self) == 1000)
+        #expect(!channel.isActive)
+        let (seen, failure) = await all(events)
+        #expect(seen == [.opened, .text("hello"), .text("world")] && failure == nil)
+    }
+
+    @Test(arguments: [
+        (WebSocketFrame(fin: true, opcode: .text, maskKey: [1, 2, 3, 4], data: ByteBuffer(string: "x")), "a masked frame from the server"),
+        (WebSocketFrame(fin: true, rsv1: true, opcode: .text, data: ByteBuffer(string: "x")), "reserved bits"),
+        (WebSocketFrame(fin: false, opcode: .ping, data: ByteBuffer(string: "x")), "a control frame that is fragmented"),
+        (WebSocketFrame(fin: true, opcode: .continuation, data: ByteBuffer(string: "x")), "a continuation frame with no message"),
+        (WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: String(repeating: "x", count: 65))), "a message longer than 64 bytes"),
+    ])
+    func whatAServerMustNotSendEndsTheConnectionWithWhy(_ bad: WebSocketFrame, _ reason: String) async throws {
+        let (channel, events) = try connection(maximumMessageSize: 64)
+        try channel.writeInbound(bad)
+        #expect(!channel.isActive)
+        let (seen, failure) = await all(events)
+        #expect(seen == [.opened] && failure?.contains(reason) == true, "\(failure ?? "no failure")")
     }
 }

@@ -1,0 +1,29 @@
+import NIOCore
+
+/// MQTT 3.1.1 framing on a connection, as SwiftNIO's `ByteToMessageHandler` runs it: whole packets
+/// are read from the inbound bytes as they arrive and passed on; a partial one waits for more; a
+/// malformed packet, or one larger than `maximumPacketSize`, is an `MQTTError` the pipeline reports.
+struct MQTTFrameDecoder: ByteToMessageDecoder {
+    typealias InboundOut = MQTTPacket
+
+    /// The largest packet accepted, fixed header included.
+    let maximumPacketSize: Int
+
+    init(maximumPacketSize: Int = 1 << 20) {
+        self.maximumPacketSize = maximumPacketSize
+    }
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard let (packet, length) = try MQTTPacketDecoder.packet(at: buffer.readableBytesView, maximumPacketSize: maximumPacketSize) else {
+            return .needMoreData
+        }
+        buffer.moveReaderIndex(forwardBy: length)
+        context.fireChannelRead(wrapInboundOut(packet))
+        return .continue
+    }
+
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+        // What is left when the connection ends is an unfinished packet: nothing to pass on.
+        try decode(context: context, buffer: &buffer)
+    }
+}
