@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "mapsim", path: ".."),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(name: "CFuzzDriver"),
@@ -25,6 +26,9 @@ let package = Package(
                 .product(name: "MapSimCache", package: "mapsim"),
                 .product(name: "MapSimArchives", package: "mapsim"),
                 .product(name: "MapSimServe", package: "mapsim"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
     ]

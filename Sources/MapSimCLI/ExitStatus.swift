@@ -59,6 +59,7 @@ enum ExitStatus {
         case let error as ServeError: error.code == .unavailable ? unavailable : error.code == .invalid ? invalidData : unreadableInput
         case is ZlibError, is GeoJSONGeometryError, is OfflineRegionDefinitionError: invalidData
         case is MQTTError: unavailable
+        case let error as WebSocketFeedError: error.code == .invalidURL ? usage : unavailable
         case is ExpressionCompilationError: invalidData
         default: failure
         }

@@ -9,6 +9,9 @@ import MapSimJSON
 @testable import MapSimServe
 import MapSimStyle
 import MapSimTrace
+import NIOCore
+import NIOEmbedded
+import NIOWebSocket
 import Synchronization
 
 /// The readers of outside bytes, one fuzz target each; `Fuzz/run` names them.
@@ -72,8 +75,14 @@ enum FuzzTarget: String, CaseIterable {
             var parser = DynamicEntityLineParser(format: .init(trackIDField: "MMSI", timeField: "BaseDateTime"))
             for (number, line) in bytes.split(separator: 0x0A).enumerated() { _ = parser.parse(Array(line), number: number + 1) }
         case .webSocket:
-            var offset = 0
-            while let frame = try? WebSocketFrameReader.frame(in: bytes, at: offset, maximumSize: 1 << 20) { offset = frame.end }
+            // What a server sends after its 101: NIOWebSocket's frame decoder and the feed's handler.
+            let (_, continuation) = AsyncThrowingStream<WebSocketFeedClient.Event, any Error>.makeStream()
+            let channel = EmbeddedChannel()
+            let handlers: [any ChannelHandler] = [ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: 1 << 20)),
+                                                  WebSocketFeedHandler(report: WebSocketConnectionReport(events: continuation), maximumMessageSize: 1 << 20)]
+            try? channel.pipeline.syncOperations.addHandlers(handlers)
+            try? channel.writeInbound(ByteBuffer(bytes: bytes))
+            _ = try? channel.finish()
         case .liveUpdate:
             _ = try? LiveUpdate(topic: LiveTopic(dataset: "d", venue: "v", building: "b", floor: "f", room: "r", location: "l", domainType: "t"), payload: bytes)
         case .topic:

@@ -42,7 +42,7 @@ final class WebSocketConnectionReport: Sendable {
         let failure = state.withLock { state -> WebSocketFeedError?? in
             guard !state.finished else { return .none }
             state.finished = true
-            return .some(state.failure ?? (state.isOpen ? nil : WebSocketFeedError("the server closed the connection before the WebSocket handshake")))
+            return .some(state.failure ?? (state.isOpen ? nil : WebSocketFeedError(.connection, "the server closed the connection before the WebSocket handshake")))
         }
         if case .some(let failure) = failure { events.finish(throwing: failure) }
     }

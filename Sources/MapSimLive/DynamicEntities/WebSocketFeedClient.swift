@@ -33,7 +33,7 @@ public final class WebSocketFeedClient: Sendable {
     /// Connects to `url` (`ws://` or `wss://`) within `timeout`.
     public static func connect(to url: String, timeout: TimeAmount = .seconds(10)) async throws -> WebSocketFeedClient {
         guard let parsed = URL(string: url), let scheme = parsed.scheme, ["ws", "wss"].contains(scheme), let host = parsed.host, !host.isEmpty else {
-            throw WebSocketFeedError("\(url) is not a ws:// or wss:// URL")
+            throw WebSocketFeedError(.invalidURL, "\(url) is not a ws:// or wss:// URL")
         }
         let secure = scheme == "wss"
         let port = parsed.port ?? (secure ? 443 : 80)
@@ -77,17 +77,4 @@ public final class WebSocketFeedClient: Sendable {
     static func acceptValue(for key: String) -> String {
         Data(Insecure.SHA1.hash(data: Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))).base64EncodedString()
     }
-}
-
-/// Why a WebSocket feed could not be read.
-public struct WebSocketFeedError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What went wrong.
-    public let message: String
-
-    /// An error saying `message`.
-    public init(_ message: String) {
-        self.message = message
-    }
-
-    public var description: String { message }
 }

@@ -38,7 +38,7 @@ final class WebSocketFeedHandler: ChannelInboundHandler {
             case .pong:
                 break
             default:
-                throw WebSocketFeedError("a frame with the reserved opcode \(frame.opcode)")
+                throw WebSocketFeedError(.protocolViolation, "a frame with the reserved opcode \(frame.opcode)")
             }
         } catch {
             report.failed(error)
@@ -54,32 +54,32 @@ final class WebSocketFeedHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if let frameError = error as? NIOWebSocketError, frameError == .invalidFrameLength {
             reply(.connectionClose, data: closeCode(1009, context: context), context: context)
-            report.failed(WebSocketFeedError("a frame longer than the \(maximumMessageSize) bytes taken"))
+            report.failed(WebSocketFeedError(.protocolViolation, "a frame longer than the \(maximumMessageSize) bytes taken"))
         } else {
-            report.failed(WebSocketFeedError(TransportFailure.reason(error)))
+            report.failed(WebSocketFeedError.connection(error))
         }
         context.close(promise: nil)
     }
 
     /// What a server must not send.
     private func check(_ frame: WebSocketFrame) throws(WebSocketFeedError) {
-        guard !frame.rsv1 && !frame.rsv2 && !frame.rsv3 else { throw WebSocketFeedError("a frame with reserved bits set (no extension was agreed)") }
-        guard frame.maskKey == nil else { throw WebSocketFeedError("a masked frame from the server") }
+        guard !frame.rsv1 && !frame.rsv2 && !frame.rsv3 else { throw WebSocketFeedError(.protocolViolation, "a frame with reserved bits set (no extension was agreed)") }
+        guard frame.maskKey == nil else { throw WebSocketFeedError(.protocolViolation, "a masked frame from the server") }
         if frame.opcode.isControlOpcode && (frame.length > 125 || !frame.fin) {
-            throw WebSocketFeedError("a control frame that is fragmented or longer than 125 bytes")
+            throw WebSocketFeedError(.protocolViolation, "a control frame that is fragmented or longer than 125 bytes")
         }
     }
 
     /// Adds a data frame to the message it belongs to; a final one delivers the message.
     private func assemble(_ frame: WebSocketFrame, context: ChannelHandlerContext) throws(WebSocketFeedError) {
-        guard frame.opcode == .continuation || fragments == nil else { throw WebSocketFeedError("a new message began inside a fragmented one") }
-        guard frame.opcode != .continuation || fragments != nil else { throw WebSocketFeedError("a continuation frame with no message to continue") }
+        guard frame.opcode == .continuation || fragments == nil else { throw WebSocketFeedError(.protocolViolation, "a new message began inside a fragmented one") }
+        guard frame.opcode != .continuation || fragments != nil else { throw WebSocketFeedError(.protocolViolation, "a continuation frame with no message to continue") }
         var message = fragments ?? context.channel.allocator.buffer(capacity: frame.length)
         var data = frame.data
         message.writeBuffer(&data)
         guard message.readableBytes <= maximumMessageSize else {
             reply(.connectionClose, data: closeCode(1009, context: context), context: context)
-            throw WebSocketFeedError("a message longer than \(maximumMessageSize) bytes")
+            throw WebSocketFeedError(.protocolViolation, "a message longer than \(maximumMessageSize) bytes")
         }
         if frame.fin {
             fragments = nil

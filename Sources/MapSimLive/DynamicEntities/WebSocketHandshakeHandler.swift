@@ -52,7 +52,7 @@ final class WebSocketHandshakeHandler: ChannelInboundHandler, RemovableChannelHa
             do {
                 try operations.addHandlers(handlers, position: .after(self))
             } catch {
-                throw WebSocketFeedError(TransportFailure.reason(error))
+                throw WebSocketFeedError.connection(error)
             }
             if received.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(received)) }
             operations.removeHandler(context: context, promise: nil)
@@ -68,7 +68,7 @@ final class WebSocketHandshakeHandler: ChannelInboundHandler, RemovableChannelHa
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        report.failed(WebSocketFeedError(TransportFailure.reason(error)))
+        report.failed(WebSocketFeedError.connection(error))
         context.close(promise: nil)
     }
 
@@ -76,7 +76,7 @@ final class WebSocketHandshakeHandler: ChannelInboundHandler, RemovableChannelHa
     private static func head(of buffer: inout ByteBuffer) throws(WebSocketFeedError) -> [Substring]? {
         let view = buffer.readableBytesView
         guard let end = view.firstRange(of: [13, 10, 13, 10]) else {
-            if view.count > maximumHeaderSize { throw WebSocketFeedError("the server's answer to the upgrade has no end") }
+            if view.count > maximumHeaderSize { throw WebSocketFeedError(.protocolViolation, "the server's answer to the upgrade has no end") }
             return nil
         }
         let text = String(decoding: view[..<end.lowerBound], as: UTF8.self)
@@ -88,12 +88,12 @@ final class WebSocketHandshakeHandler: ChannelInboundHandler, RemovableChannelHa
     private func check(_ lines: [Substring]) throws(WebSocketFeedError) {
         let status = lines.first.map(String.init) ?? ""
         guard status.hasPrefix("HTTP/1.1 101") else {
-            throw WebSocketFeedError("the server refused the WebSocket upgrade: \(status.isEmpty ? "no status" : status)")
+            throw WebSocketFeedError(.refused, "the server refused the WebSocket upgrade: \(status.isEmpty ? "no status" : status)")
         }
         let accept = lines.dropFirst().first { $0.lowercased().hasPrefix("sec-websocket-accept:") }
             .map { $0.dropFirst("sec-websocket-accept:".count).trimmingCharacters(in: .whitespaces) }
         guard accept == WebSocketFeedClient.acceptValue(for: key) else {
-            throw WebSocketFeedError("the server's Sec-WebSocket-Accept does not match the key sent")
+            throw WebSocketFeedError(.refused, "the server's Sec-WebSocket-Accept does not match the key sent")
         }
     }
 }
