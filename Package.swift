@@ -47,6 +47,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        // `swift package generate-documentation`: the manual, a DocC catalog (Sources/MapSim/MapSim.docc).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "MapSimJSON"),

@@ -25,7 +25,9 @@ struct CacheCommand: AsyncParsableCommand {
     )
 
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Print what the database holds.")
+        static let configuration = CommandConfiguration(
+            commandName: "stats", abstract: "Print what the database holds.",
+            discussion: ExitStatus.section([(ExitStatus.success, "the statistics are printed"), (ExitStatus.cannotWrite, "the cache cannot be opened")]))
 
         @OptionGroup var file: CacheFileOption
 
@@ -63,7 +65,9 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Clear: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove the ambient cache: every entry no offline region holds.")
+        static let configuration = CommandConfiguration(
+            commandName: "clear", abstract: "Remove the ambient cache: every entry no offline region holds.",
+            discussion: ExitStatus.section([(ExitStatus.success, "the ambient cache is removed"), (ExitStatus.cannotWrite, "the cache cannot be opened or written")]))
 
         @OptionGroup var file: CacheFileOption
 
@@ -80,7 +84,8 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Invalidate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "invalidate", abstract: "Mark the ambient cache expired: the next load revalidates each entry (offline, none is used).")
+            commandName: "invalidate", abstract: "Mark the ambient cache expired: the next load revalidates each entry (offline, none is used).",
+            discussion: ExitStatus.section([(ExitStatus.success, "the ambient cache is marked expired"), (ExitStatus.cannotWrite, "the cache cannot be opened or written")]))
 
         @OptionGroup var file: CacheFileOption
 
@@ -98,7 +103,11 @@ struct CacheCommand: AsyncParsableCommand {
     struct Reset: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "reset", abstract: "Empty the database: the ambient cache, every offline region and mapsim's data.",
-            discussion: "The file stays, as a new, empty MapLibre offline database (a link to it stays a link).")
+            discussion: """
+            The file stays, as a new, empty MapLibre offline database (a link to it stays a link).
+
+            \(ExitStatus.section([(ExitStatus.success, "done"), (ExitStatus.cannotWrite, "the cache cannot be opened or written")]))
+            """)
 
         @OptionGroup var file: CacheFileOption
 
@@ -114,7 +123,9 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Pack: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "pack", abstract: "Give the file's unused pages back to the file system (VACUUM).")
+        static let configuration = CommandConfiguration(
+            commandName: "pack", abstract: "Give the file's unused pages back to the file system (VACUUM).",
+            discussion: ExitStatus.section([(ExitStatus.success, "the file is packed"), (ExitStatus.cannotWrite, "the cache cannot be opened or written")]))
 
         @OptionGroup var file: CacheFileOption
 

@@ -18,9 +18,7 @@ struct ContentCheckCommand: AsyncParsableCommand {
         content-complete-all) and its requests (resource-request) as JSON lines; --json prints \
         what the check did as one JSON object.
 
-        Exit status: 0 checked, skipped or updated; 1 an item failed to download (listed); 69 \
-        the manifest cannot be had (offline, unreachable, an HTTP error, not a manifest); \
-        74 the cache cannot be opened or written, or --events cannot be written.
+        \(ExitStatus.section([(ExitStatus.success, "checked, skipped or updated"), (ExitStatus.failure, "an item failed to download (listed)"), (ExitStatus.unavailable, "the manifest cannot be had (offline, unreachable, an HTTP error, not a manifest)"), (ExitStatus.cannotWrite, "the cache cannot be opened or written, or --events cannot be written")]))
 
         Examples:
           mapsim content check https://maps.test/style.json

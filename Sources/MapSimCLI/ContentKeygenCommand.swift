@@ -12,7 +12,7 @@ struct ContentKeygenCommand: ParsableCommand {
         as the base64 of its 32 bytes. Keep the private key to sign packages; give the public key \
         to whoever opens them. An existing NAME is not overwritten unless --force is given.
 
-        Exit status: 0; 64 NAME exists; 74 a key cannot be written.
+        \(ExitStatus.section([(ExitStatus.success, "the key pair is written"), (ExitStatus.usage, "NAME exists"), (ExitStatus.cannotWrite, "a key cannot be written")]))
 
         Example:
           mapsim content keygen -o site-key

@@ -16,8 +16,7 @@ struct ContentPackCommand: ParsableCommand {
         owner may read (a key file others can read, or named .pub, is refused: it is likely the \
         public key).
 
-        Exit status: 0; 2 the manifest, an item or the key cannot be read; 65 an item is not what \
-        the manifest says, or the manifest or key is malformed; 74 the package cannot be written.
+        \(ExitStatus.section([(ExitStatus.success, "the package is written"), (ExitStatus.unreadableInput, "the manifest, an item or the key cannot be read"), (ExitStatus.invalidData, "an item is not what the manifest says, or the manifest or key is malformed"), (ExitStatus.cannotWrite, "the package cannot be written")]))
 
         Examples:
           mapsim content pack styles/sample -o city.mapsimpkg --key site-key \\

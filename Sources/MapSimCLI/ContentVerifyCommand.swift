@@ -11,8 +11,7 @@ struct ContentVerifyCommand: ParsableCommand {
         the package), then each item's size and SHA-256, and that the package holds nothing the \
         manifest does not list. Says valid, or which item or the signature fails.
 
-        Exit status: 0 valid; 2 the package or key cannot be read; 65 not valid; 74 the temporary \
-        folder (TMPDIR) cannot be used to open it.
+        \(ExitStatus.section([(ExitStatus.success, "the package is valid"), (ExitStatus.unreadableInput, "the package or key cannot be read"), (ExitStatus.invalidData, "the package is not valid"), (ExitStatus.cannotWrite, "the temporary folder (TMPDIR) cannot be used to open it")]))
 
         Example:
           mapsim content verify city.mapsimpkg --public-key site-key.pub

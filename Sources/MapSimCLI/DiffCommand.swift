@@ -31,7 +31,7 @@ struct DiffCommand: ParsableCommand {
         line. --format json prints each as a JSON line instead ({"group", "subject", "field", \
         "a", "b", "line"}), nothing when they agree.
 
-        Exit status: 0 when they agree, 1 when they differ, 2 when a trace cannot be read.
+        \(ExitStatus.section([(ExitStatus.success, "the traces agree"), (ExitStatus.failure, "they differ"), (ExitStatus.unreadableInput, "a trace cannot be read")]))
 
         Examples:
           mapsim diff traces/cold-load.trace.yaml run.trace.yaml

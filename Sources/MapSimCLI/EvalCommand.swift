@@ -24,6 +24,8 @@ struct EvalCommand: ParsableCommand {
         Collators compare in the Unicode root order (English); number-format knows English, \
         German and French conventions and formats other locales as en-US.
 
+        \(ExitStatus.section([(ExitStatus.success, "the expression evaluated"), (ExitStatus.usage, "bad arguments (properties that are not a JSON object)"), (ExitStatus.invalidData, "the expression does not compile (the errors are printed)")]))
+
         Examples:
           mapsim eval '["+", 1, ["get", "n"]]' --properties '{"n": 41}'
           mapsim eval '["step", ["zoom"], "small", 10, "large"]' --zoom 12

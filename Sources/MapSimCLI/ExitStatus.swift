@@ -4,23 +4,28 @@ import Glibc
 #endif
 import MapSimKit
 
-/// Every exit status of mapsim, decided here and nowhere else (the README documents them). They
+/// Every exit status of mapsim, decided here and nowhere else: `table` says what each means, each
+/// command's help shows its own (`section`), and the manual pages are generated from that help. They
 /// follow the BSD `sysexits` convention where one applies, so scripts can tell a failed check from
 /// bad input and from a service that is down.
 enum ExitStatus {
+    /// One exit status and what it means for every command.
+    struct Entry {
+        let status: ExitCode
+        let meaning: String
+    }
+
     /// 0: the work was done, and found nothing wrong.
     static let success = ExitCode(0)
-    /// 1: the work failed or found a problem: a style or resource that cannot be used, an invalid
-    /// style, a failed region download or content item, a scenario that does not match, traces that differ.
+    /// 1: the work failed or found a problem.
     static let failure = ExitCode(1)
     /// 2: `load` did not reach its state within the timeout.
     static let notReached = ExitCode(2)
-    /// 2: an input file (a trace, a scenario, a feed, a package, a key) cannot be read.
+    /// 2: an input file (a style, a trace, a scenario, a feed, a package, a key) cannot be read.
     static let unreadableInput = ExitCode(2)
     /// 64 (`EX_USAGE`): bad arguments.
     static let usage = ExitCode(64)
-    /// 65 (`EX_DATAERR`): input that is not valid: a package that does not check, a malformed feed
-    /// line under `--strict`, an expression that does not compile.
+    /// 65 (`EX_DATAERR`): input that is not valid: damaged, malformed or refused.
     static let invalidData = ExitCode(65)
     /// 69 (`EX_UNAVAILABLE`): a service cannot be reached: a broker, a feed, the content server.
     static let unavailable = ExitCode(69)
@@ -32,6 +37,53 @@ enum ExitStatus {
     static let interrupted = ExitCode(130)
     /// 143: stopped by SIGTERM after saving what was done.
     static let terminated = ExitCode(143)
+
+    /// Every status, with what it means whatever the command.
+    static let table: [Entry] = [
+        Entry(status: success, meaning: "the work was done and found nothing wrong"),
+        Entry(status: failure, meaning: "the work failed or found a problem (a failed check, an invalid style, traces that differ)"),
+        Entry(status: unreadableInput, meaning: "an input cannot be read, or load did not reach its state within the timeout"),
+        Entry(status: usage, meaning: "bad arguments"),
+        Entry(status: invalidData, meaning: "input that is not valid: damaged, malformed or refused"),
+        Entry(status: unavailable, meaning: "a service cannot be reached (a broker, a feed, a content server, an address to listen on)"),
+        Entry(status: cannotWrite, meaning: "an output cannot be written, standard output included, or a cache cannot be opened"),
+        Entry(status: hungUp, meaning: "stopped by SIGHUP, after saving what was done"),
+        Entry(status: interrupted, meaning: "stopped by Ctrl-C (SIGINT), after saving what was done"),
+        Entry(status: terminated, meaning: "stopped by SIGTERM, after saving what was done"),
+    ]
+
+    /// The `Exit status` section of a command's help: each status it exits with (every one in
+    /// `table`) and what it means for the command, in the order given.
+    static func section(_ statuses: [(ExitCode, String)]) -> String {
+        var lines = ["Exit status:"]
+        for (status, meaning) in statuses {
+            precondition(table.contains { $0.status == status }, "exit status \(status.rawValue) is not in ExitStatus.table")
+            let number = String(status.rawValue)
+            lines += wrap(meaning, first: "  " + number + String(repeating: " ", count: 5 - number.count), rest: String(repeating: " ", count: 7))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `text` in lines of at most 70 characters, the first after `first`, the others after `rest`
+    /// (help, and a manual page in its indent, would wrap a longer line without the indent).
+    private static func wrap(_ text: String, first: String, rest: String) -> [String] {
+        var lines: [String] = []
+        var line = first
+        for word in text.split(separator: " ") {
+            if line.count + 1 + word.count > 70 && line.count > rest.count {
+                lines.append(line)
+                line = rest + word
+            } else {
+                line += (line == first || line == rest ? "" : " ") + word
+            }
+        }
+        return lines + [line]
+    }
+
+    /// The section of the root command: every status, as `table` says.
+    static var tableSection: String {
+        section(table.map { ($0.status, $0.meaning) })
+    }
 
     /// The status of a command stopped by `signal` after saving what was done: 128 + the signal's
     /// number, as shells report a process the signal killed.

@@ -18,6 +18,8 @@ struct ExportCommand: ParsableCommand {
         A JSON-lines trace whose last line was cut (a run that was killed) is an error naming \
         that line unless --allow-truncated, which exports the lines before it.
 
+        \(ExitStatus.section([(ExitStatus.success, "the export is written"), (ExitStatus.unreadableInput, "the trace cannot be read"), (ExitStatus.cannotWrite, "the export cannot be written")]))
+
         Examples:
           mapsim export --perfetto run.trace.yaml -o run.perfetto.json
           mapsim export --perfetto killed.jsonl -o run.perfetto.json --allow-truncated

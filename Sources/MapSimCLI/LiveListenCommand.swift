@@ -17,10 +17,7 @@ struct LiveListenCommand: AsyncParsableCommand {
         Runs until --for has passed, or until interrupted (Ctrl-C, SIGTERM, SIGHUP); what came is \
         written first.
 
-        Exit status: 0 at the end of --for or on Ctrl-C; 143 on SIGTERM, 129 on SIGHUP; 64 for \
-        bad arguments (a malformed topic among them); 69 when the broker cannot be reached at \
-        all, or refused every criteria (at once: nothing can come); 74 when --events cannot be \
-        written.
+        \(ExitStatus.section([(ExitStatus.success, "--for ended, or Ctrl-C"), (ExitStatus.usage, "bad arguments (a malformed topic among them)"), (ExitStatus.unavailable, "the broker cannot be reached at all, or refused every criteria"), (ExitStatus.cannotWrite, "--events cannot be written"), (ExitStatus.terminated, "SIGTERM"), (ExitStatus.hungUp, "SIGHUP")]))
 
         Examples:
           mapsim live listen mqtt://127.0.0.1:1883 --criteria 'acme/#'

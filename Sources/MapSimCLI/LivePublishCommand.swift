@@ -12,8 +12,7 @@ struct LivePublishCommand: AsyncParsableCommand {
         topic's location level and the timestamp to now; --payload sends any bytes instead, to \
         see how listeners take a malformed update.
 
-        Exit status: 0 when the broker took it (at QoS 1: acknowledged); 64 for bad arguments; 69 \
-        when the broker cannot be reached.
+        \(ExitStatus.section([(ExitStatus.success, "the broker took it (at QoS 1: acknowledged)"), (ExitStatus.usage, "bad arguments"), (ExitStatus.unavailable, "the broker cannot be reached")]))
 
         Examples:
           mapsim live publish mqtt://127.0.0.1:1883 \\

@@ -42,8 +42,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
         Ctrl-C, SIGTERM and SIGHUP stop a replay after writing --events and the summary so far \
         (exit 130, 143, 129); a live feed stopped by Ctrl-C exits 0.
 
-        Exit status: 0 done; 2 FILE cannot be read; 64 bad arguments; 65 a malformed line with \
-        --strict; 69 a live feed that failed; 74 --events cannot be written.
+        \(ExitStatus.section([(ExitStatus.success, "done"), (ExitStatus.unreadableInput, "FILE cannot be read"), (ExitStatus.usage, "bad arguments"), (ExitStatus.invalidData, "a malformed line, with --strict"), (ExitStatus.unavailable, "a live feed failed"), (ExitStatus.cannotWrite, "--events cannot be written"), (ExitStatus.interrupted, "Ctrl-C (the summary so far is printed)")]))
 
         Examples:
           mapsim live replay styles/entities/vessels.jsonl --track-id-field MMSI

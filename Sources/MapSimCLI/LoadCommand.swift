@@ -69,15 +69,7 @@ struct LoadCommand: AsyncParsableCommand {
         icon live-DOMAIN-STATE (or live-DOMAIN) from the sprite, and live-locations-updated lists \
         the locations each change touched. --criteria may add subscriptions of your own.
 
-        Exit status: 0 when the --until state is reached (and, with --fail-on-error, no error \
-        happened, and every --budget is met); 1 when the style fails to load or parse, a budget \
-        is exceeded, an error happened under --fail-on-error, or a --live update could not be read or applied (listed with the errors); 2 when the timeout passes first (for example when a source's TileJSON fails, \
-        which keeps the map from ever being loaded); 64 for bad arguments (a --live SOURCE that \
-        is not a GeoJSON source of the style, or a --live-domain that is not one topic level, among them); 69 when the --live \
-        broker cannot be reached or --require-first-online-check fails; 65 when the --content \
-        package is not valid or older than the installed version (nothing is imported); 74 when \
-        --events cannot be written; 130, 143 or 129 when Ctrl-C, SIGTERM or SIGHUP stops it (what \
-        was recorded is written first).
+        \(ExitStatus.section([(ExitStatus.success, "the --until state was reached (with --fail-on-error, without an error; every --budget met)"), (ExitStatus.failure, "the style failed to load or parse, a budget was exceeded, an error happened under --fail-on-error, or a --live update could not be read or applied"), (ExitStatus.notReached, "the timeout passed first (for example when a TileJSON fails, so the map never loads)"), (ExitStatus.usage, "bad arguments (a --live SOURCE that is not a GeoJSON source of the style, a --live-domain that is not one topic level)"), (ExitStatus.invalidData, "the --content package is not valid, or older than the installed version (nothing is imported)"), (ExitStatus.unavailable, "the --live broker cannot be reached, or --require-first-online-check failed"), (ExitStatus.cannotWrite, "--events, --trace, --junit or --summary cannot be written, or --cache cannot be opened"), (ExitStatus.interrupted, "Ctrl-C (what was recorded is written first)"), (ExitStatus.terminated, "SIGTERM (likewise)"), (ExitStatus.hungUp, "SIGHUP (likewise)")]))
 
         --content PKG --public-key KEY imports a signed content package (`mapsim content pack`) into \
         the cache first, pinned, so that a first run loads with no network (--offline); the package \

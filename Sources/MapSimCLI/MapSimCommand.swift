@@ -13,6 +13,12 @@ struct MapSimCommand: ParsableCommand {
         render frames, map-loaded, map-idle — on a virtual clock, and reports each step as a \
         Mapbox map event (style-data-loaded, source-data-loaded, resource-request, ...).
 
+        Shell completion: mapsim --generate-completion-script bash (or zsh, or fish) prints a \
+        script for the shell; `mapsim help COMMAND` or `mapsim COMMAND --help` shows each \
+        command's options, examples and exit statuses.
+
+        \(ExitStatus.tableSection)
+
         Examples:
           mapsim load styles/sample/style.json
           mapsim load styles/sample/style.json --zoom 11 --size 1920x1080 \\

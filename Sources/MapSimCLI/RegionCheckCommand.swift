@@ -13,8 +13,9 @@ struct RegionCheckCommand: ParsableCommand {
         region's pixel ratio, GeoJSON documents, images, tiles (named z/x/y) and glyph ranges — \
         counted per zoom and listed. A view inside a region check calls complete loads offline to \
         map-idle with no error. For a region given by its ID, the region's own verdict comes first \
-        (complete as `region status` says, what is missing and why). Exit status 0 when both are \
-        complete, 1 when something is missing.
+        (complete as `region status` says, what is missing and why).
+
+        \(ExitStatus.section([(ExitStatus.success, "both are complete"), (ExitStatus.failure, "something is missing (listed)"), (ExitStatus.cannotWrite, "the cache cannot be opened")]))
 
         Examples:
           mapsim region check 1 --cache app.db

@@ -5,7 +5,12 @@ import MapSimKit
 struct RegionDeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete", abstract: "Delete a region, and the resources and tiles no other region holds.",
-        discussion: "Example:\n  mapsim region delete 1 --cache app.db")
+        discussion: """
+        Example:
+          mapsim region delete 1 --cache app.db
+
+        \(ExitStatus.section([(ExitStatus.success, "the region is deleted"), (ExitStatus.failure, "there is no such region"), (ExitStatus.cannotWrite, "the cache cannot be opened or written")]))
+        """)
 
     @Argument(help: "The region's ID.")
     var id: Int64

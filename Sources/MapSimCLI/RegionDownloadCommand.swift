@@ -37,6 +37,8 @@ struct RegionDownloadCommand: AsyncParsableCommand {
         cannot be written; 130, 143 or 129 when stopped by Ctrl-C, SIGTERM or SIGHUP (what was \
         downloaded is kept).
 
+        \(ExitStatus.section([(ExitStatus.success, "the region is complete"), (ExitStatus.failure, "it is not complete (what the server lacks is named), or there is no such region"), (ExitStatus.usage, "bad arguments"), (ExitStatus.cannotWrite, "the cache or --events cannot be written"), (ExitStatus.interrupted, "Ctrl-C (what came is kept)"), (ExitStatus.terminated, "SIGTERM (likewise)"), (ExitStatus.hungUp, "SIGHUP (likewise)")]))
+
         Examples:
           mapsim region download https://maps.example/style.json \\
               --bounds -122.52,37.70,-122.35,37.83 --min-zoom 10 --max-zoom 14 \\

@@ -16,6 +16,8 @@ struct RegionExportCommand: ParsableCommand {
         --source. The archive is written beside OUT and moved over it when complete. Load it back \
         with a source whose url is mbtiles:///ABS/PATH or pmtiles://file:///ABS/PATH.
 
+        \(ExitStatus.section([(ExitStatus.success, "the archive is written"), (ExitStatus.failure, "there is no such region, or it holds no tiles of the source"), (ExitStatus.cannotWrite, "the cache cannot be opened or the archive cannot be written")]))
+
         Examples:
           mapsim region export 1 --cache app.db --pmtiles sf.pmtiles
           mapsim region export 1 --cache app.db --mbtiles sf.mbtiles \\

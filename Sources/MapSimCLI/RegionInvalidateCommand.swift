@@ -5,7 +5,12 @@ import MapSimKit
 struct RegionInvalidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "invalidate", abstract: "Mark a region's resources expired: the next load revalidates them (offline, none is used).",
-        discussion: "Example:\n  mapsim region invalidate 1 --cache app.db")
+        discussion: """
+        Example:
+          mapsim region invalidate 1 --cache app.db
+
+        \(ExitStatus.section([(ExitStatus.success, "the region's resources are marked expired"), (ExitStatus.failure, "there is no such region"), (ExitStatus.cannotWrite, "the cache cannot be opened or written")]))
+        """)
 
     @Argument(help: "The region's ID.")
     var id: Int64

@@ -11,6 +11,8 @@ struct RegionListCommand: ParsableCommand {
         is UTF-8 (with --json, as hexadecimal bytes when it is not). Complete is what `region \
         status` says.
 
+        \(ExitStatus.section([(ExitStatus.success, "the regions are printed"), (ExitStatus.cannotWrite, "the cache cannot be opened")]))
+
         Examples:
           mapsim region list --cache app.db
           mapsim region list --cache app.db --json

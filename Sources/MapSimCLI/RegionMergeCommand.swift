@@ -14,6 +14,8 @@ struct RegionMergeCommand: AsyncParsableCommand {
 
         Example:
           mapsim region merge downloaded.db --cache app.db
+
+        \(ExitStatus.section([(ExitStatus.success, "the regions are merged"), (ExitStatus.invalidData, "the other file is not an undamaged offline database of the same version"), (ExitStatus.cannotWrite, "the cache cannot be opened or written")]))
         """)
 
     @Argument(help: "The database to merge from.")

@@ -26,8 +26,7 @@ struct ReportCommand: ParsableCommand {
         so a trace of 100,000 requests still scrolls. Filters live in the page's address \
         (report.html#kind=tile&outcome=error), so a filtered view is a link.
 
-        Exit status: 0 when the page is written; 2 when a trace cannot be read; 74 when the page \
-        cannot be written.
+        \(ExitStatus.section([(ExitStatus.success, "the page is written"), (ExitStatus.unreadableInput, "a trace cannot be read"), (ExitStatus.cannotWrite, "the page cannot be written")]))
 
         Examples:
           mapsim load styles/sample/style.json --trace run.trace.yaml --quiet

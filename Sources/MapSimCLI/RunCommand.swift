@@ -20,9 +20,7 @@ struct RunCommand: AsyncParsableCommand {
         by side with the differing events marked. Every page is self-contained: keep DIR as a CI \
         artifact.
 
-        Exit status: 0 when every scenario passed; 1 when any differs from its golden trace, \
-        misses an expectation or has no golden trace; 2 when a scenario cannot be read; 74 when \
-        --junit or --report cannot be written.
+        \(ExitStatus.section([(ExitStatus.success, "every scenario passed"), (ExitStatus.failure, "a scenario differs from its golden trace, misses an expectation or has no golden trace"), (ExitStatus.unreadableInput, "a scenario cannot be read"), (ExitStatus.cannotWrite, "--junit or --report cannot be written")]))
 
         Examples:
           mapsim run traces/*.scenario.yaml

@@ -64,10 +64,9 @@ struct ServeCommand: AsyncParsableCommand {
         are left out, and said so. --fault adds rules after the scenario's.
 
         Ctrl-C, SIGTERM or SIGHUP stop the server: the events are written, a summary (requests by \
-        kind, errors, bytes) printed, and it exits 0. Exit status: 0 stopped; 2 the style cannot be \
-        read (or, from --cache or --proxy, fetched); 64 bad arguments; 65 it is not a style (not \
-        JSON), or an archive it names is damaged; 69 the address cannot be listened on; 74 --events \
-        or --trace cannot be written, or --cache cannot be opened.
+        kind, errors, bytes) printed, and it exits 0.
+
+        \(ExitStatus.section([(ExitStatus.success, "stopped by Ctrl-C or SIGTERM, the summary printed"), (ExitStatus.unreadableInput, "the style cannot be read (or, with --cache or --proxy, fetched)"), (ExitStatus.usage, "bad arguments"), (ExitStatus.invalidData, "it is not a style (not JSON), or an archive it names is damaged"), (ExitStatus.unavailable, "the address cannot be listened on"), (ExitStatus.cannotWrite, "--events or --trace cannot be written, or --cache cannot be opened")]))
 
         Examples:
           mapsim serve styles/sample/style.json --port 8080

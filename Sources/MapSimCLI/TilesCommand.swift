@@ -13,6 +13,8 @@ struct TilesCommand: ParsableCommand {
 
         Example:
           mapsim tiles --center -122.5,37.8 --zoom 10 --size 512x512
+
+        \(ExitStatus.section([(ExitStatus.success, "the tiles are printed"), (ExitStatus.usage, "bad arguments")]))
         """
     )
 

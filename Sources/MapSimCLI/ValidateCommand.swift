@@ -29,7 +29,7 @@ struct ValidateCommand: AsyncParsableCommand {
         each one that fails is reported once. Without --deep the output is gl-style-validate's, \
         byte for byte.
 
-        Exit status: 0 when every style is valid, 1 when one is not, 2 when a file cannot be read.
+        \(ExitStatus.section([(ExitStatus.success, "every style is valid"), (ExitStatus.failure, "a style is not valid"), (ExitStatus.unreadableInput, "a file cannot be read")]))
         """
     )
 

@@ -32,7 +32,7 @@ public enum GlyphURL {
     }
 
     /// Percent-encodes what a browser encodes in a URL's path — controls, space, `"`, `#`, `<`, `>`,
-    /// `?`, `` ` ``, `{`, `}` and every non-ASCII byte — with upper-case hex digits, leaving the rest
+    /// `?`, the backtick, `{`, `}` and every non-ASCII byte — with upper-case hex digits, leaving the rest
     /// (commas among it) as it is: the WHATWG URL parser's path percent-encode set.
     public static func browserEncode(_ text: String) -> String {
         var result = ""

@@ -1,0 +1,185 @@
+import Foundation
+import MapSimTesting
+import Testing
+
+/// The documentation cannot drift: every `sh` block of the README and the manual runs as shown, the
+/// one dependency diagram is `Package.swift`'s, the exit statuses are `ExitStatus`'s, and every
+/// command has its manual page.
+@Suite("Documentation", .serialized)
+struct DocumentationTests {
+    static let repository = URL(fileURLWithPath: SampleStyle.stylesFolder).deletingLastPathComponent().standardizedFileURL.path
+    static let catalog = repository + "/Sources/MapSim/MapSim.docc"
+
+    /// The README and every article of the manual.
+    static var documents: [String] {
+        let articles = (try? FileManager.default.contentsOfDirectory(atPath: catalog)) ?? []
+        return ["README.md"] + articles.filter { $0.hasSuffix(".md") }.sorted().map { "Sources/MapSim/MapSim.docc/" + $0 }
+    }
+
+    /// The fenced blocks of `text` whose info string is `info`, each as its lines.
+    static func blocks(_ info: String, in text: String) -> [[String]] {
+        var blocks: [[String]] = []
+        var current: [String]?
+        for line in text.components(separatedBy: "\n") {
+            if current == nil, line == "```" + info {
+                current = []
+            } else if current != nil, line.hasPrefix("```") {
+                blocks.append(current!)
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    /// The commands of a block: continuation lines joined, comments and blank lines left out; a
+    /// trailing `# exits N` says the status the command must exit with.
+    static func commands(_ block: [String]) -> [(command: String, status: Int32)] {
+        var joined: [String] = []
+        var pending = ""
+        for line in block {
+            if line.hasSuffix("\\") {
+                pending += line.dropLast() + " "
+            } else {
+                joined.append(pending + line)
+                pending = ""
+            }
+        }
+        return joined.compactMap { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
+            var status: Int32 = 0
+            if let range = trimmed.range(of: "# exits "), let number = Int32(trimmed[range.upperBound...].prefix { $0.isNumber }) { status = number }
+            return (trimmed, status)
+        }
+    }
+
+    @Test func theReadmeIsAShortIntroductionWithTheTwoCommands() throws {
+        let readme = try String(contentsOfFile: Self.repository + "/README.md", encoding: .utf8)
+        #expect(readme.utf8.count <= 16_384)
+        #expect(readme.contains("swift run mapsim load styles/sample/style.json") && readme.contains("swift test"))
+        // Each article it links to exists.
+        for article in readme.matches(of: /\]\((Sources\/MapSim\/MapSim\.docc\/[A-Za-z]+\.md)\)/) {
+            #expect(FileManager.default.fileExists(atPath: Self.repository + "/" + article.1), "\(article.1)")
+        }
+    }
+
+    @Test(arguments: documents)
+    func everyShBlockRunsAsShown(_ document: String) async throws {
+        let text = try String(contentsOfFile: Self.repository + "/" + document, encoding: .utf8)
+        let commands = Self.blocks("sh", in: text).flatMap(Self.commands)
+        guard !commands.isEmpty else { return }
+        // A folder of its own, with the sample data, where `mapsim` is the binary under test.
+        let folder = try FixtureDirectory()
+        for data in ["styles", "traces"] { try FileManager.default.copyItem(atPath: Self.repository + "/" + data, toPath: folder.path + "/" + data) }
+        let bin = folder.path + "/.bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/mapsim", withDestinationPath: CommandRunner.executable.path)
+        for (command, expected) in commands {
+            let line = command.hasPrefix("swift run mapsim ") ? String(command.dropFirst("swift run ".count)) : command
+            #expect(line.hasPrefix("mapsim "), "\(document): a runnable block runs mapsim: \(command)")
+            let result = try await ShellRunner.run(line, in: folder.path, path: bin)
+            #expect(result.status == expected, "\(document): \(command)\n\(result.output.suffix(2_000))")
+        }
+    }
+
+    @Test func theDependencyDiagramIsPackageSwifts() throws {
+        let article = try String(contentsOfFile: Self.catalog + "/Architecture.md", encoding: .utf8)
+        let diagram = try #require(Self.blocks("text", in: article).first { $0.contains { $0.contains("─▶") } })
+        var drawn: [String: Set<String>] = [:]
+        for line in diagram {
+            let parts = line.components(separatedBy: "─▶")
+            guard parts.count == 2 else { continue }
+            let target = parts[0].trimmingCharacters(in: .whitespaces)
+            let names = parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0 != "(nothing)" }
+            drawn[target] = Set(names)
+        }
+        #expect(drawn == (try Self.declaredDependencies()))
+    }
+
+    @Test func theExitStatusesOfTheManualAreExitStatussAndEveryCommandListsItsOwn() async throws {
+        let article = try String(contentsOfFile: Self.catalog + "/CommandLine.md", encoding: .utf8)
+        let documented = article.components(separatedBy: "\n").compactMap { line -> String? in
+            guard let match = line.wholeMatch(of: /\| (\d+) \| (.+) \|/) else { return nil }
+            return "\(match.1) \(match.2)"
+        }
+        let help = try await CommandRunner.run(["--help"]).standardOutput
+        #expect(!documented.isEmpty && documented == Self.statuses(in: help))
+        let known = Set(documented.map { $0.prefix { $0.isNumber } })
+        for command in try await Self.commandPaths() {
+            let text = try await CommandRunner.run(command + ["--help"]).standardOutput
+            // A group of commands does nothing itself: its subcommands say theirs.
+            guard !text.contains("SUBCOMMANDS:") else { continue }
+            let statuses = Self.statuses(in: text)
+            #expect(!statuses.isEmpty, "mapsim \(command.joined(separator: " ")) --help lists no exit status")
+            for status in statuses { #expect(known.contains(status.prefix { $0.isNumber }), "\(command): \(status)") }
+        }
+    }
+
+    @Test func theManualPagesNameEveryCommand() async throws {
+        let pages = Self.repository + "/docs/man"
+        let root = try String(contentsOfFile: pages + "/mapsim.1", encoding: .utf8)
+        for command in try await Self.commandPaths() {
+            #expect(root.contains(command[0]), "mapsim.1 names \(command[0])")
+            #expect(FileManager.default.fileExists(atPath: pages + "/mapsim." + command.joined(separator: ".") + ".1"), "\(command)")
+        }
+    }
+
+    /// Each target of `Package.swift` but the tests, with the targets of the package it depends on
+    /// (read from the manifest's text: `swift package` cannot run while `swift test` holds the build).
+    static func declaredDependencies() throws -> [String: Set<String>] {
+        let manifest = try String(contentsOfFile: repository + "/Package.swift", encoding: .utf8)
+        var declared: [String: Set<String>] = [:]
+        for match in manifest.matches(of: /\.(target|executableTarget)\(\s*name: "(\w+)"/) {
+            // The call's arguments: up to the parenthesis that closes it.
+            var depth = 1
+            var end = match.range.upperBound
+            while depth > 0, end < manifest.endIndex {
+                if manifest[end] == "(" { depth += 1 } else if manifest[end] == ")" { depth -= 1 }
+                end = manifest.index(after: end)
+            }
+            let call = String(manifest[match.range.upperBound..<end]).replacing(/\.product\([^)]*\)/, with: "")
+            var dependencies: Set<String> = []
+            if let list = call.firstMatch(of: /dependencies: \[([^\]]*)\]/) {
+                dependencies = Set(list.1.matches(of: /"(\w+)"/).map { String($0.1) })
+            }
+            declared[String(match.2)] = dependencies
+        }
+        return declared
+    }
+
+    /// The statuses of a help text's `Exit status:` section, each as "NUMBER MEANING".
+    static func statuses(in help: String) -> [String] {
+        guard let start = help.range(of: "Exit status:\n") else { return [] }
+        var entries: [String] = []
+        for line in help[start.upperBound...].components(separatedBy: "\n") {
+            if let match = line.wholeMatch(of: /\ \ (\d+) +(.+)/) {
+                entries.append("\(match.1) \(match.2)")
+            } else if line.hasPrefix("       "), !entries.isEmpty {
+                entries[entries.count - 1] += " " + line.trimmingCharacters(in: .whitespaces)
+            } else {
+                break
+            }
+        }
+        return entries
+    }
+
+    /// Every subcommand, as the words that name it, from the help's own lists.
+    static func commandPaths() async throws -> [[String]] {
+        var paths: [[String]] = []
+        var queue: [[String]] = [[]]
+        while !queue.isEmpty {
+            let parent = queue.removeFirst()
+            let help = try await CommandRunner.run(parent + ["--help"]).standardOutput
+            guard let start = help.range(of: "SUBCOMMANDS:\n") else { continue }
+            for line in help[start.upperBound...].components(separatedBy: "\n") {
+                guard let match = line.wholeMatch(of: /\ \ ([a-z-]+) .*/) else { continue }
+                let path = parent + [String(match.1)]
+                paths.append(path)
+                queue.append(path)
+            }
+        }
+        return paths
+    }
+}
