@@ -72,8 +72,9 @@ struct LiveListenCommand: AsyncParsableCommand {
         let wanted = Set(parsed.map(\.mqttFilter))
         var refused: [String: String] = [:]
         for await event in stream.events {
-            print(json ? event.jsonLine : printer.line(for: event))
+            // Recorded first: who sees the line printed finds it in --events too.
             stream.record(event)
+            print(json ? event.jsonLine : printer.line(for: event))
             if case .live(.error(let message)) = event.payload, await !session.hasConnected {
                 unreachable = message
                 break

@@ -110,12 +110,14 @@ public actor DynamicEntitySession {
     public func play(for step: SimTime) async -> Bool {
         guard let first = await machine.nextDueTime else { return false }
         let limit = first + step
+        await map.send(.playUntil(limit), to: await id)
         _ = await map.run(await id, until: { $0.isFeedFinished || ($0.nextDueTime.map { $0 > limit } ?? true) }, notAfter: .max)
         return true
     }
 
     /// Runs until the feed has been played to its end (or until nothing more can happen).
     public func runToEnd() async {
+        await map.send(.playUntil(.max), to: await id)
         _ = await map.run(await id, until: { $0.isFeedFinished || $0.nextDueTime == nil }, notAfter: .max)
     }
 

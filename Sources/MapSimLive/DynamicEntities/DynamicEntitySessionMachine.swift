@@ -25,6 +25,10 @@ public struct DynamicEntitySessionMachine: MapAttachment {
         case outageEnds
         /// The feed's observations due now arrive (after the timers due now).
         case observationsDue
+        /// The run goes on to this time: an unobserved source (no events, no bound source) takes
+        /// the observations due by then at once, in order, stopping before each timer of its own —
+        /// nobody can see the times in between, and a bulk replay does not step the loop once a line.
+        case playUntil(SimTime)
         /// What happened now goes to the map.
         case flush
         /// Step of `flush`: the bound source took the latest positions (or refused them); the tracks follow.
@@ -60,6 +64,8 @@ public struct DynamicEntitySessionMachine: MapAttachment {
     private var expiryScheduled: SimTime?
     private var outageEnd: SimTime?
     private var flushScheduled = false
+    /// How far an unobserved source may take observations ahead of the loop's clock.
+    private var horizon: SimTime?
     private var outbox: [DynamicEntityEvent] = []
     private var dirtyTracks: [String] = []
     private var dirtySet: Set<String> = []
@@ -130,6 +136,9 @@ public struct DynamicEntitySessionMachine: MapAttachment {
             return scheduleExpiry() + flushLast(at: now)
         case .observationsDue:
             return receiveDue(at: now) + flush()
+        case .playUntil(let time):
+            horizon = time
+            return []
         case .flush:
             flushScheduled = false
             return flush()
@@ -144,15 +153,18 @@ public struct DynamicEntitySessionMachine: MapAttachment {
 
     // MARK: - Steps
 
-    /// Every observation due by `now`, in order; an age purge due meanwhile comes before the next one.
+    /// Every observation due by `now`, in order; an age purge due meanwhile comes before the next
+    /// one. Unobserved, it goes on to the horizon, stopping before its next timer.
     private mutating func receiveDue(at now: SimTime) -> [Action] {
         var actions: [Action] = []
-        while let (arrival, line) = nextObservation, arrival <= now {
+        let ahead = !reportsEvents && binding == nil ? horizon : nil
+        while let (arrival, line) = nextObservation, arrival <= now || ahead.map({ arrival <= $0 && timers.first.map { arrival < $0 } ?? true }) == true {
+            let time = max(arrival, now)
             nextObservation = nil
-            receive(line, at: now)
-            readNextObservation(at: now)
-            if let expiry = store.nextExpiry, expiry <= now {
-                record(store.purgeExpired(at: now))
+            receive(line, at: time)
+            readNextObservation(at: time)
+            if let expiry = store.nextExpiry, expiry <= time {
+                record(store.purgeExpired(at: time))
             }
             actions += scheduleExpiry()
         }
