@@ -29,8 +29,8 @@ public struct LiveSessionMachine: MapAttachment {
         case broker(SimulatedBroker.Command)
         /// Publishes, one after the other, at once.
         case publish([LiveUpdate])
-        /// Something the broker sent arrives.
-        case delivery(SimulatedBroker.Delivery)
+        /// What the broker sent for this time arrives, in the order sent.
+        case deliveriesDue
         /// The manager's reconnect timer fires.
         case reconnectDue
         /// The time's events and changes go to the map.
@@ -73,6 +73,9 @@ public struct LiveSessionMachine: MapAttachment {
     private var outbox: [LiveEvent] = []
     private var changes = GeoJSONSourceDiff()
     private var flushScheduled = false
+    /// What the broker sent and has not arrived, by arrival time, in the order sent: one input of
+    /// the loop a time, however many messages arrive then.
+    private var inFlight: [SimTime: [SimulatedBroker.Delivery]] = [:]
 
     /// Live data applied through `binding`, with `broker`, the manager's `backoff`, and `seed` for the
     /// reconnect jitter and the broker's chaos; `fields` and `floor` say where the bound source's
@@ -123,9 +126,12 @@ public struct LiveSessionMachine: MapAttachment {
             var actions: [Action] = []
             for update in updates { actions += arrive(broker.handle(.publish(update.topic, payload: update.payload), at: now), at: now) }
             return actions + flush()
-        case .delivery(let delivery):
-            guard broker.accepts(delivery) else { return [] }
-            return manage(delivery.input, at: now) + flushLast(at: now)
+        case .deliveriesDue:
+            var actions: [Action] = []
+            for delivery in inFlight.removeValue(forKey: now) ?? [] where broker.accepts(delivery) {
+                actions += manage(delivery.input, at: now)
+            }
+            return actions + flushLast(at: now)
         case .reconnectDue:
             return manage(.reconnectDue, at: now) + flushLast(at: now)
         case .flush:
@@ -223,8 +229,13 @@ public struct LiveSessionMachine: MapAttachment {
     }
 
     /// The broker's answers, each at its time.
-    private func schedule(_ deliveries: [SimulatedBroker.Delivery]) -> [Action] {
-        deliveries.map { .schedule(.delivery($0), at: $0.time) }
+    private mutating func schedule(_ deliveries: [SimulatedBroker.Delivery]) -> [Action] {
+        var actions: [Action] = []
+        for delivery in deliveries {
+            if inFlight[delivery.time] == nil { actions.append(.schedule(.deliveriesDue, at: delivery.time)) }
+            inFlight[delivery.time, default: []].append(delivery)
+        }
+        return actions
     }
 
     /// What the broker sends at once arrives now (a loss is felt at once); the rest at its time.
@@ -232,7 +243,7 @@ public struct LiveSessionMachine: MapAttachment {
         var actions: [Action] = []
         for delivery in deliveries {
             if delivery.time > now {
-                actions.append(.schedule(.delivery(delivery), at: delivery.time))
+                actions += schedule([delivery])
             } else if broker.accepts(delivery) {
                 actions += manage(delivery.input, at: now)
             }

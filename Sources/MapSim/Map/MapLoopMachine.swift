@@ -71,7 +71,8 @@ struct MapLoopMachine: DrivenMachine {
             idleChecks.remove(place)
             actions = map.isInState(.mapIdle) ? handIdleInput(to: place, at: now) : []
         }
-        return actions + checksOfIdleMap(at: now)
+        let checks = checksOfIdleMap(at: now)
+        return checks.isEmpty ? actions : actions + checks
     }
 
     /// Feeds the map's machine; the events it sends are handed to the attachments that follow them.
@@ -97,7 +98,7 @@ struct MapLoopMachine: DrivenMachine {
     private mutating func handOver(_ event: MapEventPayload, at now: SimTime) -> [Action] {
         var actions: [Action] = []
         for place in attachments.indices {
-            if let input = attachment(at: place).erasedInput(for: event) { actions += feedAttachment(place, input, at: now) }
+            if let input = attachments[place]?.erasedInput(for: event) { actions += feedAttachment(place, input, at: now) }
             if case .mapIdle = event { actions += handIdleInput(to: place, at: now) }
         }
         return actions
@@ -115,13 +116,10 @@ struct MapLoopMachine: DrivenMachine {
 
     /// A check at once for each attachment that waits for the map to be idle while it is.
     private mutating func checksOfIdleMap(at now: SimTime) -> [Action] {
-        guard !attachments.isEmpty, map.isInState(.mapIdle) else { return [] }
-        var actions: [Action] = []
-        for place in attachments.indices where !idleChecks.contains(place) && attachment(at: place).waitsForMapIdle {
-            idleChecks.insert(place)
-            actions.append(.schedule(.mapWasIdle(place), at: now))
-        }
-        return actions
+        let waiting = attachments.indices.filter { !idleChecks.contains($0) && attachments[$0]?.waitsForMapIdle == true }
+        guard !waiting.isEmpty, map.isInState(.mapIdle) else { return [] }
+        idleChecks.formUnion(waiting)
+        return waiting.map { .schedule(.mapWasIdle($0), at: now) }
     }
 
     /// Feeds the attachment at `place`, and carries out what it asks.

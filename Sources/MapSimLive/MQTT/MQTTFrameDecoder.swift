@@ -14,11 +14,13 @@ struct MQTTFrameDecoder: ByteToMessageDecoder {
     }
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        guard let (packet, length) = try MQTTPacketDecoder.packet(at: buffer.readableBytesView, maximumPacketSize: maximumPacketSize) else {
+        guard let (bodyStart, total) = try MQTTPacketDecoder.frame(at: buffer.readableBytesView, maximumPacketSize: maximumPacketSize),
+              let header = buffer.readInteger(as: UInt8.self) else {
             return .needMoreData
         }
-        buffer.moveReaderIndex(forwardBy: length)
-        context.fireChannelRead(wrapInboundOut(packet))
+        buffer.moveReaderIndex(forwardBy: bodyStart - 1)
+        let body = buffer.readBytes(length: total - bodyStart) ?? []
+        context.fireChannelRead(wrapInboundOut(try MQTTPacketDecoder.packet(header: header, body: body)))
         return .continue
     }
 

@@ -34,6 +34,15 @@ public struct MQTTPacketDecoder: Sendable {
     /// The packet at the start of `bytes` and how many bytes it takes; nil while it is not whole.
     static func packet<Bytes: RandomAccessCollection<UInt8>>(at bytes: Bytes, maximumPacketSize: Int) throws(MQTTError)
         -> (packet: MQTTPacket, length: Int)? where Bytes.Index == Int {
+        guard let (bodyStart, total) = try frame(at: bytes, maximumPacketSize: maximumPacketSize) else { return nil }
+        let start = bytes.startIndex
+        return (try packet(header: bytes[start], body: Array(bytes[(start + bodyStart)..<(start + total)])), total)
+    }
+
+    /// Where the body of the packet at the start of `bytes` begins and where the packet ends, as
+    /// offsets from its start; nil while it is not whole.
+    static func frame<Bytes: RandomAccessCollection<UInt8>>(at bytes: Bytes, maximumPacketSize: Int) throws(MQTTError)
+        -> (bodyStart: Int, total: Int)? where Bytes.Index == Int {
         let start = bytes.startIndex
         guard bytes.count >= 2 else { return nil }
         var length = 0
@@ -53,10 +62,11 @@ public struct MQTTPacketDecoder: Sendable {
             throw MQTTError(.protocolViolation, "a packet of \(total) bytes is larger than the limit of \(maximumPacketSize)")
         }
         guard bytes.count >= total else { return nil }
-        return (try packet(header: bytes[start], body: Array(bytes[index..<(start + total)])), total)
+        return (index - start, total)
     }
 
-    private static func packet(header: UInt8, body: [UInt8]) throws(MQTTError) -> MQTTPacket {
+    /// The packet of this fixed header byte and body.
+    static func packet(header: UInt8, body: [UInt8]) throws(MQTTError) -> MQTTPacket {
         var reader = Reader(bytes: body)
         let type = header >> 4
         let flags = header & 0x0F

@@ -89,6 +89,23 @@ struct LoadSequenceTests {
         #expect(machine.handle(.removeSource("p"), at: .zero) == [.refuse(.invalidCall("source \"p\" does not exist"))])
     }
 
+    @Test func layersAreAddedAndRemovedOnlyWhenTheCallCanBeMadeAndPlacedWhereAsked() throws {
+        var machine = sequence()
+        var empty = sequence()
+        let json = try JSONParser.parse(#"{"id": "g", "type": "line", "source": "v", "source-layer": "l"}"#)
+        _ = machine.handle(.setStyleJSON(Array(style.utf8), baseURL: "https://h/style.json"), at: .zero)
+        let layer = try MapReadout.layer(json, in: machine.style)
+        #expect(empty.handle(.addLayer(layer, before: nil), at: .zero) == [.refuse(.invalidCall("cannot add layer \"g\": no style is loaded yet"))])
+        #expect(machine.handle(.addLayer(layer, before: "nope"), at: .zero)
+            == [.refuse(.invalidCall("cannot add layer \"g\" before \"nope\", which does not exist"))])
+        #expect(machine.handle(.addLayer(layer, before: "f"), at: .zero) == [.invalidate])
+        #expect(machine.style?.layers.map(\.id) == ["g", "f"])
+        #expect(machine.handle(.addLayer(layer, before: nil), at: .zero) == [.refuse(.invalidCall("layer \"g\" already exists"))])
+        #expect(machine.handle(.removeLayer("g"), at: .zero) == [.invalidate])
+        #expect(machine.style?.layers.map(\.id) == ["f"])
+        #expect(machine.handle(.removeLayer("g"), at: .zero) == [.refuse(.invalidCall("layer \"g\" does not exist"))])
+    }
+
     @Test func aRuntimeImageIsAVisibleChange() {
         var machine = sequence()
         #expect(machine.handle(.addImage("pin"), at: .zero) == [.invalidate])
