@@ -4,6 +4,7 @@ import MapSim
 import NIOCore
 import NIOPosix
 import NIOSSL
+import NIOWebSocket
 
 /// A WebSocket client (RFC 6455) for a feed that only speaks: it opens `ws://` or `wss://`, reads
 /// messages as text (binary ones too, as UTF-8), answers pings and a close. Its handshake
@@ -42,6 +43,7 @@ public final class WebSocketFeedClient: Sendable {
         let hostHeader = parsed.port.map { "\(host):\($0)" } ?? host
         let (events, continuation) = AsyncThrowingStream<Event, any Error>.makeStream(bufferingPolicy: .bufferingOldest(maximumBacklog))
         let report = WebSocketConnectionReport(events: continuation)
+        let key = NIOWebSocketClientUpgrader.randomRequestKey()
         let tls = secure ? try NIOSSLContext(configuration: .makeClientConfiguration()) : nil
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(timeout)
@@ -49,7 +51,7 @@ public final class WebSocketFeedClient: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     let operations = channel.pipeline.syncOperations
                     if let tls { try operations.addHandler(try NIOSSLClientHandler(context: tls, serverHostname: host)) }
-                    try operations.addHandler(WebSocketHandshakeHandler(target: target, host: hostHeader, report: report,
+                    try operations.addHandler(WebSocketHandshakeHandler(target: target, host: hostHeader, key: key, report: report,
                                                                         maximumMessageSize: maximumMessageSize))
                 }
             }

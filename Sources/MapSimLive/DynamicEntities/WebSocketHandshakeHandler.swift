@@ -18,14 +18,16 @@ final class WebSocketHandshakeHandler: ChannelInboundHandler, RemovableChannelHa
 
     private let target: String
     private let host: String
-    private let key = NIOWebSocketClientUpgrader.randomRequestKey()
+    private let key: String
     private let report: WebSocketConnectionReport
     private let maximumMessageSize: Int
     private var answer: ByteBuffer?
 
-    init(target: String, host: String, report: WebSocketConnectionReport, maximumMessageSize: Int) {
+    /// The handshake for `target` on `host`, sending `key` (`Sec-WebSocket-Key`).
+    init(target: String, host: String, key: String, report: WebSocketConnectionReport, maximumMessageSize: Int) {
         self.target = target
         self.host = host
+        self.key = key
         self.report = report
         self.maximumMessageSize = maximumMessageSize
     }
