@@ -17,10 +17,11 @@ struct NetworkCommandTests {
         let style = try String(contentsOfFile: styleFile, encoding: .utf8)
         try style.replacingOccurrences(of: #""sprite": "sprite","#, with: "").write(toFile: styleFile, atomically: true, encoding: .utf8)
         #expect(try !String(contentsOfFile: styleFile, encoding: .utf8).contains("sprite"))
-        let server = try await FixtureServer.start(serving: site.path)
-        // The style and its TileJSON come at once; the tiles never do.
-        server.reply(prefix: "/tiles/", with: .delay(.seconds(3_600)))
         for (signal, status) in [(SIGTERM, Int32(143)), (SIGINT, 130)] {
+            // A server of its own each time: the tiles the killed load asked for are still held.
+            let server = try await FixtureServer.start(serving: site.path)
+            // The style and its TileJSON come at once; the tiles never do.
+            server.reply(prefix: "/tiles/", with: .delay(.seconds(3_600)))
             let folder = try FixtureDirectory()
             let events = folder.path + "/events.jsonl"
             let trace = folder.path + "/load.trace.yaml"
@@ -39,8 +40,8 @@ struct NetworkCommandTests {
             #expect(written.contains(#""type":"style-loaded""#) && !written.contains("map-loaded"))
             #expect(try String(contentsOfFile: trace, encoding: .utf8).contains("type: style-loaded"))
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["events.jsonl", "load.trace.yaml"], "no temporary file left behind")
+            await server.stop()
         }
-        await server.stop()
     }
 
     @Test func loadsFromAStaticServerTwiceTheSecondTimeFromTheCache() async throws {
