@@ -145,8 +145,6 @@ public struct RequestPipeline: StateMachine {
     private var imagesInFlight = 0
     private var browserCache = BrowserCache()
     private var nextAttempt = 0
-    /// The actions of the input being handled.
-    private var actions: [Action] = []
 
     /// A pipeline with `configuration`.
     public init(configuration: Configuration = Configuration()) {
@@ -162,8 +160,6 @@ public struct RequestPipeline: StateMachine {
         case .timer(let id): timerFired(for: id, at: now)
         case .setOffline(let offline): setOffline(offline, at: now)
         }
-        defer { actions = [] }
-        return actions
     }
 
     /// The number of network requests in flight.
@@ -179,8 +175,9 @@ public struct RequestPipeline: StateMachine {
 
     // MARK: - Inputs
 
-    private mutating func start(at now: SimTime) {
+    private mutating func start(at now: SimTime) -> [Action] {
         if configuration.startsOffline { isOffline = true }
+        var actions: [Action] = []
         for window in configuration.offlineWindows where !window.isEmpty {
             if window.lowerBound <= now {
                 isOffline = true
@@ -189,107 +186,105 @@ public struct RequestPipeline: StateMachine {
             }
             actions.append(.scheduleConnectivity(offline: false, at: window.upperBound))
         }
+        return actions
     }
 
-    private mutating func request(_ id: RequestID, _ resource: Resource, at now: SimTime) {
+    private mutating func request(_ id: RequestID, _ resource: Resource, at now: SimTime) -> [Action] {
         entries[id] = Entry(resource: resource, at: now)
         if configuration.usesBrowserCache && !URLResolver.isLocalFile(resource.url) {
             if let answer = browserCache.freshAnswer(for: resource, at: wallClock(at: now)) {
-                answerFromBrowserCache(answer, for: id, at: now)
-                return
+                return answerFromBrowserCache(answer, for: id, at: now)
             }
             if browserCache.join(id, for: resource) {
                 entries[id]?.phase = .waitingForSameURL
-                return
+                return []
             }
         }
         if URLResolver.isLocalFile(resource.url) {
-            startAttempt(id, backend: .file, at: now)
+            return startAttempt(id, backend: .file, at: now)
         } else if configuration.usesCache && resource.loadingMethod.contains(.cache) {
-            startAttempt(id, backend: .cache, at: now)
+            return startAttempt(id, backend: .cache, at: now)
         } else {
-            requestNetwork(id, at: now)
+            return requestNetwork(id, at: now)
         }
     }
 
-    private mutating func cancel(_ id: RequestID, at now: SimTime) {
-        guard let entry = entries.removeValue(forKey: id) else { return }
-        defer {
-            if configuration.usesBrowserCache, let next = browserCache.leave(id, for: entry.original) {
-                // The first request waiting for the same URL goes out in its place.
-                entries[next]?.phase = .idle
-                requestNetwork(next, at: now)
-            }
-        }
-        defer {
-            if !entry.settled {
-                let event = ResourceRequest(dataSource: .resourceLoader, request: entry.original, response: nil, cancelled: true)
-                actions.append(.emit(.resourceRequest(event), begin: entry.requestedAt))
-            }
-        }
+    private mutating func cancel(_ id: RequestID, at now: SimTime) -> [Action] {
+        guard let entry = entries.removeValue(forKey: id) else { return [] }
+        var actions: [Action] = []
         switch entry.phase {
         case .cacheLookup(let attempt):
             actions.append(.cancelLoad(attempt))
         case .loading(let attempt):
             actions.append(.cancelLoad(attempt))
             releaseSlot(of: entry)
-            startQueued(at: now)
+            actions += startQueued(at: now)
         case .queued:
             regularQueue.remove(id)
             lowQueue.remove(id)
         case .waitingForTimer, .waitingForConnection, .waitingForSameURL, .idle:
             break
         }
+        if !entry.settled {
+            let event = ResourceRequest(dataSource: .resourceLoader, request: entry.original, response: nil, cancelled: true)
+            actions.append(.emit(.resourceRequest(event), begin: entry.requestedAt))
+        }
+        if configuration.usesBrowserCache, let next = browserCache.leave(id, for: entry.original) {
+            // The first request waiting for the same URL goes out in its place.
+            entries[next]?.phase = .idle
+            actions += requestNetwork(next, at: now)
+        }
+        return actions
     }
 
-    private mutating func answer(_ answer: LoadAnswer, at now: SimTime) {
+    private mutating func answer(_ answer: LoadAnswer, at now: SimTime) -> [Action] {
         let (id, attempt, response) = (answer.order.request, answer.order.attempt, Self.checkingRange(of: answer.response, for: answer.order.resource))
-        guard var entry = entries[id] else { return }
+        guard var entry = entries[id] else { return [] }
         switch (answer.order.backend, entry.phase) {
         case (.file, _):
             entries[id] = nil
-            deliver(response, for: id, entry, from: .file, attempt: true, final: true, at: now)
+            return deliver(response, for: id, entry, from: .file, attempt: true, final: true, at: now)
         case (.cache, .cacheLookup(attempt)):
             entry.phase = .idle
             entries[id] = entry
-            answerFromCache(response, for: id, at: now)
+            return answerFromCache(response, for: id, at: now)
         case (.network, .loading(attempt)):
             releaseSlot(of: entry)
             entry.phase = .idle
             entries[id] = entry
-            answerFromNetwork(response, for: id, at: now)
-            startQueued(at: now)
+            let answered = answerFromNetwork(response, for: id, at: now)
+            return answered + startQueued(at: now)
         default:
-            break
+            return []
         }
     }
 
-    private mutating func timerFired(for id: RequestID, at now: SimTime) {
-        guard var entry = entries[id] else { return }
+    private mutating func timerFired(for id: RequestID, at now: SimTime) -> [Action] {
+        guard var entry = entries[id] else { return [] }
         switch entry.phase {
         case .waitingForTimer(let due) where due <= now:
-            requestNetwork(id, at: now)
+            return requestNetwork(id, at: now)
         case .loading(let attempt) where entry.deadline.map({ $0 <= now }) == true:
             // No answer in time: the attempt is given up and fails as a connection would.
-            actions.append(.cancelLoad(attempt))
             releaseSlot(of: entry)
             entry.phase = .idle
             entry.deadline = nil
             entries[id] = entry
             let waited = configuration.requestTimeout ?? .zero
-            answerFromNetwork(.failure(.connection, "no answer from \(entry.resource.url) within \(waited.shortDescription)", source: .network), for: id, at: now)
-            startQueued(at: now)
+            let failed = answerFromNetwork(.failure(.connection, "no answer from \(entry.resource.url) within \(waited.shortDescription)", source: .network),
+                                           for: id, at: now)
+            return [.cancelLoad(attempt)] + failed + startQueued(at: now)
         default:
-            return
+            return []
         }
     }
 
     /// Offline, network requests fail at once with `in-offline-mode`; back online, the requests whose
     /// last failure was a connection or offline failure restart, regular priority before low.
-    private mutating func setOffline(_ offline: Bool, at now: SimTime) {
-        guard offline != isOffline else { return }
+    private mutating func setOffline(_ offline: Bool, at now: SimTime) -> [Action] {
+        guard offline != isOffline else { return [] }
         isOffline = offline
-        guard !offline else { return }
+        guard !offline else { return [] }
         let waiting = entries.filter { _, entry in
             switch entry.phase {
             case .waitingForConnection: return true
@@ -302,13 +297,13 @@ public struct RequestPipeline: StateMachine {
             let r = waiting[rhs]!.resource.priority == .regular ? 0 : 1
             return (l, lhs) < (r, rhs)
         }
-        for id in ordered { requestNetwork(id, at: now) }
+        return ordered.flatMap { requestNetwork($0, at: now) }
     }
 
     // MARK: - Internals
 
-    private mutating func startAttempt(_ id: RequestID, backend: Backend, at now: SimTime) {
-        guard var entry = entries[id] else { return }
+    private mutating func startAttempt(_ id: RequestID, backend: Backend, at now: SimTime) -> [Action] {
+        guard var entry = entries[id] else { return [] }
         entry.attempt = (entry.resource, now)
         let attempt = AttemptID(value: nextAttempt)
         nextAttempt += 1
@@ -322,12 +317,13 @@ public struct RequestPipeline: StateMachine {
         var sent = entry.resource
         // A simulated server dates its answer with it; the cache records it as the time of use.
         if backend != .file { sent.issued = wallClock(at: now) }
-        actions.append(.load(LoadOrder(request: id, attempt: attempt, backend: backend, resource: sent)))
-        if let deadline = entry.deadline { actions.append(.scheduleTimer(id, at: deadline)) }
+        let load = Action.load(LoadOrder(request: id, attempt: attempt, backend: backend, resource: sent))
+        return entry.deadline.map { [load, .scheduleTimer(id, at: $0)] } ?? [load]
     }
 
-    private mutating func answerFromCache(_ response: Response, for id: RequestID, at now: SimTime) {
-        guard var entry = entries[id] else { return }
+    private mutating func answerFromCache(_ response: Response, for id: RequestID, at now: SimTime) -> [Action] {
+        guard var entry = entries[id] else { return [] }
+        var actions: [Action] = []
         let hit = response.error == nil && (response.data != nil || response.noContent)
         let networkAllowed = entry.resource.loadingMethod.contains(.network)
         if hit {
@@ -335,7 +331,7 @@ public struct RequestPipeline: StateMachine {
             let usable = !response.mustRevalidate || !expired
             entry.resource.prior = Resource.Prior(modified: response.modified, expires: response.expires, etag: response.etag, data: response.data)
             if usable {
-                deliver(response, for: id, entry, from: .cache, attempt: true, final: !networkAllowed, at: now)
+                actions += deliver(response, for: id, entry, from: .cache, attempt: true, final: !networkAllowed, at: now)
                 entry.delivered = true
                 entry.settled = !networkAllowed
                 entry.resource.priority = .low
@@ -343,19 +339,20 @@ public struct RequestPipeline: StateMachine {
         }
         entries[id] = entry
         if networkAllowed {
-            requestNetwork(id, at: now)
+            actions += requestNetwork(id, at: now)
         } else {
             entries[id] = nil
             if !entry.delivered {
                 let miss = hit ? Response.failure(.notFound, "the cached copy of \(entry.resource.url) must be revalidated", source: .cache)
                     : Response.failure(.notFound, "\(entry.resource.url) is not in the cache", source: .cache)
-                deliver(miss, for: id, entry, from: .cache, attempt: true, final: true, at: now)
+                actions += deliver(miss, for: id, entry, from: .cache, attempt: true, final: true, at: now)
             }
         }
+        return actions
     }
 
-    private mutating func requestNetwork(_ id: RequestID, at now: SimTime) {
-        guard var entry = entries[id] else { return }
+    private mutating func requestNetwork(_ id: RequestID, at now: SimTime) -> [Action] {
+        guard var entry = entries[id] else { return [] }
         if isOffline {
             entry.failures += 1
             entry.lastFailure = .inOfflineMode
@@ -363,33 +360,31 @@ public struct RequestPipeline: StateMachine {
             let failure = Response.failure(.inOfflineMode, "offline: \(entry.resource.url) was not requested", source: .network)
             if let limit = configuration.maximumRetries, entry.failures > limit {
                 entries[id] = nil
-                deliver(failure, for: id, entry, from: .network, attempt: false, final: true, at: now)
-                return
+                return deliver(failure, for: id, entry, from: .network, attempt: false, final: true, at: now)
             }
             entries[id] = entry
-            if !entry.delivered {
-                deliver(failure, for: id, entry, from: .network, attempt: false, final: false, at: now)
-            }
-            return
+            return entry.delivered ? [] : deliver(failure, for: id, entry, from: .network, attempt: false, final: false, at: now)
         }
         entry.phase = .queued
         entries[id] = entry
         if entry.resource.priority == .regular { regularQueue.append(id) } else { lowQueue.append(id) }
-        startQueued(at: now)
+        return startQueued(at: now)
     }
 
-    private mutating func startQueued(at now: SimTime) {
+    private mutating func startQueued(at now: SimTime) -> [Action] {
+        var actions: [Action] = []
         while networkInFlight < configuration.maximumConcurrentRequests {
             let limited = configuration.maximumRequestsPerHost != nil || configuration.maximumImageRequests != nil
             let startable: (RequestID) -> Bool = { [self] id in !limited || entries[id].map(hasSlot(for:)) ?? true }
-            guard let id = regularQueue.popFirst(where: startable) ?? lowQueue.popFirst(where: startable) else { return }
+            guard let id = regularQueue.popFirst(where: startable) ?? lowQueue.popFirst(where: startable) else { return actions }
             networkInFlight += 1
             if limited, let entry = entries[id] {
                 inFlightByHost[Self.host(of: entry.resource.url), default: 0] += 1
                 if entry.resource.isImage { imagesInFlight += 1 }
             }
-            startAttempt(id, backend: .network, at: now)
+            actions += startAttempt(id, backend: .network, at: now)
         }
+        return actions
     }
 
     /// Whether a request may start under the limits per host and on images.
@@ -415,24 +410,21 @@ public struct RequestPipeline: StateMachine {
         return String(url[..<separator.upperBound]) + url[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
     }
 
-    private mutating func answerFromNetwork(_ response: Response, for id: RequestID, at now: SimTime) {
-        guard var entry = entries[id] else { return }
+    private mutating func answerFromNetwork(_ response: Response, for id: RequestID, at now: SimTime) -> [Action] {
+        guard var entry = entries[id] else { return [] }
         if let error = response.error {
             entry.failures += 1
             entry.lastFailure = error.reason
             guard let delay = retryDelay(for: error, failures: entry.failures, at: now), entry.failures <= configuration.maximumRetries ?? .max else {
                 entries[id] = nil
-                deliver(response, for: id, entry, from: .network, attempt: true, final: true, at: now)
-                return
+                return deliver(response, for: id, entry, from: .network, attempt: true, final: true, at: now)
             }
             entry.phase = .waitingForTimer(now + delay)
             entries[id] = entry
-            if !entry.delivered {
-                deliver(response, for: id, entry, from: .network, attempt: true, final: false, at: now)
-            }
-            actions.append(.scheduleTimer(id, at: now + delay))
-            return
+            let delivered = entry.delivered ? [] : deliver(response, for: id, entry, from: .network, attempt: true, final: false, at: now)
+            return delivered + [.scheduleTimer(id, at: now + delay)]
         }
+        var actions: [Action] = []
         entry.failures = 0
         entry.lastFailure = nil
         var delivered = response
@@ -450,7 +442,7 @@ public struct RequestPipeline: StateMachine {
         } else if stores {
             actions.append(.store(stored, response))
         }
-        deliver(delivered, for: id, entry, from: .network, attempt: true, final: true, at: now)
+        actions += deliver(delivered, for: id, entry, from: .network, attempt: true, final: true, at: now)
         entry.delivered = true
         entry.settled = true
         entry.resource.prior = Resource.Prior(modified: response.modified ?? entry.resource.prior?.modified,
@@ -469,45 +461,50 @@ public struct RequestPipeline: StateMachine {
         } else {
             entries[id] = nil
         }
+        return actions
     }
 
     /// Hands `response` to the requester with its resource-request event: the request as the
     /// answering attempt sent it (`attempt`), or as it was made (an offline failure has no attempt).
     /// Once the requester has its final answer nothing more is reported.
     private mutating func deliver(_ response: Response, for id: RequestID, _ entry: Entry, from backend: Backend, attempt: Bool,
-                                  final: Bool, at now: SimTime) {
-        guard !entry.settled else { return }
+                                  final: Bool, at now: SimTime) -> [Action] {
+        guard !entry.settled else { return [] }
         let current = attempt ? entry.attempt : nil
         let sent = current?.resource ?? entry.original
         let event = ResourceRequest(dataSource: Self.dataSource(backend, url: entry.original.url), request: sent, response: response, cancelled: false)
-        actions.append(.emit(.resourceRequest(event), begin: current?.start ?? now))
-        actions.append(.deliver(id, response, final: final))
-        if final && configuration.usesBrowserCache { settleWaiting(for: id, entry, with: response, at: now) }
+        let delivered: [Action] = [.emit(.resourceRequest(event), begin: current?.start ?? now), .deliver(id, response, final: final)]
+        return final && configuration.usesBrowserCache ? delivered + settleWaiting(for: id, entry, with: response, at: now) : delivered
     }
 
     /// The requests that waited in the browser's cache for `entry`'s URL take its answer when the
     /// cache keeps it; else they go out themselves, one after another.
-    private mutating func settleWaiting(for id: RequestID, _ entry: Entry, with response: Response, at now: SimTime) {
+    private mutating func settleWaiting(for id: RequestID, _ entry: Entry, with response: Response, at now: SimTime) -> [Action] {
         let (waiting, served) = browserCache.settle(id, for: entry.original, with: response, at: wallClock(at: now))
+        var actions: [Action] = []
         for follower in waiting {
             guard entries[follower] != nil else { continue }
             if served {
-                answerFromBrowserCache(response, for: follower, at: now)
+                actions += answerFromBrowserCache(response, for: follower, at: now)
             } else {
                 entries[follower]?.phase = .idle
-                if browserCache.join(follower, for: entry.original) { entries[follower]?.phase = .waitingForSameURL } else { requestNetwork(follower, at: now) }
+                if browserCache.join(follower, for: entry.original) {
+                    entries[follower]?.phase = .waitingForSameURL
+                } else {
+                    actions += requestNetwork(follower, at: now)
+                }
             }
         }
+        return actions
     }
 
     /// Answers `id` from the browser's cache: at once, the copy it keeps.
-    private mutating func answerFromBrowserCache(_ answer: Response, for id: RequestID, at now: SimTime) {
-        guard let entry = entries.removeValue(forKey: id) else { return }
+    private mutating func answerFromBrowserCache(_ answer: Response, for id: RequestID, at now: SimTime) -> [Action] {
+        guard let entry = entries.removeValue(forKey: id) else { return [] }
         var cached = answer
         cached.source = .cache
         let event = ResourceRequest(dataSource: .database, request: entry.original, response: cached, cancelled: false)
-        actions.append(.emit(.resourceRequest(event), begin: entry.requestedAt))
-        actions.append(.deliver(id, cached, final: true))
+        return [.emit(.resourceRequest(event), begin: entry.requestedAt), .deliver(id, cached, final: true)]
     }
 
     /// `response`, or a failure naming where the data ends when it answers a byte range with fewer
