@@ -63,23 +63,21 @@ struct PMTilesReader: StateMachine {
     private var waiters: [ArchiveRead: [RequestPurpose]] = [:]
     /// A usable answer a read gave before its final one: jobs that join the read take it at once.
     private var early: [ArchiveRead: Response] = [:]
-    private var actions: [Action] = []
 
     mutating func handle(_ input: Input, at now: SimTime) -> [Action] {
         switch input {
         case .request(let purpose, let resource):
-            start(purpose, resource)
+            return start(purpose, resource)
         case .cancel(let purpose):
-            cancel(purpose)
+            return cancel(purpose)
         case .cancelAll:
             jobs = [:]
             waiters = [:]
             early = [:]
+            return []
         case .answer(let read, let response, let final):
-            receive(response, for: read, final: final)
+            return receive(response, for: read, final: final)
         }
-        defer { actions = [] }
-        return actions
     }
 
     /// Whether a job for `purpose` is under way.
@@ -87,128 +85,115 @@ struct PMTilesReader: StateMachine {
         jobs[purpose] != nil
     }
 
-    private mutating func start(_ purpose: RequestPurpose, _ resource: Resource) {
+    private mutating func start(_ purpose: RequestPurpose, _ resource: Resource) -> [Action] {
         let archive = String(resource.url.dropFirst("pmtiles://".count))
         guard URLResolver.scheme(of: archive) != nil else {
-            fail(purpose, resource, "\(resource.url): a pmtiles:// URL names an absolute URL of the archive, like pmtiles://https://example.com/tiles.pmtiles or pmtiles://file:///path/tiles.pmtiles", source: .localFile)
-            return
+            return fail(purpose, resource, "\(resource.url): a pmtiles:// URL names an absolute URL of the archive, like pmtiles://https://example.com/tiles.pmtiles or pmtiles://file:///path/tiles.pmtiles", source: .localFile)
         }
         switch purpose {
         case .metadata, .tile: break
         default:
-            fail(purpose, resource, "\(resource.url) is a tile archive: only a source's url reads it", source: .localFile)
-            return
+            return fail(purpose, resource, "\(resource.url) is a tile archive: only a source's url reads it", source: .localFile)
         }
-        if jobs[purpose] != nil { cancel(purpose) }
+        let cancelled = jobs[purpose] != nil ? cancel(purpose) : []
         jobs[purpose] = Job(resource: resource, archive: archive)
-        advance(purpose)
+        return cancelled + advance(purpose)
     }
 
-    private mutating func cancel(_ purpose: RequestPurpose) {
-        guard let job = jobs.removeValue(forKey: purpose) else { return }
-        if let read = job.awaiting?.read { leave(read, purpose, cancellingWhenUnwanted: true) }
+    private mutating func cancel(_ purpose: RequestPurpose) -> [Action] {
+        guard let job = jobs.removeValue(forKey: purpose), let read = job.awaiting?.read else { return [] }
+        return leave(read, purpose, cancellingWhenUnwanted: true)
     }
 
     /// Takes `purpose` off the waiters of `read`; a read nobody waits for any more is cancelled when
     /// `cancellingWhenUnwanted` (a job was cancelled), and left to finish when it answered.
-    private mutating func leave(_ read: ArchiveRead, _ purpose: RequestPurpose, cancellingWhenUnwanted: Bool) {
-        guard var waiting = waiters[read] else { return }
+    private mutating func leave(_ read: ArchiveRead, _ purpose: RequestPurpose, cancellingWhenUnwanted: Bool) -> [Action] {
+        guard var waiting = waiters[read] else { return [] }
         waiting.removeAll { $0 == purpose }
         guard waiting.isEmpty else {
             waiters[read] = waiting
-            return
+            return []
         }
         waiters[read] = nil
-        if cancellingWhenUnwanted {
-            early[read] = nil
-            actions.append(.cancelRead(read))
-        }
+        guard cancellingWhenUnwanted else { return [] }
+        early[read] = nil
+        return [.cancelRead(read)]
     }
 
     /// Walks the job as far as what is kept allows: the header, then the metadata or the directories
     /// down to the tile, asking for the first range it does not have.
-    private mutating func advance(_ purpose: RequestPurpose) {
-        guard let job = jobs[purpose] else { return }
+    private mutating func advance(_ purpose: RequestPurpose) -> [Action] {
+        guard let job = jobs[purpose] else { return [] }
         let state = archives[job.archive, default: Archive()]
         guard let header = state.header else {
-            need(ArchiveRead(url: job.archive, range: PMTilesLookup.headerRange), .header, for: purpose)
-            return
+            return need(ArchiveRead(url: job.archive, range: PMTilesLookup.headerRange), .header, for: purpose)
         }
         do throws(PMTilesError) {
             guard case .tile = purpose, let id = job.resource.tileData?.id else {
                 guard let range = try PMTilesLookup.metadataRange(of: header) else {
-                    complete(purpose, .success(try PMTilesTileJSON.make(url: job.resource.url, header: header, metadata: nil), source: .localFile))
-                    return
+                    return complete(purpose, .success(try PMTilesTileJSON.make(url: job.resource.url, header: header, metadata: nil), source: .localFile))
                 }
-                need(ArchiveRead(url: job.archive, range: range), .metadata, for: purpose)
-                return
+                return need(ArchiveRead(url: job.archive, range: range), .metadata, for: purpose)
             }
             guard id.z >= Int(header.minZoom), id.z <= Int(header.maxZoom), id.z <= PMTilesTileID.maximumZoom else {
-                complete(purpose, Response(noContent: true, source: .localFile))
-                return
+                return complete(purpose, Response(noContent: true, source: .localFile))
             }
             guard var directory = state.root else {
-                need(ArchiveRead(url: job.archive, range: try PMTilesLookup.rootRange(of: header)), .directory(depth: 0), for: purpose)
-                return
+                return need(ArchiveRead(url: job.archive, range: try PMTilesLookup.rootRange(of: header)), .directory(depth: 0), for: purpose)
             }
             let tileID = PMTilesTileID.id(z: id.z, x: id.x, y: id.y)
             for depth in 0...PMTilesLookup.maximumDepth {
                 switch try PMTilesLookup.step(for: tileID, in: directory, depth: depth, header: header) {
                 case .missing:
-                    complete(purpose, Response(noContent: true, source: .localFile))
-                    return
+                    return complete(purpose, Response(noContent: true, source: .localFile))
                 case .data(let range):
-                    need(ArchiveRead(url: job.archive, range: range), .tileData, for: purpose)
-                    return
+                    return need(ArchiveRead(url: job.archive, range: range), .tileData, for: purpose)
                 case .leaf(let range):
                     guard let kept = archives[job.archive]?.leaves.directory(at: range.lowerBound) else {
-                        need(ArchiveRead(url: job.archive, range: range), .directory(depth: depth + 1), for: purpose)
-                        return
+                        return need(ArchiveRead(url: job.archive, range: range), .directory(depth: depth + 1), for: purpose)
                     }
                     directory = kept
                 }
             }
+            return []
         } catch {
-            fail(purpose, job.resource, "\(job.archive): \(error.message)", source: .localFile)
+            return fail(purpose, job.resource, "\(job.archive): \(error.message)", source: .localFile)
         }
     }
 
     /// Makes `purpose` wait for `read`, which starts unless it is under way.
-    private mutating func need(_ read: ArchiveRead, _ role: Role, for purpose: RequestPurpose) {
+    private mutating func need(_ read: ArchiveRead, _ role: Role, for purpose: RequestPurpose) -> [Action] {
         jobs[purpose]?.awaiting = (read, role)
         if let response = early[read] {
             waiters[read, default: []].append(purpose)
-            use(response, of: read, for: purpose)
-            return
+            return use(response, of: read, for: purpose)
         }
         if waiters[read] != nil {
             waiters[read]?.append(purpose)
-            return
+            return []
         }
         waiters[read] = [purpose]
         let method: Resource.LoadingMethod = archives[read.url]?.networkOnly == true ? .network : .all
-        actions.append(.read(read, Resource.archiveRange(read.url, read.range, tileData: role == .tileData).loading(from: method)))
+        return [.read(read, Resource.archiveRange(read.url, read.range, tileData: role == .tileData).loading(from: method))]
     }
 
-    private mutating func receive(_ response: Response, for read: ArchiveRead, final: Bool) {
+    private mutating func receive(_ response: Response, for read: ArchiveRead, final: Bool) -> [Action] {
         let usable = response.error == nil && response.data != nil
         if final {
             early[read] = nil
         } else if usable {
             early[read] = response
         }
-        guard let waiting = waiters[read] else { return }
+        guard let waiting = waiters[read] else { return [] }
         if final { waiters[read] = nil }
         if !usable {
             // A failure the pipeline retries (non-final) is passed on and the jobs keep waiting.
-            for purpose in waiting { relayFailure(response, of: read, for: purpose, final: final) }
-            return
+            return waiting.flatMap { relayFailure(response, of: read, for: $0, final: final) }
         }
         if let changed = etagChange(response, read: read) {
-            archiveChanged(read.url, changed)
-            return
+            return archiveChanged(read.url, changed)
         }
-        for purpose in waiting { use(response, of: read, for: purpose) }
+        return waiting.flatMap { use(response, of: read, for: $0) }
     }
 
     /// The old and new ETag when `response` says the archive is no longer the one whose header was read.
@@ -218,9 +203,10 @@ struct PMTilesReader: StateMachine {
     }
 
     /// Hands a usable answer of `read` to the job `purpose` waits with.
-    private mutating func use(_ response: Response, of read: ArchiveRead, for purpose: RequestPurpose) {
-        guard let job = jobs[purpose], let (awaited, role) = job.awaiting, awaited == read else { return }
-        leave(read, purpose, cancellingWhenUnwanted: false)
+    private mutating func use(_ response: Response, of read: ArchiveRead, for purpose: RequestPurpose) -> [Action] {
+        guard let job = jobs[purpose], let (awaited, role) = job.awaiting, awaited == read else { return [] }
+        // Left without cancelling: nothing to ask.
+        _ = leave(read, purpose, cancellingWhenUnwanted: false)
         jobs[purpose]?.awaiting = nil
         // Short reads fail in the pipeline; a header shorter than asked for may be no archive at
         // all, and the header says which.
@@ -238,10 +224,10 @@ struct PMTilesReader: StateMachine {
             guard let header = archives[read.url]?.header else { return advance(purpose) }
             switch role {
             case .header:
-                advance(purpose)
+                return advance(purpose)
             case .metadata:
                 let metadata = try PMTilesLookup.decompress(data, header.internalCompression, what: "the metadata")
-                complete(purpose, .success(try PMTilesTileJSON.make(url: job.resource.url, header: header, metadata: metadata), source: response.source))
+                return complete(purpose, .success(try PMTilesTileJSON.make(url: job.resource.url, header: header, metadata: metadata), source: response.source))
             case .directory(let depth):
                 // Every job waiting on the read gets the answer: the directory is decoded for the first.
                 if depth == 0, archives[read.url]?.root == nil {
@@ -250,17 +236,17 @@ struct PMTilesReader: StateMachine {
                     let leaf = try PMTilesDirectory(decoding: try PMTilesLookup.decompress(data, header.internalCompression, what: what))
                     archives[read.url]?.leaves.keep(leaf, at: read.range.lowerBound)
                 }
-                advance(purpose)
+                return advance(purpose)
             case .tileData:
-                complete(purpose, .success(try PMTilesLookup.tileContent(data, header: header), source: response.source))
+                return complete(purpose, .success(try PMTilesLookup.tileContent(data, header: header), source: response.source))
             }
         } catch {
-            fail(purpose, job.resource, "\(read.url): \(what) at bytes \(read.range.lowerBound)–\(read.range.upperBound): \(error.message)", source: response.source)
+            return fail(purpose, job.resource, "\(read.url): \(what) at bytes \(read.range.lowerBound)–\(read.range.upperBound): \(error.message)", source: response.source)
         }
     }
 
-    private mutating func relayFailure(_ response: Response, of read: ArchiveRead, for purpose: RequestPurpose, final: Bool) {
-        guard let job = jobs[purpose], let (_, role) = job.awaiting else { return }
+    private mutating func relayFailure(_ response: Response, of read: ArchiveRead, for purpose: RequestPurpose, final: Bool) -> [Action] {
+        guard let job = jobs[purpose], let (_, role) = job.awaiting else { return [] }
         let failure = response.error ?? Response.Failure(reason: .other, message: "no data")
         var relayed = response
         relayed.error = Response.Failure(reason: failure.reason,
@@ -268,13 +254,14 @@ struct PMTilesReader: StateMachine {
                                          retryAfter: failure.retryAfter)
         relayed.data = nil
         if final { jobs[purpose] = nil }
-        actions.append(.deliver(purpose, job.resource, relayed, final: final))
+        return [.deliver(purpose, job.resource, relayed, final: final)]
     }
 
     /// The archive at `url` changed under the reader: drop what was kept and start every job over,
     /// network-only; after a second change in a row, fail them.
-    private mutating func archiveChanged(_ url: String, _ change: (old: String, new: String)) {
+    private mutating func archiveChanged(_ url: String, _ change: (old: String, new: String)) -> [Action] {
         let changes = (archives[url]?.changes ?? 0) + 1
+        var actions: [Action] = []
         for read in waiters.keys.filter({ $0.url == url }).sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
             waiters[read] = nil
             early[read] = nil
@@ -288,22 +275,23 @@ struct PMTilesReader: StateMachine {
         for purpose in affected {
             jobs[purpose]?.awaiting = nil
             if changes > 1, let job = jobs[purpose] {
-                fail(purpose, job.resource, "\(url) changed while it was read (ETag \(change.old), then \(change.new)) twice in a row", source: .network)
+                actions += fail(purpose, job.resource, "\(url) changed while it was read (ETag \(change.old), then \(change.new)) twice in a row", source: .network)
             } else {
-                advance(purpose)
+                actions += advance(purpose)
             }
         }
+        return actions
     }
 
-    private mutating func complete(_ purpose: RequestPurpose, _ response: Response) {
-        guard let job = jobs.removeValue(forKey: purpose) else { return }
+    private mutating func complete(_ purpose: RequestPurpose, _ response: Response) -> [Action] {
+        guard let job = jobs.removeValue(forKey: purpose) else { return [] }
         archives[job.archive]?.changes = 0
-        actions.append(.deliver(purpose, job.resource, response, final: true))
+        return [.deliver(purpose, job.resource, response, final: true)]
     }
 
-    private mutating func fail(_ purpose: RequestPurpose, _ resource: Resource, _ message: String, source: Response.Source) {
+    private mutating func fail(_ purpose: RequestPurpose, _ resource: Resource, _ message: String, source: Response.Source) -> [Action] {
         jobs[purpose] = nil
-        actions.append(.deliver(purpose, resource, .failure(.other, message, source: source), final: true))
+        return [.deliver(purpose, resource, .failure(.other, message, source: source), final: true)]
     }
 
     private static func describe(_ role: Role) -> String {
