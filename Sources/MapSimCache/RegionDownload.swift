@@ -108,8 +108,6 @@ struct RegionDownload: DrivenMachine {
     private var nextRequest = 0
     /// Whether every tile was laid out and the glyph ranges they need (`neededGlyphs`) were queued.
     private(set) var glyphsQueued = false
-    /// The actions of the input being handled.
-    private var actions: [Action] = []
 
     /// A download of `plan`'s region `region`, through a pipeline like `loading` but on the network
     /// alone and with `retries` retries of each resource.
@@ -130,38 +128,38 @@ struct RegionDownload: DrivenMachine {
 
     mutating func handle(_ input: Input, at now: SimTime) -> [Action] {
         guard outcome == nil || { if case .start = input { true } else { false } }() else { return [] }
+        var actions: [Action] = []
         switch input {
         case .start:
             outcome = nil
             status = OfflineRegionStatus(downloadState: .active, requiredResourceCount: 1)
-            report()
+            actions += report()
             outstanding = 1
-            lookUp([plan.style])
+            actions += lookUp([plan.style])
         case .lookedUp(let batch, let found):
             for (resource, lookup) in zip(lookups.removeValue(forKey: batch) ?? [], found) {
                 guard outcome == nil else { break }
                 if let size = lookup.storedSize {
                     actions.append(.output(.link(resource)))
                     if isMapboxTile(resource) && !lookup.isInRegion { mapboxTiles += 1 }
-                    done(resource, size: size, body: lookup.body, at: now)
+                    actions += done(resource, size: size, body: lookup.body, at: now)
                 } else {
-                    request(resource, at: now)
+                    actions += request(resource, at: now)
                 }
             }
         case .answer(let answer):
-            route(pipeline.handle(.answer(answer), at: now), at: now)
+            actions += route(pipeline.handle(.answer(answer), at: now), at: now)
         case .timer(let id):
-            route(pipeline.handle(.timer(id), at: now), at: now)
+            actions += route(pipeline.handle(.timer(id), at: now), at: now)
         }
-        if outcome == nil { advance(at: now) }
-        defer { actions = [] }
+        if outcome == nil { actions += advance(at: now) }
         return actions
     }
 
     // MARK: - Internals
 
-    private mutating func report() {
-        actions.append(.output(.report(.statusChanged(region: region, status))))
+    private func report() -> [Action] {
+        [.output(.report(.statusChanged(region: region, status)))]
     }
 
     /// Whether `resource` is a tile of a `mapbox://` template, which the tile count limit counts.
@@ -170,29 +168,27 @@ struct RegionDownload: DrivenMachine {
         return MapboxURL.isMapbox(plan.resources.mapbox.canonical(tile.urlTemplate))
     }
 
-    private mutating func lookUp(_ resources: [Resource]) {
-        guard !resources.isEmpty else { return }
+    private mutating func lookUp(_ resources: [Resource]) -> [Action] {
+        guard !resources.isEmpty else { return [] }
         let batch = nextBatch
         nextBatch += 1
         lookups[batch] = resources
         let bodies = resources.map { resource in
             resource.kind == .style || awaitedTileJSON[resource.url] != nil || (glyphChoice == .needed && resource.tileData != nil)
         }
-        actions.append(.output(.lookUp(batch: batch, resources, bodies: bodies)))
+        return [.output(.lookUp(batch: batch, resources, bodies: bodies))]
     }
 
     /// Asks the network for a resource the database lacks. A `mapbox://` tile is asked for only while
     /// the tiles held and in flight stay under the limit; at the limit the download stops.
-    private mutating func request(_ resource: Resource, at now: SimTime) {
+    private mutating func request(_ resource: Resource, at now: SimTime) -> [Action] {
         if isMapboxTile(resource) {
             if mapboxTiles >= mapboxTileLimit {
-                actions.append(.output(.report(.tileLimitExceeded(region: region, limit: mapboxTileLimit))))
-                stop(.tileLimitExceeded(mapboxTileLimit), at: now)
-                return
+                return [.output(.report(.tileLimitExceeded(region: region, limit: mapboxTileLimit)))] + stop(.tileLimitExceeded(mapboxTileLimit), at: now)
             }
             if mapboxTiles + mapboxTilesInFlight >= mapboxTileLimit {
                 parked.append(resource)
-                return
+                return []
             }
             mapboxTilesInFlight += 1
         }
@@ -201,29 +197,31 @@ struct RegionDownload: DrivenMachine {
         requests[id] = resource
         var low = resource.loading(from: .network)
         low.priority = .low
-        route(pipeline.handle(.request(id, low), at: now), at: now)
+        return route(pipeline.handle(.request(id, low), at: now), at: now)
     }
 
-    private mutating func route(_ pipelineActions: [RequestPipeline.Action], at now: SimTime) {
+    private mutating func route(_ pipelineActions: [RequestPipeline.Action], at now: SimTime) -> [Action] {
+        var actions: [Action] = []
         for action in pipelineActions {
             switch action {
             case .load(let order): actions.append(.load(order))
             case .cancelLoad(let attempt): actions.append(.cancelLoad(attempt))
             case .scheduleTimer(let id, let time): actions.append(.schedule(.timer(id), at: time))
-            case .deliver(let id, let response, let final) where final: answered(id, response, at: now)
+            case .deliver(let id, let response, let final) where final: actions += answered(id, response, at: now)
             // Retried failures wait for their last answer; a download is always online, writes its
             // answers itself, and sends no map events.
             case .deliver, .store, .refreshCache, .scheduleConnectivity, .emit: continue
             }
         }
+        return actions
     }
 
-    private mutating func answered(_ id: RequestID, _ response: Response, at now: SimTime) {
-        guard let resource = requests.removeValue(forKey: id) else { return }
+    private mutating func answered(_ id: RequestID, _ response: Response, at now: SimTime) -> [Action] {
+        guard let resource = requests.removeValue(forKey: id) else { return [] }
         if isMapboxTile(resource) { mapboxTilesInFlight -= 1 }
         // The pipeline forgets the request (and would-be expiry refreshes).
-        route(pipeline.handle(.cancel(id), at: now), at: now)
-        guard outcome == nil else { return }
+        var actions = route(pipeline.handle(.cancel(id), at: now), at: now)
+        guard outcome == nil else { return actions }
         guard let failure = response.error else {
             let body = response.data.map { data in
                 let packed = RowCompression.pack(data)
@@ -231,26 +229,26 @@ struct RegionDownload: DrivenMachine {
             } ?? StoredBody(data: nil, compressed: false)
             actions.append(.output(.store(resource, response, body)))
             if isMapboxTile(resource) { mapboxTiles += 1 }
-            done(resource, size: body.data?.count ?? 0, body: response.data, at: now)
-            return
+            return actions + done(resource, size: body.data?.count ?? 0, body: response.data, at: now)
         }
         actions.append(.output(.report(.responseError(region: region, url: resource.url, kind: resource.kind, failure))))
         outstanding -= 1
         if resource.kind == .style {
-            stop(.styleFailed("cannot download the style \(resource.url): \(failure.message)"), at: now)
+            actions += stop(.styleFailed("cannot download the style \(resource.url): \(failure.message)"), at: now)
         } else if failure.reason == .notFound {
             // MapLibre skips what the server does not have: its download no longer counts it (the
             // region's status, worked out from the database, still does).
             absent.append(resource)
             status.requiredResourceCount -= 1
             awaitedTileJSON[resource.url] = nil
-            report()
+            actions += report()
         } else {
             failures.append("\(resource.url): \(failure.message)")
         }
+        return actions
     }
 
-    private mutating func done(_ resource: Resource, size: Int, body: [UInt8]?, at now: SimTime) {
+    private mutating func done(_ resource: Resource, size: Int, body: [UInt8]?, at now: SimTime) -> [Action] {
         outstanding -= 1
         status.completedResourceCount += 1
         status.completedResourceSize += size
@@ -264,13 +262,12 @@ struct RegionDownload: DrivenMachine {
             do {
                 load(try Style.parse(body))
             } catch {
-                stop(.styleFailed("cannot read the style \(resource.url): \(error)"), at: now)
-                return
+                return stop(.styleFailed("cannot read the style \(resource.url): \(error)"), at: now)
             }
         } else if let source = awaitedTileJSON.removeValue(forKey: resource.url) {
             tileJSONArrived(source, url: resource.url, body: body)
         }
-        report()
+        return report()
     }
 
     private mutating func load(_ style: Style) {
@@ -321,11 +318,12 @@ struct RegionDownload: DrivenMachine {
 
     /// Looks up the next resources while the window has room; when nothing is left, queues the glyph
     /// ranges the tiles needed (with `glyphs: .needed`), or ends the download.
-    private mutating func advance(at now: SimTime) {
+    private mutating func advance(at now: SimTime) -> [Action] {
+        var actions: [Action] = []
         while !parked.isEmpty && outcome == nil && (mapboxTiles >= mapboxTileLimit || mapboxTiles + mapboxTilesInFlight < mapboxTileLimit) {
-            request(parked.removeFirst(), at: now)
+            actions += request(parked.removeFirst(), at: now)
         }
-        guard outcome == nil else { return }
+        guard outcome == nil else { return actions }
         var batch: [Resource] = []
         // The window is refilled a batch at a time: one lookup for many resources, not one for each.
         let refill = outstanding <= Self.window - Self.lookupBatch
@@ -333,20 +331,20 @@ struct RegionDownload: DrivenMachine {
             outstanding += 1
             batch.append(next)
             if batch.count == Self.lookupBatch {
-                lookUp(batch)
+                actions += lookUp(batch)
                 batch = []
             }
         }
-        lookUp(batch)
-        guard outstanding == 0, awaitedTileJSON.isEmpty, style != nil else { return }
+        actions += lookUp(batch)
+        guard outstanding == 0, awaitedTileJSON.isEmpty, style != nil else { return actions }
         if glyphChoice == .needed && !glyphsQueued, let style {
             glyphsQueued = true
             let ranges = plan.glyphRanges(style, needed: neededGlyphs)
             status.requiredResourceCount += ranges.count
             queue += ranges
-            if !ranges.isEmpty { return advance(at: now) }
+            if !ranges.isEmpty { return actions + advance(at: now) }
         }
-        stop(failures.isEmpty ? .complete : .incomplete, at: now)
+        return actions + stop(failures.isEmpty ? .complete : .incomplete, at: now)
     }
 
     /// The next resource to look up: queued ones first, then tiles, one set after another.
@@ -374,12 +372,13 @@ struct RegionDownload: DrivenMachine {
         }
     }
 
-    private mutating func stop(_ outcome: Outcome, at now: SimTime) {
+    private mutating func stop(_ outcome: Outcome, at now: SimTime) -> [Action] {
         self.outcome = outcome
         status.downloadState = .inactive
-        report()
+        var actions = report()
         let stopped = requests.keys.sorted()
         requests = [:]
-        for id in stopped { route(pipeline.handle(.cancel(id), at: now), at: now) }
+        for id in stopped { actions += route(pipeline.handle(.cancel(id), at: now), at: now) }
+        return actions
     }
 }
