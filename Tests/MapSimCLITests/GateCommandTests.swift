@@ -14,14 +14,19 @@ struct GateCommandTests {
         let style = server.baseURL + "/style.json"
         let plain = try await CommandRunner.run(["load", style, "--no-cache", "-q"])
         #expect(plain.status == 0, "the map goes idle, as the SDKs do: \(plain.standardError)")
-        #expect(plain.standardOutput.contains("tile         5    0 B (5 failed)") && plain.standardOutput.contains("errors         5"), "\(plain.standardOutput)")
+        // Every tile fails: five at first, more when a retry's answer comes before map-idle (the
+        // network's real timing decides); each failure is an error.
+        let failed = plain.standardOutput.firstMatch(of: /tile +(\d+) +0 B \((\d+) failed\)/)
+        let errors = plain.standardOutput.firstMatch(of: /errors +(\d+)/)
+        #expect(failed.map { $0.1 == $0.2 && Int($0.1)! >= 5 } == true && errors?.1 == failed?.1, "\(plain.standardOutput)")
         let folder = try FixtureDirectory()
         let gated = try await CommandRunner.run(["load", style, "--no-cache", "-q", "--fail-on-error", "--junit", folder.path + "/load.xml"])
         #expect(gated.status == 1)
-        #expect(gated.standardError.contains("5 map-loading-errors (--fail-on-error); first: tile: HTTP 503 server error"), "\(gated.standardError)")
+        let count = try #require(gated.standardError.firstMatch(of: /(\d+) map-loading-errors \(--fail-on-error\); first: tile: HTTP 503 server error/)?.1,
+                                 "\(gated.standardError)")
         let junit = try String(contentsOfFile: folder.path + "/load.xml", encoding: .utf8)
         #expect(junit.contains(#"<testsuite name="mapsim load" tests="2" failures="1">"#))
-        #expect(junit.contains(#"name="reaches map-idle"/>"#) && junit.contains(#"<failure message="5 map-loading-errors">"#), "\(junit)")
+        #expect(junit.contains(#"name="reaches map-idle"/>"#) && junit.contains(#"<failure message="\#(count) map-loading-errors">"#), "\(junit)")
     }
 
     @Test func budgetsAreListedMetOrExceededAndAnExceededOneFailsNamingItsLimit() async throws {

@@ -128,7 +128,7 @@ struct LiveDomainCommandTests {
         await publisher.disconnect()
         for (floor, criteria, id) in [(nil, "acme/hq/main/1/+/+/occupancy", "room-101"), ("2", "acme/hq/main/2/+/+/occupancy", "room-201")] {
             let result = try await CommandRunner.run(["load", "styles/live/style.json", "--live", "rooms=mqtt://127.0.0.1:\(broker.port)",
-                                                      "--live-domain", "occupancy", "--for", "3s", "--events", "-", "--quiet"] + (floor.map { ["--floor", $0] } ?? []))
+                                                      "--live-domain", "occupancy", "--for", "5s", "--events", "-", "--quiet"] + (floor.map { ["--floor", $0] } ?? []))
             #expect(result.status == 0, "\(result.standardError)")
             #expect(lines(result.standardOutput, "live-subscribed").map { $0["data"]?["criteria"]?.stringValue } == [criteria])
             #expect(lines(result.standardOutput, "live-update").map { $0["data"]?["id"]?.stringValue } == [id], "the annex is out of view")

@@ -21,8 +21,6 @@ struct MapMachine: DrivenMachine {
     private(set) var requests = RequestTable()
     /// Invalidations during a frame are part of it, not a reason for another.
     private var inFrame = false
-    /// The actions of the input being handled.
-    private var actions: [Action] = []
 
     /// A map looking at `camera` through `viewport`, with `options`.
     init(camera: Camera, viewport: Viewport, options: Map.Options) {
@@ -33,54 +31,54 @@ struct MapMachine: DrivenMachine {
     static func input(for answer: LoadAnswer) -> MapInput { .answer(answer) }
 
     mutating func handle(_ input: MapInput, at now: SimTime) -> [Action] {
+        var actions: [Action] = []
         switch input {
         case .start:
-            route(pipeline.handle(.start, at: now), at: now)
+            actions += route(pipeline.handle(.start, at: now), at: now)
         case .setStyleURL(let url):
-            route(render.handle(.styleChanged, at: now), at: now)
-            route(sequence.handle(.setStyleURL(url), at: now), at: now)
+            actions += route(render.handle(.styleChanged, at: now), at: now)
+            actions += route(sequence.handle(.setStyleURL(url), at: now), at: now)
         case .setStyleJSON(let json, let baseURL):
-            route(render.handle(.styleChanged, at: now), at: now)
-            route(sequence.handle(.setStyleJSON(json, baseURL: baseURL), at: now), at: now)
+            actions += route(render.handle(.styleChanged, at: now), at: now)
+            actions += route(sequence.handle(.setStyleJSON(json, baseURL: baseURL), at: now), at: now)
         case .setCamera(let options):
-            route(sequence.handle(.setCamera(options), at: now), at: now)
+            actions += route(sequence.handle(.setCamera(options), at: now), at: now)
         case .setViewport(let viewport):
-            route(sequence.handle(.setViewport(viewport), at: now), at: now)
+            actions += route(sequence.handle(.setViewport(viewport), at: now), at: now)
         case .addImage(let id):
-            route(sequence.handle(.addImage(id), at: now), at: now)
+            actions += route(sequence.handle(.addImage(id), at: now), at: now)
         case .addSource(let source):
-            route(sequence.handle(.addSource(source), at: now), at: now)
+            actions += route(sequence.handle(.addSource(source), at: now), at: now)
         case .removeSource(let id):
-            route(sequence.handle(.removeSource(id), at: now), at: now)
+            actions += route(sequence.handle(.removeSource(id), at: now), at: now)
         case .addLayer(let layer, let before):
-            route(sequence.handle(.addLayer(layer, before: before), at: now), at: now)
+            actions += route(sequence.handle(.addLayer(layer, before: before), at: now), at: now)
         case .removeLayer(let id):
-            route(sequence.handle(.removeLayer(id), at: now), at: now)
+            actions += route(sequence.handle(.removeLayer(id), at: now), at: now)
         case .updateGeoJSONSource(let id, let diff, let dataID):
-            route(sequence.handle(.updateGeoJSON(source: id, diff: diff, dataID: dataID), at: now), at: now)
+            actions += route(sequence.handle(.updateGeoJSON(source: id, diff: diff, dataID: dataID), at: now), at: now)
         case .setOffline(let offline):
             guard offline != pipeline.isOffline else { break }
-            route(pipeline.handle(.setOffline(offline), at: now), at: now)
+            actions += route(pipeline.handle(.setOffline(offline), at: now), at: now)
             // Reconnecting restarts requests: the map is busy again until they settle.
-            if !offline { route(render.handle(.invalidate, at: now), at: now) }
+            if !offline { actions += route(render.handle(.invalidate, at: now), at: now) }
         case .fetch(let token, let resource, let timeout):
             let id = requests.add(.fetch(token), resource)
-            route(pipeline.handle(.request(id, resource), at: now), at: now)
+            actions += route(pipeline.handle(.request(id, resource), at: now), at: now)
             actions.append(.schedule(.fetchDeadline(token, timeout: timeout), at: now + timeout))
         case .fetchDeadline(let token, let timeout):
             guard let id = requests.remove(.fetch(token)) else { break }
-            route(pipeline.handle(.cancel(id), at: now), at: now)
+            actions += route(pipeline.handle(.cancel(id), at: now), at: now)
             actions.append(.output(.fetched(token, .failure(.connection, "no answer within \(timeout)", source: .network))))
         case .answer(let answer):
-            route(pipeline.handle(.answer(answer), at: now), at: now)
+            actions += route(pipeline.handle(.answer(answer), at: now), at: now)
         case .timer(let id):
-            route(pipeline.handle(.timer(id), at: now), at: now)
+            actions += route(pipeline.handle(.timer(id), at: now), at: now)
         case .geoJSONUpdateParsed(let source, let token):
-            route(sequence.handle(.finishGeoJSONUpdate(source: source, token: token), at: now), at: now)
+            actions += route(sequence.handle(.finishGeoJSONUpdate(source: source, token: token), at: now), at: now)
         case .frame:
-            renderFrame(at: now)
+            actions += renderFrame(at: now)
         }
-        defer { actions = [] }
         return actions
     }
 
@@ -94,40 +92,43 @@ struct MapMachine: DrivenMachine {
     }
 
     /// A frame: the render update requests and cancels tiles, then the frame draws what is loaded.
-    private mutating func renderFrame(at now: SimTime) {
-        route(render.handle(.beginFrame, at: now), at: now)
+    private mutating func renderFrame(at now: SimTime) -> [Action] {
+        var actions: [Action] = []
+        actions += route(render.handle(.beginFrame, at: now), at: now)
         inFrame = true
-        route(sequence.handle(.updateTiles, at: now), at: now)
+        actions += route(sequence.handle(.updateTiles, at: now), at: now)
         actions.append(.output(.emit(.renderFrameStarted)))
         var drawn = LoadSequence.FrameState(isFull: false, placementChanged: false, animationEnd: nil)
         for action in sequence.handle(.drawFrame, at: now) {
-            if case .drew(let state) = action { drawn = state } else { route([action], at: now) }
+            if case .drew(let state) = action { drawn = state } else { actions += route([action], at: now) }
         }
         inFrame = false
-        route(render.handle(.finishFrame(drawn), at: now), at: now)
+        actions += route(render.handle(.finishFrame(drawn), at: now), at: now)
+        return actions
     }
 
     /// Routes what the load sequence asks for: requests to the pipeline, through the request table.
-    private mutating func route(_ sequenceActions: [LoadSequence.Action], at now: SimTime) {
+    private mutating func route(_ sequenceActions: [LoadSequence.Action], at now: SimTime) -> [Action] {
+        var actions: [Action] = []
         for action in sequenceActions {
             switch action {
             case .request(let purpose, let resource) where PMTilesReader.reads(resource.url):
-                route(archives.handle(.request(purpose, resource), at: now), at: now)
+                actions += route(archives.handle(.request(purpose, resource), at: now), at: now)
             case .request(let purpose, let resource):
                 let id = requests.add(purpose, resource)
-                route(pipeline.handle(.request(id, resource), at: now), at: now)
+                actions += route(pipeline.handle(.request(id, resource), at: now), at: now)
             case .cancel(let purpose) where archives.isReading(purpose):
-                route(archives.handle(.cancel(purpose), at: now), at: now)
+                actions += route(archives.handle(.cancel(purpose), at: now), at: now)
             case .cancel(let purpose):
                 guard let id = requests.remove(purpose) else { continue }
-                route(pipeline.handle(.cancel(id), at: now), at: now)
+                actions += route(pipeline.handle(.cancel(id), at: now), at: now)
             case .cancelStyleLoad:
-                route(archives.handle(.cancelAll, at: now), at: now)
-                for id in requests.removeStyleLoad() { route(pipeline.handle(.cancel(id), at: now), at: now) }
+                actions += route(archives.handle(.cancelAll, at: now), at: now)
+                for id in requests.removeStyleLoad() { actions += route(pipeline.handle(.cancel(id), at: now), at: now) }
             case .emit(let payload):
                 actions.append(.output(.emit(payload)))
             case .invalidate:
-                if !inFrame { route(render.handle(.invalidate, at: now), at: now) }
+                if !inFrame { actions += route(render.handle(.invalidate, at: now), at: now) }
             case .scheduleGeoJSONUpdate(let source, let token, let time):
                 actions.append(.schedule(.geoJSONUpdateParsed(source: source, token: token), at: time))
             case .refuse(let error):
@@ -136,10 +137,12 @@ struct MapMachine: DrivenMachine {
                 continue
             }
         }
+        return actions
     }
 
     /// Routes what the pipeline asks for: deliveries to whoever asked, the rest out.
-    private mutating func route(_ pipelineActions: [RequestPipeline.Action], at now: SimTime) {
+    private mutating func route(_ pipelineActions: [RequestPipeline.Action], at now: SimTime) -> [Action] {
+        var actions: [Action] = []
         for action in pipelineActions {
             switch action {
             case .load(let order):
@@ -157,53 +160,60 @@ struct MapMachine: DrivenMachine {
             case .emit(let payload, let begin):
                 actions.append(.output(.emit(payload, begin: begin)))
             case .deliver(let id, let response, let final):
-                deliver(response, for: id, final: final, at: now)
+                actions += deliver(response, for: id, final: final, at: now)
             }
         }
+        return actions
     }
 
     /// Hands a response to whoever asked: a fetch gets its first answer only (what the pipeline
     /// would do next — a retry, waiting for the connection — is cancelled); the load sequence gets
     /// every answer, with the resource it answers.
-    private mutating func deliver(_ response: Response, for id: RequestID, final: Bool, at now: SimTime) {
-        guard let entry = requests[id] else { return }
+    private mutating func deliver(_ response: Response, for id: RequestID, final: Bool, at now: SimTime) -> [Action] {
+        var actions: [Action] = []
+        guard let entry = requests[id] else { return [] }
         if case .fetch(let token) = entry.purpose {
             requests.remove(id)
-            if !final { route(pipeline.handle(.cancel(id), at: now), at: now) }
+            if !final { actions += route(pipeline.handle(.cancel(id), at: now), at: now) }
             actions.append(.output(.fetched(token, response)))
-            return
+            return actions
         }
         if final { requests.remove(id) }
         if case .archiveRead(let read) = entry.purpose {
-            route(archives.handle(.answer(read, response, final: final), at: now), at: now)
-            return
+            actions += route(archives.handle(.answer(read, response, final: final), at: now), at: now)
+            return actions
         }
-        route(sequence.handle(.receive(entry.purpose, entry.resource, response, final: final), at: now), at: now)
+        actions += route(sequence.handle(.receive(entry.purpose, entry.resource, response, final: final), at: now), at: now)
+        return actions
     }
 
     /// Routes what the archive reader asks for: range reads to the pipeline, answers to the load sequence.
-    private mutating func route(_ readerActions: [PMTilesReader.Action], at now: SimTime) {
+    private mutating func route(_ readerActions: [PMTilesReader.Action], at now: SimTime) -> [Action] {
+        var actions: [Action] = []
         for action in readerActions {
             switch action {
             case .read(let read, let resource):
                 let id = requests.add(.archiveRead(read), resource)
-                route(pipeline.handle(.request(id, resource), at: now), at: now)
+                actions += route(pipeline.handle(.request(id, resource), at: now), at: now)
             case .cancelRead(let read):
                 guard let id = requests.remove(.archiveRead(read)) else { continue }
-                route(pipeline.handle(.cancel(id), at: now), at: now)
+                actions += route(pipeline.handle(.cancel(id), at: now), at: now)
             case .deliver(let purpose, let resource, let response, let final):
-                route(sequence.handle(.receive(purpose, resource, response, final: final), at: now), at: now)
+                actions += route(sequence.handle(.receive(purpose, resource, response, final: final), at: now), at: now)
             }
         }
+        return actions
     }
 
     /// Routes what the render model asks for.
-    private mutating func route(_ renderActions: [RenderModel.Action], at now: SimTime) {
+    private mutating func route(_ renderActions: [RenderModel.Action], at now: SimTime) -> [Action] {
+        var actions: [Action] = []
         for action in renderActions {
             switch action {
             case .scheduleFrame(let time): actions.append(.schedule(.frame, at: time))
             case .emit(let payload): actions.append(.output(.emit(payload)))
             }
         }
+        return actions
     }
 }
