@@ -103,10 +103,10 @@ public actor Map {
     public var camera: Camera { loop.machine.map.sequence.camera }
 
     /// The view size and pixel ratio.
-    public var viewport: Viewport { loop.machine.map.sequence.viewport }
+    public var viewport: Viewport { readout.viewport }
 
     /// The parsed style, once loaded.
-    public var style: Style? { loop.machine.map.sequence.style }
+    public var style: Style? { readout.style }
 
     /// The names of the images in the style's sprite sheets, once they are loaded (`id:` prefixed for
     /// sheets other than `default`).
@@ -159,7 +159,7 @@ public actor Map {
     /// holds it, placed below the layer `before` names (on top when nil). The tiles of its source are
     /// laid out again, so the images and glyphs it needs are requested or reported missing.
     public func addLayer(_ json: JSONValue, before: String? = nil) throws(LoadingError) {
-        try call(.addLayer(try MapReadout.layer(json, in: loop.machine.map.sequence.style), before: before))
+        try call(.addLayer(try readout.layer(json), before: before))
     }
 
     /// Removes a layer added at run time or by the style; its source's tiles are laid out again.
@@ -171,11 +171,11 @@ public actor Map {
     /// GeometryCollection once per geometry); nil when there is no such GeoJSON source or its data has
     /// not loaded.
     public func geoJSONFeatures(source: String) -> [SourceFeature]? {
-        loop.machine.map.sequence.load.sources.first { $0.spec.id == source }?.geoJSON?.allFeatures()
+        readout.geoJSONFeatures(source: source)
     }
 
     /// The camera as the map applies it to the view (the world at least as tall as the view).
-    public var effectiveCamera: Camera { loop.machine.map.sequence.effectiveCamera }
+    public var effectiveCamera: Camera { readout.effectiveCamera }
 
     /// Adds an image at run time, as `Style.addStyleImage` does in the SDKs; when no rendered symbol
     /// uses it any more, style-image-remove-unused fires.
