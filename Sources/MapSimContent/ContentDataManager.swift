@@ -125,6 +125,8 @@ public struct ContentDataManager: StateMachine {
     public private(set) var lastCheck: HTTPDate?
     /// The outcome of the last `loadData` that is over.
     public private(set) var outcome: Outcome?
+    /// Whether a check is under way: its manifest or items are awaited.
+    public var isChecking: Bool { phase != .idle }
     private var phase = Phase.idle
     private var current = Outcome()
     private var downloaded: [ContentItem: [UInt8]] = [:]

@@ -33,23 +33,11 @@ public enum ContentImport {
                                  allowingDowngrade: allowingDowngrade)
     }
 
-    /// The URL of the site's manifest: `manifest.json` next to the style at `styleURL`.
-    public static func manifestURL(styleURL: String) -> String {
-        URLResolver.resolve("manifest.json", against: styleURL)
-    }
-
-    /// The manifest installed in `cache` for the style at `styleURL`, if any, with its ETag.
-    public static func installedManifest(styleURL: String, cache: OfflineDatabase) async -> (manifest: ContentManifest, etag: String?, bytes: [UInt8])? {
-        let cached = await cache.load(Resource(url: manifestURL(styleURL: styleURL), kind: .unknown))
+    /// The manifest installed in `cache` for the style at `styleURL`, if any, as it was served.
+    public static func installedManifest(styleURL: String, cache: OfflineDatabase) async -> ContentSessionMachine.ServedManifest? {
+        let cached = await cache.load(Resource(url: ContentLocation(styleURL: styleURL).manifestURL, kind: .unknown))
         guard let bytes = cached.data, let manifest = try? ContentManifest(json: bytes) else { return nil }
-        return (manifest, cached.etag, bytes)
-    }
-
-    /// The URL of `item` of the manifest next to the style at `styleURL`, its path percent-encoded as
-    /// the map spells URLs (`Mapsim%20Sans%20Regular`).
-    static func url(of item: ContentItem, styleURL: String) -> String {
-        URLResolver.resolve(item.url.split(separator: "/", omittingEmptySubsequences: false).map { GlyphURL.percentEncode(String($0)) }.joined(separator: "/"),
-                            against: manifestURL(styleURL: styleURL))
+        return ContentSessionMachine.ServedManifest(manifest: manifest, bytes: bytes, etag: cached.etag)
     }
 
     /// Makes `manifest` the site's content: stores the `downloaded` items (the others are in the
@@ -71,22 +59,23 @@ public enum ContentImport {
             throw ContentError(.invalidPackage, "\(manifest.site) version \(manifest.version) is older than version \(installed) installed in the cache: "
                                + "a downgrade is refused (--allow-downgrade installs it)")
         }
+        let location = ContentLocation(styleURL: styleURL)
         var documents: [(item: ContentItem, bytes: [UInt8])] = []
         for item in manifest.items where item.kind == .tilejson || item.kind == .style {
             if let data = downloaded[item] {
                 documents.append((item, data))
-            } else if let data = await cache.load(Resource(url: url(of: item, styleURL: styleURL), kind: .unknown)).data {
+            } else if let data = await cache.load(Resource(url: location.url(of: item), kind: .unknown)).data {
                 documents.append((item, data))
             }
         }
-        let templates = tileTemplates(documents, styleURL: styleURL)
+        let templates = tileTemplates(documents, location: location)
         var summary = Summary(site: manifest.site, version: manifest.version, resources: 0, tiles: 0)
-        let manifestResource = Resource(url: manifestURL(styleURL: styleURL), kind: .unknown)
+        let manifestResource = Resource(url: location.manifestURL, kind: .unknown)
         var manifestResponse = Response.success(manifestBytes, source: .network)
         manifestResponse.etag = etag
         var pinned: [Resource] = [manifestResource]
         for item in manifest.items {
-            let address = url(of: item, styleURL: styleURL)
+            let address = location.url(of: item)
             let resources: [Resource]
             if item.kind == .tile, let (template, id) = templates.lazy.compactMap({ template in match(address, template).map { (template, $0) } }).first {
                 resources = [1.0, 2.0].map { Resource.tile(template, id: id, pixelRatio: $0) }
@@ -123,11 +112,11 @@ public enum ContentImport {
     }
 
     /// The `{z}/{x}/{y}` templates of the package's TileJSON documents and of its style's inline sources.
-    private static func tileTemplates(_ documents: [(item: ContentItem, bytes: [UInt8])], styleURL: String) -> [TileURLTemplate] {
+    private static func tileTemplates(_ documents: [(item: ContentItem, bytes: [UInt8])], location: ContentLocation) -> [TileURLTemplate] {
         var templates: [TileURLTemplate] = []
         for (item, bytes) in documents where item.kind == .tilejson || item.kind == .style {
             guard let document = try? JSONParser.parse(bytes) else { continue }
-            let base = url(of: item, styleURL: styleURL)
+            let base = location.url(of: item)
             var sources: [JSONValue] = item.kind == .tilejson ? [document] : []
             if item.kind == .style, let members = document["sources"]?.objectValue?.members { sources += members.map(\.value) }
             for source in sources {

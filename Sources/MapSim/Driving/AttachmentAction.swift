@@ -11,6 +11,11 @@ public enum AttachmentAction<Input: Sendable>: Sendable {
     /// Make a call of the map's API (`setCamera`, `addLayer`, `removeLayer`, `updateGeoJSONSource` and
     /// the like); `answer` turns its refusal (nil when it was made) into an input, handled at once.
     case call(MapInput, answer: @Sendable (LoadingError?) -> Input?)
+    /// Load `Resource` through the map's loading pipeline (its network, faults, offline mode and
+    /// cache, its resource-request events in the map's stream); `answer` turns the first answer — a
+    /// failure when none came within `timeout` — into an input, handled once the map's input that
+    /// brought it is done. Nothing is retried after a failure.
+    case fetch(Resource, timeout: SimTime, answer: @Sendable (Response) -> Input)
     /// Read the map as it is now; the input `read` makes of it is handled at once.
     case read(@Sendable (MapReadout) -> Input)
     /// Handle `Input` at once, after the actions before it (a step that needs their answers).

@@ -4,9 +4,9 @@ import MapSimStyle
 /// What a frame draws: full or partial, transitions and fades, missing and unused images.
 extension LoadSequence {
     /// Marks what this frame draws and reports what it means for the frame: full or partial, placement,
-    /// animations; emits style-image-missing and style-image-remove-unused as the SDKs do while rendering.
-    mutating func renderFrame(at now: SimTime) -> FrameState {
-        guard load.phase == .parsed, let style = load.style else { return FrameState(isFull: false, placementChanged: false, animationEnd: nil) }
+    /// animations, with the style-image-missing and style-image-remove-unused events the SDKs send while rendering.
+    mutating func renderFrame(at now: SimTime) -> (FrameState, [Action]) {
+        guard load.phase == .parsed, let style = load.style else { return (FrameState(isFull: false, placementChanged: false, animationEnd: nil), []) }
         if !load.layersRendered {
             load.layersRendered = true
             if style.transition.duration > 0 {
@@ -41,6 +41,7 @@ extension LoadSequence {
                 }
             }
         }
+        var actions: [Action] = []
         for image in usedImages.sorted() where !load.sprite.imageNames.contains(image) && !runtimeImages.contains(image) && load.sprite.isSettled {
             if load.reportedMissingImages.insert(image).inserted {
                 actions.append(.emit(.styleImageMissing(id: image)))
@@ -52,7 +53,7 @@ extension LoadSequence {
         }
         load.usedRuntimeImages = usedRuntime
         let isFull = load.isStyleLoaded && load.sources.allSatisfy { $0.metadata == .loaded && $0.isViewComplete && $0.updates.isIdle }
-        return FrameState(isFull: isFull, placementChanged: placementChanged, animationEnd: load.animationEnd.flatMap { $0 > now ? $0 : nil })
+        return (FrameState(isFull: isFull, placementChanged: placementChanged, animationEnd: load.animationEnd.flatMap { $0 > now ? $0 : nil }), actions)
     }
 
     /// Keeps frames coming until `end`; a still image has no animation.

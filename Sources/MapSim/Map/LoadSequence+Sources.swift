@@ -3,8 +3,9 @@ import MapSimStyle
 
 /// Source metadata: TileJSON, GeoJSON and image requests, and style-loaded once all are in.
 extension LoadSequence {
-    mutating func loadMetadata(of spec: StyleSource) {
+    mutating func loadMetadata(of spec: StyleSource) -> [Action] {
         var state = SourceState(spec: spec, metadata: .loaded)
+        var actions: [Action] = []
         if let resource = resources.metadata(of: spec) {
             actions.append(.request(.metadata(spec.id), resource))
             state.metadata = .pending
@@ -18,10 +19,11 @@ extension LoadSequence {
         if state.metadata == .loaded {
             actions.append(.emit(.sourceDataLoaded(SourceDataLoaded(id: spec.id, type: .metadata))))
         }
+        return actions
     }
 
-    mutating func receiveMetadata(_ response: Response, source id: String, url: String) {
-        guard let index = load.sources.firstIndex(where: { $0.spec.id == id }), load.sources[index].metadata != .loaded else { return }
+    mutating func receiveMetadata(_ response: Response, source id: String, url: String) -> [Action] {
+        guard let index = load.sources.firstIndex(where: { $0.spec.id == id }), load.sources[index].metadata != .loaded else { return [] }
         let spec = load.sources[index].spec
         var failure: String?
         if let error = response.error {
@@ -51,17 +53,15 @@ extension LoadSequence {
         }
         if let failure {
             load.sources[index].metadata = .failed
-            actions.append(.emit(.mapLoadingError(MapLoadingError(type: .source, message: failure, sourceID: id))))
-            return
+            return [.emit(.mapLoadingError(MapLoadingError(type: .source, message: failure, sourceID: id)))]
         }
         load.sources[index].metadata = .loaded
-        actions.append(.emit(.sourceDataLoaded(SourceDataLoaded(id: id, type: .metadata))))
-        actions.append(.invalidate)
-        checkStyleLoaded()
+        return [.emit(.sourceDataLoaded(SourceDataLoaded(id: id, type: .metadata))), .invalidate] + checkStyleLoaded()
     }
 
-    mutating func checkStyleLoaded() {
-        guard load.phase == .parsed else { return }
+    mutating func checkStyleLoaded() -> [Action] {
+        guard load.phase == .parsed else { return [] }
+        var actions: [Action] = []
         let allSources = load.sources.allSatisfy { $0.metadata == .loaded }
         if allSources && !load.sourcesEventSent {
             load.sourcesEventSent = true
@@ -72,5 +72,6 @@ extension LoadSequence {
             actions.append(.emit(.styleLoaded))
             actions.append(.invalidate)
         }
+        return actions
     }
 }

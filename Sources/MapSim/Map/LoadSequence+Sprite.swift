@@ -4,9 +4,10 @@ import MapSimStyle
 /// The sprite: both parts of every sheet settle; a failure is not fatal but to a still image, which
 /// MapLibre's still mode does not draw without its sprite.
 extension LoadSequence {
-    mutating func receiveSprite(_ response: Response, sheet index: Int, isImage: Bool, url: String) {
+    mutating func receiveSprite(_ response: Response, sheet index: Int, isImage: Bool, url: String) -> [Action] {
         let part = isImage ? load.sprite.sheets[safe: index]?.png : load.sprite.sheets[safe: index]?.json
-        guard load.sprite.sheets.indices.contains(index), part == nil, load.sprite.sheets[index].pendingParts > 0 else { return }
+        guard load.sprite.sheets.indices.contains(index), part == nil, load.sprite.sheets[index].pendingParts > 0 else { return [] }
+        var actions: [Action] = []
         // A sprite error is settled at once (not fatal, no retries).
         if response.error != nil { actions.append(.cancel(isImage ? .spriteImage(index) : .spriteJSON(index))) }
         let partName = isImage ? "image" : "JSON"
@@ -19,17 +20,18 @@ extension LoadSequence {
         }
         if isImage { load.sprite.sheets[index].pngURL = url } else { load.sprite.sheets[index].jsonURL = url }
         load.sprite.sheets[index].pendingParts -= 1
-        if load.sprite.sheets[index].pendingParts == 0 { finishSheet(index) }
-        if case .failed = load.phase { return }
+        if load.sprite.sheets[index].pendingParts == 0 { actions += finishSheet(index) }
+        if case .failed = load.phase { return actions }
         if load.sprite.isSettled {
             noteNewData()
             actions.append(.emit(.styleDataLoaded(StyleDataLoaded(type: .sprite))))
             actions.append(.invalidate)
-            checkStyleLoaded()
+            actions += checkStyleLoaded()
         }
+        return actions
     }
 
-    mutating func finishSheet(_ index: Int) {
+    mutating func finishSheet(_ index: Int) -> [Action] {
         let sheet = load.sprite.sheets[index]
         var failure = sheet.failure
         // A sheet that could not be loaded or read stops a still image; images dropped for lying
@@ -56,9 +58,8 @@ extension LoadSequence {
                 stopsStill = true
             }
         }
-        if let failure {
-            actions.append(.emit(.mapLoadingError(MapLoadingError(type: .sprite, message: failure))))
-            if stopsStill && options.mode == .still { load.phase = .failed(failure) }
-        }
+        guard let failure else { return [] }
+        if stopsStill && options.mode == .still { load.phase = .failed(failure) }
+        return [.emit(.mapLoadingError(MapLoadingError(type: .sprite, message: failure)))]
     }
 }

@@ -5,9 +5,10 @@ import MapSimStyle
 extension LoadSequence {
     /// Brings every source's tiles in line with the view: requests new tiles nearest first, cancels
     /// requests for tiles that left the view. Runs at the start of each frame, as the SDKs' render update does.
-    mutating func updateTiles() {
-        guard load.phase == .parsed, let style = load.style else { return }
+    mutating func updateTiles() -> [Action] {
+        guard load.phase == .parsed, let style = load.style else { return [] }
         let camera = effectiveCamera
+        var actions: [Action] = []
         for index in load.sources.indices where load.sources[index].metadata == .loaded {
             let id = load.sources[index].spec.id
             let used = style.layers.contains { $0.source == id && $0.isShown(atZoom: camera.zoom) }
@@ -17,7 +18,13 @@ extension LoadSequence {
             load.sources[index].lastView = view
             var wanted: [TileKey] = []
             var zooms: [TileKey: Int] = [:]
-            if used, let pyramid = load.sources[index].pyramid, coverIsBounded(source: index, pyramid: pyramid, camera: camera) {
+            var bounded = false
+            if used, let pyramid = load.sources[index].pyramid {
+                let refusal: [Action]
+                (bounded, refusal) = coverIsBounded(source: index, pyramid: pyramid, camera: camera)
+                actions += refusal
+            }
+            if bounded, let pyramid = load.sources[index].pyramid {
                 let ideal = pyramid.visibleTiles(camera: camera, viewport: viewport, frustum: options.engine.cover == .frustum)
                 for tile in prefetchTiles(source: index, pyramid: pyramid, camera: camera) + ideal {
                     let key = TileKey(canonical: tile.canonical, wrap: tile.wrap)
@@ -46,7 +53,7 @@ extension LoadSequence {
                 let zoom = zooms[tile] ?? tile.canonical.z
                 if let geoJSON = load.sources[index].geoJSON {
                     load.sources[index].tiles[tile] = TileState(status: .parsing, zoom: zoom, content: .geoJSON(geoJSON.features(in: tile.canonical)))
-                    settleContent(source: index, tile: tile)
+                    actions += settleContent(source: index, tile: tile)
                 } else if let template = load.sources[index].template {
                     let image = load.sources[index].spec.kind == .raster || load.sources[index].spec.kind == .rasterDEM
                     actions.append(.request(.tile(id, tile), .tile(template, id: tile.canonical, pixelRatio: viewport.pixelRatio, image: image)))
@@ -55,6 +62,7 @@ extension LoadSequence {
                 }
             }
         }
+        return actions
     }
 
     /// The tiles MapLibre Native prefetches in continuous mode, before the view's own: the view's
@@ -87,26 +95,24 @@ extension LoadSequence {
     }
 
     /// Whether the view's cover of a source is within the limit; the first cover past it is
-    /// reported (map-loading-error {type: source}) and nothing is requested for the source.
-    private mutating func coverIsBounded(source index: Int, pyramid: TilePyramid, camera: Camera) -> Bool {
+    /// reported (map-loading-error {type: source}, in the actions) and nothing is requested for the source.
+    private mutating func coverIsBounded(source index: Int, pyramid: TilePyramid, camera: Camera) -> (Bool, [Action]) {
         let (zoom, count) = pyramid.visibleTileCount(camera: camera, viewport: viewport)
         guard count > options.maximumTilesPerSource else {
             load.sources[index].coverRefused = false
-            return true
+            return (true, [])
         }
-        if !load.sources[index].coverRefused {
-            load.sources[index].coverRefused = true
-            let id = load.sources[index].spec.id
-            let message = "source \"\(id)\": the view needs \(count) tiles at zoom \(zoom), more than the limit of \(options.maximumTilesPerSource) per source; no tile of it is loaded"
-            actions.append(.emit(.mapLoadingError(MapLoadingError(type: .source, message: message, sourceID: id))))
-        }
-        return false
+        guard !load.sources[index].coverRefused else { return (false, []) }
+        load.sources[index].coverRefused = true
+        let id = load.sources[index].spec.id
+        let message = "source \"\(id)\": the view needs \(count) tiles at zoom \(zoom), more than the limit of \(options.maximumTilesPerSource) per source; no tile of it is loaded"
+        return (false, [.emit(.mapLoadingError(MapLoadingError(type: .source, message: message, sourceID: id)))])
     }
 
-    mutating func receiveTile(_ response: Response, source id: String, tile: TileKey) {
-        guard let index = load.sources.firstIndex(where: { $0.spec.id == id }), let state = load.sources[index].tiles[tile] else { return }
+    mutating func receiveTile(_ response: Response, source id: String, tile: TileKey) -> [Action] {
+        guard let index = load.sources.firstIndex(where: { $0.spec.id == id }), let state = load.sources[index].tiles[tile] else { return [] }
         // A failed refresh keeps the data already shown.
-        if response.error != nil && state.status == .loaded { return }
+        if response.error != nil && state.status == .loaded { return [] }
         let kind = load.sources[index].spec.kind
         // A tile file that is not there is no content, as a 404 is (MapLibre's tile loader takes
         // a not-found error of any file source so).
@@ -118,8 +124,7 @@ extension LoadSequence {
                 load.sources[index].tiles[tile]?.isRenderable = false
                 load.sources[index].lastView = nil
             }
-            settleContent(source: index, tile: tile)
-            return
+            return settleContent(source: index, tile: tile)
         }
         var failure: String?
         if let error = response.error {
@@ -153,17 +158,16 @@ extension LoadSequence {
             load.sources[index].setStatus(.failed, of: tile)
             // An engine that loads parents in place of failed tiles does so at its next update.
             if options.engine.fallback.includesFailedTiles { load.failedTilesAwaitUpdate = true }
-            actions.append(.emit(.mapLoadingError(MapLoadingError(type: .tile, message: failure, sourceID: id, tileID: tile.canonical))))
+            let error = Action.emit(.mapLoadingError(MapLoadingError(type: .tile, message: failure, sourceID: id, tileID: tile.canonical)))
             // A still image is not drawn with a tile missing: the load stops, as MapLibre's still
             // mode fails the render on a tile's error (a 404 is no content, not an error).
             if options.mode == .still {
                 load.phase = .failed("tile \(tile.canonical) of source \"\(id)\": \(failure)")
-                return
+                return [error]
             }
-            actions.append(.invalidate)
-            return
+            return [error, .invalidate]
         }
-        settleContent(source: index, tile: tile)
+        return settleContent(source: index, tile: tile)
     }
 
     /// A vector tile whose features take their id from the source's `promoteId` property.
@@ -186,11 +190,9 @@ extension LoadSequence {
 
     /// Lays the tile out and requests the glyph ranges its text needs, or completes the tile when
     /// it needs none.
-    mutating func settleContent(source index: Int, tile: TileKey) {
-        guard let layout = layOut(source: index, tile: tile) else {
-            complete(source: index, tile: tile)
-            return
-        }
+    mutating func settleContent(source index: Int, tile: TileKey) -> [Action] {
+        guard let layout = layOut(source: index, tile: tile) else { return complete(source: index, tile: tile) }
+        var actions: [Action] = []
         var waiting = Set<GlyphRangeKey>()
         for key in layout.glyphs.sorted() {
             switch load.glyphs[key] {
@@ -200,31 +202,27 @@ extension LoadSequence {
             case .some(.none):
                 waiting.insert(key)
             case .none:
-                guard let template = glyphTemplate() else { continue }
+                let (template, missing) = glyphTemplate()
+                actions += missing
+                guard let template else { continue }
                 load.glyphs[key] = .some(nil)
                 actions.append(.request(.glyphs(key), .glyphs(template: template, fontStack: key.fontStack, rangeStart: key.start,
                                                               keepingCommas: options.engine.glyphs.keepsCommas)))
                 waiting.insert(key)
             }
         }
-        if waiting.isEmpty {
-            complete(source: index, tile: tile)
-        } else {
-            load.sources[index].setStatus(.waitingForGlyphs(waiting), of: tile)
-        }
+        if waiting.isEmpty { return actions + complete(source: index, tile: tile) }
+        load.sources[index].setStatus(.waitingForGlyphs(waiting), of: tile)
+        return actions
     }
 
-    /// The style's glyphs URL template, resolved; reports once that a style drawing text has none
-    /// (an engine that draws such text locally says nothing).
-    mutating func glyphTemplate() -> String? {
-        guard let template = load.style?.glyphs else {
-            if !load.glyphURLMissingReported && !options.engine.glyphs.drawsWithoutGlyphsURL {
-                load.glyphURLMissingReported = true
-                actions.append(.emit(.mapLoadingError(MapLoadingError(type: .glyphs, message: "the style draws text but has no \"glyphs\" URL"))))
-            }
-            return nil
-        }
-        return resources.glyphTemplate(template)
+    /// The style's glyphs URL template, resolved; the first time a style drawing text has none, the
+    /// actions report it (an engine that draws such text locally says nothing).
+    mutating func glyphTemplate() -> (String?, [Action]) {
+        if let template = load.style?.glyphs { return (resources.glyphTemplate(template), []) }
+        guard !load.glyphURLMissingReported && !options.engine.glyphs.drawsWithoutGlyphsURL else { return (nil, []) }
+        load.glyphURLMissingReported = true
+        return (nil, [.emit(.mapLoadingError(MapLoadingError(type: .glyphs, message: "the style draws text but has no \"glyphs\" URL")))])
     }
 
     /// Works out (again) what the tile's layers need, with the images the style has now.
@@ -240,9 +238,9 @@ extension LoadSequence {
         return layout
     }
 
-    mutating func receiveGlyphs(_ response: Response, key: GlyphRangeKey, url: String) {
-        guard load.glyphs[key] == .some(nil) else { return }
-        if response.error != nil { actions.append(.cancel(.glyphs(key))) }
+    mutating func receiveGlyphs(_ response: Response, key: GlyphRangeKey, url: String) -> [Action] {
+        guard load.glyphs[key] == .some(nil) else { return [] }
+        var actions: [Action] = response.error != nil ? [.cancel(.glyphs(key))] : []
         let rules = options.engine.glyphs
         var failure: String?
         if let error = response.error {
@@ -270,7 +268,7 @@ extension LoadSequence {
             // A still image cannot be drawn without its glyphs: the load stops, as in MapLibre's still mode.
             if options.mode == .still {
                 load.phase = .failed(failure)
-                return
+                return actions
             }
         }
         load.glyphs[key] = .some(failure == nil || rules.drawsFailedRangesLocally)
@@ -281,20 +279,20 @@ extension LoadSequence {
                 if let rejected = load.rejectedGlyphs[key], !rejected.isDisjoint(with: draws) { continue }
                 waiting.remove(key)
                 if waiting.isEmpty {
-                    complete(source: index, tile: tile)
+                    actions += complete(source: index, tile: tile)
                 } else {
                     load.sources[index].setStatus(.waitingForGlyphs(waiting), of: tile)
                 }
             }
         }
+        return actions
     }
 
-    mutating func complete(source index: Int, tile: TileKey) {
+    mutating func complete(source index: Int, tile: TileKey) -> [Action] {
         noteNewData()
         load.sources[index].setStatus(.loaded, of: tile)
         let source = load.sources[index]
-        actions.append(.emit(.sourceDataLoaded(SourceDataLoaded(id: source.spec.id, type: .tile, loaded: source.isViewComplete, tileID: tile.canonical))))
-        actions.append(.invalidate)
+        return [.emit(.sourceDataLoaded(SourceDataLoaded(id: source.spec.id, type: .tile, loaded: source.isViewComplete, tileID: tile.canonical))), .invalidate]
     }
 
     /// New data arrived (a tile, the sprite): GL JS updates its sources on such an event, and only

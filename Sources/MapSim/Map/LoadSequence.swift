@@ -81,8 +81,6 @@ struct LoadSequence: StateMachine {
     /// Images added at run time outlive style loads, as in the SDKs.
     var runtimeImages: Set<String> = []
     var nextUpdateToken = 0
-    /// The actions of the input being handled.
-    var actions: [Action] = []
 
     init(camera: Camera, viewport: Viewport, options: Map.Options = Map.Options()) {
         self.camera = camera
@@ -93,23 +91,23 @@ struct LoadSequence: StateMachine {
 
     mutating func handle(_ input: Input, at now: SimTime) -> [Action] {
         switch input {
-        case .setStyleURL(let url): setStyleURL(url)
-        case .setStyleJSON(let json, let baseURL): setStyleJSON(json, baseURL: baseURL)
-        case .setCamera(let options): setCamera(options)
-        case .setViewport(let viewport): setViewport(viewport)
-        case .addSource(let spec): addSource(spec)
-        case .removeSource(let id): removeSource(id: id)
-        case .addLayer(let layer, let before): addLayer(layer, before: before)
-        case .removeLayer(let id): removeLayer(id: id)
-        case .addImage(let id): addImage(id: id)
-        case .updateGeoJSON(let source, let diff, let dataID): updateGeoJSON(source: source, diff: diff, dataID: dataID, at: now)
-        case .finishGeoJSONUpdate(let source, let token): finishGeoJSONUpdate(source: source, token: token, at: now)
-        case .receive(let purpose, let resource, let response, let final): receive(response, for: purpose, resource: resource, final: final)
-        case .updateTiles: updateTiles()
-        case .drawFrame: actions.append(.drew(renderFrame(at: now)))
+        case .setStyleURL(let url): return setStyleURL(url)
+        case .setStyleJSON(let json, let baseURL): return setStyleJSON(json, baseURL: baseURL)
+        case .setCamera(let options): return setCamera(options)
+        case .setViewport(let viewport): return setViewport(viewport)
+        case .addSource(let spec): return addSource(spec)
+        case .removeSource(let id): return removeSource(id: id)
+        case .addLayer(let layer, let before): return addLayer(layer, before: before)
+        case .removeLayer(let id): return removeLayer(id: id)
+        case .addImage(let id): return addImage(id: id)
+        case .updateGeoJSON(let source, let diff, let dataID): return updateGeoJSON(source: source, diff: diff, dataID: dataID, at: now)
+        case .finishGeoJSONUpdate(let source, let token): return finishGeoJSONUpdate(source: source, token: token, at: now)
+        case .receive(let purpose, let resource, let response, _): return receive(response, for: purpose, resource: resource)
+        case .updateTiles: return updateTiles()
+        case .drawFrame:
+            let (frame, actions) = renderFrame(at: now)
+            return actions + [.drew(frame)]
         }
-        defer { actions = [] }
-        return actions
     }
 
     /// Where the style's load is.
@@ -132,60 +130,57 @@ struct LoadSequence: StateMachine {
 
     // MARK: - API calls
 
-    private mutating func setStyleURL(_ url: String) {
-        reset()
+    private mutating func setStyleURL(_ url: String) -> [Action] {
+        var actions = reset()
         resources.styleURL = options.mapbox.style(url)
         actions.append(.request(.style, resources.style))
         load.phase = .loadingStyle
+        return actions
     }
 
-    private mutating func setStyleJSON(_ json: [UInt8], baseURL: String? = nil) {
-        reset()
+    private mutating func setStyleJSON(_ json: [UInt8], baseURL: String? = nil) -> [Action] {
+        let actions = reset()
         resources.styleURL = baseURL
-        parseStyle(json)
+        return actions + parseStyle(json)
     }
 
-    private mutating func setCamera(_ options: CameraOptions) {
+    private mutating func setCamera(_ options: CameraOptions) -> [Action] {
         userCamera = userCamera.merged(with: options)
         let newCamera = options.applied(to: camera)
-        guard newCamera != camera else { return }
+        guard newCamera != camera else { return [] }
         camera = newCamera
-        actions.append(.emit(.cameraChanged))
-        actions.append(.invalidate)
+        return [.emit(.cameraChanged), .invalidate]
     }
 
-    private mutating func setViewport(_ newViewport: Viewport) {
-        guard newViewport != viewport else { return }
+    private mutating func setViewport(_ newViewport: Viewport) -> [Action] {
+        guard newViewport != viewport else { return [] }
         viewport = newViewport
-        actions.append(.emit(.cameraChanged))
-        actions.append(.invalidate)
+        return [.emit(.cameraChanged), .invalidate]
     }
 
-    private mutating func addSource(_ spec: StyleSource) {
+    private mutating func addSource(_ spec: StyleSource) -> [Action] {
         guard load.phase == .parsed else { return refuse("cannot add source \"\(spec.id)\": no style is loaded yet") }
         guard !load.sources.contains(where: { $0.spec.id == spec.id }) else { return refuse("source \"\(spec.id)\" already exists") }
         load.style?.sources.append(spec)
-        actions.append(.emit(.sourceAdded(id: spec.id)))
-        loadMetadata(of: spec)
-        actions.append(.invalidate)
+        return [.emit(.sourceAdded(id: spec.id))] + loadMetadata(of: spec) + [.invalidate]
     }
 
-    private mutating func removeSource(id: String) {
+    private mutating func removeSource(id: String) -> [Action] {
         guard let index = load.sources.firstIndex(where: { $0.spec.id == id }) else { return refuse("source \"\(id)\" does not exist") }
         if let layer = load.style?.layers.first(where: { $0.source == id }) {
             return refuse("source \"\(id)\" is in use by layer \"\(layer.id)\"")
         }
         let removed = load.sources.remove(at: index)
         load.style?.sources.removeAll { $0.id == id }
+        var actions: [Action] = []
         if removed.metadata == .pending { actions.append(.cancel(.metadata(id))) }
         for (tile, state) in removed.tiles.sorted(by: { $0.value.requestOrder < $1.value.requestOrder }) where state.status == .loading {
             actions.append(.cancel(.tile(id, tile)))
         }
-        actions.append(.emit(.sourceRemoved(id: id)))
-        actions.append(.invalidate)
+        return actions + [.emit(.sourceRemoved(id: id)), .invalidate]
     }
 
-    private mutating func addLayer(_ layer: StyleLayer, before: String?) {
+    private mutating func addLayer(_ layer: StyleLayer, before: String?) -> [Action] {
         guard load.phase == .parsed, let style = load.style else { return refuse("cannot add layer \"\(layer.id)\": no style is loaded yet") }
         guard !style.layers.contains(where: { $0.id == layer.id }) else { return refuse("layer \"\(layer.id)\" already exists") }
         if let source = layer.source, !load.sources.contains(where: { $0.spec.id == source }) {
@@ -199,80 +194,79 @@ struct LoadSequence: StateMachine {
             position = index
         }
         load.style?.layers.insert(layer, at: position)
-        layOutAgain(source: layer.source)
+        return layOutAgain(source: layer.source)
     }
 
-    private mutating func removeLayer(id: String) {
+    private mutating func removeLayer(id: String) -> [Action] {
         guard let index = load.style?.layers.firstIndex(where: { $0.id == id }) else { return refuse("layer \"\(id)\" does not exist") }
         let removed = load.style?.layers.remove(at: index)
-        layOutAgain(source: removed?.source)
+        return layOutAgain(source: removed?.source)
     }
 
     /// A layer of `source` came or went: its loaded tiles are laid out again (their symbols placed
     /// again), so what they need follows the layers, as a worker re-parses a tile after a layer change.
-    private mutating func layOutAgain(source id: String?) {
+    private mutating func layOutAgain(source id: String?) -> [Action] {
+        var actions: [Action] = []
         if let id, let index = load.sources.firstIndex(where: { $0.spec.id == id }) {
             for (tile, state) in load.sources[index].tiles.sorted(by: { $0.key < $1.key }) where state.content != nil {
                 load.sources[index].tiles[tile]?.rendered = false
-                settleContent(source: index, tile: tile)
+                actions += settleContent(source: index, tile: tile)
             }
         }
-        actions.append(.invalidate)
+        return actions + [.invalidate]
     }
 
-    private mutating func addImage(id: String) {
+    private mutating func addImage(id: String) -> [Action] {
         runtimeImages.insert(id)
-        actions.append(.invalidate)
+        return [.invalidate]
     }
 
-    mutating func refuse(_ message: String) {
-        actions.append(.refuse(LoadingError.invalidCall(message)))
+    func refuse(_ message: String) -> [Action] {
+        [.refuse(LoadingError.invalidCall(message))]
     }
 
     // MARK: - Responses
 
-    private mutating func receive(_ response: Response, for purpose: RequestPurpose, resource: Resource, final: Bool) {
+    private mutating func receive(_ response: Response, for purpose: RequestPurpose, resource: Resource) -> [Action] {
         // A revalidation that confirmed what was delivered changes nothing.
-        if response.notModified && response.data == nil && !response.noContent { return }
+        if response.notModified && response.data == nil && !response.noContent { return [] }
         switch purpose {
-        case .style: receiveStyle(response)
-        case .spriteJSON(let sheet): receiveSprite(response, sheet: sheet, isImage: false, url: resource.url)
-        case .spriteImage(let sheet): receiveSprite(response, sheet: sheet, isImage: true, url: resource.url)
-        case .metadata(let source): receiveMetadata(response, source: source, url: resource.url)
-        case .tile(let source, let tile): receiveTile(response, source: source, tile: tile)
-        case .glyphs(let key): receiveGlyphs(response, key: key, url: resource.url)
-        case .fetch, .archiveRead: break
+        case .style: return receiveStyle(response)
+        case .spriteJSON(let sheet): return receiveSprite(response, sheet: sheet, isImage: false, url: resource.url)
+        case .spriteImage(let sheet): return receiveSprite(response, sheet: sheet, isImage: true, url: resource.url)
+        case .metadata(let source): return receiveMetadata(response, source: source, url: resource.url)
+        case .tile(let source, let tile): return receiveTile(response, source: source, tile: tile)
+        case .glyphs(let key): return receiveGlyphs(response, key: key, url: resource.url)
+        case .fetch, .archiveRead: return []
         }
     }
 
-    private mutating func receiveStyle(_ response: Response) {
-        guard load.phase == .loadingStyle else { return }
-        if response.error != nil { actions.append(.cancel(.style)) }
+    private mutating func receiveStyle(_ response: Response) -> [Action] {
+        guard load.phase == .loadingStyle else { return [] }
         if let error = response.error {
-            fail("failed to load the style \(styleURL ?? ""): \(error.message)")
+            return [.cancel(.style)] + fail("failed to load the style \(styleURL ?? ""): \(error.message)")
         } else if let data = response.data {
-            parseStyle(data)
+            return parseStyle(data)
         } else {
-            fail("failed to load the style \(styleURL ?? ""): the response has no content")
+            return fail("failed to load the style \(styleURL ?? ""): the response has no content")
         }
     }
 
-    mutating func fail(_ message: String) {
+    mutating func fail(_ message: String) -> [Action] {
         load.phase = .failed(message)
-        actions.append(.emit(.mapLoadingError(MapLoadingError(type: .style, message: message))))
+        return [.emit(.mapLoadingError(MapLoadingError(type: .style, message: message)))]
     }
 
-    private mutating func parseStyle(_ data: [UInt8]) {
+    private mutating func parseStyle(_ data: [UInt8]) -> [Action] {
         let parsed: Style
         do {
             parsed = try Style.parse(data)
         } catch {
-            fail("failed to parse the style \(styleURL ?? "JSON"): \(error)")
-            return
+            return fail("failed to parse the style \(styleURL ?? "JSON"): \(error)")
         }
         load.style = parsed
         load.phase = .parsed
-        actions.append(.emit(.styleDataLoaded(StyleDataLoaded(type: .style))))
+        var actions: [Action] = [.emit(.styleDataLoaded(StyleDataLoaded(type: .style)))]
         let styleCamera = CameraOptions(center: parsed.center, zoom: parsed.zoom, bearing: parsed.bearing, pitch: parsed.pitch)
         let defaultCamera = styleCamera.merged(with: userCamera).applied(to: camera)
         if defaultCamera != camera {
@@ -289,13 +283,14 @@ struct LoadSequence: StateMachine {
         if parsed.sprites.isEmpty {
             actions.append(.emit(.styleDataLoaded(StyleDataLoaded(type: .sprite))))
         }
-        for source in parsed.sources { loadMetadata(of: source) }
-        checkStyleLoaded()
+        for source in parsed.sources { actions += loadMetadata(of: source) }
+        return actions + checkStyleLoaded()
     }
 
     /// A new style: every request of the old one is cancelled, and its load forgotten.
-    private mutating func reset() {
-        if load.phase != .empty { actions.append(.cancelStyleLoad) }
+    private mutating func reset() -> [Action] {
+        let actions: [Action] = load.phase != .empty ? [.cancelStyleLoad] : []
         load = StyleLoad()
+        return actions
     }
 }

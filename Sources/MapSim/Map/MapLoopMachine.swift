@@ -27,6 +27,9 @@ struct MapLoopMachine: DrivenMachine {
     private var attachments: [(any MapAttachment)?] = []
     /// The attachments for which a `mapWasIdle` is scheduled.
     private var idleChecks: Set<Int> = []
+    /// What each fetch of an attachment under way makes of its answer.
+    private var fetchAnswers: [FetchToken: @Sendable (Response) -> any Sendable] = [:]
+    private var nextFetch = 0
 
     init(map: MapMachine) {
         self.map = map
@@ -75,9 +78,11 @@ struct MapLoopMachine: DrivenMachine {
         return checks.isEmpty ? actions : actions + checks
     }
 
-    /// Feeds the map's machine; the events it sends are handed to the attachments that follow them.
+    /// Feeds the map's machine; the events it sends are handed to the attachments that follow them,
+    /// the answers to their fetches once the map is done with the input.
     private mutating func feedMap(_ input: MapInput, at now: SimTime) -> [Action] {
         var actions: [Action] = []
+        var fetched: [(place: Int, input: any Sendable)] = []
         for action in map.handle(input, at: now) {
             switch action {
             case .load(let order):
@@ -86,11 +91,17 @@ struct MapLoopMachine: DrivenMachine {
                 actions.append(.cancelLoad(attempt))
             case .schedule(let input, let time):
                 actions.append(.schedule(.map(input), at: time))
+            case .output(.fetched(let token, let response)) where token.attachment != nil:
+                guard let place = token.attachment, let answer = fetchAnswers.removeValue(forKey: token) else {
+                    preconditionFailure("the map answered fetch \(token.value) of attachment \(token.attachment ?? -1) twice, or one it never made")
+                }
+                fetched.append((place, answer(response)))
             case .output(let output):
                 actions.append(.output(output))
                 if case .emit(let payload, _) = output, !attachments.isEmpty { actions += handOver(payload, at: now) }
             }
         }
+        for (place, input) in fetched { actions += feedAttachment(place, input, at: now) }
         return actions
     }
 
@@ -142,6 +153,11 @@ struct MapLoopMachine: DrivenMachine {
                     if case .output(.refused(let error)) = action { refusal = error } else { actions.append(action) }
                 }
                 if let input = answer(refusal) { actions += feedAttachment(place, input, at: now) }
+            case .fetch(let resource, let timeout, let answer):
+                let token = FetchToken(attachment: place, value: nextFetch)
+                nextFetch += 1
+                fetchAnswers[token] = answer
+                actions += feedMap(.fetch(token, resource, timeout: timeout), at: now)
             case .read(let read):
                 actions += feedAttachment(place, read(MapReadout(machine: map)), at: now)
             case .feed(let input):
@@ -175,6 +191,7 @@ extension AttachmentAction {
         case .scheduleLast(let input, let time): .scheduleLast(input, at: time)
         case .emit(let payload): .emit(payload)
         case .call(let call, let answer): .call(call) { answer($0) }
+        case .fetch(let resource, let timeout, let answer): .fetch(resource, timeout: timeout) { answer($0) }
         case .read(let read): .read { read($0) }
         case .feed(let input): .feed(input)
         }
