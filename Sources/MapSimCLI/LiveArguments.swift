@@ -21,6 +21,9 @@ struct LiveArguments: ParsableArguments {
     @Option(name: .customLong("for"), parsing: .unconditional, help: ArgumentHelp("With --live: how long to feed updates (a broker: 60s by default; a recording: to its end).", valueName: "DURATION"))
     var duration: DurationArgument?
 
+    @Option(help: ArgumentHelp("With --live: stop once N messages came, each a live-update or a live-error when it is no valid update (as mosquitto_sub -C), or at --for, whichever is first.", valueName: "N"))
+    var count: Int?
+
     @OptionGroup(title: "Live data broker login")
     var login: BrokerLogin
 
@@ -50,9 +53,12 @@ struct LiveArguments: ParsableArguments {
     /// The source and the feed, or nil without --live; what is malformed is a usage error.
     func feed() throws -> (source: String, feed: LiveFeed)? {
         guard let live else {
-            guard criteria.isEmpty && duration == nil && liveDomain.isEmpty else { throw ValidationError("--criteria, --live-domain and --for go with --live") }
+            guard criteria.isEmpty && duration == nil && count == nil && liveDomain.isEmpty else {
+                throw ValidationError("--criteria, --live-domain, --for and --count go with --live")
+            }
             return nil
         }
+        if let count, count < 1 { throw ValidationError("--count: \(count) is not a number of messages (1 or more)") }
         _ = try view()
         guard let equals = live.firstIndex(of: "="), equals != live.startIndex, live.index(after: equals) != live.endIndex else {
             throw ValidationError("--live expects SOURCE=mqtt://HOST[:PORT] or SOURCE=FILE.jsonl")

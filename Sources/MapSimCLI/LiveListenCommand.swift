@@ -14,13 +14,15 @@ struct LiveListenCommand: AsyncParsableCommand {
         1 s to 10 s, every criteria subscribed again), live-update. --json prints the same JSON \
         lines that --events writes: {"type", "begin", "end", "data"}, times in microseconds.
 
-        Runs until --for has passed, or until interrupted (Ctrl-C, SIGTERM, SIGHUP); what came is \
-        written first.
+        Runs until --for has passed, --count messages came, or until interrupted (Ctrl-C, SIGTERM, \
+        SIGHUP); what came is written first.
 
-        \(ExitStatus.section([(ExitStatus.success, "--for ended, or Ctrl-C"), (ExitStatus.usage, "bad arguments (a malformed topic among them)"), (ExitStatus.unavailable, "the broker cannot be reached at all, or refused every criteria"), (ExitStatus.cannotWrite, "--events cannot be written"), (ExitStatus.terminated, "SIGTERM"), (ExitStatus.hungUp, "SIGHUP")]))
+        \(ExitStatus.section([(ExitStatus.success, "--for ended, --count messages came, or Ctrl-C"), (ExitStatus.usage, "bad arguments (a malformed topic among them)"), (ExitStatus.unavailable, "the broker cannot be reached at all, or refused every criteria"), (ExitStatus.cannotWrite, "--events cannot be written"), (ExitStatus.terminated, "SIGTERM"), (ExitStatus.hungUp, "SIGHUP")]))
 
         Examples:
           mapsim live listen mqtt://127.0.0.1:1883 --criteria 'acme/#'
+          mapsim live listen mqtt://127.0.0.1:1883 --criteria 'acme/#' \\
+              --count 1 --for 30s
           mapsim live listen mqtt://broker.local \\
               --criteria 'acme/hq/+/+/+/+/occupancy' \\
               --criteria 'acme/hq/+/+/+/+/position' --for 10m --events live.jsonl
@@ -41,6 +43,9 @@ struct LiveListenCommand: AsyncParsableCommand {
     @Option(name: .customLong("for"), parsing: .unconditional, help: ArgumentHelp("Stop after this long: 30s, 500ms, 10m, 1h.", valueName: "DURATION"))
     var duration: DurationArgument?
 
+    @Option(help: ArgumentHelp("Stop once N messages came, each a live-update or a live-error when it is no valid update (as mosquitto_sub -C).", valueName: "N"))
+    var count: Int?
+
     @Option(help: ArgumentHelp("Also write every event to FILE as JSON lines.", valueName: "FILE"))
     var events: String?
 
@@ -49,6 +54,7 @@ struct LiveListenCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !criteria.isEmpty else { throw ValidationError("give at least one --criteria") }
+        if let count, count < 1 { throw ValidationError("--count: \(count) is not a number of messages (1 or more)") }
         for text in criteria {
             do {
                 _ = try TopicCriteria(parsing: text)
@@ -79,6 +85,7 @@ struct LiveListenCommand: AsyncParsableCommand {
                 unreachable = message
                 break
             }
+            if let count, await session.messagesDelivered >= count { break }
             // A refused subscription is never retried: when all were refused, nothing can come.
             if case .live(.subscriptionError(let criteria, let message)) = event.payload {
                 refused[criteria] = message

@@ -56,8 +56,9 @@ struct LoadCommand: AsyncParsableCommand {
         answer by then, naming its URL, instead of waiting for the server.
 
         --live SOURCE=FEED then feeds live data into the style's GeoJSON source SOURCE: from an \
-        MQTT broker in real time (subscribed to --criteria, for --for), or from a recording of \
-        `mapsim live listen --events`, replayed on the virtual clock. An update's item id is the \
+        MQTT broker in real time (subscribed to --criteria, for --for; the map's clock then \
+        follows the wall clock), or from a recording of `mapsim live listen --events`, replayed on \
+        the virtual clock; --count N stops once N messages came. An update's item id is the \
         feature id; a position update's longitude and latitude move the feature; every property \
         is set as live.DOMAIN.NAME (live.occupancy.state) for data-driven layers to read.
 
@@ -99,6 +100,8 @@ struct LoadCommand: AsyncParsableCommand {
           mapsim load styles/live/style.json --live rooms=recorded.jsonl
           mapsim load styles/live/style.json --live rooms=mqtt://127.0.0.1:1883 \\
               --live-domain occupancy --floor 2 --for 30s
+          mapsim load styles/live/style.json --live rooms=mqtt://127.0.0.1:1883 \\
+              --criteria 'acme/#' --count 1 --for 1m
           mapsim load https://maps.test/style.json --offline \\
               --content city.mapsimpkg --public-key site-key.pub
         """
@@ -242,7 +245,8 @@ struct LoadCommand: AsyncParsableCommand {
         let duration = liveData.duration?.time
         let seed = loading.seed
         let view = try? liveData.view()
-        let live = Task { try await feed.run(on: map, source: source, for: duration, seed: seed, view: view) }
+        let count = liveData.count
+        let live = Task { try await feed.run(on: map, source: source, for: duration, count: count, seed: seed, view: view) }
         let stop = StreamStop { live.cancel() }
         defer { stop.cancel() }
         switch await live.result {

@@ -55,10 +55,11 @@ public enum LiveFeed: Sendable {
     }
 
     /// Runs the feed on `map` for `duration` (a recording: until its last update and one second more
-    /// when nil), applying updates to the GeoJSON source `source` when given; with `view`, live data
-    /// follows what the map shows for its domains (MapsIndoors' `enableLiveData`). Cancelling the
-    /// task stops a broker feed where it is, with what came applied.
-    public func run(on map: Map, source: String?, for duration: SimTime?, seed: UInt64, view: LiveViewOptions? = nil) async throws(LiveFeedError) {
+    /// when nil), or until `count` messages came (when given), applying updates to the GeoJSON source
+    /// `source` when given; with `view`, live data follows what the map shows for its domains
+    /// (MapsIndoors' `enableLiveData`). Cancelling the task stops a broker feed where it is, with
+    /// what came applied.
+    public func run(on map: Map, source: String?, for duration: SimTime?, count: Int? = nil, seed: UInt64, view: LiveViewOptions? = nil) async throws(LiveFeedError) {
         let binding = source.map(LiveBinding.init(sourceID:))
         switch self {
         case .recording(let updates, let times, let criteria):
@@ -77,79 +78,33 @@ public enum LiveFeed: Sendable {
             let start = await session.now
             let end = start + (duration ?? ((times.max() ?? .zero) + .seconds(1)))
             for (update, time) in zip(updates, times) where start + time <= end {
-                let due = start + time
-                let now = await session.now
-                if due > now { await session.advance(by: due - now) }
+                if await session.run(notAfter: start + time, messages: count) == .messages { return }
                 await session.publish(update)
             }
-            let now = await session.now
-            if end > now { await session.advance(by: end - now) }
+            _ = await session.run(notAfter: end, messages: count)
         case .broker(let endpoint, let criteria):
-            try await runBroker(endpoint, criteria: criteria, on: map, binding: binding, for: duration ?? .seconds(60), view: view)
+            try await runBroker(endpoint, criteria: criteria, on: map, binding: binding, for: duration ?? .seconds(60), count: count, seed: seed, view: view)
         }
     }
 
-    /// What the loaded map shows, for a broker in real time (the camera does not move): the display
-    /// layer of each domain, and the criteria the view follower asks for what is in view.
-    private static func follow(_ view: LiveViewOptions, on map: Map, binding: LiveBinding) async -> [TopicCriteria] {
-        var follower = LiveViewFollower()
-        for domain in view.domains { _ = follower.handle(.enable(domain: domain), at: .zero) }
-        let (locations, shown) = LiveView.current(on: await map.readout, source: binding.sourceID, fields: view.fields, floor: view.floor)
-        var criteria: [TopicCriteria] = []
-        for case .subscribe(let wanted) in follower.handle(.settled(locations: locations, view: shown), at: .zero) { criteria.append(wanted) }
-        for domain in view.domains {
-            do {
-                try await map.addLayer(LiveDisplayRule.layer(domain: domain, source: binding.sourceID, floor: shown.floor, fields: view.fields))
-            } catch {
-                await map.report(.live(.error(message: "cannot show the live data of \(domain): \(error)")))
-            }
-        }
-        return criteria
-    }
-
-    /// The broker in real time: the map's clock follows the wall clock from the moment live data starts.
+    /// The broker in real time: the map follows the wall clock from the moment live data starts, and
+    /// the live data runs in its loop as a replay does — the view followed, the display layers shown.
     private func runBroker(_ endpoint: MQTTLiveSession.Endpoint, criteria: [TopicCriteria], on map: Map, binding: LiveBinding?,
-                           for duration: SimTime, view: LiveViewOptions?) async throws(LiveFeedError) {
-        var criteria = criteria
-        if let view, let binding {
-            for wanted in await Self.follow(view, on: map, binding: binding) where !criteria.contains(wanted) { criteria.append(wanted) }
-        }
-        let (stream, continuation) = AsyncStream<(SimTime, LiveEvent)>.makeStream()
-        let session = MQTTLiveSession(endpoint: endpoint) { time, event in continuation.yield((time, event)) }
-        let start = await map.now
-        let deadline = Task {
-            try? await Task.sleep(for: .microseconds(duration.microseconds))
-            continuation.finish()
-        }
+                           for duration: SimTime, count: Int?, seed: UInt64, view: LiveViewOptions?) async throws(LiveFeedError) {
+        let session = LiveSession(map: map, mqtt: endpoint, binding: binding, seed: seed, fields: view?.fields ?? .init(), floor: view?.floor)
         for criteria in criteria { await session.subscribe(criteria) }
-        var applied = 0
-        var unreachable: String?
-        for await (time, event) in stream {
-            let now = await map.now
-            if start + time > now { await map.advance(by: start + time - now) }
-            await map.report(.live(event))
-            if case .update(let update) = event, let binding {
-                applied += 1
-                do {
-                    try await binding.apply(update, to: map, dataID: "live-\(applied)")
-                    let domain = LiveBinding.domain(of: update)
-                    if view?.domains.contains(domain) == true { await map.report(.live(.locationsUpdated(domain: domain, ids: [update.id]))) }
-                } catch {
-                    await map.report(.live(.error(message: "cannot apply the update of \(update.id) to source \"\(binding.sourceID)\": \(error)")))
-                }
-            }
-            if case .error(let message) = event, await !session.hasConnected {
-                unreachable = message
-                break
+        for domain in view?.domains ?? [] {
+            do {
+                try await session.enableLiveData(domain: domain)
+            } catch {
+                throw LiveFeedError(.invalidRecording, "--live-domain: \(error)")
             }
         }
-        deadline.cancel()
+        let end = await map.now + duration
+        let ended = await session.run(notAfter: end, messages: count)
         await session.close()
-        if let unreachable {
+        if case .unreachable(let unreachable) = ended {
             throw LiveFeedError(.unreachable, "could not connect to the broker at mqtt://\(endpoint.host):\(endpoint.port): \(unreachable)")
         }
-        guard !Task.isCancelled else { return }
-        let now = await map.now
-        if start + duration > now { await map.advance(by: start + duration - now) }
     }
 }

@@ -23,6 +23,8 @@ public actor LiveSession {
     private var machine: LiveSessionMachine?
     private var id: MapAttachmentID<LiveSessionMachine>?
     private let subscription: Cancelable?
+    /// Whether the map follows the wall clock once the session is attached (a real broker).
+    private var followsWallClock = false
 
     /// A session whose events go into `map`'s event stream (to `observer` when there is no map), and
     /// whose updates change the map's GeoJSON source named by `binding`. `seed` draws the reconnect
@@ -37,6 +39,19 @@ public actor LiveSession {
         machine = LiveSessionMachine(broker: broker, binding: binding, backoff: backoff, seed: seed, fields: fields, floor: floor)
     }
 
+    /// A session with the real MQTT broker at `endpoint`, whose events go into `map`'s stream and
+    /// whose updates change the map's GeoJSON source named by `binding`. The map follows the wall
+    /// clock from the session's first use (`Map.followWallClock()`), so the broker's messages are
+    /// taken as they come; the rest — the view follower, the display rule, the back-off — is the
+    /// simulated broker's session's, on the same loop.
+    public init(map: Map, mqtt endpoint: MQTTLiveSession.Endpoint, binding: LiveBinding? = nil, backoff: LiveDataManager.Backoff = .init(),
+                seed: UInt64 = 0, fields: LiveLocationFields = .init(), floor: String? = nil) {
+        self.map = map
+        subscription = nil
+        machine = LiveSessionMachine(mqtt: endpoint, binding: binding, backoff: backoff, seed: seed, fields: fields, floor: floor)
+        followsWallClock = true
+    }
+
     /// The session's machine as it is now.
     private var current: LiveSessionMachine {
         get async { await map.attachment(attached()) }
@@ -46,6 +61,7 @@ public actor LiveSession {
     private func attached() async -> MapAttachmentID<LiveSessionMachine> {
         if let id { return id }
         guard let machine = machine.take() else { preconditionFailure("the live session is attached once") }
+        if followsWallClock { await map.followWallClock() }
         let attached = await map.attach(machine)
         id = attached
         return attached
@@ -144,6 +160,39 @@ public actor LiveSession {
     public func advance(by duration: SimTime) async {
         _ = await attached()
         await map.advance(by: duration)
+    }
+
+    /// Why `run(notAfter:messages:)` stopped.
+    public enum RunEnd: Sendable, Equatable {
+        /// The limit came.
+        case limit
+        /// So many messages came from the broker and went to the map.
+        case messages
+        /// The real broker cannot be reached (a connect failed before any succeeded), for this reason.
+        case unreachable(String)
+    }
+
+    /// Runs the map and the live data until `limit` — sooner once `count` messages (when given) came
+    /// from the broker and their events went to the map (each a live-update, or a live-error when it
+    /// is no valid update), or once the real broker proves unreachable.
+    public func run(notAfter limit: SimTime, messages count: Int? = nil) async -> RunEnd {
+        let id = await attached()
+        let stops: @Sendable (LiveSessionMachine) -> Bool = { machine in
+            machine.unreachableBroker != nil || count.map { machine.messagesDelivered >= $0 } == true
+        }
+        // What is due now and was not run yet waits for a later limit.
+        guard await map.now < limit else { return .limit }
+        if await map.run(id, until: stops, notAfter: limit) {
+            return await map.attachment(id).unreachableBroker.map(RunEnd.unreachable) ?? .messages
+        }
+        let now = await map.now
+        if limit > now && !Task.isCancelled { await map.advance(by: limit - now) }
+        return .limit
+    }
+
+    /// Closes the real broker's connection and stops retrying.
+    public func close() async {
+        await send(.close)
     }
 
     /// Runs the map and the live data until the map reaches `state`, or `timeout` passes.

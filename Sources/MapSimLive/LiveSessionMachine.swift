@@ -2,8 +2,10 @@ import MapSim
 import MapSimStyle
 
 /// Live data on a map's drive loop, as one machine attached to the map: the live-data manager
-/// (`LiveDataManager`), the view follower (`LiveViewFollower`) and the simulated broker
-/// (`SimulatedBroker`) composed, their timers and deliveries on the map's scheduler, the updates
+/// (`LiveDataManager`), the view follower (`LiveViewFollower`) and the broker composed — the
+/// simulated one (`SimulatedBroker`, its deliveries on the map's scheduler), or a real one reached
+/// over MQTT (`MQTTBrokerLink`, its I/O performed beside the loop and what it brings fed as it
+/// arrives, on a map that follows the wall clock) — their timers on the map's scheduler, the updates
 /// applied to the map's GeoJSON source through a `LiveBinding`, and the map control's live data
 /// (`enableLiveData`): display layers that show the floor, criteria that follow the view once the map
 /// is idle after a change, and `live-locations-updated` for each change applied.
@@ -55,11 +57,20 @@ public struct LiveSessionMachine: MapAttachment {
         case updateAnswered(count: Int, LoadingError?)
         /// Step: the events so far go to the map.
         case flushNow
+        /// What the real broker did.
+        case brokerReport(MQTTBrokerLink.Report)
+        /// The session ends: the real broker's connection is closed and no reconnect is made.
+        case close
     }
 
     private(set) var manager: LiveDataManager
     private(set) var follower = LiveViewFollower()
+    /// The simulated broker; unused when `link` is set.
     private(set) var broker: SimulatedBroker
+    /// The link to a real broker, if live data comes from one.
+    private var link: MQTTBrokerLink?
+    /// Whether the session ended (`close`): the manager's connects and subscriptions go nowhere.
+    private var isClosed = false
     private let binding: LiveBinding?
     private let fields: LiveLocationFields
     /// The floor chosen; nil shows the lowest floor of the locations.
@@ -69,6 +80,10 @@ public struct LiveSessionMachine: MapAttachment {
     /// The locations whose state changed in an enabled domain, by domain, since the last flush.
     private var changedLocations: [String: [String]] = [:]
     private var appliedUpdates = 0
+    /// How many messages came from the broker and have had their events sent to the map.
+    public private(set) var messagesDelivered = 0
+    /// Messages taken since the last flush.
+    private var messagesTaken = 0
     /// Events and feature changes not yet sent to the map.
     private var outbox: [LiveEvent] = []
     private var changes = GeoJSONSourceDiff()
@@ -87,6 +102,27 @@ public struct LiveSessionMachine: MapAttachment {
         self.binding = binding
         self.fields = fields
         chosenFloor = floor
+    }
+
+    /// Live data from the real MQTT broker at `endpoint`, applied through `binding`; the map it is
+    /// attached to follows the wall clock (`Map.followWallClock()`) for the broker's messages to come
+    /// in real time. The rest as for the simulated broker.
+    public init(mqtt endpoint: MQTTLiveSession.Endpoint, binding: LiveBinding? = nil, backoff: LiveDataManager.Backoff = .init(),
+                seed: UInt64 = 0, fields: LiveLocationFields = .init(), floor: String? = nil) {
+        self.init(binding: binding, backoff: backoff, seed: seed, fields: fields, floor: floor)
+        link = MQTTBrokerLink(endpoint: endpoint)
+    }
+
+    /// Whether the real broker was ever reached.
+    public var hasReachedBroker: Bool { link?.hasConnected ?? false }
+
+    /// How many connects to the real broker failed in a row (0 once connected).
+    public var failedConnects: Int { link?.failedConnects ?? 0 }
+
+    /// Why the real broker cannot be reached, once a connect failed before any succeeded.
+    public var unreachableBroker: String? {
+        guard let link, !link.hasConnected else { return nil }
+        return link.lastConnectFailure
     }
 
     public func input(for event: MapEventPayload) -> Input? {
@@ -174,7 +210,31 @@ public struct LiveSessionMachine: MapAttachment {
             return follower.domains.compactMap { domain in changedLocations[domain].map { .emit(.live(.locationsUpdated(domain: domain, ids: $0))) } }
         case .flushNow:
             return flush()
+        case .brokerReport(let report):
+            guard var link else { preconditionFailure("a report of a real broker reached a session with the simulated one") }
+            let (input, work) = link.take(report)
+            self.link = link
+            var actions = work.map { [Self.perform($0)] } ?? []
+            if let input { actions += manage(input, at: now) + flushLast(at: now) }
+            return actions
+        case .close:
+            isClosed = true
+            let work = link?.close()
+            return work.map { [Self.perform($0)] } ?? []
         }
+    }
+
+    /// Work with the real broker, performed beside the map's loop; what it reports comes back as input.
+    private static func perform(_ work: @escaping MQTTBrokerLink.Work) -> Action {
+        .perform { post in await work(post.map { .brokerReport($0) }) }
+    }
+
+    /// Hands a manager's action for the broker to the real one, or to the simulated one (whose
+    /// answers are scheduled); nothing once the session is closed.
+    private mutating func send(_ action: LiveDataManager.Action, _ command: SimulatedBroker.Command, at now: SimTime) -> [Action] {
+        guard !isClosed else { return [] }
+        guard link != nil else { return schedule(broker.handle(command, at: now)) }
+        return link?.work(for: action).map { [Self.perform($0)] } ?? []
     }
 
     // MARK: - Steps
@@ -194,14 +254,15 @@ public struct LiveSessionMachine: MapAttachment {
     /// Feeds the manager, and carries out what it asks: the broker's answers are scheduled, its
     /// events and updates wait in the outbox.
     private mutating func manage(_ input: LiveDataManager.Input, at now: SimTime) -> [Action] {
+        if case .message = input { messagesTaken += 1 }
         var actions: [Action] = []
         for action in manager.handle(input, at: now) {
             switch action {
-            case .connect: actions += schedule(broker.handle(.connect, at: now))
-            case .disconnect: actions += schedule(broker.handle(.disconnect, at: now))
-            case .subscribe(let criteria): actions += schedule(broker.handle(.subscribe(criteria), at: now))
-            case .unsubscribe(let criteria): actions += schedule(broker.handle(.unsubscribe(criteria), at: now))
-            case .scheduleReconnect(let time): actions.append(.schedule(.reconnectDue, at: time))
+            case .connect: actions += send(action, .connect, at: now)
+            case .disconnect: actions += send(action, .disconnect, at: now)
+            case .subscribe(let criteria): actions += send(action, .subscribe(criteria), at: now)
+            case .unsubscribe(let criteria): actions += send(action, .unsubscribe(criteria), at: now)
+            case .scheduleReconnect(let time): if !isClosed { actions.append(.schedule(.reconnectDue, at: time)) }
             case .emit(let event): actions += take(event, at: now)
             }
         }
@@ -263,6 +324,8 @@ public struct LiveSessionMachine: MapAttachment {
     private mutating func flush() -> [Action] {
         var actions: [Action] = outbox.map { .emit(.live($0)) }
         outbox = []
+        messagesDelivered += messagesTaken
+        messagesTaken = 0
         guard let binding, !changes.isEmpty else { return actions }
         let diff = changes
         changes = GeoJSONSourceDiff()

@@ -24,14 +24,21 @@ struct LiveCommandTests {
         let events = folder.path + "/events.jsonl"
         let started = ContinuousClock.now
         let result = try await CommandRunner.run(["live", "listen", "mqtt://127.0.0.1:\(broker.port)", "--criteria", "acme/#", "--username", "ops",
-                                                  "--password-file", passwordFile, "--for", "1500ms", "--json", "--events", events])
+                                                  "--password-file", passwordFile, "--count", "1", "--for", "60s", "--json", "--events", events])
         let elapsed = ContinuousClock.now - started
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(elapsed >= .milliseconds(1500) && elapsed < .seconds(10), "--for ends on time: \(elapsed)")
+        #expect(elapsed < .seconds(30), "--count ends at the first message, long before --for: \(elapsed)")
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.contains(#""type":"live-update""#) }.count == 1)
-        #expect(lines.contains { $0.contains("room-1") } && !lines.contains { $0.contains("room-2") }, "what matches once, nothing else")
+        #expect(lines.contains { $0.contains("room-1") } && !lines.contains { $0.contains("room-2") }, "what matches, nothing else")
         #expect(try String(contentsOfFile: events, encoding: .utf8) == result.standardOutput, "--events writes the lines --json prints")
+
+        let quiet = ContinuousClock.now
+        let nothing = try await CommandRunner.run(["live", "listen", "mqtt://127.0.0.1:\(broker.port)", "--criteria", "none/#", "--username", "ops",
+                                                   "--password-file", passwordFile, "--count", "1", "--for", "300ms", "--json"])
+        let waited = ContinuousClock.now - quiet
+        #expect(nothing.status == 0 && !nothing.standardOutput.contains("live-update"), "\(nothing.standardError)")
+        #expect(waited >= .milliseconds(300) && waited < .seconds(30), "--for ends on time when --count is not reached: \(waited)")
     }
 
     @Test func aWrongPasswordOrNoBrokerIsExit69AndABadTopicIs64() async throws {
@@ -105,7 +112,7 @@ struct LiveCommandTests {
         try await publisher.publish("acme/hq/main/1/r101/room-101/occupancy", payload: Array(#"{"properties": {"state": "busy"}}"#.utf8), qos: 1, retain: true)
         await publisher.disconnect()
         let failed = try await CommandRunner.run(["load", "styles/live/style.json", "--live", "rooms=mqtt://127.0.0.1:\(broker.port)", "--criteria", "acme/#",
-                                                  "--for", "3s"])
+                                                  "--count", "1", "--for", "60s"])
         #expect(failed.status == 1 && failed.standardOutput.contains("live-error: invalid update") && !failed.standardOutput.contains("errors         none"),
                 "\(failed.standardOutput)\(failed.standardError)")
     }
@@ -128,7 +135,8 @@ struct LiveDomainCommandTests {
         await publisher.disconnect()
         for (floor, criteria, id) in [(nil, "acme/hq/main/1/+/+/occupancy", "room-101"), ("2", "acme/hq/main/2/+/+/occupancy", "room-201")] {
             let result = try await CommandRunner.run(["load", "styles/live/style.json", "--live", "rooms=mqtt://127.0.0.1:\(broker.port)",
-                                                      "--live-domain", "occupancy", "--for", "5s", "--events", "-", "--quiet"] + (floor.map { ["--floor", $0] } ?? []))
+                                                      "--live-domain", "occupancy", "--count", "1", "--for", "60s", "--events", "-", "--quiet"]
+                                                     + (floor.map { ["--floor", $0] } ?? []))
             #expect(result.status == 0, "\(result.standardError)")
             #expect(lines(result.standardOutput, "live-subscribed").map { $0["data"]?["criteria"]?.stringValue } == [criteria])
             #expect(lines(result.standardOutput, "live-update").map { $0["data"]?["id"]?.stringValue } == [id], "the annex is out of view")

@@ -1,13 +1,20 @@
 import Synchronization
 
-/// Where the loads of a drive loop that delivers answers as they arrive post them: the loads
-/// finish on tasks of their own, the loop takes what has come, or waits for the next (or for a
+/// Where what runs beside a drive loop posts what it brings — the answers of loads taken as they
+/// arrive, the inputs of work the machine asked to be performed — and where the loop waits for it:
+/// the work runs on tasks of its own, the loop takes what has come, or waits for the next (or for a
 /// deadline, or its task's cancellation).
-final class ArrivalQueue: Sendable {
-    /// A load's answer.
-    struct Arrival: Sendable {
-        var attempt: AttemptID
-        var response: Response
+final class ArrivalQueue<Input: Sendable>: Sendable {
+    /// What arrives.
+    enum Arrival: Sendable {
+        /// A load's answer.
+        case answer(AttemptID, Response)
+        /// An input posted by performed work.
+        case input(Input)
+        /// The performed work numbered so is over.
+        case performed(Int)
+        /// Nothing: the loop has more to do than when it began to wait (an input fed meanwhile).
+        case wake
     }
 
     private struct State {
@@ -18,7 +25,7 @@ final class ArrivalQueue: Sendable {
 
     private let state = Mutex(State())
 
-    /// Posts an answer, waking the loop if it waits.
+    /// Posts an arrival, waking the loop if it waits.
     func post(_ arrival: Arrival) {
         let waiter = state.withLock { state in
             state.items.append(arrival)

@@ -16,6 +16,10 @@ public enum AttachmentAction<Input: Sendable>: Sendable {
     /// failure when none came within `timeout` — into an input, handled once the map's input that
     /// brought it is done. Nothing is retried after a failure.
     case fetch(Resource, timeout: SimTime, answer: @Sendable (Response) -> Input)
+    /// Run this work — a real transport's I/O — on a task of its own beside the loop; each input it
+    /// posts is handed to the attachment when the loop next takes what arrived (on a map following
+    /// the wall clock, as it arrives). The work is cancelled when the map goes.
+    case perform(@Sendable (InputPost<Input>) async -> Void)
     /// Read the map as it is now; the input `read` makes of it is handled at once.
     case read(@Sendable (MapReadout) -> Input)
     /// Handle `Input` at once, after the actions before it (a step that needs their answers).

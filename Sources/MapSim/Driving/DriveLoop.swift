@@ -15,7 +15,11 @@
 ///
 /// Over the real network, where no run repeats another, a loop made with `.onArrival` takes each
 /// answer when it comes instead — one slow answer holds no other back — and its virtual time is the
-/// wall clock's since the loop began: an input scheduled for a time is fed when that time comes.
+/// wall clock's since the loop began: an input scheduled for a time is fed when that time comes. A
+/// deterministic loop can be told to follow the wall clock from its current time on
+/// (`followWallClock()`), as a map does once it is loaded and real transports feed it: what their work
+/// (`DriveAction.perform`) posts is fed as it arrives, and timers fire on the wall clock — the same
+/// machine, the same loop, as swift-nio runs the same handlers on an embedded or a real event loop.
 ///
 /// Its methods run on the caller's actor (the `Map`'s), so the loop needs no lock of its own.
 public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
@@ -47,9 +51,13 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
     private var scheduledAnswers: Set<AttemptID> = []
     private var cancelledAnswers: Set<AttemptID> = []
 
-    private let delivery: AnswerOrder
-    private let arrivals = ArrivalQueue()
-    private let origin = ContinuousClock.now
+    private var delivery: AnswerOrder
+    private let arrivals = ArrivalQueue<Machine.Input>()
+    /// The wall-clock instant of virtual time zero, for a loop that takes answers as they arrive.
+    private var origin = ContinuousClock.now
+    /// The work performed beside the loop and not over yet, by number.
+    private var performing: [Int: Task<Void, Never>] = [:]
+    private var nextWork = 0
 
     /// A loop running `machine`, its loads carried out by `loads` and timed by `timing` (which
     /// `.onArrival` does not use).
@@ -62,14 +70,32 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
 
     deinit {
         for load in inFlight.values { loads.cancel(load.handle) }
+        for work in performing.values { work.cancel() }
     }
 
     /// The current virtual time.
     public var now: SimTime { scheduler.now }
 
-    /// Whether anything is left to happen: an input scheduled, or a load under way or delivered.
+    /// Whether anything is left to happen: an input scheduled, a load under way or delivered, or
+    /// work performed beside the loop that may still post inputs.
     public var hasPendingWork: Bool {
-        scheduler.count > cancelledAnswers.count || !inFlight.isEmpty
+        scheduler.count > cancelledAnswers.count || !inFlight.isEmpty || !performing.isEmpty
+    }
+
+    /// From now on, the loop's virtual time moves with the wall clock from its current time: an
+    /// input scheduled for a time is fed when that time comes, and answers and what performed work
+    /// posts are taken as they arrive. Loads under way keep their places no more.
+    public func followWallClock() {
+        guard delivery == .deterministic else { return }
+        delivery = .onArrival
+        origin = ContinuousClock.now - .microseconds(scheduler.now.microseconds)
+        for (attempt, load) in inFlight {
+            let (loads, arrivals, handle) = (loads, arrivals, load.handle)
+            Task { arrivals.post(.answer(attempt, await loads.finish(handle).response)) }
+        }
+        unplaced.removeAll()
+        placed.removeAll()
+        placedHead = 0
     }
 
     /// Feeds `input` now and carries out what the machine asks; outputs go to `perform`, in order.
@@ -85,7 +111,7 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
                     unplaced.append(order.attempt)
                 case .onArrival:
                     let (loads, arrivals, attempt) = (loads, arrivals, order.attempt)
-                    Task { arrivals.post(.init(attempt: attempt, response: await loads.finish(handle).response)) }
+                    Task { arrivals.post(.answer(attempt, await loads.finish(handle).response)) }
                 }
             case .cancelLoad(let attempt):
                 if let load = inFlight.removeValue(forKey: attempt) {
@@ -95,6 +121,10 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
                 }
             case .schedule(let input, let time):
                 scheduler.schedule(.input(input), at: time, lane: Machine.lane(of: input))
+                // A step waiting for its next input may have one sooner now.
+                if delivery == .onArrival { arrivals.post(.wake) }
+            case .perform(let work):
+                start(work)
             case .output(let output):
                 perform(output)
             }
@@ -106,6 +136,8 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
     public func step(notAfter limit: SimTime, perform: (Machine.Output) -> Void,
                      isolation: isolated (any Actor)? = #isolation) async -> Bool {
         if delivery == .onArrival { return await stepOnArrival(notAfter: limit, perform: perform) }
+        // Only performed work posts to a deterministic loop; what it posted is fed at this step's time.
+        if !performing.isEmpty { takeArrivals() }
         placeStartedLoads()
         while let attempt = nextPlaced(), let load = inFlight[attempt], let place = load.place {
             discardCancelledAnswers()
@@ -142,29 +174,62 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
     private func stepOnArrival(notAfter limit: SimTime, perform: (Machine.Output) -> Void,
                                isolation: isolated (any Actor)? = #isolation) async -> Bool {
         while true {
-            scheduler.advance(to: min(SimTime(ContinuousClock.now - origin), limit))
-            for arrival in arrivals.drain() {
-                // Cancelled while it ran: its answer never comes.
-                guard let load = inFlight.removeValue(forKey: arrival.attempt) else { continue }
-                scheduler.schedule(.answer(LoadAnswer(load.order, arrival.response)), at: scheduler.now)
-                scheduledAnswers.insert(arrival.attempt)
-            }
+            let wall = SimTime(ContinuousClock.now - origin)
+            scheduler.advance(to: min(wall, limit))
+            takeArrivals()
             discardCancelledAnswers()
             if let next = scheduler.next, next.time <= scheduler.now, let (_, due) = scheduler.popNext(notAfter: limit) {
                 feed(due, perform: perform)
                 return true
             }
             let nextInput = scheduler.next.map(\.time).flatMap { $0 <= limit ? $0 : nil }
-            guard !inFlight.isEmpty || nextInput != nil else { return false }
+            // What can still come by the limit: a scheduled input, an answer, and — until the limit
+            // passes — an input posted by work performed beside the loop; a limit on the wall clock
+            // is waited for (a run on the wall clock takes as long as it says).
+            let awaitsWork = wall < limit && (limit < .max || !performing.isEmpty)
+            guard !inFlight.isEmpty || awaitsWork || nextInput != nil else { return false }
             guard !Task.isCancelled else { return true }
-            await arrivals.wait(until: nextInput.map { origin + .microseconds($0.microseconds) })
+            var wake = nextInput
+            if awaitsWork && limit < .max { wake = min(wake ?? limit, limit) }
+            await arrivals.wait(until: wake.map { origin + .microseconds($0.microseconds) })
         }
     }
 
-    /// Steps until nothing is due by `limit`, then sets the clock to `limit`.
+    /// Runs `work` beside the loop; what it posts arrives as inputs, its end as `performed`.
+    private func start(_ work: @escaping @Sendable (InputPost<Machine.Input>) async -> Void) {
+        let number = nextWork
+        nextWork += 1
+        let arrivals = arrivals
+        performing[number] = Task {
+            await work(InputPost { arrivals.post(.input($0)) })
+            arrivals.post(.performed(number))
+        }
+    }
+
+    /// Takes what has arrived: answers are scheduled now (unless cancelled while they ran), posted
+    /// inputs too, in the order they came.
+    private func takeArrivals() {
+        for arrival in arrivals.drain() {
+            switch arrival {
+            case .answer(let attempt, let response):
+                guard let load = inFlight.removeValue(forKey: attempt) else { continue }
+                scheduler.schedule(.answer(LoadAnswer(load.order, response)), at: scheduler.now)
+                scheduledAnswers.insert(attempt)
+            case .input(let input):
+                scheduler.schedule(.input(input), at: scheduler.now, lane: Machine.lane(of: input))
+            case .performed(let number):
+                performing[number] = nil
+            case .wake:
+                continue
+            }
+        }
+    }
+
+    /// Steps until nothing is due by `limit`, then sets the clock to `limit`; stops where it is
+    /// when the task is cancelled.
     public func run(until limit: SimTime, perform: (Machine.Output) -> Void, isolation: isolated (any Actor)? = #isolation) async {
-        while await step(notAfter: limit, perform: perform) {}
-        scheduler.advance(to: limit)
+        while !Task.isCancelled, await step(notAfter: limit, perform: perform) {}
+        if !Task.isCancelled { scheduler.advance(to: limit) }
     }
 
     /// Moves the clock forward to `time` (never backwards) without running anything.

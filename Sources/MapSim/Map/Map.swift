@@ -214,12 +214,20 @@ public actor Map {
     }
 
     /// Runs the map and what is attached to it until `done` holds of the attachment `id`; false when
-    /// nothing is left to do by `limit` first.
+    /// nothing is left to do by `limit` first, or the task is cancelled.
     public func run<Attachment>(_ id: MapAttachmentID<Attachment>, until done: @Sendable (Attachment) -> Bool, notAfter limit: SimTime) async -> Bool {
         while !done(attachment(id)) {
-            guard await loop.step(notAfter: limit, perform: perform) else { return false }
+            guard !Task.isCancelled, await loop.step(notAfter: limit, perform: perform) else { return false }
         }
         return true
+    }
+
+    /// From now on the map's virtual time moves with the wall clock: what is scheduled for a time
+    /// happens when that time comes, and answers — and what real transports of attached machines
+    /// post (a broker's messages) — are taken as they arrive. A map does so once it is loaded and
+    /// live data comes from a real broker; `run` and `advance` then take as long as they say.
+    public func followWallClock() {
+        loop.followWallClock()
     }
 
     /// Sends events of components beside the map — a site's data manager, live data from a real
@@ -272,7 +280,8 @@ public actor Map {
         return tokens.map { fetchAnswers.removeValue(forKey: $0) ?? .failure(.connection, "no answer within \(timeout)", source: .network) }
     }
 
-    /// Runs everything due in the next `duration` of virtual time, then sets the clock to its end.
+    /// Runs everything due in the next `duration` of virtual time, then sets the clock to its end
+    /// (on the wall clock: where it got to, when the task is cancelled).
     public func advance(by duration: SimTime) async {
         await loop.run(until: loop.now + duration, perform: perform)
     }

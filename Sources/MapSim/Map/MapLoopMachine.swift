@@ -91,6 +91,8 @@ struct MapLoopMachine: DrivenMachine {
                 actions.append(.cancelLoad(attempt))
             case .schedule(let input, let time):
                 actions.append(.schedule(.map(input), at: time))
+            case .perform(let work):
+                actions.append(.perform { post in await work(post.map { .map($0) }) })
             case .output(.fetched(let token, let response)) where token.attachment != nil:
                 guard let place = token.attachment, let answer = fetchAnswers.removeValue(forKey: token) else {
                     preconditionFailure("the map answered fetch \(token.value) of attachment \(token.attachment ?? -1) twice, or one it never made")
@@ -158,6 +160,8 @@ struct MapLoopMachine: DrivenMachine {
                 nextFetch += 1
                 fetchAnswers[token] = answer
                 actions += feedMap(.fetch(token, resource, timeout: timeout), at: now)
+            case .perform(let work):
+                actions.append(.perform { post in await work(post.map { .attachment(place, $0, lane: 0) }) })
             case .read(let read):
                 actions += feedAttachment(place, read(MapReadout(machine: map)), at: now)
             case .feed(let input):
@@ -192,6 +196,7 @@ extension AttachmentAction {
         case .emit(let payload): .emit(payload)
         case .call(let call, let answer): .call(call) { answer($0) }
         case .fetch(let resource, let timeout, let answer): .fetch(resource, timeout: timeout) { answer($0) }
+        case .perform(let work): .perform { post in await work(post.map { (input: Input) in input }) }
         case .read(let read): .read { read($0) }
         case .feed(let input): .feed(input)
         }

@@ -1,8 +1,10 @@
 import MapSim
 
 /// A dynamic-entity data source as one machine attached to a map's drive loop: the connection
-/// (`DynamicEntityConnection`) with ArcGIS's reconnect schedule, the feed played from the moment it
-/// connects, the stream filter and the store (`DynamicEntityStore`), its timers (age purges,
+/// (`DynamicEntityConnection`) with ArcGIS's reconnect schedule, the feed — a recording played from
+/// the moment it connects, or a real WebSocket or MQTT feed (`DynamicEntityFeedLink`, its I/O
+/// performed beside the loop and its messages fed as they arrive, on a map that follows the wall
+/// clock) — the stream filter and the store (`DynamicEntityStore`), its timers (age purges,
 /// reconnect attempts, the end of an outage) on the map's one scheduler. What happens at one time
 /// goes to the map together, after everything else due then: the events, then the entities that
 /// changed as one update of each bound source.
@@ -11,6 +13,10 @@ public struct DynamicEntitySessionMachine: MapAttachment {
     public enum Input: Sendable {
         /// The source connects to a feed, which plays from the moment the connection is made.
         case connect(DynamicEntityFeedReader)
+        /// The source connects to its real feed (`init(transport:...)`).
+        case connectToFeed
+        /// What the real feed did.
+        case feedReport(DynamicEntityFeedLink.Report)
         /// The source disconnects (what the feed sends afterwards is missed).
         case disconnect
         /// The store is emptied; the source stays connected.
@@ -56,6 +62,10 @@ public struct DynamicEntitySessionMachine: MapAttachment {
     private let binding: DynamicEntityBinding?
     private let reportsEvents: Bool
     private var feed: DynamicEntityFeedReader?
+    /// The link to a real feed, and the parser of its lines, when the source reads one.
+    private var link: DynamicEntityFeedLink?
+    private var lineParser: DynamicEntityLineParser?
+    private var linesRead = 0
     private var feedStart: SimTime?
     /// The feed's next observation and when it arrives.
     private var nextObservation: (time: SimTime, line: DynamicEntityFeedLine)?
@@ -90,6 +100,15 @@ public struct DynamicEntitySessionMachine: MapAttachment {
         connection = DynamicEntityConnection(schedule: schedule)
     }
 
+    /// A source reading the real feed at `transport` in `format`, the rest as above; the map it is
+    /// attached to follows the wall clock (`Map.followWallClock()`) for its messages to come in real time.
+    public init(transport: DynamicEntityFeedLink.Transport, format: DynamicEntityFeedFormat, options: DynamicEntityPurgeOptions = .init(),
+                filter: DynamicEntityFilter = .everything, binding: DynamicEntityBinding? = nil, schedule: DynamicEntityConnection.Schedule = .init()) {
+        self.init(options: options, filter: filter, binding: binding, schedule: schedule)
+        link = DynamicEntityFeedLink(transport: transport)
+        lineParser = DynamicEntityLineParser(format: format)
+    }
+
     /// The connection status.
     public var status: DynamicEntityConnectionStatus { connection.status }
 
@@ -112,6 +131,22 @@ public struct DynamicEntitySessionMachine: MapAttachment {
         case .connect(let reader):
             feed = reader
             return execute(connection.handle(.connect, at: now), at: now) + flush()
+        case .connectToFeed:
+            return execute(connection.handle(.connect, at: now), at: now) + flush()
+        case .feedReport(let report):
+            guard var link else { preconditionFailure("a report of a real feed reached a source playing a recording") }
+            let arrival = link.take(report, isConnected: connection.status == .connected)
+            self.link = link
+            switch arrival {
+            case .stale(let work):
+                return work.map { [Self.perform($0)] } ?? []
+            case .connection(let input, let dropped):
+                missed += dropped
+                return execute(connection.handle(input, at: now), at: now) + scheduleExpiry() + flushLast(at: now)
+            case .text(let text):
+                receive(text: text, at: now)
+                return scheduleExpiry() + flushLast(at: now)
+            }
         case .disconnect:
             return execute(connection.handle(.disconnect, at: now), at: now) + flush()
         case .purgeAll:
@@ -172,6 +207,24 @@ public struct DynamicEntitySessionMachine: MapAttachment {
         return actions
     }
 
+    /// A message of the real feed: one observation a line, read when the connection is open.
+    private mutating func receive(text: String, at now: SimTime) {
+        guard connection.status == .connected, var parser = lineParser else { return }
+        for line in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: true) {
+            linesRead += 1
+            switch parser.parse(Array(line), number: linesRead) {
+            case .observation(let parsed): receive(parsed, at: now)
+            case .malformed(let number, let reason): countMalformed(number, reason)
+            }
+        }
+        lineParser = parser
+    }
+
+    /// Work with the real feed, performed beside the map's loop; what it reports comes back as input.
+    private static func perform(_ work: @escaping DynamicEntityFeedLink.Work) -> Action {
+        .perform { post in await work(post.map { .feedReport($0) }) }
+    }
+
     private mutating func receive(_ line: DynamicEntityFeedLine, at now: SimTime) {
         guard connection.status == .connected else {
             missed += 1
@@ -194,11 +247,16 @@ public struct DynamicEntitySessionMachine: MapAttachment {
                 nextObservation = (max(feedStart + line.offset, now), line)
                 return
             case .malformed(let line, let reason):
-                malformedCount += 1
-                if malformedLines.count < 100 { malformedLines.append((line, reason)) }
+                countMalformed(line, reason)
             }
         }
         isFeedFinished = true
+    }
+
+    /// A line that is no observation: counted, and the first hundred kept with why.
+    private mutating func countMalformed(_ line: Int, _ reason: String) {
+        malformedCount += 1
+        if malformedLines.count < 100 { malformedLines.append((line, reason)) }
     }
 
     /// A timer, on the map's scheduler.
@@ -224,6 +282,10 @@ public struct DynamicEntitySessionMachine: MapAttachment {
         var actions: [Action] = []
         for decision in decisions {
             switch decision {
+            case .connect where link != nil:
+                if let work = link?.connect() { actions.append(Self.perform(work)) }
+            case .disconnect where link != nil:
+                if let work = link?.disconnect() { actions.append(Self.perform(work)) }
             case .connect:
                 if outageEnd != nil {
                     actions += execute(connection.handle(.connectFailed("the feed cannot be reached"), at: now), at: now)

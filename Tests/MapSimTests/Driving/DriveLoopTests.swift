@@ -14,9 +14,11 @@ struct DriveLoopTests {
             case tick(String, after: SimTime)
             case ticked(String)
             case answer(LoadAnswer)
+            /// Work beside the loop posts these ticks, in order.
+            case perform([String])
         }
 
-        enum Output: Sendable, Equatable {
+        enum Output: Sendable, Hashable {
             case answered(String)
             case ticked(String)
         }
@@ -37,6 +39,7 @@ struct DriveLoopTests {
             case .tick(let name, let delay): return [.schedule(.ticked(name), at: now + delay)]
             case .ticked(let name): return [.output(.ticked(name))]
             case .answer(let answer): return [.output(.answered(answer.order.resource.url))]
+            case .perform(let names): return [.perform { post in for name in names { post(.ticked(name)) } }]
             }
         }
     }
@@ -96,5 +99,41 @@ struct DriveLoopTests {
         #expect(loop.now == .zero, "the clock moves only to what runs")
         #expect(await loop.step(notAfter: .milliseconds(10)) { _ in })
         #expect(loop.now == .milliseconds(10))
+    }
+
+    @Test func whatPerformedWorkPostsIsFedAtTheLoopsTimeWhenItNextSteps() async {
+        let (loop, _) = loop()
+        loop.feed(.tick("timer", after: .milliseconds(5))) { _ in }
+        loop.feed(.perform(["x", "y"])) { _ in }
+        #expect(loop.hasPendingWork)
+        // The work runs on a task of its own; a deterministic loop takes what it posted when it steps.
+        var seen: [(Probe.Output, SimTime)] = []
+        while loop.hasPendingWork {
+            await loop.run(until: loop.now + .milliseconds(5)) { seen.append(($0, loop.now)) }
+            await Task.yield()
+        }
+        #expect(seen.map(\.0).filter { $0 != .ticked("timer") } == [.ticked("x"), .ticked("y")], "in the order posted")
+        #expect(seen.contains { $0.0 == .ticked("timer") && $0.1 == .milliseconds(5) }, "timers keep their times")
+    }
+
+    @Test func aLoopFollowingTheWallClockGoesOnFromItsTimeAndTakesPostsAsTheyCome() async {
+        let (loop, _) = loop()
+        loop.feed(.tick("virtual", after: .seconds(3))) { _ in }
+        _ = await run(loop, until: .seconds(5))
+        #expect(loop.now == .seconds(5))
+        loop.followWallClock()
+        let start = ContinuousClock.now
+        loop.feed(.perform(["x", "y"])) { _ in }
+        loop.feed(.tick("wall", after: .milliseconds(20))) { _ in }
+        var seen: [(Probe.Output, SimTime)] = []
+        // With no limit, the loop runs while anything can still come: the timer and the work's posts.
+        while await loop.step(notAfter: .max, perform: { seen.append(($0, loop.now)) }) {}
+        let waited = ContinuousClock.now - start
+        #expect(Set(seen.map(\.0)) == [.ticked("x"), .ticked("y"), .ticked("wall")])
+        #expect(seen.map(\.0).filter { $0 != .ticked("wall") } == [.ticked("x"), .ticked("y")], "posts in the order posted")
+        #expect(seen.allSatisfy { $0.1 >= .seconds(5) }, "the clock goes on from where it was, never back")
+        #expect(seen.first { $0.0 == .ticked("wall") }?.1 == .seconds(5) + .milliseconds(20), "a timer fires at its time")
+        #expect(waited >= .milliseconds(20), "which the wall clock reached: \(waited)")
+        #expect(!loop.hasPendingWork)
     }
 }
