@@ -182,7 +182,7 @@ public struct ContentDataManager: StateMachine {
     }
 
     private mutating func manifestAnswered(_ answer: ManifestAnswer, now: HTTPDate) -> [Action] {
-        guard phase == .checkingManifest else { return [] }
+        guard phase == .checkingManifest else { preconditionFailure("the manifest was answered while the manager is \(phase): only a check asks for it") }
         let manifest: ContentManifest
         switch answer {
         case .failure(let message):
@@ -210,7 +210,9 @@ public struct ContentDataManager: StateMachine {
     }
 
     private mutating func itemAnswered(_ item: ContentItem, bytes: [UInt8]?, failure: String?, now: HTTPDate) -> [Action] {
-        guard case .downloading(let manifest, var pending) = phase, pending.remove(item.url) != nil else { return [] }
+        guard case .downloading(let manifest, var pending) = phase, pending.remove(item.url) != nil else {
+            preconditionFailure("item \(item.url) was answered while the manager is \(phase): it was not asked for, or was answered before")
+        }
         phase = .downloading(manifest, pending: pending)
         if let bytes, failure == nil {
             let hash = ContentManifest.sha256(bytes)

@@ -66,6 +66,8 @@ public struct LiveDataManager: StateMachine {
     public private(set) var wanted: [TopicCriteria] = []
     /// The criteria the broker granted on the current connection.
     public private(set) var active: Set<TopicCriteria> = []
+    /// The criteria subscribed on the current connection whose answer has not been taken yet.
+    private var requested: Set<TopicCriteria> = []
     public private(set) var store = LiveStore()
     private var failedAttempts = 0
     private var reconnectScheduled = false
@@ -86,7 +88,7 @@ public struct LiveDataManager: StateMachine {
             wanted.append(criteria)
             switch state {
             case .closed where !reconnectScheduled: actions += move(to: .connecting) + [.connect]
-            case .connected: actions.append(.subscribe(criteria))
+            case .connected: actions += subscribe([criteria])
             default: break
             }
         case .unsubscribe(let criteria):
@@ -95,6 +97,7 @@ public struct LiveDataManager: StateMachine {
                 break
             }
             wanted.remove(at: index)
+            requested.remove(criteria)
             if state == .connected {
                 actions.append(.unsubscribe(criteria))
             } else {
@@ -104,20 +107,23 @@ public struct LiveDataManager: StateMachine {
         case .connected:
             failedAttempts = 0
             active = []
+            requested = []
             actions += move(to: .connected)
             if wanted.isEmpty {
                 actions += move(to: .disconnecting) + [.disconnect]
             } else {
-                actions += wanted.map(Action.subscribe)
+                actions += subscribe(wanted)
             }
         case .connectFailed(let message), .connectionLost(let message):
             actions.append(.emit(.error(message: message)))
             actions += lose(at: now)
         case .disconnected:
             active = []
+            requested = []
             actions += move(to: .closed)
             if !wanted.isEmpty { actions += move(to: .connecting) + [.connect] }
         case .subscribeAnswered(let criteria, let granted):
+            requested.remove(criteria)
             guard wanted.contains(criteria) else { break }
             if granted {
                 active.insert(criteria)
@@ -150,9 +156,16 @@ public struct LiveDataManager: StateMachine {
         return [.emit(.stateChanged(next, previous: previous))]
     }
 
+    /// Subscribes `criteria` on the current connection.
+    private mutating func subscribe(_ criteria: [TopicCriteria]) -> [Action] {
+        requested.formUnion(criteria)
+        return criteria.map(Action.subscribe)
+    }
+
     /// The connection is gone: closed, and a reconnect scheduled while anything is wanted.
     private mutating func lose(at now: SimTime) -> [Action] {
         active = []
+        requested = []
         var actions = move(to: .closed)
         guard !wanted.isEmpty else { return actions }
         failedAttempts += 1
@@ -171,8 +184,10 @@ public struct LiveDataManager: StateMachine {
         } catch {
             return [.emit(.error(message: "\(error)"))]
         }
-        // The broker may deliver more than was asked for: only what an active criteria wants counts.
-        guard active.contains(where: { $0.matches(topic) }) else { return [] }
+        // The broker may deliver more than was asked for: only what a criteria it granted wants counts
+        // — or one whose answer is not taken yet: a broker sends what it matches only after granting
+        // it (its SUBACK comes first on the wire, but a real transport may hand the two over apart).
+        guard active.contains(where: { $0.matches(topic) }) || requested.contains(where: { $0.matches(topic) }) else { return [] }
         do {
             let update = try LiveUpdate(topic: topic, payload: payload)
             return store.apply(update) ? [.emit(.update(update.event))] : []

@@ -120,12 +120,18 @@ struct LiveDataManagerTests {
         #expect(manager.state == .closed)
     }
 
-    @Test func messagesOutsideTheActiveCriteriaOrNotOnATopicAreNotUpdates() {
+    @Test func messagesOutsideTheCriteriaAskedOrNotOnATopicAreNotUpdates() {
         var manager = LiveDataManager()
         _ = manager.handle(.subscribe(occupancy), at: .zero)
         _ = manager.handle(.connected, at: .zero)
         let payload = Array(#"{"id": "r1", "timestamp": "2026-01-01T00:00:00Z", "properties": {"state": "busy"}}"#.utf8)
-        #expect(manager.handle(.message(topic: "ds/v/b/f/r/r1/occupancy", payload: payload), at: .zero).isEmpty, "not granted yet")
+        #expect(manager.handle(.message(topic: "ds/v/b/f/r/r1/position", payload: payload), at: .zero).isEmpty, "never asked for")
+        // A broker sends what a subscription matches only after its SUBACK; a real transport may hand
+        // the message over before the answer (a retained message right behind the SUBACK): it counts.
+        #expect(events(manager.handle(.message(topic: "ds/v/b/f/r/r1/occupancy", payload: payload), at: .zero)) == ["live-update"],
+                "asked, the answer not taken yet")
+        _ = manager.handle(.subscribeAnswered(occupancy, granted: false), at: .zero)
+        #expect(manager.handle(.message(topic: "ds/v/b/f/r/r2/occupancy", payload: payload), at: .zero).isEmpty, "refused: nothing counts")
         #expect(events(manager.handle(.message(topic: "ds/v", payload: payload), at: .zero)) == ["live-error"])
     }
 }

@@ -97,6 +97,7 @@ public struct RequestPipeline: StateMachine {
     public static let clockSkewRetryTimeout = SimTime.seconds(30)
 
     private enum Phase: Sendable, Equatable {
+        case reading(AttemptID)
         case cacheLookup(AttemptID)
         case queued
         case loading(AttemptID)
@@ -213,7 +214,7 @@ public struct RequestPipeline: StateMachine {
         guard let entry = entries.removeValue(forKey: id) else { return [] }
         var actions: [Action] = []
         switch entry.phase {
-        case .cacheLookup(let attempt):
+        case .reading(let attempt), .cacheLookup(let attempt):
             actions.append(.cancelLoad(attempt))
         case .loading(let attempt):
             actions.append(.cancelLoad(attempt))
@@ -239,9 +240,12 @@ public struct RequestPipeline: StateMachine {
 
     private mutating func answer(_ answer: LoadAnswer, at now: SimTime) -> [Action] {
         let (id, attempt, response) = (answer.order.request, answer.order.attempt, Self.checkingRange(of: answer.response, for: answer.order.resource))
-        guard var entry = entries[id] else { return [] }
+        // Every attempt given up is cancelled, and the loop drops a cancelled attempt's answer.
+        guard var entry = entries[id] else {
+            preconditionFailure("request \(id.value) was answered (attempt \(attempt.value), \(answer.order.resource.url)), but it was cancelled or settled: its attempt was never cancelled")
+        }
         switch (answer.order.backend, entry.phase) {
-        case (.file, _):
+        case (.file, .reading(attempt)):
             entries[id] = nil
             return deliver(response, for: id, entry, from: .file, attempt: true, final: true, at: now)
         case (.cache, .cacheLookup(attempt)):
@@ -255,7 +259,7 @@ public struct RequestPipeline: StateMachine {
             let answered = answerFromNetwork(response, for: id, at: now)
             return answered + startQueued(at: now)
         default:
-            return []
+            preconditionFailure("request \(id.value) was answered by attempt \(attempt.value) on the \(answer.order.backend) backend while it is \(entry.phase)")
         }
     }
 
@@ -310,7 +314,7 @@ public struct RequestPipeline: StateMachine {
         switch backend {
         case .cache: entry.phase = .cacheLookup(attempt)
         case .network: entry.phase = .loading(attempt)
-        case .file: entry.phase = .idle
+        case .file: entry.phase = .reading(attempt)
         }
         entry.deadline = backend == .network ? configuration.requestTimeout.map { now + $0 } : nil
         entries[id] = entry

@@ -57,6 +57,9 @@ struct RenderModel: StateMachine {
             dirty = false
             return []
         case .finishFrame(let state):
+            guard lastFrame == now else {
+                preconditionFailure("a frame finished at \(now), but the last one began at \(lastFrame.map { "\($0)" } ?? "no time"): a frame ends when it began")
+            }
             return finishFrame(at: now, state: state)
         }
     }

@@ -160,7 +160,27 @@ struct RequestPipelineTests {
         for n in 0..<3 { _ = machine.handle(.request(id(n), tile), at: .zero) }
         #expect(machine.handle(.cancel(id(1)), at: .zero).withoutEvents.isEmpty && machine.queuedRequests == 1)
         #expect(machine.handle(.cancel(id(0)), at: .zero).withoutEvents == [.cancelLoad(attempt(0)), load(2, 1, .network, tile)])
-        #expect(machine.handle(answer(.success([], source: .network), 0, 0, .network), at: .zero).withoutEvents.isEmpty)
+    }
+
+    @Test func cancellingAFileReadCancelsItsLoad() {
+        var machine = pipeline()
+        let file = Resource(url: "file:///s/tiles/0/0/0.pbf", kind: .tile)
+        _ = machine.handle(.request(id(0), file), at: .zero)
+        #expect(machine.handle(.cancel(id(0)), at: .zero).withoutEvents == [.cancelLoad(attempt(0))], "its answer must never come")
+    }
+
+    /// Every attempt the pipeline gives up it cancels, and the loop never feeds a cancelled attempt's
+    /// answer: an answer for a request the pipeline no longer has is impossible, and stops the
+    /// process naming the request (`DriveLoopTests` and `RobustnessTests` show the loop never feeds one).
+    @Test func anAnswerOfACancelledAttemptIsImpossible() async {
+        await #expect(processExitsWith: .failure) {
+            var machine = RequestPipeline(configuration: .init(maximumConcurrentRequests: 1))
+            let tile = Resource(url: "https://h/t.pbf", kind: .tile)
+            _ = machine.handle(.request(RequestID(value: 0), tile), at: .zero)
+            _ = machine.handle(.cancel(RequestID(value: 0)), at: .zero)
+            let order = LoadOrder(request: RequestID(value: 0), attempt: AttemptID(value: 0), backend: .network, resource: tile)
+            _ = machine.handle(.answer(LoadAnswer(order, .success([], source: .network))), at: .zero)
+        }
     }
 
     @Test func offlineRequestsFailAtOnceAndOnlyConnectionFailuresRestart() {
