@@ -143,7 +143,7 @@ public final class MBTilesArchive: Sendable {
         do {
             return try ZlibCodec.inflate(bytes, limit: FileResourceLoader.maximumSize)
         } catch {
-            throw MBTilesError(.invalid, "\(path): tile \(z)/\(x)/\(y) does not inflate as gzip: \(error)")
+            throw MBTilesError(.invalid, "\(path): tile \(z)/\(x)/\(y) does not inflate as gzip: \(error)", underlying: error)
         }
     }
 
@@ -160,7 +160,7 @@ public final class MBTilesArchive: Sendable {
     }
 
     private static func failure(_ error: any Error, path: String, doing: String) -> MBTilesError {
-        guard let error = error as? DatabaseError else { return MBTilesError(.unreadable, "\(path): \(doing): \(error)") }
+        guard let error = error as? DatabaseError else { return MBTilesError(.unreadable, "\(path): \(doing): \(error)", underlying: error) }
         let reason = error.message ?? "\(error.resultCode)"
         switch error.resultCode {
         case .SQLITE_CORRUPT:

@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// Why an MBTiles file cannot be read or written: the message names the file and what is missing
 /// or damaged; `code` tells the kinds apart.
 public struct MBTilesError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -24,10 +26,14 @@ public struct MBTilesError: Error, Sendable, Equatable, CustomStringConvertible 
     /// What is wrong, naming the file.
     public let message: String
 
+    /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
+    public let underlying: UnderlyingError
+
     /// An error of `code` saying `message`.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlying = UnderlyingError(underlying)
     }
 
     public var description: String { message }

@@ -20,7 +20,7 @@ enum MBTilesTileJSON {
                 do {
                     parsed = try JSONParser.parse(Array(value.utf8))
                 } catch {
-                    throw MBTilesError(.invalid, "\(path): the metadata row json is not valid JSON: \(error)")
+                    throw MBTilesError(.invalid, "\(path): the metadata row json is not valid JSON: \(error)", underlying: error)
                 }
                 guard case .object(let members) = parsed else { throw MBTilesError(.invalid, "\(path): the metadata row json is not a JSON object") }
                 for (key, member) in members.members { object[key] = member }

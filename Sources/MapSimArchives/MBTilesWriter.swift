@@ -23,7 +23,7 @@ public final class MBTilesWriter {
                     """)
             }
         } catch {
-            throw MBTilesError(.cannotWrite, "cannot write \(path): \(error)")
+            throw MBTilesError(.cannotWrite, "cannot write \(path): \(error)", underlying: error)
         }
     }
 
@@ -46,7 +46,7 @@ public final class MBTilesWriter {
         } catch {
             try? database.close()
             output.discard()
-            throw MBTilesError(.cannotWrite, "cannot write \(output.destination): \(error)")
+            throw MBTilesError(.cannotWrite, "cannot write \(output.destination): \(error)", underlying: error)
         }
     }
 }

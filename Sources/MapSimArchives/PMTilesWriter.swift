@@ -38,7 +38,7 @@ public final class PMTilesWriter {
             }
             data = handle
         } catch {
-            throw PMTilesError(.cannotWrite, "\(error)")
+            throw PMTilesError(.cannotWrite, "\(error)", underlying: error)
         }
         header = PMTilesHeader()
         header.isClustered = true
@@ -76,7 +76,7 @@ public final class PMTilesWriter {
                     try data.seekToEnd()
                     try data.write(contentsOf: bytes)
                 } catch {
-                    throw PMTilesError(.cannotWrite, "cannot write tile data: \(error)")
+                    throw PMTilesError(.cannotWrite, "cannot write tile data: \(error)", underlying: error)
                 }
                 contents[key, default: []].append(at)
                 dataLength += UInt64(bytes.count)
@@ -91,7 +91,7 @@ public final class PMTilesWriter {
             try data.seek(toOffset: offset)
             return [UInt8](try data.read(upToCount: length) ?? Data())
         } catch {
-            throw PMTilesError(.cannotWrite, "cannot read back tile data: \(error)")
+            throw PMTilesError(.cannotWrite, "cannot read back tile data: \(error)", underlying: error)
         }
     }
 
@@ -106,7 +106,7 @@ public final class PMTilesWriter {
             throw error
         } catch {
             output.discard()
-            throw PMTilesError(.cannotWrite, "\(error)")
+            throw PMTilesError(.cannotWrite, "\(error)", underlying: error)
         }
     }
 

@@ -254,7 +254,7 @@ struct LoadCommand: AsyncParsableCommand {
             _ = await map.run(until: .mapIdle, timeout: .seconds(timeout))
             return (nil, stop.caughtSignal)
         case .failure(let error):
-            return (error as? LiveFeedError ?? LiveFeedError(.unreachable, "\(error)"), stop.caughtSignal)
+            return (error as? LiveFeedError ?? LiveFeedError(.unreachable, "\(error)", underlying: error), stop.caughtSignal)
         }
     }
 

@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// An error of the cache domain: the cache file cannot be opened, read or written, or an offline
 /// region cannot be downloaded. `message` names the file or URL and the reason; `code` tells the
 /// kinds apart.
@@ -37,11 +39,15 @@ public struct CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, naming the file or URL.
     public let message: String
 
+    /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
+    public let underlying: UnderlyingError
+
     /// An error of kind `code` about `path`.
-    public init(_ code: Code, path: String, _ message: String) {
+    public init(_ code: Code, path: String, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.path = path
         self.message = message
+        self.underlying = UnderlyingError(underlying)
     }
 
     public var description: String { message }

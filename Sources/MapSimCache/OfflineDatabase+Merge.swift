@@ -64,7 +64,7 @@ extension OfflineDatabase {
         } catch let error as CacheError {
             throw error
         } catch {
-            throw CacheError(.cannotOpen, path: path, "cannot merge \(path): \(describe(error))")
+            throw CacheError(.cannotOpen, path: path, "cannot merge \(path): \(describe(error))", underlying: error)
         }
     }
 

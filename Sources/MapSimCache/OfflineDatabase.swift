@@ -161,8 +161,8 @@ public final class OfflineDatabase: ResourceCache {
         if let error = error as? CacheError { return error }
         if let aside = setAsideIfDamaged(error, database: database) { return aside }
         let reason = Self.describe(error)
-        if let written { return CacheError(.cannotWrite, path: path, "cannot write \(written) to the cache \(path): \(reason)") }
-        return CacheError(.cannotRead, path: path, "cannot read \(what ?? "the cache") from \(path): \(reason)")
+        if let written { return CacheError(.cannotWrite, path: path, "cannot write \(written) to the cache \(path): \(reason)", underlying: error) }
+        return CacheError(.cannotRead, path: path, "cannot read \(what ?? "the cache") from \(path): \(reason)", underlying: error)
     }
 
     /// Sets the file aside when `error` says it is damaged (SQLite's `SQLITE_CORRUPT` or
@@ -174,7 +174,7 @@ public final class OfflineDatabase: ResourceCache {
         return state.withLock { state in
             // Only the first to notice moves the file.
             guard state.database === database else {
-                return CacheError(.damaged, path: path, "the cache \(path) is damaged (\(reason)); it was set aside, and the run goes on without it")
+                return CacheError(.damaged, path: path, "the cache \(path) is damaged (\(reason)); it was set aside, and the run goes on without it", underlying: error)
             }
             state.database = nil
             state.pending.removeAll()
@@ -185,7 +185,7 @@ public final class OfflineDatabase: ResourceCache {
                 message = "the cache \(path) is damaged (\(reason)) and could not be moved aside; the run goes on without it"
             }
             state.problems.append(message)
-            return CacheError(.damaged, path: path, message)
+            return CacheError(.damaged, path: path, message, underlying: error)
         }
     }
 

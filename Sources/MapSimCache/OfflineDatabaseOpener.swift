@@ -61,7 +61,7 @@ struct OfflineDatabaseOpener {
             opened.warnings.append("the cache \(path) is damaged (\(reason)); moved it to \(aside) and started a new cache")
             return opened
         } catch {
-            throw CacheError(.cannotOpen, path: path, "cannot open the cache \(path): \(OfflineDatabase.describe(error))")
+            throw CacheError(.cannotOpen, path: path, "cannot open the cache \(path): \(OfflineDatabase.describe(error))", underlying: error)
         }
     }
 

@@ -72,7 +72,7 @@ public struct RegionDownloader: Sendable {
         let definition: OfflineRegionDefinition
         switch region.definition {
         case .success(let decoded): definition = decoded
-        case .failure(let error): throw CacheError(.downloadFailed, path: database.path, "region \(region.id) cannot be downloaded: its definition \(error)")
+        case .failure(let error): throw CacheError(.downloadFailed, path: database.path, "region \(region.id) cannot be downloaded: its definition \(error)", underlying: error)
         }
         let wallClock = loading.wallClock
         let machine = RegionDownload(region: region.id, plan: RegionPlan(definition: definition, mapbox: database.options.mapbox),

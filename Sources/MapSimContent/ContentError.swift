@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// Content that cannot be used — a manifest, a key, a package — or a package that cannot be made or
 /// installed, with what and where. `code` tells the kinds apart.
 public struct ContentError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -28,10 +30,14 @@ public struct ContentError: Error, Sendable, Equatable, CustomStringConvertible 
     /// What and where.
     public let message: String
 
+    /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
+    public let underlying: UnderlyingError
+
     /// An error of kind `code`.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlying = UnderlyingError(underlying)
     }
 
     public var description: String { message }

@@ -32,7 +32,7 @@ public struct ContentManifest: Sendable, Equatable {
         do {
             value = try JSONParser.parse(bytes)
         } catch {
-            throw ContentError(.invalidManifest, "the manifest is not JSON: \(error)")
+            throw ContentError(.invalidManifest, "the manifest is not JSON: \(error)", underlying: error)
         }
         guard let site = value["site"]?.stringValue, !site.isEmpty else { throw ContentError(.invalidManifest, "the manifest has no \"site\" (a non-empty string)") }
         guard let version = value["version"]?.numberValue, version == version.rounded(), version >= 0, version < 9e15 else {
@@ -85,7 +85,7 @@ public struct ContentManifest: Sendable, Equatable {
             do {
                 bytes = try InputFile.read(root.path + "/" + path, limit: 1 << 30)
             } catch {
-                throw ContentError(.cannotRead, "\(error)")
+                throw ContentError(.cannotRead, "\(error)", underlying: error)
             }
             items.append(ContentItem(url: path, kind: ContentItem.kind(of: path), size: bytes.count, sha256: sha256(bytes)))
         }

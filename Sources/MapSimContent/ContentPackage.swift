@@ -24,7 +24,7 @@ public struct ContentPackage: Sendable {
         do {
             signature = try key.signature(for: manifestBytes)
         } catch {
-            throw ContentError(.cannotPack, "cannot sign the manifest: \(error)")
+            throw ContentError(.cannotPack, "cannot sign the manifest: \(error)", underlying: error)
         }
         var entries: [(String, [UInt8])] = [(manifestPath, manifestBytes), (signaturePath, Array((signature.base64EncodedString() + "\n").utf8))]
         for item in manifest.items {
@@ -32,7 +32,7 @@ public struct ContentPackage: Sendable {
             do {
                 bytes = try InputFile.read(root + "/" + item.url, limit: 1 << 30)
             } catch {
-                throw ContentError(.cannotPack, "item \(item.url): \(error)")
+                throw ContentError(.cannotPack, "item \(item.url): \(error)", underlying: error)
             }
             guard bytes.count == item.size, ContentManifest.sha256(bytes) == item.sha256 else {
                 throw ContentError(.cannotPack, "item \(item.url): the file is not what the manifest says (size \(bytes.count), SHA-256 \(ContentManifest.sha256(bytes)))")
@@ -59,7 +59,7 @@ public struct ContentPackage: Sendable {
         } catch let error as ContentError {
             throw error
         } catch {
-            throw ContentError(.cannotPack, "the package could not be made: \(error)")
+            throw ContentError(.cannotPack, "the package could not be made: \(error)", underlying: error)
         }
     }
 
@@ -105,13 +105,14 @@ public struct ContentPackage: Sendable {
         do {
             try Data(bytes).write(to: file, options: .withoutOverwriting)
         } catch {
-            throw ContentError(.cannotWrite, "cannot use the temporary folder \(folder.path) (TMPDIR) to open the package: \(Self.reason(writingIn: folder.path))")
+            throw ContentError(.cannotWrite, "cannot use the temporary folder \(folder.path) (TMPDIR) to open the package: \(Self.reason(writingIn: folder.path))",
+                               underlying: error)
         }
         let archive: Archive
         do {
             archive = try Archive(url: file, accessMode: .read)
         } catch {
-            throw ContentError(.invalidPackage, "not a content package (a zip): \(error)")
+            throw ContentError(.invalidPackage, "not a content package (a zip): \(error)", underlying: error)
         }
         try Self.checkBounds(of: archive, packageSize: bytes.count)
         func read(_ path: String) throws(ContentError) -> [UInt8]? {
@@ -128,7 +129,7 @@ public struct ContentPackage: Sendable {
             } catch let error as ContentError {
                 throw error
             } catch {
-                throw ContentError(.invalidPackage, "\(path) is damaged: \(error)")
+                throw ContentError(.invalidPackage, "\(path) is damaged: \(error)", underlying: error)
             }
             guard data.count == declared else { throw ContentError(.invalidPackage, "\(path) holds \(data.count) bytes, not the \(declared) it declares") }
             return data

@@ -30,11 +30,15 @@ public struct InputFileError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Why, in words a user can act on.
     public let reason: String
 
+    /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
+    public let underlying: UnderlyingError
+
     /// An error of kind `code` about `path`.
-    public init(_ code: Code, path: String, _ reason: String) {
+    public init(_ code: Code, path: String, _ reason: String, underlying: (any Error)? = nil) {
         self.code = code
         self.path = path
         self.reason = reason
+        self.underlying = UnderlyingError(underlying)
     }
 
     public var description: String { "cannot read \(path): \(reason)" }

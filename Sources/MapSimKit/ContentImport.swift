@@ -53,7 +53,7 @@ public enum ContentImport {
         do {
             installed = try cache.installedContentVersion(site: manifest.site)
         } catch {
-            throw ContentError(.cannotRead, "the cache could not be read: \(error)")
+            throw ContentError(.cannotRead, "the cache could not be read: \(error)", underlying: error)
         }
         if !allowingDowngrade, let installed, manifest.version < installed {
             throw ContentError(.invalidPackage, "\(manifest.site) version \(manifest.version) is older than version \(installed) installed in the cache: "
@@ -95,7 +95,7 @@ public enum ContentImport {
             try await cache.pinContentSet("\(summary.site)@\(summary.version)", resources: pinned, replacing: "\(summary.site)@",
                                           storing: [(manifestResource, manifestResponse)])
         } catch {
-            throw ContentError(.cannotWrite, "the cache could not be written: \(error)")
+            throw ContentError(.cannotWrite, "the cache could not be written: \(error)", underlying: error)
         }
         return summary
     }

@@ -21,7 +21,7 @@ public enum LiveFeed: Sendable {
         do {
             bytes = try InputFile.read(path, limit: 1 << 30)
         } catch {
-            throw LiveFeedError(.invalidRecording, "\(error)")
+            throw LiveFeedError(.invalidRecording, "\(error)", underlying: error)
         }
         var updates: [LiveUpdate] = []
         var times: [SimTime] = []
@@ -39,7 +39,7 @@ public enum LiveFeed: Sendable {
             } catch let failure as LiveFeedError {
                 throw failure
             } catch {
-                throw LiveFeedError(.invalidRecording, "\(place): \(error)")
+                throw LiveFeedError(.invalidRecording, "\(place): \(error)", underlying: error)
             }
         }
         return .recording(updates, times: times, criteria: criteria)
@@ -70,7 +70,7 @@ public enum LiveFeed: Sendable {
                 do {
                     try await session.enableLiveData(domain: domain)
                 } catch {
-                    throw LiveFeedError(.invalidRecording, "--live-domain: \(error)")
+                    throw LiveFeedError(.invalidRecording, "--live-domain: \(error)", underlying: error)
                 }
             }
             // The map is loaded: what is in view is subscribed now, before the first update.
@@ -97,7 +97,7 @@ public enum LiveFeed: Sendable {
             do {
                 try await session.enableLiveData(domain: domain)
             } catch {
-                throw LiveFeedError(.invalidRecording, "--live-domain: \(error)")
+                throw LiveFeedError(.invalidRecording, "--live-domain: \(error)", underlying: error)
             }
         }
         let end = await map.now + duration

@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// Why live data for a load could not be set up or run: a recording that does not read, or a broker
 /// that cannot be reached. `code` tells the kinds apart.
 public struct LiveFeedError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -20,10 +22,14 @@ public struct LiveFeedError: Error, Sendable, Equatable, CustomStringConvertible
     /// What went wrong, naming the file and line or the broker.
     public let message: String
 
+    /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
+    public let underlying: UnderlyingError
+
     /// An error of kind `code`.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlying = UnderlyingError(underlying)
     }
 
     public var description: String { message }

@@ -28,7 +28,7 @@ public struct ScenarioRunner: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw ScenarioError(.cannotRun, file: scenario.name, "cannot make the scenario's folder \(folder): \(error.localizedDescription)")
+            throw ScenarioError(.cannotRun, file: scenario.name, "cannot make the scenario's folder \(folder): \(error.localizedDescription)", underlying: error)
         }
         var mirrors = scenario.mirrors
         if let server = scenario.content?.server {
@@ -36,7 +36,7 @@ public struct ScenarioRunner: Sendable {
             do {
                 try FileManager.default.copyItem(atPath: server, toPath: folder + "/served")
             } catch {
-                throw ScenarioError(.cannotRun, file: scenario.name, "cannot copy the content server's folder \(server): \(error.localizedDescription)")
+                throw ScenarioError(.cannotRun, file: scenario.name, "cannot copy the content server's folder \(server): \(error.localizedDescription)", underlying: error)
             }
             mirrors.insert(.init(prefix: URLResolver.resolve(".", against: scenario.style), directory: folder + "/served"), at: 0)
         }
@@ -82,7 +82,7 @@ public struct ScenarioRunner: Sendable {
             } catch let error as ScenarioError {
                 throw error
             } catch {
-                throw ScenarioError(.cannotRun, file: scenario.name, "the region download failed: \(error)")
+                throw ScenarioError(.cannotRun, file: scenario.name, "the region download failed: \(error)", underlying: error)
             }
         }
         let map = environment.makeMap(viewport: scenario.viewport)
@@ -188,7 +188,7 @@ public struct ScenarioRunner: Sendable {
             let key = try ContentSigningKey.publicKey(String(decoding: try InputFile.read(keyPath, limit: 4096), as: UTF8.self))
             _ = try await session.importPackage(try ContentPackage(try InputFile.read(path, limit: 1 << 30), key: key))
         } catch {
-            throw ScenarioError(.cannotRun, file: scenario.name, "the content package \(path): \(error)")
+            throw ScenarioError(.cannotRun, file: scenario.name, "the content package \(path): \(error)", underlying: error)
         }
         return session
     }
@@ -214,7 +214,7 @@ public struct ScenarioRunner: Sendable {
             filter = try DynamicEntityFilter(condition: setup.filter, bounds: setup.bounds)
             feed = try DynamicEntityFeedReader(path: setup.feed, format: setup.format)
         } catch {
-            throw ScenarioError(.cannotRun, file: scenario, "\(error)")
+            throw ScenarioError(.cannotRun, file: scenario, "\(error)", underlying: error)
         }
         return (DynamicEntitySession(map: map, options: setup.options, filter: filter, binding: setup.binding), feed)
     }

@@ -30,7 +30,7 @@ public struct LiveUpdate: Sendable, Equatable {
         do {
             json = try JSONParser.parse(payload)
         } catch {
-            throw LiveUpdateError(.notJSON, topic: topic.description, "the payload is not JSON: \(error)")
+            throw LiveUpdateError(.notJSON, topic: topic.description, "the payload is not JSON: \(error)", underlying: error)
         }
         guard let object = json.objectValue else { throw LiveUpdateError(.notJSON, topic: topic.description, "the payload is not a JSON object") }
         var id = topic.location

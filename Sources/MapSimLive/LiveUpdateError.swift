@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// A payload that is not a live update, with its topic and why. `code` tells the kinds apart.
 public struct LiveUpdateError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of an update error.
@@ -23,11 +25,15 @@ public struct LiveUpdateError: Error, Sendable, Equatable, CustomStringConvertib
     /// Why it is not an update.
     public let reason: String
 
+    /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
+    public let underlying: UnderlyingError
+
     /// An error of kind `code` about a payload on `topic`.
-    public init(_ code: Code, topic: String, _ reason: String) {
+    public init(_ code: Code, topic: String, _ reason: String, underlying: (any Error)? = nil) {
         self.code = code
         self.topic = topic
         self.reason = reason
+        self.underlying = UnderlyingError(underlying)
     }
 
     public var description: String { "invalid update on \(topic): \(reason)" }

@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// Why `mapsim serve` cannot serve what it was given: a style that is not a file or not JSON, a
 /// folder that is not one, an address it cannot listen on.
 public struct ServeError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -21,9 +23,13 @@ public struct ServeError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: Code
     public let description: String
 
+    /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
+    public let underlying: UnderlyingError
+
     /// An error of `code` saying `description`.
-    public init(_ code: Code, _ description: String) {
+    public init(_ code: Code, _ description: String, underlying: (any Error)? = nil) {
         self.code = code
         self.description = description
+        self.underlying = UnderlyingError(underlying)
     }
 }

@@ -55,7 +55,7 @@ final class ServedArchive: Sendable {
                 pmtiles = Mutex(file)
             }
         } catch {
-            throw ServeError(.invalid, "\(url): \(error)")
+            throw ServeError(.invalid, "\(url): \(error)", underlying: error)
         }
     }
 
@@ -72,7 +72,7 @@ final class ServedArchive: Sendable {
             if let mbtiles { return try mbtiles.tile(z: z, x: x, y: y) }
             return try pmtiles.withLock { file throws(PMTilesError) in try file?.tile(z: z, x: x, y: y) }
         } catch {
-            throw ServeError(.invalid, "\(path): tile \(z)/\(x)/\(y): \(error)")
+            throw ServeError(.invalid, "\(path): tile \(z)/\(x)/\(y): \(error)", underlying: error)
         }
     }
 }

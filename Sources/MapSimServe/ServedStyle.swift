@@ -65,7 +65,7 @@ struct ServedStyle: Sendable {
         do {
             document = try JSONParser.parse(bytes)
         } catch {
-            throw ServeError(.invalid, "\(url) is not JSON: \(error)")
+            throw ServeError(.invalid, "\(url) is not JSON: \(error)", underlying: error)
         }
         guard document.objectValue != nil else { throw ServeError(.invalid, "\(url) is not a style: not a JSON object") }
         styleURL = url

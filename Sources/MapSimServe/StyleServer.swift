@@ -105,7 +105,7 @@ public final class StyleServer: Sendable {
                                   portContinuation.finish()
                               }, logger: logger)
         let run = GracefulRun(app, logger: logger) { error in
-            portContinuation.yield(.failure(ServeError(.unavailable, "cannot listen on \(configuration.host):\(configuration.port): \(error)")))
+            portContinuation.yield(.failure(ServeError(.unavailable, "cannot listen on \(configuration.host):\(configuration.port): \(error)", underlying: error)))
             portContinuation.finish()
         }
         for await outcome in portStream {

@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// Why a test's support could not do its part: a tool that is not installed, a server that would
 /// not start, or an event that never came. `code` tells the kinds apart.
 public struct TestSupportError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -22,10 +24,14 @@ public struct TestSupportError: Error, Sendable, Equatable, CustomStringConverti
     /// What went wrong.
     public let message: String
 
+    /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
+    public let underlying: UnderlyingError
+
     /// An error of kind `code`.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlying = UnderlyingError(underlying)
     }
 
     public var description: String { message }

@@ -93,6 +93,23 @@ struct TraceTests {
         #expect(TraceError(.malformed, file: "t.jsonl", line: 2, "unknown event type \"map-exploded\"").message == "t.jsonl:2: unknown event type \"map-exploded\"")
     }
 
+    @Test func aMalformedFileKeepsWhatItWasCausedBy() throws {
+        do {
+            _ = try Trace.read(yaml: "events: [1, 2", name: "t.yaml")
+            Issue.record("a YAML document cut short was read")
+        } catch {
+            #expect(error.underlying.error is YAMLError, "the YAML reader's own error is kept: \(error.underlying)")
+        }
+        do {
+            _ = try Trace.read(jsonLines: "{\"mapsim\":\"0.1.0\",\"scenario\":\"s\",\"seed\":0}\n{\"type\": \n{}\n", name: "t.jsonl")
+            Issue.record("a line that is no JSON was read")
+        } catch {
+            #expect(error.underlying.error is JSONSyntaxError, "the JSON reader's own error is kept: \(error.underlying)")
+        }
+        let scenario = #expect(throws: ScenarioError.self) { try Scenario.parse("style: [", name: "s", folder: "/") }
+        #expect(scenario?.underlying.error is YAMLError)
+    }
+
     @Test func timesAndRangesBeyondTheClockAreMalformedLinesNotTraps() {
         let read = ResourceRequest(dataSource: .network, request: Resource.archiveRange("https://h/a.pmtiles", 127...246),
                                    response: .success([1, 2, 3], source: .network), cancelled: false)

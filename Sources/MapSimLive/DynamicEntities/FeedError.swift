@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// A feed of observations that cannot be read: the file, or one of its lines. `code` tells the
 /// kinds apart; a malformed line is skipped and reported, never the end of a replay (unless strict).
 public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -20,10 +22,14 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, naming the file or the place in the line.
     public let message: String
 
+    /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
+    public let underlying: UnderlyingError
+
     /// An error of kind `code`.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlying = UnderlyingError(underlying)
     }
 
     public var description: String { message }

@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// Why a WebSocket feed could not be read: `code` tells the kinds apart; a failure of the
 /// connection itself keeps the transport's error as `underlying`.
 public struct WebSocketFeedError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -23,23 +25,19 @@ public struct WebSocketFeedError: Error, Sendable, Equatable, CustomStringConver
     public let code: Code
     /// What went wrong.
     public let message: String
-    /// The transport's own error, when the connection failed.
-    public let underlying: (any Error & Sendable)?
+    /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
+    public let underlying: UnderlyingError
 
     /// An error of kind `code` saying `message`, caused by `underlying`.
-    public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
-        self.underlying = underlying
+        self.underlying = UnderlyingError(underlying)
     }
 
     /// A failure of the connection, worded from the transport's `error`, which is kept.
     static func connection(_ error: any Error) -> WebSocketFeedError {
         WebSocketFeedError(.connection, TransportFailure.reason(error), underlying: error)
-    }
-
-    public static func == (lhs: WebSocketFeedError, rhs: WebSocketFeedError) -> Bool {
-        lhs.code == rhs.code && lhs.message == rhs.message
     }
 
     public var description: String { message }

@@ -49,7 +49,7 @@ public final class MQTTClient: Sendable {
                 }
                 .connect(host: host, port: port).get()
         } catch {
-            throw MQTTError(.unreachable, "cannot connect to \(host):\(port): \(TransportFailure.reason(error))")
+            throw MQTTError(.unreachable, "cannot connect to \(host):\(port): \(TransportFailure.reason(error))", underlying: error)
         }
         let client = MQTTClient(channel: channel, report: report, messages: messages, messageContinuation: messageContinuation)
         let connack: MQTTPacket
@@ -156,7 +156,7 @@ public final class MQTTClient: Sendable {
         do {
             try await channel.writeAndFlush(ByteBuffer(bytes: packet.encoded))
         } catch {
-            throw MQTTError(.cannotSend, "cannot send: \(error)")
+            throw MQTTError(.cannotSend, "cannot send: \(error)", underlying: error)
         }
     }
 
@@ -179,7 +179,7 @@ public final class MQTTClient: Sendable {
             }
             channel.writeAndFlush(ByteBuffer(bytes: packet.encoded)).whenFailure { [self] error in
                 let waiting = self.state.withLock { $0.pending.removeValue(forKey: id) }
-                waiting?.resume(throwing: MQTTError(.cannotSend, "cannot send: \(error)"))
+                waiting?.resume(throwing: MQTTError(.cannotSend, "cannot send: \(error)", underlying: error))
             }
         }
     }

@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// Why an MQTT exchange failed: a packet that breaks MQTT 3.1.1, a broker that cannot be reached,
 /// refuses or does not answer, or a connection that closed. `code` tells the kinds apart.
 public struct MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -28,10 +30,14 @@ public struct MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What happened.
     public let message: String
 
+    /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
+    public let underlying: UnderlyingError
+
     /// An error of kind `code`.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlying = UnderlyingError(underlying)
     }
 
     public var description: String { code == .protocolViolation ? "MQTT protocol error: \(message)" : message }

@@ -15,7 +15,7 @@ public struct JSONField: Sendable {
         do {
             return JSONField(try JSONParser.parse(bytes))
         } catch {
-            throw StyleError(.notJSON, path: "", message: "\(what) is not valid JSON: \(error)")
+            throw StyleError(.notJSON, path: "", message: "\(what) is not valid JSON: \(error)", underlying: error)
         }
     }
 

@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// An error of the style domain: a style or TileJSON that is not JSON, or a value that cannot be
 /// used, with its JSON path. `code` tells the kinds apart.
 public struct StyleError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -22,11 +24,15 @@ public struct StyleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong.
     public let message: String
 
+    /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
+    public let underlying: UnderlyingError
+
     /// An error of kind `code` at `path`.
-    public init(_ code: Code, path: String, message: String) {
+    public init(_ code: Code, path: String, message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.path = path
         self.message = message
+        self.underlying = UnderlyingError(underlying)
     }
 
     /// `path: message`, or the message alone for the document itself.

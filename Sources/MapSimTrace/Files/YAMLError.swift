@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// A YAML document that is refused: not YAML, nested too deep, or expanding (through aliases) past
 /// the limit of values. `line` is 1-based when known. `code` tells the kinds apart.
 public struct YAMLError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -24,11 +26,15 @@ public struct YAMLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong.
     public let reason: String
 
+    /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
+    public let underlying: UnderlyingError
+
     /// An error of kind `code` at `line`.
-    public init(_ code: Code, line: Int?, _ reason: String) {
+    public init(_ code: Code, line: Int?, _ reason: String, underlying: (any Error)? = nil) {
         self.code = code
         self.line = line
         self.reason = reason
+        self.underlying = UnderlyingError(underlying)
     }
 
     public var description: String { reason }

@@ -21,7 +21,7 @@ public enum YAMLReader {
         do {
             node = try Yams.compose(yaml: text)
         } catch {
-            throw YAMLError(.malformed, line: nil, "not valid YAML: \(error)")
+            throw YAMLError(.malformed, line: nil, "not valid YAML: \(error)", underlying: error)
         }
         guard let node else { return .null }
         var budget = maximumValues

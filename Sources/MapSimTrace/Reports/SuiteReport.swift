@@ -106,7 +106,7 @@ public struct SuiteReport: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw TraceError(.cannotWrite, file: folder, "the folder cannot be made: \(error.localizedDescription)")
+            throw TraceError(.cannotWrite, file: folder, "the folder cannot be made: \(error.localizedDescription)", underlying: error)
         }
         for entry in entries { try OutputFile.write(page(of: entry), to: folder + "/" + entry.pageName) }
         try OutputFile.write(indexHTML, to: folder + "/index.html")

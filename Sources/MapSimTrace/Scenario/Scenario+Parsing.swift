@@ -11,7 +11,7 @@ extension Scenario {
         do {
             data = try InputFile.read(path, limit: Trace.maximumYAMLSize)
         } catch {
-            throw ScenarioError(.unreadable, file: path, error.reason)
+            throw ScenarioError(.unreadable, file: path, error.reason, underlying: error)
         }
         let name = URL(fileURLWithPath: path).lastPathComponent.replacingOccurrences(of: ".scenario.yaml", with: "")
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -24,13 +24,13 @@ extension Scenario {
         do {
             document = try YAMLReader.read(text)
         } catch {
-            throw ScenarioError(.malformed, file: error.line.map { "\(file):\($0)" } ?? file, error.reason)
+            throw ScenarioError(.malformed, file: error.line.map { "\(file):\($0)" } ?? file, error.reason, underlying: error)
         }
         guard let root = document.objectValue else { throw ScenarioError(.malformed, file: file, "a scenario is a YAML mapping") }
         do {
             return try ScenarioParser(root: JSONField(.object(root)), name: name, folder: folder).scenario()
         } catch {
-            throw ScenarioError(.malformed, file: file, path: error.path, error.message)
+            throw ScenarioError(.malformed, file: file, path: error.path, error.message, underlying: error)
         }
     }
 }

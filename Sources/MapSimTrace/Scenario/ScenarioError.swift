@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// An error of the scenario domain: a scenario file that cannot be read, a field that is wrong
 /// (with its path in the document), or a scenario this runner cannot run. `message` names the file,
 /// the path and the reason; `code` tells the kinds apart.
@@ -27,12 +29,16 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
     /// What is wrong.
     public let reason: String
 
+    /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
+    public let underlying: UnderlyingError
+
     /// An error of kind `code` in `file`, at `path` when given.
-    public init(_ code: Code, file: String, path: String? = nil, _ reason: String) {
+    public init(_ code: Code, file: String, path: String? = nil, _ reason: String, underlying: (any Error)? = nil) {
         self.code = code
         self.file = file
         self.path = path.flatMap { $0.isEmpty ? nil : $0 }
         self.reason = reason
+        self.underlying = UnderlyingError(underlying)
     }
 
     /// `FILE: PATH: reason`, as the reader of the file needs it.

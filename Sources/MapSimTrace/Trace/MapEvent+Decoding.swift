@@ -17,7 +17,7 @@ extension MapEvent {
         do {
             self.init(begin: SimTime(microseconds: begin), end: SimTime(microseconds: end), payload: try Self.payload(type, data))
         } catch {
-            throw TraceError(.malformed, "\(typeName): \(error)")
+            throw TraceError(.malformed, "\(typeName): \(error)", underlying: error)
         }
     }
 

@@ -19,7 +19,7 @@ extension Trace {
         do {
             document = try YAMLReader.read(text)
         } catch {
-            throw TraceError(.malformed, file: name, line: error.line, error.reason)
+            throw TraceError(.malformed, file: name, line: error.line, error.reason, underlying: error)
         }
         guard let root = document.objectValue, let header = Header(json: root) else {
             throw TraceError(.malformed, file: name, "not a mapsim trace (no \"mapsim\" and \"scenario\" header)")
@@ -30,7 +30,7 @@ extension Trace {
             do {
                 events.append(try MapEvent(json: object))
             } catch {
-                throw TraceError(.malformed, file: name, "event \(index + 1): \(error.reason)")
+                throw TraceError(.malformed, file: name, "event \(index + 1): \(error.reason)", underlying: error)
             }
         }
         return Trace(header: header, events: events)
@@ -71,7 +71,7 @@ extension Trace {
                     throw TraceError(.malformed, file: name, line: lineNumber,
                                      "the last line is incomplete: the trace was cut mid-line (--allow-truncated reads the lines before it)")
                 }
-                throw TraceError(.malformed, file: name, line: lineNumber, "not a JSON object: \(error)")
+                throw TraceError(.malformed, file: name, line: lineNumber, "not a JSON object: \(error)", underlying: error)
             }
             if lineNumber == 1, let parsed = Header(json: object) {
                 header = parsed
@@ -99,7 +99,7 @@ extension Trace {
         do {
             bytes = try InputFile.read(path, limit: isYAML ? maximumYAMLSize : maximumJSONLinesSize)
         } catch {
-            throw TraceError(.unreadable, "\(error)")
+            throw TraceError(.unreadable, "\(error)", underlying: error)
         }
         guard bytes.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
             throw TraceError(.unreadable, "\(path) is empty: not a trace (`mapsim load --trace` and --events always write one)")

@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// An error of the trace domain: a trace file that cannot be read, is not a trace, or cannot be
 /// written. `message` names the file and, where it applies, the line or event; `code` tells the
 /// kinds apart.
@@ -27,12 +29,16 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, without the file and line.
     public let reason: String
 
+    /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
+    public let underlying: UnderlyingError
+
     /// An error of kind `code`; `file` and `line` say where.
-    public init(_ code: Code, file: String? = nil, line: Int? = nil, _ reason: String) {
+    public init(_ code: Code, file: String? = nil, line: Int? = nil, _ reason: String, underlying: (any Error)? = nil) {
         self.code = code
         self.file = file
         self.line = line
         self.reason = reason
+        self.underlying = UnderlyingError(underlying)
     }
 
     /// The same error, said of `file` at `line`.

@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// Why a PMTiles archive cannot be read or written: the message names the part and the offset;
 /// `code` tells a damaged archive from one that cannot be written.
 public struct PMTilesError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -20,10 +22,14 @@ public struct PMTilesError: Error, Sendable, Equatable, CustomStringConvertible 
     /// What is wrong, and where.
     public let message: String
 
+    /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
+    public let underlying: UnderlyingError
+
     /// An error of `code` saying `message`.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlying = UnderlyingError(underlying)
     }
 
     /// Bytes that are not PMTiles, saying `message`.
