@@ -36,8 +36,9 @@ struct LiveReplayCommand: AsyncParsableCommand {
         events too.
 
         FILE may also be a live feed: ws://HOST:PORT/PATH (one or more lines a text message) or \
-        mqtt://HOST:PORT/TOPIC; it is read in real time for --for (or until Ctrl-C), reconnecting \
-        as ArcGIS does (12 attempts, the first 2 at once, then every 10 s; then failed).
+        mqtt://HOST:PORT/TOPIC; it is read in real time for --for, until --count observations \
+        came, or until Ctrl-C, reconnecting as ArcGIS does (12 attempts, the first 2 at once, \
+        then every 10 s; then failed).
 
         Ctrl-C, SIGTERM and SIGHUP stop a replay after writing --events and the summary so far \
         (exit 130, 143, 129); a live feed stopped by Ctrl-C exits 0.
@@ -55,6 +56,8 @@ struct LiveReplayCommand: AsyncParsableCommand {
               --style styles/entities/style.json --source vessels \\
               --track-source vessel-tracks --events replay.jsonl
           mapsim live replay ws://127.0.0.1:8080/ais --track-id-field MMSI --for 1m
+          mapsim live replay ws://127.0.0.1:8080/ais --track-id-field MMSI \\
+              --count 1000 --for 10m
         """
     )
 
@@ -109,6 +112,9 @@ struct LiveReplayCommand: AsyncParsableCommand {
     @Option(name: .customLong("for"), parsing: .unconditional, help: ArgumentHelp("With a live feed: how long to read it.", valueName: "DURATION"))
     var duration: DurationArgument?
 
+    @Option(help: ArgumentHelp("With a live feed: stop once N observations came (as mosquitto_sub -C), or at --for.", valueName: "N"))
+    var count: Int?
+
     @OptionGroup(title: "Broker login (an mqtt:// feed)")
     var login: BrokerLogin
 
@@ -142,6 +148,8 @@ struct LiveReplayCommand: AsyncParsableCommand {
         let isLive = file.hasPrefix("ws://") || file.hasPrefix("wss://") || file.hasPrefix("mqtt://")
         if isLive { _ = try liveTransport() }
         if duration != nil && !isLive { throw ValidationError("--for goes with a live feed (ws:// or mqtt://)") }
+        if count != nil && !isLive { throw ValidationError("--count goes with a live feed (ws:// or mqtt://)") }
+        if let count, count < 1 { throw ValidationError("--count: \(count) is not a number of observations (1 or more)") }
         if isLive && style != nil { throw ValidationError("--style goes with a feed file, replayed on the virtual clock") }
         _ = try streamFilter()
     }
@@ -277,6 +285,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
             let summary = await feed.summary
             progress.show(summary)
             latest.withLock { $0 = summary }
+            if let count, summary.counts.observationsReceived >= count { break }
         }
         progress.clear()
         await feed.disconnect()

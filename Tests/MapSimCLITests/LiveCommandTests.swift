@@ -200,9 +200,11 @@ struct LiveReplayCommandTests {
     @Test func readsALiveWebSocketFeedForItsDuration() async throws {
         let lines = (0..<7).map { #"{"geometry": {"x": 12.5, "y": 55.\#($0)}, "attributes": {"MMSI": \#($0 % 2)}}"# }
         let server = try await WebSocketFeedServer.start(batches: [lines])
-        // Seven messages on loopback take milliseconds; the window is wide so that a busy machine
-        // running the whole suite in parallel still reads them all.
-        let result = try await CommandRunner.run(["live", "replay", server.url, "--track-id-field", "MMSI", "--for", "5s", "--json"])
+        // Seven messages on loopback take milliseconds: --count ends the read at the seventh; --for
+        // is only a bound for a machine that never gets them.
+        let started = ContinuousClock.now
+        let result = try await CommandRunner.run(["live", "replay", server.url, "--track-id-field", "MMSI", "--count", "7", "--for", "60s", "--json"])
+        #expect(ContinuousClock.now - started < .seconds(30), "--count ends the read, not --for")
         await server.stop()
         #expect(result.status == 0, "\(result.standardError)")
         let summary = try JSONParser.parse(Array((result.standardOutput.split(separator: "\n").last ?? "").utf8))
