@@ -13,7 +13,7 @@ struct ServeResponder: Sendable {
     let style: ServedStyle
     let remote: RemoteResources?
     let maxAge: Int
-    let conditions: ServeConditions
+    let conditions: ServeConditionsLoop
     let start: ContinuousClock.Instant
     let page: ServePage
     let report: @Sendable (MapEvent) -> Void
@@ -63,19 +63,17 @@ struct ServeResponder: Sendable {
         }
         // The network's conditions: a profile's delay, a fault, an offline window.
         var truncated = false
-        switch conditions.decide(resource, size: answer.body.count, elapsed: SimTime(began - start)) {
-        case .answer(let delay):
-            await Self.wait(delay)
-        case .status(let code, let headers, let delay):
-            await Self.wait(delay)
+        switch await conditions.decide(resource, size: answer.body.count) {
+        case .answer:
+            break
+        case .status(let code, let headers):
             answer = Self.refusal(code, "a fault rule answers \(code)")
             answer.headers += headers.map { ($0.name, $0.value) }
         case .drop:
             context.channel.close(promise: nil)
             report(event(began, resource, MapSim.Response.failure(.connection, "the connection was dropped", source: .network)))
             return Hummingbird.Response(status: .ok)
-        case .truncate(let delay):
-            await Self.wait(delay)
+        case .truncate:
             truncated = true
         }
         report(event(began, resource, truncated ? MapSim.Response.failure(.connection, "the body was cut after \(answer.body.count / 2) of \(answer.body.count) bytes",
@@ -109,11 +107,6 @@ struct ServeResponder: Sendable {
     private func event(_ began: ContinuousClock.Instant, _ resource: Resource, _ response: MapSim.Response) -> MapEvent {
         MapEvent(begin: SimTime(began - start), end: SimTime(ContinuousClock.now - start),
                  payload: .resourceRequest(ResourceRequest(dataSource: .network, request: resource, response: response, cancelled: false)))
-    }
-
-    private static func wait(_ delay: SimTime) async {
-        guard delay > .zero else { return }
-        try? await Task.sleep(for: .microseconds(delay.microseconds))
     }
 
     /// The answer for what an archive serves — its TileJSON, a tile (204 when the archive has

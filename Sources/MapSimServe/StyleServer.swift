@@ -62,14 +62,16 @@ public final class StyleServer: Sendable {
     /// The host it listens on.
     public let host: String
     private let run: GracefulRun
+    private let conditions: ServeConditionsLoop
 
     /// The URL clients reach it at, `http://HOST:PORT/`.
     public var baseURL: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/" }
 
-    private init(host: String, port: Int, run: GracefulRun) {
+    private init(host: String, port: Int, run: GracefulRun, conditions: ServeConditionsLoop) {
         self.host = host
         self.port = port
         self.run = run
+        self.conditions = conditions
     }
 
     /// Starts serving; `report` hears every request's event, at its end, with times in
@@ -80,8 +82,9 @@ public final class StyleServer: Sendable {
         let (folder, style) = try await served(configuration)
         let log = ServedRequestLog()
         let page = ServePage(log: log, conditions: configuration.conditions, style: configuration.style, start: started)
+        let conditions = ServeConditionsLoop(configuration.conditions.machine())
         let responder = ServeResponder(folder: folder, style: style, remote: configuration.remote, maxAge: configuration.maxAge,
-                                       conditions: configuration.conditions, start: started, page: page) { event in
+                                       conditions: conditions, start: started, page: page) { event in
             log.record(event)
             report(event)
         }
@@ -110,7 +113,7 @@ public final class StyleServer: Sendable {
         }
         for await outcome in portStream {
             switch outcome {
-            case .success(let port): return StyleServer(host: configuration.host, port: port, run: run)
+            case .success(let port): return StyleServer(host: configuration.host, port: port, run: run, conditions: conditions)
             case .failure(let error): throw error
             }
         }
@@ -154,5 +157,6 @@ public final class StyleServer: Sendable {
     /// Stops serving: no new connection is accepted, the answers in flight are finished.
     public func stop() async {
         await run.stop()
+        await conditions.stop()
     }
 }

@@ -8,7 +8,7 @@ import MapSimTesting
 /// `mapsim serve --scenario`: what of a scenario the server applies on the wall clock.
 @Suite("ServeScenario")
 struct ServeScenarioTests {
-    @Test func offlineAndOnlineStepsHappenWhereTheAdvanceStepsPutThem() throws {
+    @Test func offlineAndOnlineStepsHappenWhereTheAdvanceStepsPutThem() async throws {
         let scenario = try Scenario.parse("""
             style: https://maps.test/style.json
             mirror: {"https://maps.test/": ../styles/sample}
@@ -37,12 +37,20 @@ struct ServeScenarioTests {
         #expect(served.profile == "3g" && served.faultCount == 2)
         #expect(served.leftOut == ["load", "wait", "camera", "subscribe"])
         #expect(served.origin != nil)
-        // The conditions answer on the wall clock as the windows say: a drop while offline.
+        // The conditions decide as the windows say, on the server's clock (here a virtual one): a
+        // drop while offline, the fault once, then the 3g round trip.
         let tile = Resource(url: "https://maps.test/tiles/1/0/0.pbf", kind: .tile)
-        guard case .drop = served.conditions.decide(tile, size: 10, elapsed: .seconds(2)) else { Issue.record("offline at 2 s"); return }
-        guard case .status(503, _, _) = served.conditions.decide(tile, size: 10, elapsed: .seconds(4)) else { Issue.record("the fault at 4 s"); return }
-        guard case .answer(let delay) = served.conditions.decide(tile, size: 10, elapsed: .seconds(5)) else { Issue.record("online at 5 s"); return }
-        #expect(delay >= SimTime.milliseconds(250), "the 3g round trip")
+        let loop = DriveLoop(machine: served.conditions.machine(), loads: NoLoads(), timing: ImmediateDelivery())
+        var decided: [Int: (ServeConditionsMachine.Decision, SimTime)] = [:]
+        for (number, time) in [(0, SimTime.seconds(2)), (1, .seconds(4)), (2, .seconds(5))] {
+            await loop.run(until: time) { decided[$0.request] = ($0.decision, loop.now) }
+            loop.feed(.request(number, tile, size: 10)) { decided[$0.request] = ($0.decision, loop.now) }
+        }
+        await loop.run(until: .seconds(6)) { decided[$0.request] = ($0.decision, loop.now) }
+        guard case (.drop, .seconds(2))? = decided[0] else { Issue.record("offline at 2 s: \(String(describing: decided[0]))"); return }
+        guard case (.status(503, _), let faulted)? = decided[1], faulted > .seconds(4) else { Issue.record("the fault at 4 s: \(String(describing: decided[1]))"); return }
+        guard case (.answer, let answered)? = decided[2] else { Issue.record("online at 5 s: \(String(describing: decided[2]))"); return }
+        #expect(answered - .seconds(5) >= SimTime.milliseconds(250), "the 3g round trip")
     }
 
     @Test func aScenarioOnTheOfflineProfileIsOfflineUntilItsFirstOnline() throws {

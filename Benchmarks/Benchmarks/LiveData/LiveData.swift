@@ -71,6 +71,48 @@ let benchmarks: @Sendable () -> Void = {
         await subscriber.disconnect()
     }
 
+    // A real Mosquitto on loopback, through the live session: 100k QoS 1 updates published by 8
+    // clients (32 in flight each) while the session listens, then a last one; the time until that
+    // last update has come out of the session's manager as an event. The same client as above
+    // underneath, plus the manager (newest wins) and the map's loop on the wall clock around it.
+    Benchmark("Receive 100k QoS 1 live updates from Mosquitto through MQTTLiveSession (loopback)", configuration: .init(maxIterations: 3)) { benchmark in
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let (signals, signal) = AsyncStream<String>.makeStream()
+        let session = MQTTLiveSession(endpoint: .init(host: "127.0.0.1", port: broker.port, clientID: "bench-session")) { _, event in
+            switch event {
+            case .subscribed: signal.yield("subscribed")
+            case .update(let update) where update.id == "last": signal.yield("last")
+            default: break
+            }
+        }
+        var heard = signals.makeAsyncIterator()
+        await session.subscribe(TopicCriteria(dataset: "acme"))
+        _ = await heard.next()
+        let publishers = try await (0..<8).asyncMap { try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: .init(clientID: "bench-\($0)")) }
+        let updates = LiveBenchmark.updates(count: 100_000)
+        benchmark.startMeasurement()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, publisher) in publishers.enumerated() {
+                for lane in 0..<32 {
+                    group.addTask {
+                        for number in stride(from: index * 32 + lane, to: updates.count, by: 256) {
+                            try await publisher.publish(updates[number].topic.description, payload: updates[number].payload, qos: 1)
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let last = LiveUpdate(topic: LiveTopic(dataset: "acme", venue: "hq", building: "main", floor: "1", room: "end", location: "last", domainType: "occupancy"),
+                              id: "last", timestamp: 1_795_000_000_000_000, properties: ["state": "done"])
+        try await publishers[0].publish(last.topic.description, payload: last.payload, qos: 1)
+        _ = await heard.next()
+        benchmark.stopMeasurement()
+        for publisher in publishers { await publisher.disconnect() }
+        await session.close()
+    }
+
     // The map alone: feature changes straight into the source, 100 per millisecond of virtual time.
     Benchmark("Apply 100k feature changes to a 10k-feature GeoJSON source (map only, 100 a diff)") { benchmark in
         let map = await LiveBenchmark.loadedMap()

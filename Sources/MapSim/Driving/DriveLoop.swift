@@ -100,6 +100,14 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
 
     /// Feeds `input` now and carries out what the machine asks; outputs go to `perform`, in order.
     public func feed(_ input: Machine.Input, perform: (Machine.Output) -> Void) {
+        // On the wall clock, an input comes at the time it is fed — but never after something due
+        // that has not run yet, so times only go forward.
+        if delivery == .onArrival { scheduler.advance(to: min(SimTime(ContinuousClock.now - origin), scheduler.nextTime ?? .max)) }
+        handle(input, perform: perform)
+    }
+
+    /// Hands the machine `input` at the loop's time and carries out what it asks.
+    private func handle(_ input: Machine.Input, perform: (Machine.Output) -> Void) {
         let now = scheduler.now
         for action in machine.handle(input, at: now) {
             switch action {
@@ -160,10 +168,10 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
     private func feed(_ due: Due, perform: (Machine.Output) -> Void) {
         switch due {
         case .input(let input):
-            feed(input, perform: perform)
+            handle(input, perform: perform)
         case .answer(let answer):
             scheduledAnswers.remove(answer.order.attempt)
-            feed(Machine.input(for: answer), perform: perform)
+            handle(Machine.input(for: answer), perform: perform)
         }
     }
 
