@@ -33,78 +33,50 @@ public actor MQTTLiveSession {
         }
     }
 
-    private let map = Map.withoutStyle()
-    private var machine: LiveSessionMachine?
-    private var id: MapAttachmentID<LiveSessionMachine>?
+    private let host: WallClockHost<LiveSessionMachine>
     private let subscription: Cancelable
-    /// Runs the map on the wall clock while the session is open.
-    private var driver: Task<Void, Never>?
 
     /// A session with the broker at `endpoint`; `seed` draws the reconnect jitter.
     public init(endpoint: Endpoint, backoff: LiveDataManager.Backoff = .init(), seed: UInt64 = 0,
                 handler: @escaping @Sendable (SimTime, LiveEvent) -> Void) {
-        machine = LiveSessionMachine(mqtt: endpoint, backoff: backoff, seed: seed)
-        subscription = map.subscribeAll { event in
+        host = WallClockHost(LiveSessionMachine(mqtt: endpoint, backoff: backoff, seed: seed))
+        subscription = host.map.subscribeAll { event in
             if case .live(let live) = event.payload { handler(event.begin, live) }
         }
     }
 
-    deinit {
-        driver?.cancel()
-    }
-
-    /// The session's machine as it is now.
-    private var current: LiveSessionMachine {
-        get async { await map.attachment(attached()) }
-    }
-
     /// The manager's connection state.
-    public var state: LiveConnectionState { get async { await current.manager.state } }
+    public var state: LiveConnectionState { get async { await host.machine.manager.state } }
 
     /// The newest update of every item and domain received.
-    public var store: LiveStore { get async { await current.manager.store } }
+    public var store: LiveStore { get async { await host.machine.manager.store } }
 
     /// Whether a connection was ever made.
-    public var hasConnected: Bool { get async { await current.hasReachedBroker } }
+    public var hasConnected: Bool { get async { await host.machine.hasReachedBroker } }
 
     /// How many connects failed in a row (0 once connected).
-    public var failedConnects: Int { get async { await current.failedConnects } }
+    public var failedConnects: Int { get async { await host.machine.failedConnects } }
 
     /// How many messages came from the broker and had their events sent (each a live-update, or a
     /// live-error when it is no valid update).
-    public var messagesDelivered: Int { get async { await current.messagesDelivered } }
+    public var messagesDelivered: Int { get async { await host.machine.messagesDelivered } }
 
     /// The time since the session began.
-    public var now: SimTime { get async { await map.now } }
+    public var now: SimTime { get async { await host.map.now } }
 
     /// Subscribes to `criteria` (connecting first if needed).
     public func subscribe(_ criteria: TopicCriteria) async {
-        await map.send(.subscribe(criteria), to: attached())
+        await host.send(.subscribe(criteria))
     }
 
     /// Unsubscribes from `criteria` (disconnecting after the last one).
     public func unsubscribe(_ criteria: TopicCriteria) async {
-        await map.send(.unsubscribe(criteria), to: attached())
+        await host.send(.unsubscribe(criteria))
     }
 
     /// Closes the connection and stops retrying.
     public func close() async {
-        guard let id else { return }
-        await map.send(.close, to: id)
-        driver?.cancel()
-        driver = nil
-    }
-
-    /// The session's attachment: attached, and the map set on the wall clock, at its first use.
-    private func attached() async -> MapAttachmentID<LiveSessionMachine> {
-        if let id { return id }
-        guard let machine = machine.take() else { preconditionFailure("the live session is attached once") }
-        await map.followWallClock()
-        let attached = await map.attach(machine)
-        id = attached
-        driver = Task { [map] in
-            while !Task.isCancelled { await map.advance(by: .seconds(60)) }
-        }
-        return attached
+        await host.send(.close)
+        await host.stop()
     }
 }
