@@ -31,13 +31,13 @@ public struct ContentError: Error, Sendable, Equatable, CustomStringConvertible 
     public let message: String
 
     /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
-    public let underlying: UnderlyingError
+    public let underlying: ErrorCause
 
     /// An error of kind `code`.
     public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
-        self.underlying = UnderlyingError(underlying)
+        self.underlying = ErrorCause(underlying)
     }
 
     public var description: String { message }

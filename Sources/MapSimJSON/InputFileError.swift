@@ -31,14 +31,14 @@ public struct InputFileError: Error, Sendable, Equatable, CustomStringConvertibl
     public let reason: String
 
     /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
-    public let underlying: UnderlyingError
+    public let underlying: ErrorCause
 
     /// An error of kind `code` about `path`.
     public init(_ code: Code, path: String, _ reason: String, underlying: (any Error)? = nil) {
         self.code = code
         self.path = path
         self.reason = reason
-        self.underlying = UnderlyingError(underlying)
+        self.underlying = ErrorCause(underlying)
     }
 
     public var description: String { "cannot read \(path): \(reason)" }

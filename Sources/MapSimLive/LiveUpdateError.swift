@@ -26,14 +26,14 @@ public struct LiveUpdateError: Error, Sendable, Equatable, CustomStringConvertib
     public let reason: String
 
     /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
-    public let underlying: UnderlyingError
+    public let underlying: ErrorCause
 
     /// An error of kind `code` about a payload on `topic`.
     public init(_ code: Code, topic: String, _ reason: String, underlying: (any Error)? = nil) {
         self.code = code
         self.topic = topic
         self.reason = reason
-        self.underlying = UnderlyingError(underlying)
+        self.underlying = ErrorCause(underlying)
     }
 
     public var description: String { "invalid update on \(topic): \(reason)" }

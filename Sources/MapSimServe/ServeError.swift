@@ -24,12 +24,12 @@ public struct ServeError: Error, Sendable, Equatable, CustomStringConvertible {
     public let description: String
 
     /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
-    public let underlying: UnderlyingError
+    public let underlying: ErrorCause
 
     /// An error of `code` saying `description`.
     public init(_ code: Code, _ description: String, underlying: (any Error)? = nil) {
         self.code = code
         self.description = description
-        self.underlying = UnderlyingError(underlying)
+        self.underlying = ErrorCause(underlying)
     }
 }

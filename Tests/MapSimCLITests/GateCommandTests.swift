@@ -77,7 +77,8 @@ struct GateCommandTests {
         #expect(result.standardOutput.contains("map-idle       at "), "the rest of the map is there")
         // Not on a terminal: progress lines on standard error while it waits.
         #expect(result.standardError.contains("mapsim: loading for ") && result.standardError.contains(" answered ("), "\(result.standardError)")
-        let quiet = try await CommandRunner.run(["load", server.baseURL + "/style.json", "--no-cache", "--request-timeout", "0.2s", "-q"],
+        // A second is short enough for a quick run and long enough for a loaded machine to answer the rest.
+        let quiet = try await CommandRunner.run(["load", server.baseURL + "/style.json", "--no-cache", "--request-timeout", "1s", "-q"],
                                                 environment: ["MAPSIM_PROGRESS_INTERVAL": "0.05"])
         #expect(quiet.status == 0 && !quiet.standardError.contains("loading for"), "-q silences progress: \(quiet.standardError)")
         let bad = try await CommandRunner.run(["load", "styles/sample/style.json", "--request-timeout", "soon"])

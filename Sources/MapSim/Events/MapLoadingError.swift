@@ -14,6 +14,9 @@ public struct MapLoadingError: Sendable, Equatable {
     /// The tile, for tile errors (`tile-id`).
     public var tileID: CanonicalTileID?
 
+    /// What kind of resource failed, under the name every error of mapsim gives its kind.
+    public var code: Kind { type }
+
     /// An error payload.
     public init(type: Kind, message: String, sourceID: String? = nil, tileID: CanonicalTileID? = nil) {
         self.type = type

@@ -26,13 +26,13 @@ public struct WebSocketFeedError: Error, Sendable, Equatable, CustomStringConver
     /// What went wrong.
     public let message: String
     /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
-    public let underlying: UnderlyingError
+    public let underlying: ErrorCause
 
     /// An error of kind `code` saying `message`, caused by `underlying`.
     public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
-        self.underlying = UnderlyingError(underlying)
+        self.underlying = ErrorCause(underlying)
     }
 
     /// A failure of the connection, worded from the transport's `error`, which is kept.

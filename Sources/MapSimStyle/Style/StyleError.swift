@@ -25,14 +25,14 @@ public struct StyleError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
 
     /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
-    public let underlying: UnderlyingError
+    public let underlying: ErrorCause
 
     /// An error of kind `code` at `path`.
     public init(_ code: Code, path: String, message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.path = path
         self.message = message
-        self.underlying = UnderlyingError(underlying)
+        self.underlying = ErrorCause(underlying)
     }
 
     /// `path: message`, or the message alone for the document itself.

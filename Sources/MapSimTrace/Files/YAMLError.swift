@@ -27,14 +27,14 @@ public struct YAMLError: Error, Sendable, Equatable, CustomStringConvertible {
     public let reason: String
 
     /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
-    public let underlying: UnderlyingError
+    public let underlying: ErrorCause
 
     /// An error of kind `code` at `line`.
     public init(_ code: Code, line: Int?, _ reason: String, underlying: (any Error)? = nil) {
         self.code = code
         self.line = line
         self.reason = reason
-        self.underlying = UnderlyingError(underlying)
+        self.underlying = ErrorCause(underlying)
     }
 
     public var description: String { reason }

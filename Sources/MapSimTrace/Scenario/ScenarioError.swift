@@ -30,7 +30,7 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
     public let reason: String
 
     /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
-    public let underlying: UnderlyingError
+    public let underlying: ErrorCause
 
     /// An error of kind `code` in `file`, at `path` when given.
     public init(_ code: Code, file: String, path: String? = nil, _ reason: String, underlying: (any Error)? = nil) {
@@ -38,7 +38,7 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         self.file = file
         self.path = path.flatMap { $0.isEmpty ? nil : $0 }
         self.reason = reason
-        self.underlying = UnderlyingError(underlying)
+        self.underlying = ErrorCause(underlying)
     }
 
     /// `FILE: PATH: reason`, as the reader of the file needs it.

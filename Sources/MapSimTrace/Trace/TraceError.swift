@@ -30,7 +30,7 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible {
     public let reason: String
 
     /// The error that caused it, when it came from another (a file system's, SQLite's, a transport's).
-    public let underlying: UnderlyingError
+    public let underlying: ErrorCause
 
     /// An error of kind `code`; `file` and `line` say where.
     public init(_ code: Code, file: String? = nil, line: Int? = nil, _ reason: String, underlying: (any Error)? = nil) {
@@ -38,7 +38,7 @@ public struct TraceError: Error, Sendable, Equatable, CustomStringConvertible {
         self.file = file
         self.line = line
         self.reason = reason
-        self.underlying = UnderlyingError(underlying)
+        self.underlying = ErrorCause(underlying)
     }
 
     /// The same error, said of `file` at `line`.

@@ -3,7 +3,7 @@
 /// message, so a caller can look at it (`error.underlying.error as? DatabaseError`); `error` is nil
 /// when nothing else caused it. Errors are equal when they say the same: the cause is detail, so any
 /// two compare equal.
-public struct UnderlyingError: Sendable, Hashable, CustomStringConvertible {
+public struct ErrorCause: Sendable, Hashable, CustomStringConvertible {
     /// The error as it was thrown; nil when nothing else caused it.
     public let error: (any Error)?
 
@@ -14,7 +14,7 @@ public struct UnderlyingError: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { error.map { String(describing: $0) } ?? "none" }
 
-    public static func == (lhs: UnderlyingError, rhs: UnderlyingError) -> Bool { true }
+    public static func == (lhs: ErrorCause, rhs: ErrorCause) -> Bool { true }
 
     public func hash(into hasher: inout Hasher) {}
 }
