@@ -24,7 +24,7 @@ public actor LiveSession {
     private var id: MapAttachmentID<LiveSessionMachine>?
     private let subscription: Cancelable?
     /// Whether the map follows the wall clock once the session is attached (a real broker).
-    private var followsWallClock = false
+    private let followsWallClock: Bool
 
     /// A session whose events go into `map`'s event stream (to `observer` when there is no map), and
     /// whose updates change the map's GeoJSON source named by `binding`. `seed` draws the reconnect
@@ -37,6 +37,7 @@ public actor LiveSession {
         self.map = map
         subscription = observer.map { map.subscribeAll($0) }
         machine = LiveSessionMachine(broker: broker, binding: binding, backoff: backoff, seed: seed, fields: fields, floor: floor)
+        followsWallClock = false
     }
 
     /// A session with the real MQTT broker at `endpoint`, whose events go into `map`'s stream and

@@ -42,7 +42,7 @@ public actor Map {
     private let loop: DriveLoop<MapLoopMachine, BackendLoads>
     private let cache: (any ResourceCache)?
     private let dispatcher = EventDispatcher()
-    /// Answers to fetches of attached components, until `fetch` hands them over.
+    /// Answers to the fetches of `fetch`, until it hands them over.
     private var fetchAnswers: [FetchToken: Response] = [:]
     private var nextFetch = 0
     /// Why the API call being made was refused.
@@ -264,8 +264,8 @@ public actor Map {
 
     /// Loads `resources` through the map's loading pipeline — its network, faults, retry rules and
     /// offline mode, and its cache as each resource's loading method and storage policy say — for a
-    /// component attached to the map, such as a data manager; their resource-request events are in
-    /// the map's stream. Runs the map's clock until each has its first answer (a failure ends the
+    /// caller beside the map, such as the deep validator (a machine attached to the map fetches with
+    /// `AttachmentAction.fetch` instead); their resource-request events are in the map's stream. Runs the map's clock until each has its first answer (a failure ends the
     /// request: nothing is retried), or `timeout` passes, which answers the rest with a failure.
     public func fetch(_ resources: [Resource], timeout: SimTime) async -> [Response] {
         var tokens: [FetchToken] = []
