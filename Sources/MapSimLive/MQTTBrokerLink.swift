@@ -82,11 +82,9 @@ public struct MQTTBrokerLink: Sendable {
     private mutating func connect() -> Work {
         attempt = ConnectionAttempt()
         let (attempt, endpoint) = (attempt, endpoint)
-        let options = MQTTPacket.Connect(clientID: endpoint.clientID, keepAlive: endpoint.keepAlive, cleanSession: true,
-                                         username: endpoint.username, password: endpoint.password.map { Array($0.utf8) })
         return { post in
             do {
-                let client = try await MQTTClient.connect(host: endpoint.host, port: endpoint.port, options: options, timeout: .seconds(10))
+                let client = try await MQTTClient.connect(to: endpoint)
                 // The map went meanwhile: nobody reads this connection.
                 guard !Task.isCancelled else { return await client.disconnect() }
                 post(Report(attempt: attempt, event: .connected(client)))

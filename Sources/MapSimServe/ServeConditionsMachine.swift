@@ -37,8 +37,8 @@ struct ServeConditionsMachine: DrivenMachine {
     private var profile: NetworkProfile?
     private let faults: [FaultRule]
     private let offlineWindows: [Range<SimTime>]
-    /// How many times each fault rule applied to each URL, by "RULE URL".
-    private var uses: [String: Int] = [:]
+    /// How many times each fault rule applied to each URL.
+    private var uses = FaultUses()
 
     init(profile: NetworkProfile?, faults: [FaultRule], offlineWindows: [Range<SimTime>]) {
         self.profile = profile
@@ -64,21 +64,15 @@ struct ServeConditionsMachine: DrivenMachine {
         }
     }
 
-    /// The first fault rule for `resource` with a use left, counted, and the delay it adds; else a
-    /// normal answer.
+    /// What the first fault rule for `resource` with a use left says (counted), and the delay it
+    /// adds; else a normal answer.
     private mutating func decide(_ resource: Resource) -> (Decision, extra: SimTime) {
-        for (index, rule) in faults.enumerated() where rule.pattern.matches(resource.url) {
-            let key = "\(index) \(resource.url)"
-            let used = uses[key, default: 0]
-            if let limit = rule.times, used >= limit { continue }
-            uses[key] = used + 1
-            switch rule.effect {
-            case .status(let code, let headers): return (.status(code, headers: headers), .zero)
-            case .dropConnection: return (.drop, .zero)
-            case .truncateBody: return (.truncate, .zero)
-            case .delay(let extra): return (.answer, extra)
-            }
+        switch uses.take(from: faults, for: resource.url)?.effect {
+        case .status(let code, let headers)?: (.status(code, headers: headers), .zero)
+        case .dropConnection?: (.drop, .zero)
+        case .truncateBody?: (.truncate, .zero)
+        case .delay(let extra)?: (.answer, extra)
+        case nil: (.answer, .zero)
         }
-        return (.answer, .zero)
     }
 }

@@ -1,20 +1,22 @@
-import Synchronization
-
-/// How many times each fault rule has applied to each URL.
-public final class FaultUses: Sendable {
-    private let counts = Mutex<[String: Int]>([:])
+/// How many times each fault rule has applied to each URL: of a list of rules, the first that
+/// matches a URL and has uses left for it applies, and is counted — so "the first two requests of
+/// tiles.json fail" holds whatever order requests run in.
+public struct FaultUses: Sendable {
+    /// Uses so far, by "RULE URL" (the rule's place in its list).
+    private var counts: [String: Int] = [:]
 
     /// No use counted yet.
     public init() {}
 
-    /// Counts one use of `rule` for `url` if it has uses left.
-    public func take(rule: Int, url: String, limit: Int?) -> Bool {
-        counts.withLock { counts in
-            let key = "\(rule) \(url)"
+    /// The first of `rules` that matches `url` and has uses left for it, its use counted; nil when none applies.
+    public mutating func take(from rules: [FaultRule], for url: String) -> FaultRule? {
+        for (index, rule) in rules.enumerated() where rule.pattern.matches(url) {
+            let key = "\(index) \(url)"
             let used = counts[key, default: 0]
-            if let limit, used >= limit { return false }
+            if let limit = rule.times, used >= limit { continue }
             counts[key] = used + 1
-            return true
+            return rule
         }
+        return nil
     }
 }

@@ -29,7 +29,7 @@ public struct SimulatedNetwork: ResourceLoader {
     public var faults: [FaultRule]
     /// `Cache-Control` sent with every successful answer, if any.
     public var cacheControl: String?
-    private let uses = FaultUses()
+    private let uses = SharedFaultUses()
     private let fingerprints = FileFingerprints()
 
     /// A network serving `mirrors`, with `faults`.
@@ -46,9 +46,7 @@ public struct SimulatedNetwork: ResourceLoader {
 
     public func load(_ resource: Resource) async -> Response {
         let now = resource.issued ?? HTTPDate(secondsSince1970: 0)
-        let fault = faults.enumerated().first { index, rule in
-            rule.pattern.matches(resource.url) && uses.take(rule: index, url: resource.url, limit: rule.times)
-        }?.element
+        let fault = uses.counts.withLock { $0.take(from: faults, for: resource.url) }
         switch fault?.effect {
         case .status(let status, let headers):
             return HTTPResponseMapping.response(status: status, headers: headers, body: [], for: resource, now: now)
@@ -125,4 +123,9 @@ public struct SimulatedNetwork: ResourceLoader {
         fingerprint.add(bytes)
         return fingerprint.etag
     }
+}
+
+/// The fault rules' uses, shared by the loads that run at once.
+private final class SharedFaultUses: Sendable {
+    let counts = Mutex(FaultUses())
 }

@@ -265,8 +265,9 @@ public actor Map {
     /// Loads `resources` through the map's loading pipeline — its network, faults, retry rules and
     /// offline mode, and its cache as each resource's loading method and storage policy say — for a
     /// caller beside the map, such as the deep validator (a machine attached to the map fetches with
-    /// `AttachmentAction.fetch` instead); their resource-request events are in the map's stream. Runs the map's clock until each has its first answer (a failure ends the
-    /// request: nothing is retried), or `timeout` passes, which answers the rest with a failure.
+    /// `AttachmentAction.fetch` instead); their resource-request events are in the map's stream.
+    /// Runs the map's clock until each has its first answer (a failure ends the request: nothing is
+    /// retried), or `timeout` passes, which answers the rest with a failure.
     public func fetch(_ resources: [Resource], timeout: SimTime) async -> [Response] {
         var tokens: [FetchToken] = []
         for resource in resources {

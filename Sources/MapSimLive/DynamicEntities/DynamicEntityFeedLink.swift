@@ -116,11 +116,9 @@ public struct DynamicEntityFeedLink: Sendable {
 
     private static func openMQTT(_ endpoint: MQTTLiveSession.Endpoint, topic: String, attempt: ConnectionAttempt) -> Work {
         { post in
-            let options = MQTTPacket.Connect(clientID: endpoint.clientID, keepAlive: endpoint.keepAlive, cleanSession: true,
-                                             username: endpoint.username, password: endpoint.password.map { Array($0.utf8) })
             let client: MQTTClient
             do {
-                client = try await MQTTClient.connect(host: endpoint.host, port: endpoint.port, options: options, timeout: .seconds(10))
+                client = try await MQTTClient.connect(to: endpoint)
                 let codes = try await client.subscribe([topic], qos: 1)
                 guard codes.first != MQTTPacket.subscriptionFailure else {
                     await client.disconnect()
