@@ -11,7 +11,7 @@ public final class MBTilesWriter {
     /// A writer of the file at `path` (replaced when complete; a symbolic link's target is written).
     public init(path: String) throws(MBTilesError) {
         do {
-            output = try ArchiveOutput(path: path, inPlaceAllowed: false)
+            output = try ArchiveOutput(path: path, format: .mbtiles, inPlaceAllowed: false)
             output.discard()
             database = try DatabaseQueue(path: output.writingPath)
             try database.write { db in

@@ -31,7 +31,7 @@ public final class PMTilesWriter {
     /// A writer of the archive at `path` (replaced when complete).
     public init(path: String) throws(PMTilesError) {
         do {
-            output = try ArchiveOutput(path: path, inPlaceAllowed: true)
+            output = try ArchiveOutput(path: path, format: .pmtiles, inPlaceAllowed: true)
             dataPath = output.writingPath + ".tiles"
             guard FileManager.default.createFile(atPath: dataPath, contents: nil), let handle = FileHandle(forUpdatingAtPath: dataPath) else {
                 throw ArchiveOutputError("cannot create a temporary file beside \(path)")

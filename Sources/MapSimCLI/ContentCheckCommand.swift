@@ -34,12 +34,12 @@ struct ContentCheckCommand: AsyncParsableCommand {
     @Flag(help: "Check whatever the age of the last check.")
     var force = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("How old the last check may be, in seconds (default: \(Int(ContentDataManager.Configuration.defaultMaximumAge.seconds))).", valueName: "S"))
-    var maxAge: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("How old the last check may be (15min, 900; a bare number is seconds; default: \(ContentDataManager.Configuration.defaultMaximumAge.shortDescription)).", valueName: "DURATION"))
+    var maxAge: DurationArgument?
 
     /// The maximum age asked for, or the data manager's default.
     private var maximumAge: SimTime {
-        maxAge.map { SimTime.seconds(Double($0)) } ?? ContentDataManager.Configuration.defaultMaximumAge
+        maxAge?.time ?? ContentDataManager.Configuration.defaultMaximumAge
     }
 
     @Option(help: ArgumentHelp("Write the data manager's events and requests to FILE as JSON lines (- for standard output).", valueName: "FILE"))
@@ -52,7 +52,7 @@ struct ContentCheckCommand: AsyncParsableCommand {
     var loading: LoadingOptions
 
     func validate() throws {
-        guard (0...31_536_000).contains(maxAge ?? 0) else { throw ValidationError("--max-age must be between 0 and 31536000 seconds (a year)") }
+        guard maximumAge <= .seconds(31_536_000) else { throw ValidationError("--max-age must be at most a year (31536000 s)") }
         if json && events == "-" { throw ValidationError("--json and --events - both write to standard output; give --events a file") }
     }
 
@@ -98,7 +98,7 @@ struct ContentCheckCommand: AsyncParsableCommand {
     private func report(_ outcome: ContentDataManager.Outcome, site: String) {
         let version = outcome.version.map(String.init) ?? "none"
         if outcome.skipped {
-            print("\(site): version \(version): checked less than \(Int(maximumAge.seconds)) s ago; nothing requested (--force to check now)")
+            print("\(site): version \(version): checked less than \(maximumAge.shortDescription) ago; nothing requested (--force to check now)")
         } else if !outcome.changed.isEmpty {
             let bytes = outcome.changed.reduce(0) { $0 + $1.size }
             print("\(site): version \(outcome.previousVersion.map(String.init) ?? "none") → \(version): \(outcome.changed.count) item\(outcome.changed.count == 1 ? "" : "s") downloaded (\(ByteCount.format(bytes)))")

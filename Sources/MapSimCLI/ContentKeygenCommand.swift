@@ -31,10 +31,10 @@ struct ContentKeygenCommand: ParsableCommand {
         }
         let (privateKey, publicKey) = ContentSigningKey.generate()
         do {
-            let secret = try OutputFile(path: output, permissions: 0o600)
+            let secret = try OutputFile(path: output, format: .anyFile, permissions: 0o600)
             try secret.write(Array(privateKey.utf8))
             try secret.close()
-            let shared = try OutputFile(path: output + ".pub")
+            let shared = try OutputFile(path: output + ".pub", format: .anyFile)
             try shared.write(Array(publicKey.utf8))
             try shared.close()
         } catch {

@@ -93,11 +93,11 @@ struct ContentPackCommand: ParsableCommand {
             }
             let package = try ContentPackage.pack(manifest, root: root, key: try ContentSigningKey.privateKey(signingKey))
             do {
-                let file = try OutputFile(path: output)
+                let file = try OutputFile(path: output, format: .contentPackage)
                 try file.write(package)
                 try file.close()
                 if isFolder.boolValue && !FileManager.default.fileExists(atPath: root + "/manifest.json") {
-                    try OutputFile.write(String(decoding: manifest.json, as: UTF8.self), to: root + "/manifest.json")
+                    try OutputFile.write(String(decoding: manifest.json, as: UTF8.self), to: root + "/manifest.json", format: .contentManifest)
                 }
             } catch {
                 throw ExitStatus.fail(error)

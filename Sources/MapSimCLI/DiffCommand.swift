@@ -28,8 +28,15 @@ struct DiffCommand: ParsableCommand {
 
         Each difference is one line, grouped by kind (milestones, then resources by kind, then \
         events): `- tile tiles/10/163/395.pbf: ok 996 B in A, not-found in B`; then a count \
-        line. --format json prints each as a JSON line instead ({"group", "subject", "field", \
-        "a", "b", "line"}), nothing when they agree.
+        line. Without --relaxed every field counts, times too: each event pairs up with its \
+        counterpart by what it is — a request by its path below its style (else its URL), another \
+        event by its type and payload (else its type) — first with first, so a changed answer or \
+        time is one line per field, not an event only in A and another only in B.
+
+        --format json prints each difference as a JSON line instead, nothing when they agree; \
+        every line has the same keys: {"group": KIND or EVENT TYPE, "subject": what differs, \
+        "field": the field's path or null, "a": A's value or null when A lacks it, "b": B's, \
+        "index": the event's position in A or null, "line": the text line}.
 
         \(ExitStatus.section([(ExitStatus.success, "the traces agree"), (ExitStatus.failure, "they differ"), (ExitStatus.unreadableInput, "a trace cannot be read")]))
 

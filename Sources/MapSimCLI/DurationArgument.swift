@@ -1,7 +1,7 @@
 import ArgumentParser
 import MapSimKit
 
-/// A duration on the command line: `500ms`, `10s`, `2m`, `1h`, or a number of seconds.
+/// A duration on the command line: `250ms`, `1.5s`, `2min`, `1h`, or a bare number of seconds.
 struct DurationArgument: ExpressibleByArgument {
     var time: SimTime
 

@@ -75,6 +75,11 @@ struct EventPrinter: Sendable {
         lines.append("\(pad("frames", to: 14)) \(summary.frames)")
         lines.append("\(pad("events", to: 14)) \(summary.eventCount)")
         lines += criticalPath(summary)
+        if !summary.timedOut.isEmpty {
+            lines.append("\(pad("timed out", to: 14)) \(summary.timedOut.count), no answer when the time was over")
+            let redactor = URLRedactor(parameters: URLRedactor.defaultParameters)
+            for url in summary.timedOut { lines.append("  " + terminal.paint(redactor.redact(url), .red)) }
+        }
         let errorCount = summary.errors.count + summary.liveErrors.count
         lines.append("\(pad("errors", to: 14)) \(errorCount == 0 ? "none" : String(errorCount))")
         for error in summary.errors { lines.append("  " + terminal.paint("\(error.type.rawValue): \(error.message)", .red)) }

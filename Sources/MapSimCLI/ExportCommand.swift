@@ -44,7 +44,7 @@ struct ExportCommand: ParsableCommand {
         }
         let exported = PerfettoExporter.export(loaded)
         do {
-            try OutputFile.write(exported.json, to: output)
+            try OutputFile.write(exported.json, to: output, format: .perfetto)
         } catch {
             throw ExitStatus.fail(error)
         }

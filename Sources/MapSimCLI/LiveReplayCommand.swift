@@ -82,8 +82,8 @@ struct LiveReplayCommand: AsyncParsableCommand {
     @Option(help: "The most observations kept per track (0: no limit).")
     var maxObservationsPerTrack = 0
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Purge observations older than this many seconds (0: off; at most 31536000, a year).", valueName: "S"))
-    var maxDuration: Double = 0
+    @Option(parsing: .unconditional, help: ArgumentHelp("Purge observations older than this (30s, 10min; a bare number is seconds; 0: off; at most a year).", valueName: "DURATION"))
+    var maxDuration = DurationArgument(argument: "0")!
 
     @Option(help: ArgumentHelp("Keep only observations this filter expression accepts.", valueName: "EXPR"))
     var filter: String?
@@ -133,15 +133,15 @@ struct LiveReplayCommand: AsyncParsableCommand {
 
     /// The documented ranges of the numbers a replay takes.
     static let speeds = 0.001...1_000_000.0
-    static let maxDurations = 0.0...31_536_000.0
+    static let maxDurations = SimTime.zero...SimTime.seconds(31_536_000)
 
     func validate() throws {
         guard Self.speeds.contains(speed) else { throw ValidationError("--speed must be between 0.001 and 1000000, not \(speed)") }
         guard timeField == nil || interval.time == DurationArgument(argument: "10ms")!.time else { throw ValidationError("give --time-field or --interval, not both") }
         guard interval.time > .zero else { throw ValidationError("--interval must be above 0") }
         guard maxObservations >= 0, maxObservationsPerTrack >= 0 else { throw ValidationError("the maximums cannot be negative") }
-        guard Self.maxDurations.contains(maxDuration) else {
-            throw ValidationError("--max-duration must be between 0 (off) and 31536000 seconds (a year), not \(maxDuration)")
+        guard Self.maxDurations.contains(maxDuration.time) else {
+            throw ValidationError("--max-duration must be between 0 (off) and a year (31536000 s), not \(maxDuration.time.shortDescription)")
         }
         guard (style == nil) == (source == nil) else { throw ValidationError("--style and --source go together") }
         if trackSource != nil && style == nil { throw ValidationError("--track-source goes with --style and --source") }
@@ -201,7 +201,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
         }
         let subscription = writer.flatMap { writer in map?.subscribeAll { writer.write($0) } }
         let options = DynamicEntityPurgeOptions(maximumObservations: maxObservations, maximumObservationsPerTrack: maxObservationsPerTrack,
-                                                maximumDuration: .seconds(maxDuration))
+                                                maximumDuration: maxDuration.time)
         var observer: (@Sendable (MapEvent) -> Void)?
         if map == nil, let writer { observer = { writer.write($0) } }
         let binding = source.map { DynamicEntityBinding(sourceID: $0, trackSourceID: trackSource) }
@@ -265,7 +265,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
     private func read(_ transport: DynamicEntityStream.Transport, format: DynamicEntityFeedFormat) async throws {
         let stream = try LiveEventStream(recordingTo: events, for: duration?.time)
         let options = DynamicEntityPurgeOptions(maximumObservations: maxObservations, maximumObservationsPerTrack: maxObservationsPerTrack,
-                                                maximumDuration: .seconds(maxDuration))
+                                                maximumDuration: maxDuration.time)
         let input = stream.input
         let feed = DynamicEntityStream(transport: transport, format: format, options: options, filter: try streamFilter()) { time, event in
             input.yield(MapEvent(begin: time, end: time, payload: .dynamicEntity(event)))

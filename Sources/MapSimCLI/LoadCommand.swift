@@ -47,13 +47,24 @@ struct LoadCommand: AsyncParsableCommand {
         A load as a CI gate: --fail-on-error makes any map-loading-error fail it (a map goes \
         idle when tiles fail, so mapsim does; this says that is not good enough), and --budget \
         NAME=LIMIT, repeatable, sets a limit as Lighthouse budgets do: style-loaded, map-loaded, \
-        map-idle (a duration on the load's clock: 800ms, 2s), requests and requests.KIND, bytes \
+        map-idle (a duration on the load's clock: 800ms, 2s; a bare number is seconds), requests and requests.KIND, bytes \
         and bytes.KIND (500KB, 5MB; KB and MB are 1000s, KiB and MiB 1024s; KIND as the summary \
         names it: style, source, tile, glyphs, sprite-json, sprite-image, image), errors. Each \
         budget is listed as met or exceeded; an exceeded one is also a line on standard error \
         (budget map-idle: 333.3 ms > 100 ms). --junit FILE writes one test case for the load, \
         one for errors and one per budget. --request-timeout fails a network request with no \
-        answer by then, naming its URL, instead of waiting for the server.
+        answer by then, naming its URL, instead of waiting for the server. --timeout (60 s unless \
+        given) is the whole budget: the load and every request in it, retries included, end by \
+        then, on the real network as on a simulated one; what is still unanswered is named in the \
+        summary (timed out) and the events (a cancelled resource-request saying why), and the \
+        load exits 2.
+
+        Files mapsim writes never replace one of yours: an output path that holds a file is \
+        replaced only when that file is one mapsim wrote (an events file, a trace, a summary, a \
+        JUnit report), or empty; anything else is refused (exit 74) and left as it is. --cache opens \
+        only a cache (MapLibre's offline database); a damaged one of its own is moved aside, any \
+        other file refused, untouched. mapbox:// URLs need --access-token or MAPBOX_ACCESS_TOKEN: \
+        without one a mapbox:// style is refused at once (exit 64).
 
         --live SOURCE=FEED then feeds live data into the style's GeoJSON source SOURCE: from an \
         MQTT broker in real time (subscribed to --criteria, for --for; the map's clock then \
@@ -70,7 +81,7 @@ struct LoadCommand: AsyncParsableCommand {
         icon live-DOMAIN-STATE (or live-DOMAIN) from the sprite, and live-locations-updated lists \
         the locations each change touched. --criteria may add subscriptions of your own.
 
-        \(ExitStatus.section([(ExitStatus.success, "the --until state was reached (with --fail-on-error, without an error; every --budget met)"), (ExitStatus.failure, "the style failed to load or parse, a budget was exceeded, an error happened under --fail-on-error, or a --live update could not be read or applied"), (ExitStatus.notReached, "the timeout passed first (for example when a TileJSON fails, so the map never loads)"), (ExitStatus.usage, "bad arguments (a --live SOURCE that is not a GeoJSON source of the style, a --live-domain that is not one topic level)"), (ExitStatus.invalidData, "the --content package is not valid, or older than the installed version (nothing is imported)"), (ExitStatus.unavailable, "the --live broker cannot be reached, or --require-first-online-check failed"), (ExitStatus.cannotWrite, "--events, --trace, --junit or --summary cannot be written, or --cache cannot be opened"), (ExitStatus.interrupted, "Ctrl-C (what was recorded is written first)"), (ExitStatus.terminated, "SIGTERM (likewise)"), (ExitStatus.hungUp, "SIGHUP (likewise)")]))
+        \(ExitStatus.section([(ExitStatus.success, "the --until state was reached (with --fail-on-error, without an error; every --budget met)"), (ExitStatus.failure, "the style failed to load or parse, a budget was exceeded, an error happened under --fail-on-error, or a --live update could not be read or applied"), (ExitStatus.notReached, "the timeout passed first (for example when a TileJSON fails, so the map never loads)"), (ExitStatus.usage, "bad arguments (a --live SOURCE that is not a GeoJSON source of the style, a --live-domain that is not one topic level, a mapbox:// style without a token, a --mirror folder that does not exist)"), (ExitStatus.invalidData, "the --content package is not valid, or older than the installed version (nothing is imported)"), (ExitStatus.unavailable, "the --live broker cannot be reached, or --require-first-online-check failed"), (ExitStatus.cannotWrite, "--events, --trace, --junit or --summary cannot be written (or would replace a file that is not mapsim's), or --cache cannot be opened or is not a cache"), (ExitStatus.interrupted, "Ctrl-C (what was recorded is written first)"), (ExitStatus.terminated, "SIGTERM (likewise)"), (ExitStatus.hungUp, "SIGHUP (likewise)")]))
 
         --content PKG --public-key KEY imports a signed content package (`mapsim content pack`) into \
         the cache first, pinned, so that a first run loads with no network (--offline); the package \
@@ -107,7 +118,7 @@ struct LoadCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "The style: a file path, or a file://, asset:// or mapbox:// URL.")
+    @Argument(help: "The style: a file path, or an http(s)://, file://, asset:// or mapbox:// URL.")
     var style: String
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The centre of the view (default: the style's).", valueName: "LON,LAT"))
@@ -131,8 +142,8 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "The state to run until: style-loaded, map-loaded or map-idle.")
     var until: Map.State = .mapIdle
 
-    @Option(parsing: .unconditional, help: "Give up after this many seconds of virtual time.")
-    var timeout: Double = 60
+    @Option(parsing: .unconditional, help: ArgumentHelp("Give up after this long (90s, 2min; a bare number is seconds; default 60s): the whole budget of the load and of every request in it, retries included. Requests still unanswered then are named.", valueName: "DURATION"))
+    var timeout = DurationArgument(argument: "60")!
 
     @Option(help: ArgumentHelp("Write every event to FILE as JSON lines.", valueName: "FILE"))
     var events: String?
@@ -187,9 +198,10 @@ struct LoadCommand: AsyncParsableCommand {
         try size.check("--size")
         try CameraArguments.validate(center: center?.value, zoom: zoom, pitch: pitch)
         guard pixelRatio > 0, pixelRatio <= 8 else { throw ValidationError("--pixel-ratio must be above 0 and at most 8") }
-        guard timeout > 0, timeout <= 86_400 else {
-            throw ValidationError("--timeout must be above 0 and at most 86400 seconds of virtual time, not \(JSONWriter.formatNumber(timeout))")
+        guard timeout.time > .zero, timeout.time <= .seconds(86_400) else {
+            throw ValidationError("--timeout must be above 0 and at most a day (86400 s), not \(timeout.time.shortDescription)")
         }
+        try mapbox.requireToken(forStyle: style, offline: loading.offline)
         _ = try liveData.feed()
         guard (content == nil) == (publicKey == nil) else { throw ValidationError("--content and --public-key go together") }
         if allowDowngrade && content == nil { throw ValidationError("--allow-downgrade goes with --content") }
@@ -251,7 +263,7 @@ struct LoadCommand: AsyncParsableCommand {
         defer { stop.cancel() }
         switch await live.result {
         case .success:
-            _ = await map.run(until: .mapIdle, timeout: .seconds(timeout))
+            _ = await map.run(until: .mapIdle, timeout: timeout.time)
             return (nil, stop.caughtSignal)
         case .failure(let error):
             return (error as? LiveFeedError ?? LiveFeedError(.unreachable, "\(error)", underlying: error), stop.caughtSignal)
@@ -281,8 +293,8 @@ struct LoadCommand: AsyncParsableCommand {
     /// Writes --summary and --junit.
     private func writeReports(_ figures: LoadSummary, verdicts: [BudgetVerdict], outcome: Map.RunOutcome) throws {
         do {
-            if let summary { try OutputFile.write(JSONWriter.string(.object(figures.json(budgets: verdicts))) + "\n", to: summary) }
-            if let junit { try OutputFile.write(junitReport(figures, verdicts: verdicts, outcome: outcome).xml, to: junit) }
+            if let summary { try OutputFile.write(JSONWriter.string(.object(figures.json(budgets: verdicts))) + "\n", to: summary, format: .summary) }
+            if let junit { try OutputFile.write(junitReport(figures, verdicts: verdicts, outcome: outcome).xml, to: junit, format: .junit) }
         } catch {
             throw ExitStatus.fail(error)
         }
@@ -295,7 +307,7 @@ struct LoadCommand: AsyncParsableCommand {
         switch outcome {
         case .reached: reached = nil
         case .styleFailed(let message): reached = "the map failed to load: \(message)"
-        case .timedOut: reached = "\(until.rawValue) not reached within \(JSONWriter.formatNumber(timeout)) s of virtual time"
+        case .timedOut: reached = "\(until.rawValue) not reached within the \(timeout.time.shortDescription) --timeout"
         }
         let errorList = figures.errors.map { "\($0.type.rawValue): \($0.message)" }.joined(separator: "\n")
         let errors = figures.errors.isEmpty ? nil : "\(figures.errors.count) map-loading-error\(figures.errors.count == 1 ? "" : "s")\n" + errorList
@@ -310,7 +322,7 @@ struct LoadCommand: AsyncParsableCommand {
 
     func run() async throws {
         let styleURL = StyleLocation.url(for: style)
-        let environment = try loading.environment(styleURL: styleURL, mapbox: mapbox.normalizer)
+        let environment = try loading.environment(styleURL: styleURL, mapbox: mapbox.normalizer, budget: timeout.time)
         let viewport = Viewport(width: size.width, height: size.height, pixelRatio: pixelRatio)
         let camera = CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch)
         let map = environment.makeMap(viewport: viewport)
@@ -353,7 +365,7 @@ struct LoadCommand: AsyncParsableCommand {
         let interruption = StreamStop(caught: { signal in
             subscription.cancel()
             try? recorder.close()
-            if let yamlTrace { try? OutputFile.write(recorder.trace.yaml, to: yamlTrace) }
+            if let yamlTrace { try? OutputFile.write(recorder.trace.yaml, to: yamlTrace, format: .trace) }
             let number = signal ?? SIGINT
             printError("mapsim: stopped by \(number == SIGTERM ? "SIGTERM" : number == SIGHUP ? "SIGHUP" : "SIGINT") while loading; the events so far are written")
             Foundation.exit(ExitStatus.stopped(by: number).rawValue)
@@ -361,7 +373,9 @@ struct LoadCommand: AsyncParsableCommand {
         let ticker = ProgressTicker(enabled: !quiet) { seconds in
             Self.progress(summary.withLock { $0 }, after: seconds)
         }
-        let outcome = await map.run(until: until, timeout: .seconds(timeout))
+        let outcome = await map.run(until: until, timeout: timeout.time)
+        // What the map still waited for when its time was over is named, in the events and the summary.
+        if case .timedOut = outcome { await map.giveUp("no answer within the \(timeout.time.shortDescription) --timeout") }
         ticker.stop()
         interruption.cancel()
         var liveFailure: LiveFeedError?
@@ -381,7 +395,7 @@ struct LoadCommand: AsyncParsableCommand {
         do {
             try recorder.close()
             if let trace, !streamsTrace {
-                try OutputFile.write(recorder.trace.yaml, to: trace)
+                try OutputFile.write(recorder.trace.yaml, to: trace, format: .trace)
             }
         } catch {
             throw ExitStatus.fail(error)
@@ -406,8 +420,11 @@ struct LoadCommand: AsyncParsableCommand {
         case .styleFailed(let message):
             throw ExitStatus.fail(ExitStatus.failure, "the map failed to load: \(message)")
         case .timedOut(_, let nothingPending):
-            var reason = "\(until.rawValue) not reached within \(JSONWriter.formatNumber(timeout)) s of virtual time"
+            var reason = "\(until.rawValue) not reached within the \(timeout.time.shortDescription) --timeout"
             if nothingPending { reason += ": nothing left to load" }
+            if let first = figures.timedOut.first {
+                reason += "; \(figures.timedOut.count) request\(figures.timedOut.count == 1 ? "" : "s") had no answer, first: \(URLRedactor(parameters: URLRedactor.defaultParameters + redact).redact(first))"
+            }
             if let first = figures.errors.first {
                 reason += " (\(figures.errors.count) error\(figures.errors.count == 1 ? "" : "s"); first: \(first.type.rawValue): \(first.message))"
             }

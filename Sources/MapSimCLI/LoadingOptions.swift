@@ -23,7 +23,7 @@ struct LoadingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --network: serve URLs starting with URLPREFIX from DIR (repeatable).", valueName: "URLPREFIX=DIR"))
     var mirror: [MirrorArgument] = []
 
-    @Option(help: ArgumentHelp("With --network: no network from START to END seconds of virtual time (repeatable).", valueName: "START-END"))
+    @Option(help: ArgumentHelp("With --network: no network from START to END of virtual time (3-5, 500ms-2s; a bare number is seconds; repeatable).", valueName: "START-END"))
     var offlineWindow: [WindowArgument] = []
 
     @Option(parsing: .unconditional, help: "The seed of the simulated network's jitter: a whole number, 0 or more.")
@@ -38,7 +38,7 @@ struct LoadingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The folder asset:// URLs resolve under (default: the style's folder).", valueName: "DIR"))
     var assetRoot: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Fail a network request that has no answer after this long (500ms, 2s), naming its URL; it is retried as a lost connection is.", valueName: "DURATION"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Fail a network attempt that has no answer after this long (500ms, 2s; a bare number is seconds), naming its URL; it is retried as a lost connection is.", valueName: "DURATION"))
     var requestTimeout: DurationArgument?
 
     @Option(help: ArgumentHelp("The map to simulate: maplibre-native (the default), maplibre-gl-js (in a browser) or mapbox (the Mapbox Maps SDK).", valueName: "ENGINE"))
@@ -55,6 +55,12 @@ struct LoadingOptions: ParsableArguments {
             throw ValidationError("unknown --network profile \"\(network)\"; use one of \(NetworkPreset.names.joined(separator: ", "))")
         }
         if !mirror.isEmpty && network == nil { throw ValidationError("--mirror needs --network PROFILE (it feeds the simulated network)") }
+        for mirror in mirror.map(\.value) {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: mirror.directory, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("--mirror \(mirror.prefix)=…: the folder \(mirror.directory) does not exist (every URL under \(mirror.prefix) would be a 404)")
+            }
+        }
         if !offlineWindow.isEmpty && network == nil { throw ValidationError("--offline-window needs --network PROFILE") }
         if noCache && cache != nil { throw ValidationError("--cache and --no-cache contradict each other") }
         if let maxRequests, !(1...1000).contains(maxRequests) { throw ValidationError("--max-requests must be between 1 and 1000") }
@@ -82,12 +88,15 @@ struct LoadingOptions: ParsableArguments {
     /// The environment these options make; a --cache that cannot be opened (a folder that does
     /// not exist, a folder given as the file) ends the command with exit status 74, as an --events
     /// file that cannot be written does.
+    /// `budget` is the command's own limit on the wall clock (`load --timeout`): the real network's
+    /// client waits no longer for a connection or an answer, so no hidden limit of its own cuts a
+    /// request short of what the user allowed.
     func environment(styleURL: String, mapbox: MapboxURL = MapboxURL(), maximumRetries: Int? = nil,
-                     mapboxTileCountLimit: Int = OfflineDatabase.Options.defaultMapboxTileCountLimit) throws -> LoadingEnvironment {
+                     mapboxTileCountLimit: Int = OfflineDatabase.Options.defaultMapboxTileCountLimit, budget: SimTime? = nil) throws -> LoadingEnvironment {
         let network: LoadingEnvironment.NetworkChoice = if let preset = self.network.flatMap(NetworkPreset.init(rawValue:)) {
             .simulated(.init(preset: preset, seed: seed, mirrors: mirror.map(\.value), offlineWindows: offlineWindow.map(\.value)))
         } else {
-            .real()
+            .real(HTTPResourceLoader.Options(waitingAtMost: budget))
         }
         var options = LoadingEnvironment.Options(assetRoot: assetRoot, cache: noCache ? .none : cache.map { .file($0) } ?? .perUser,
                                                  network: network, startsOffline: offline, maximumCacheSize: maxCacheSize.bytes,

@@ -102,16 +102,20 @@ struct RegionCheckCommand: ParsableCommand {
     }
 
     private func printText(_ report: RegionCheck.Report, completeness: RegionCompleteness?, name: String) {
-        if let completeness {
-            let status = completeness.status
-            print("\(name) is \(completeness.isComplete ? "complete" : "incomplete") (as `region status` says): "
-                  + "\(status.completedResourceCount) of \(status.requiredResourceCount) resources")
-            for line in completeness.missingLines { print("  missing: " + line) }
-        }
+        // One verdict: complete only when the region holds what it requires and a map laid out
+        // offline misses nothing.
         let tiles = report.zooms.reduce(0) { $0 + $1.tiles }
-        print(report.isComplete
-              ? "\(name) is complete offline: \(tiles) tiles and \(report.checked - tiles) other resources checked"
-              : "\(name) is not complete offline: \(report.missing.count) missing of \(report.checked) checked")
+        let offline = report.isComplete
+            ? "\(tiles) tiles and \(report.checked - tiles) other resources checked offline"
+            : "offline, \(report.missing.count) of \(report.checked) checked are missing"
+        if let completeness, !completeness.isComplete {
+            let status = completeness.status
+            print("\(name) is not complete: \(status.completedResourceCount) of \(status.requiredResourceCount) required resources stored "
+                  + "(as `region status` says); \(offline)")
+            for line in completeness.missingLines { print("  missing: " + line) }
+        } else {
+            print("\(name) is \(report.isComplete ? "complete" : "not complete"): \(offline)")
+        }
         if !report.zooms.isEmpty {
             print("zoom  tiles  missing tiles  missing glyph ranges")
             for zoom in report.zooms {

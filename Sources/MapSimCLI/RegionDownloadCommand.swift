@@ -108,6 +108,17 @@ struct RegionDownloadCommand: AsyncParsableCommand {
 
     func validate() throws {
         if loading.noCache || loading.offline { throw ValidationError("a region is downloaded into the database, from the network: drop --no-cache and --offline") }
+        try mapbox.requireToken(forStyle: style, offline: false)
+        if loading.engine == .maplibreGLJS {
+            throw ValidationError("--engine maplibre-gl-js: MapLibre GL JS downloads no offline regions; a region is downloaded as MapLibre Native (the default) or the Mapbox SDK (--engine mapbox) download it")
+        }
+        if loading.localIdeographs != nil && glyphs != .needed {
+            throw ValidationError("--local-ideographs decides which glyph ranges the tiles need: it goes with --glyphs needed (--glyphs all downloads every range)")
+        }
+        if loading.mode != .continuous { throw ValidationError("--mode is how a map draws; a download draws nothing: drop it") }
+        if loading.maxTiles != Map.Options.defaultMaximumTilesPerSource {
+            throw ValidationError("--max-tiles limits one view of a map; a region is as large as its area and zooms make it: drop it")
+        }
         guard (0...8).contains(pixelRatio), pixelRatio > 0 else { throw ValidationError("--pixel-ratio must be above 0 and at most 8") }
         guard retries >= 0, mapboxTileLimit >= 0 else { throw ValidationError("--retries and --mapbox-tile-limit cannot be negative") }
         if resumedID != nil {

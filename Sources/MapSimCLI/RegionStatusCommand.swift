@@ -15,7 +15,7 @@ struct RegionStatusCommand: ParsableCommand {
         requires only those ranges: the status says how many it holds of those MapLibre Native \
         would download, and the bytes saved.
 
-        \(ExitStatus.section([(ExitStatus.success, "the status is printed"), (ExitStatus.failure, "there is no such region"), (ExitStatus.cannotWrite, "the cache cannot be opened")]))
+        \(ExitStatus.section([(ExitStatus.success, "the status is printed"), (ExitStatus.failure, "there is no such region"), (ExitStatus.cannotWrite, "the cache cannot be opened: missing, damaged, or not a cache")]))
 
         Examples:
           mapsim region status 1 --cache app.db

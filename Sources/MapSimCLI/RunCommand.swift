@@ -119,7 +119,7 @@ struct RunCommand: AsyncParsableCommand {
             JUnitReport.Case(name: $0.name, className: "mapsim.scenarios", seconds: $0.seconds, failure: $0.passed ? nil : $0.problems.joined(separator: "\n"))
         })
         do {
-            try OutputFile.write(report.xml, to: path)
+            try OutputFile.write(report.xml, to: path, format: .junit)
         } catch {
             throw ExitStatus.fail(error)
         }

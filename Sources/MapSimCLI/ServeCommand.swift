@@ -100,8 +100,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 for any free one (printed).")
     var port = 8080
 
-    @Option(help: ArgumentHelp("The Cache-Control max-age of every answer, in seconds.", valueName: "SECONDS"))
-    var maxAge = 3600
+    @Option(help: ArgumentHelp("The Cache-Control max-age of every answer (1h, 90s; a bare number is seconds; 0 for none).", valueName: "DURATION"))
+    var maxAge = DurationArgument(argument: "3600")!
 
     @Option(help: "The most connections open at once.")
     var maxConnections = 256
@@ -115,7 +115,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Misbehave for the URLs matching PATTERN: a status (503), drop, truncate or delay:MS; xTIMES for the first TIMES requests of each URL (repeatable; the first that matches applies).", valueName: "PATTERN=EFFECT[xTIMES]"))
     var fault: [FaultArgument] = []
 
-    @Option(help: ArgumentHelp("No network from START to END seconds after the server started: every connection is dropped (repeatable).", valueName: "START-END"))
+    @Option(help: ArgumentHelp("No network from START to END after the server started (3-5, 500ms-2s; a bare number is seconds): every connection is dropped (repeatable).", valueName: "START-END"))
     var offlineWindow: [WindowArgument] = []
 
     @Option(help: ArgumentHelp("Write every request's event to FILE as JSON lines, as it is answered.", valueName: "FILE"))
@@ -137,7 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--scenario gives the network: --network, --offline-window and --proxy do not go with it")
         }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        guard (0...31_536_000).contains(maxAge) else { throw ValidationError("--max-age must be between 0 and 31536000 seconds") }
+        guard maxAge.time <= .seconds(31_536_000) else { throw ValidationError("--max-age must be at most a year (31536000 s)") }
         guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be between 1 and 100000") }
         if let network, NetworkPreset(rawValue: network) == nil {
             throw ValidationError("--network must be one of \(NetworkPreset.names.joined(separator: ", "))")
@@ -212,7 +212,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             let conditions = scenarioConditions ?? ServeConditions(profile: network.flatMap(NetworkPreset.init(rawValue:)).map { $0.profile(seed: seed) },
                                                                    profileName: network, faults: fault.map(\.rule), offlineWindows: offlineWindow.map(\.value))
-            server = try await StyleServer.start(.init(style: style, host: host, port: port, maxAge: maxAge, maximumConnections: maxConnections,
+            server = try await StyleServer.start(.init(style: style, host: host, port: port, maxAge: Int(maxAge.time.microseconds / 1_000_000), maximumConnections: maxConnections,
                                                        conditions: conditions, remote: remote)) { event in
                 let recorded = recorder.record(event)
                 summary.withLock { $0.record(recorded) }
@@ -231,7 +231,7 @@ struct ServeCommand: AsyncParsableCommand {
         await server.stop()
         do {
             try recorder.close()
-            if let trace, !streamsTrace { try OutputFile.write(recorder.trace.yaml, to: trace) }
+            if let trace, !streamsTrace { try OutputFile.write(recorder.trace.yaml, to: trace, format: .trace) }
         } catch {
             throw ExitStatus.fail(error)
         }

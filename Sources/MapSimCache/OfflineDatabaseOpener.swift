@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MapSimJSON
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,7 +8,9 @@ import Glibc
 /// Opens an offline database file and decides what to do with what it finds: create MapLibre's
 /// schema in a new file, migrate an older MapLibre version or mapsim's earlier cache, read an older
 /// version as it is when the file cannot be written, refuse a newer version or another program's
-/// tables, and set a damaged file aside.
+/// tables, and set a damaged file aside — only a damaged cache that is provably one (SQLite's header
+/// and the offline database's tables, `OwnedFormat.offlineDatabase`): any other file is refused and
+/// left as it is, never moved, replaced or truncated.
 struct OfflineDatabaseOpener {
     /// What opening gave.
     struct Opened {
@@ -53,6 +56,18 @@ struct OfflineDatabaseOpener {
             throw error
         } catch let error as DatabaseError where Self.isDamage(error) {
             let reason = OfflineDatabase.describe(error)
+            if OwnedFormat.offlineDatabase.refusal(toReplace: Self.resolved(path)) != nil {
+                throw CacheError(.foreign, path: path, """
+                    \(path) is not a cache (\(reason)). mapsim sets aside only a damaged cache of its own — an SQLite file with the \
+                    offline database's tables —, so this file was left as it is: give --cache the path of a cache, or of a file to create.
+                    """, underlying: error)
+            }
+            if options.readOnly {
+                throw CacheError(.cannotOpen, path: path, """
+                    the cache \(path) is damaged (\(reason)); it cannot be read, and nothing was changed (a command that writes \
+                    to it — load, region download — sets it aside and starts a new cache)
+                    """, underlying: error)
+            }
             guard writable, let aside = Self.setAside(path) else {
                 opened.warnings.append("the cache \(path) is damaged (\(reason)); it cannot be moved aside, so the run goes on without it")
                 opened.readOnly = true
@@ -158,6 +173,11 @@ struct OfflineDatabaseOpener {
         access(path, W_OK) == 0 && access((path as NSString).deletingLastPathComponent, W_OK) == 0
     }
 
+    /// The file `path` names: the target of a symbolic link, or the path itself.
+    static func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    }
+
     /// Whether SQLite says the file is damaged or not a database.
     static func isDamage(_ error: DatabaseError) -> Bool {
         error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
@@ -167,7 +187,7 @@ struct OfflineDatabaseOpener {
     /// journal companions out of the way; returns the new name, or nil when it cannot be moved (or is
     /// not a regular file: a device is never renamed).
     static func setAside(_ path: String) -> String? {
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let target = resolved(path)
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: target),
               attributes[.type] as? FileAttributeType == .typeRegular else { return nil }
         var candidate = target + ".corrupt"

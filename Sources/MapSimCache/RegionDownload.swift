@@ -206,7 +206,10 @@ struct RegionDownload: DrivenMachine {
             switch action {
             case .load(let order): actions.append(.load(order))
             case .cancelLoad(let attempt): actions.append(.cancelLoad(attempt))
-            case .scheduleTimer(let id, let time): actions.append(.schedule(.timer(id), at: time))
+            // A download keeps no request once it is answered: the expiry refresh the pipeline
+            // schedules for a response with max-age never comes (nothing waits for it).
+            case .scheduleTimer(let id, let time) where requests[id] != nil: actions.append(.schedule(.timer(id), at: time))
+            case .scheduleTimer: continue
             case .deliver(let id, let response, let final) where final: actions += answered(id, response, at: now)
             // Retried failures wait for their last answer; a download is always online, writes its
             // answers itself, and sends no map events.

@@ -36,6 +36,16 @@ public final class HTTPResourceLoader: ResourceLoader {
             self.userAgent = userAgent
             self.deadline = deadline
         }
+
+        /// The defaults, but with no limit shorter than `budget`, when one is given: a command's
+        /// own limit (`load --timeout`) is what a slow connection or a silent server is allowed.
+        public init(waitingAtMost budget: SimTime?) {
+            self.init()
+            guard let budget else { return }
+            let allowed = Duration.microseconds(budget.microseconds)
+            connectTimeout = allowed
+            readTimeout = allowed
+        }
     }
 
     /// The settings.

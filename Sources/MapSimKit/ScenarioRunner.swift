@@ -23,6 +23,13 @@ public struct ScenarioRunner: Sendable {
 
     /// Runs `scenario` and checks its expectations.
     public func run(_ scenario: Scenario) async throws(ScenarioError) -> ScenarioResult {
+        for mirror in scenario.mirrors {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: mirror.directory, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ScenarioError(.cannotRun, file: scenario.name,
+                                    "mirror \(mirror.prefix): the folder \(mirror.directory) does not exist (every URL under \(mirror.prefix) would be a 404)")
+            }
+        }
         let folder = temporaryDirectory + "/mapsim-scenario-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         do {

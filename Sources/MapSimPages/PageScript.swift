@@ -54,15 +54,27 @@ const Address = {
   read() {
     const state = {kinds: null, outcomes: null, query: '', open: null};
     for (const part of location.hash.replace(/^#/, '').split('&')) {
-      const [key, raw] = part.split('=');
-      if (raw === undefined) continue;
-      const value = decodeURIComponent(raw);
+      const equals = part.indexOf('=');
+      if (equals < 0) continue;
+      const key = part.slice(0, equals);
+      const value = Address.decode(part.slice(equals + 1));
       if (key === 'kind') state.kinds = new Set(value.split(',').filter(Boolean));
       else if (key === 'outcome') state.outcomes = new Set(value.split(',').filter(Boolean));
       else if (key === 'q') state.query = value;
       else if (key === 'open') state.open = value;
     }
     return state;
+  },
+  // A part of an address as it was written: escapes decoded, and a % that starts none (#q=50%,
+  // typed by hand) standing for itself rather than failing the page.
+  decode(text) {
+    try {
+      return decodeURIComponent(text);
+    } catch (error) {
+      return text.replace(/(%[0-9A-Fa-f]{2})+/g, (run) => {
+        try { return decodeURIComponent(run); } catch (inner) { return run; }
+      });
+    }
   },
   write(waterfall) {
     const parts = [];

@@ -4,17 +4,27 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Synchronization
 
-/// A TCP server on 127.0.0.1 that accepts connections and closes them without answering: a
-/// dropped connection, for tests.
+/// A TCP server on 127.0.0.1 that accepts connections and never answers: it closes each at once
+/// (a dropped connection), or holds it open until it stops (a server that hangs), for tests.
 public final class DroppingServer: @unchecked Sendable {
+    /// What the server does with a connection it accepted.
+    public enum Behaviour: Sendable {
+        /// Reads the request and closes the connection.
+        case drop
+        /// Reads the request and keeps the connection open, answering nothing, until `stop()`.
+        case hold
+    }
+
     /// The port it listens on.
     public let port: Int
     private let socketDescriptor: Int32
     private let thread: Thread
+    private let held = HeldConnections()
 
     /// Starts listening on an ephemeral port.
-    public init() throws {
+    public init(_ behaviour: Behaviour = .drop) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EIO) }
         var address = sockaddr_in()
@@ -34,21 +44,33 @@ public final class DroppingServer: @unchecked Sendable {
         }
         port = Int(UInt16(bigEndian: address.sin_port))
         socketDescriptor = descriptor
+        let held = held
         thread = Thread {
             while true {
                 let client = accept(descriptor, nil, nil)
                 if client < 0 { return }
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                _ = read(client, &buffer, buffer.count)
-                close(client)
+                switch behaviour {
+                case .drop:
+                    var buffer = [UInt8](repeating: 0, count: 4096)
+                    _ = read(client, &buffer, buffer.count)
+                    close(client)
+                case .hold:
+                    held.clients.withLock { $0.append(client) }
+                }
             }
         }
         thread.start()
     }
 
-    /// Stops listening.
+    /// Stops listening, and closes the connections it held.
     public func stop() {
         shutdown(socketDescriptor, Int32(SHUT_RDWR))
         close(socketDescriptor)
+        for client in held.clients.withLock({ clients in defer { clients = [] }; return clients }) { close(client) }
     }
+}
+
+/// The connections a holding server keeps open, shared with its accepting thread.
+private final class HeldConnections: Sendable {
+    let clients = Mutex<[Int32]>([])
 }

@@ -23,7 +23,7 @@ public final class MosquittoBroker: @unchecked Sendable {
             throw TestSupportError(.notInstalled, "mosquitto is not installed (Debian: apt-get install mosquitto; the README's set-up and .ci/run do it)")
         }
         folder = try FixtureDirectory()
-        port = try Self.freePort()
+        port = try LoopbackPort.free()
         var configuration = ["listener \(port) 127.0.0.1", "allow_anonymous \(users.isEmpty)", "persistence false", "log_dest stderr"] + settings
         if !users.isEmpty {
             let passwords = try folder.write("passwords", "")
@@ -67,7 +67,7 @@ public final class MosquittoBroker: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        guard Self.waitUntilListening(port: port) else {
+        guard LoopbackPort.waitUntilListening(port) else {
             stop()
             throw TestSupportError(.cannotStart, "mosquitto did not start listening on port \(port)")
         }
@@ -83,41 +83,5 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     deinit {
         stop()
-    }
-
-    /// A TCP port nothing listens on now.
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw TestSupportError(.cannotStart, "cannot open a socket") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        guard bound else { throw TestSupportError(.cannotStart, "cannot find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Whether something accepts connections on the port within a few seconds of trying.
-    private static func waitUntilListening(port: Int) -> Bool {
-        for attempt in 0..<200 {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-            }
-            close(descriptor)
-            if connected { return true }
-            // The broker is starting: it is the broker's readiness that is waited for, not a duration.
-            usleep(useconds_t(min(50_000, 1_000 * (attempt + 1))))
-        }
-        return false
     }
 }

@@ -29,6 +29,19 @@ struct ArgumentTests {
         }
     }
 
+    @Test func durationsTakeTheUnitsPeopleWrite() {
+        let cases: [(String, SimTime?)] = [("250ms", .milliseconds(250)), ("1.5s", .milliseconds(1_500)), ("2min", .seconds(120)), ("2 min", .seconds(120)),
+                                           ("90", .seconds(90)), ("1h", .seconds(3_600)), ("3 hours", .seconds(10_800)), ("10sec", .seconds(10)),
+                                           ("500us", SimTime(microseconds: 500)), ("2m", .seconds(120)), ("2MIN", .seconds(120)),
+                                           ("", nil), ("-1s", nil), ("2days", nil), ("1e3", nil), ("s", nil), ("nan", nil), ("9000h", nil)]
+        for (text, expected) in cases { #expect(DurationArgument(argument: text)?.time == expected, "\(text)") }
+        // A bare number is what the format says: seconds on the command line, milliseconds in a scenario.
+        #expect(SimTime(parsing: "500", bareUnit: .milliseconds(1)) == .milliseconds(500))
+        #expect(WindowArgument(argument: "3-5")?.value == SimTime.seconds(3)..<SimTime.seconds(5))
+        #expect(WindowArgument(argument: "500ms-2s")?.value == SimTime.milliseconds(500)..<SimTime.seconds(2))
+        for bad in ["5-3", "3", "3-", "-5", "a-b"] { #expect(WindowArgument(argument: bad) == nil, "\(bad)") }
+    }
+
     @Test func formatsByteCounts() async {
         #expect(ByteCount.format(512) == "512 B")
         #expect(ByteCount.format(2_450) == "2.5 KB")

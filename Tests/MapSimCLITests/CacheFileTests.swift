@@ -46,7 +46,9 @@ struct CacheFileTests {
     @Test func negativeNumbersAreValuesNamedOutOfRange() async throws {
         for (arguments, message) in [(["--size", "-512x512"], "--size must be WIDTHxHEIGHT with each side from 1 to 16384 pixels, not -512x512"),
                                      (["--size", "100000x100000"], "from 1 to 16384 pixels, not 100000x100000"),
-                                     (["--timeout", "-1"], "--timeout must be above 0 and at most 86400 seconds of virtual time, not -1"),
+                                     (["--timeout", "-1"], "The value '-1' is invalid for '--timeout <DURATION>'"),
+                                     (["--timeout", "2days"], "The value '2days' is invalid for '--timeout <DURATION>'"),
+                                     (["--timeout", "25h"], "--timeout must be above 0 and at most a day (86400 s), not 90000 s"),
                                      (["--pixel-ratio", "-1"], "--pixel-ratio must be above 0 and at most 8"),
                                      (["--zoom", "-3"], "--zoom must be between 0 and 25.5, not -3.0")] {
             let result = try await CommandRunner.run(["load", "styles/sample/style.json", "-q"] + arguments)
@@ -54,13 +56,25 @@ struct CacheFileTests {
         }
     }
 
-    @Test func onlyAFileThatIsNotADatabaseIsSetAside() async throws {
+    @Test func aUsersFileGivenAsTheCacheIsRefusedUntouched() async throws {
         let fixture = try FixtureDirectory()
-        try fixture.write("garbage.db", String(repeating: "not a database ", count: 400))
+        let text = String(repeating: "not a database ", count: 400)
+        try fixture.write("garbage.db", text)
         let garbage = try await remoteLoad(cache: "garbage.db", in: fixture.path)
-        #expect(garbage.status == 0)
-        #expect(garbage.standardError.contains("is damaged"), "\(garbage.standardError)")
-        #expect(FileManager.default.fileExists(atPath: fixture.path + "/garbage.db.corrupt"))
+        #expect(garbage.status == 74 && garbage.standardError.contains("garbage.db is not a cache") && garbage.standardError.contains("left as it is"),
+                "\(garbage.standardError)")
+        #expect(try String(contentsOfFile: fixture.path + "/garbage.db", encoding: .utf8) == text)
+        #expect(!FileManager.default.fileExists(atPath: fixture.path + "/garbage.db.corrupt"))
+        // The style itself, given as the cache by mistake.
+        let style = try String(contentsOfFile: SampleStyle.stylesFolder + "/sample/style.json", encoding: .utf8)
+        try fixture.write("style.json", style)
+        for command in [["load", "style.json", "-q", "--cache", "style.json"], ["region", "list", "--cache", "style.json"],
+                        ["region", "download", "style.json", "--bounds", "-122.5,37.7,-122.3,37.9", "--min-zoom", "10", "--max-zoom", "10", "--cache", "style.json"]] {
+            let result = try await CommandRunner.run(command, in: fixture.path)
+            #expect(result.status == 74 && result.standardError.contains("style.json is not a cache"), "\(command): \(result.standardError)")
+            #expect(try String(contentsOfFile: fixture.path + "/style.json", encoding: .utf8) == style)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.path).sorted() == ["garbage.db", "style.json"], "nothing moved aside or made")
         // A folder where the cache should be is an error of the user's, not a corrupt cache: kept as it
         // is, and the command fails as it fails for any file it cannot write.
         try FileManager.default.createDirectory(atPath: fixture.path + "/folder.db", withIntermediateDirectories: true)

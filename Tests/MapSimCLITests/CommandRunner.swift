@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MapSimTesting
 
 /// Runs the built `mapsim` executable and captures what it prints.
@@ -7,6 +8,9 @@ struct CommandRunner {
         var status: Int32
         var standardOutput: String
         var standardError: String
+        /// How long the process went on after it last printed (to either stream): a command must end
+        /// when its work ends, not wait on a connection, a timer or a server's max-age.
+        var lingered: Duration = .zero
     }
 
     /// The `mapsim` binary beside the test bundle, as `swift build` and `swift test` leave it.
@@ -79,10 +83,42 @@ struct CommandRunner {
         process.standardError = error
         try process.run()
         started(process.processIdentifier)
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        let lastOutput = Mutex(ContinuousClock.now)
+        // Both streams are read as they come, each on a thread of its own (neither can fill its pipe
+        // while the other is read), noting when the process last printed.
+        func drain(_ pipe: Pipe) -> DrainedStream {
+            let drained = DrainedStream()
+            Thread.detachNewThread {
+                var bytes = Data()
+                while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty {
+                    bytes += data
+                    lastOutput.withLock { $0 = .now }
+                }
+                drained.finish(bytes)
+            }
+            return drained
+        }
+        let outputData = drain(output)
+        let errorData = drain(error)
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-                      standardError: String(decoding: errorData, as: UTF8.self))
+        let exited = ContinuousClock.now
+        return Result(status: process.terminationStatus, standardOutput: String(decoding: outputData.wait(), as: UTF8.self),
+                      standardError: String(decoding: errorData.wait(), as: UTF8.self), lingered: exited - lastOutput.withLock { $0 })
+    }
+}
+
+/// What a thread reading one of a process's streams collected, handed over once the stream ended.
+private final class DrainedStream: Sendable {
+    private let state = Mutex<Data?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    func finish(_ data: Data) {
+        state.withLock { $0 = data }
+        done.signal()
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return state.withLock { $0 ?? Data() }
     }
 }

@@ -84,6 +84,21 @@ struct DocumentationTests {
         }
     }
 
+    /// A `console` block that starts with `$ mapsim …` shows that command and what it prints; it
+    /// prints exactly that, in a folder with the sample data.
+    @Test(arguments: documents)
+    func everyConsoleBlockShowsWhatTheCommandPrints(_ document: String) async throws {
+        let text = try String(contentsOfFile: Self.repository + "/" + document, encoding: .utf8)
+        for block in Self.blocks("console", in: text) where block.first?.hasPrefix("$ mapsim ") == true {
+            let folder = try FixtureDirectory()
+            for data in ["styles", "traces"] { try FileManager.default.copyItem(atPath: Self.repository + "/" + data, toPath: folder.path + "/" + data) }
+            let arguments = block[0].dropFirst("$ mapsim ".count).split(separator: " ").map(String.init)
+            let result = try await CommandRunner.run(arguments, in: folder.path)
+            let shown = block.dropFirst().joined(separator: "\n") + "\n"
+            #expect(result.standardOutput == shown, "\(document): `\(block[0])` now prints:\n\(result.standardOutput)")
+        }
+    }
+
     @Test func theDependencyDiagramIsPackageSwifts() throws {
         let article = try String(contentsOfFile: Self.catalog + "/Architecture.md", encoding: .utf8)
         let diagram = try #require(Self.blocks("text", in: article).first { $0.contains { $0.contains("─▶") } })
@@ -123,6 +138,18 @@ struct DocumentationTests {
         for command in try await Self.commandPaths() {
             #expect(root.contains(command[0]), "mapsim.1 names \(command[0])")
             #expect(FileManager.default.fileExists(atPath: pages + "/mapsim." + command.joined(separator: ".") + ".1"), "\(command)")
+        }
+    }
+
+    @Test func theManualPagesKeepEveryCharacterOfTheHelp() async throws {
+        for command in try await Self.commandPaths() {
+            let help = try await CommandRunner.run(command + ["--help"]).standardOutput
+            let page = try String(contentsOfFile: Self.repository + "/docs/man/mapsim." + command.joined(separator: ".") + ".1", encoding: .utf8)
+            for scalar in Set(help.unicodeScalars.filter { !$0.isASCII }) {
+                let escape = "\\[u" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4) + "]"
+                #expect(page.contains(escape), "mapsim \(command.joined(separator: " ")): the page writes \(scalar) as \(escape)")
+            }
+            #expect(!page.unicodeScalars.contains { !$0.isASCII }, "the page is ASCII, roff's escapes for the rest")
         }
     }
 
@@ -181,5 +208,12 @@ struct DocumentationTests {
             }
         }
         return paths
+    }
+}
+
+private extension String {
+    /// The string with zeros in front, to `length` characters at least.
+    func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
     }
 }

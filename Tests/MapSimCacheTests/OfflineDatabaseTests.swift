@@ -330,16 +330,50 @@ struct OfflineDatabaseTests {
         #expect(await cache.load(Self.tile(1)).data?.count == 10, "usable after a reset")
     }
 
-    @Test(arguments: ["garbage", "SQLite format 3\u{0}" + String(repeating: "x", count: 200)])
-    func setsADamagedFileAsideAndStartsANewCache(contents: String) async throws {
+    /// A cache of ours whose first page SQLite can no longer read: its b-tree header scribbled over,
+    /// the schema's text still there.
+    private static func damagedCache(at path: String) async throws {
+        let writer = try OfflineDatabase(path: path)
+        writer.store(Self.tile(1), Self.response(5))
+        await writer.flush()
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: 100)
+        try handle.write(contentsOf: Data([0xFF, 0xFF, 0xFF, 0xFF]))
+        try handle.close()
+    }
+
+    @Test func setsADamagedCacheOfItsOwnAsideAndStartsANewCache() async throws {
         let fixture = try FixtureDirectory()
-        let path = try fixture.write("cache.db", contents)
+        let path = fixture.path + "/cache.db"
+        try await Self.damagedCache(at: path)
+        let damaged = try Data(contentsOf: URL(fileURLWithPath: path))
         let cache = try OfflineDatabase(path: path)
         #expect(cache.warnings.count == 1)
         #expect(cache.warnings.first?.contains("is damaged") == true && cache.warnings.first?.contains("moved it to \(path).corrupt") == true, "\(cache.warnings)")
-        #expect(try String(contentsOfFile: path + ".corrupt", encoding: .utf8) == contents, "set aside, not deleted")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + ".corrupt")) == damaged, "set aside, not deleted")
         cache.store(Self.tile(1), Self.response(5))
         #expect(await cache.load(Self.tile(1)).data?.count == 5)
+    }
+
+    @Test(arguments: ["garbage", "SQLite format 3\u{0}" + String(repeating: "x", count: 200), #"{"version": 8, "sources": {}, "layers": []}"#])
+    func aFileThatIsNotACacheOfOursIsRefusedAndLeftAsItIs(contents: String) async throws {
+        let fixture = try FixtureDirectory()
+        let path = try fixture.write("style.json", contents)
+        #expect { _ = try OfflineDatabase(path: path) } throws: { error in
+            (error as? CacheError)?.code == .foreign && "\(error)".contains("is not a cache") && "\(error)".contains("left as it is")
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == contents, "untouched")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.path) == ["style.json"], "nothing moved aside, nothing made")
+    }
+
+    @Test func aDamagedCacheIsReadByNoCommandThatOnlyReads() async throws {
+        let fixture = try FixtureDirectory()
+        let path = fixture.path + "/cache.db"
+        try await Self.damagedCache(at: path)
+        #expect { _ = try OfflineDatabase(path: path, options: .init(readOnly: true)) } throws: { error in
+            (error as? CacheError)?.code == .cannotOpen && "\(error)".contains("is damaged") && "\(error)".contains("nothing was changed")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.path) == ["cache.db"])
     }
 
     @Test func damageFoundOnALaterReadSetsTheFileAsideAndTheRunGoesOn() async throws {
@@ -374,7 +408,8 @@ struct OfflineDatabaseTests {
 
     @Test func aDamagedFileBehindALinkIsSetAsideAtItsTarget() async throws {
         let fixture = try FixtureDirectory()
-        let target = try fixture.write("real/cache.db", "not a database at all, really not")
+        let target = try fixture.write("real/cache.db", "")
+        try await Self.damagedCache(at: target)
         try FileManager.default.createSymbolicLink(atPath: fixture.path + "/link.db", withDestinationPath: target)
         let cache = try OfflineDatabase(path: fixture.path + "/link.db")
         #expect(cache.warnings.first?.contains("\(target).corrupt") == true, "\(cache.warnings)")

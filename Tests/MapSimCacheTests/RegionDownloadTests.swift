@@ -35,6 +35,8 @@ struct RegionDownloadTests {
         var lookups: [Int]
         /// The most resources looked up and not yet done at once.
         var mostOutstanding: Int
+        /// The loop's virtual time when nothing was left to do.
+        var endedAt: SimTime
 
         var stored: [String] { outputs.compactMap { if case .store(let resource, _, _) = $0 { resource.url } else { nil } } }
         var linked: [String] { outputs.compactMap { if case .link(let resource) = $0 { resource.url } else { nil } } }
@@ -78,7 +80,7 @@ struct RegionDownloadTests {
                 }
             }
         } while await loop.step(notAfter: .max, perform: { pending.append($0) })
-        return Run(outputs: outputs, network: loads.started, machine: loop.machine, lookups: lookups, mostOutstanding: most)
+        return Run(outputs: outputs, network: loads.started, machine: loop.machine, lookups: lookups, mostOutstanding: most, endedAt: loop.now)
     }
 
     private static let serve: @Sendable (Resource) -> Response = { resource in
@@ -114,6 +116,18 @@ struct RegionDownloadTests {
         #expect(status.completedResourceCount == 1 + 1 + 4 + 1 + 3 + 5, "style, TileJSON, sprites, GeoJSON, a range per stack, tiles")
         #expect(status.completedTileCount == 5 && status.requiredTileCount == 5)
         #expect(Set(run.stored) == Set(run.network.map(\.url)).subtracting(run.network.filter { Self.serve($0).error != nil }.map(\.url)))
+    }
+
+    @Test func answersWithAMaxAgeLeaveNoTimerBehind() async {
+        // nginx's `Cache-Control: max-age=60` on every answer: a map would refresh each when it
+        // expires; a download keeps nothing, so its loop ends with its work (no wait of 60 s).
+        let run = await run { resource in
+            var response = Self.serve(resource)
+            if response.error == nil { response.expires = HTTPDate(secondsSince1970: WallClock.simulated.start.secondsSince1970 + 60) }
+            return response
+        }
+        #expect(run.machine.outcome == .complete)
+        #expect(run.endedAt < .seconds(60), "no expiry refresh is scheduled for what is stored: \(run.endedAt)")
     }
 
     @Test func includesIdeographsWhenTheRegionDoes() async throws {

@@ -87,6 +87,19 @@ struct HTTPResourceLoaderTests {
         }
     }
 
+    @Test func aCommandsBudgetIsTheClientsOnlyLimit() async throws {
+        // No hidden limit of the client's cuts an answer short of the command's own budget …
+        let generous = HTTPResourceLoader.Options(waitingAtMost: .seconds(90))
+        #expect(generous.readTimeout == .seconds(90) && generous.connectTimeout == .seconds(90))
+        // … and the budget bounds the wait.
+        try await withServer(.init(waitingAtMost: .milliseconds(200))) { server, loader in
+            server.reply("/slow.json", with: .delay(.seconds(2)))
+            let response = await loader.load(Resource(url: server.baseURL + "/slow.json", kind: .style))
+            #expect(response.error?.reason == .connection && response.error?.message.contains("timed out") == true)
+        }
+        #expect(HTTPResourceLoader.Options(waitingAtMost: nil).readTimeout == HTTPResourceLoader.Options().readTimeout)
+    }
+
     @Test func bodiesOverTheLimitAreRefused() async throws {
         try await withServer(.init(maximumResponseSize: 1_000)) { server, loader in
             let response = await loader.load(Resource(url: server.baseURL + "/style.json", kind: .style))

@@ -92,6 +92,17 @@ struct ReportPageTests {
         #expect(page.errors.isEmpty, "\(page.errors)")
     }
 
+    @Test func anAddressTypedByHandWithABarePercentStillOpens() async throws {
+        let trace = PageFixtures.syntheticTrace(requests: 120)
+        let folder = try FixtureDirectory()
+        let (browser, page) = try await open(ReportPage.html([TraceReport(name: "synthetic", trace: trace)]), in: folder,
+                                             address: "#q=50%&kind=tile%2Cstyle&x=%E2%82%AC%zz")
+        defer { Task { await browser.close() } }
+        #expect(try await page.evaluate("document.querySelector('input[type=search]').value") == .string("50%"))
+        #expect(try await count("[data-kind]", in: page) == 0, "no path holds 50%")
+        #expect(page.errors.isEmpty, "\(page.errors)")
+    }
+
     @Test func twoThousandRequestsAreAllInThePageAndAHundredThousandScroll() async throws {
         let folder = try FixtureDirectory()
         let (browser, page) = try await open(ReportPage.html([TraceReport(name: "two thousand", trace: PageFixtures.syntheticTrace(requests: 2_000))]), in: folder)

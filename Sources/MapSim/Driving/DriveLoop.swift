@@ -32,8 +32,13 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
     private struct InFlight {
         var order: LoadOrder
         var start: SimTime
+        /// When it started on the wall clock.
+        var wallStart: ContinuousClock.Instant
         var handle: Loads.Handle
         var place: (time: SimTime, sequence: UInt64)?
+        /// A limit its answer is known to come after (its real time ran past it): a step to that
+        /// limit does not wait for it again.
+        var lateFor: SimTime?
     }
 
     /// The machine, for reading its state.
@@ -113,7 +118,7 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
             switch action {
             case .load(let order):
                 let handle = loads.start(order)
-                inFlight[order.attempt] = InFlight(order: order, start: now, handle: handle)
+                inFlight[order.attempt] = InFlight(order: order, start: now, wallStart: ContinuousClock.now, handle: handle)
                 switch delivery {
                 case .deterministic:
                     unplaced.append(order.attempt)
@@ -147,11 +152,18 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
         // Only performed work posts to a deterministic loop; what it posted is fed at this step's time.
         if !performing.isEmpty { takeArrivals() }
         placeStartedLoads()
-        while let attempt = nextPlaced(), let load = inFlight[attempt], let place = load.place {
+        var index = placedHead
+        while let attempt = nextPlaced(from: &index), let load = inFlight[attempt], let place = load.place {
             discardCancelledAnswers()
             if let next = scheduler.next, next.time <= limit, (next.time, next.lane, next.sequence) < (place.time, 0, place.sequence) { break }
-            placedHead += 1
-            let (response, measured) = await loads.finish(load.handle)
+            index += 1
+            // An answer that comes after the real time its load takes is not waited for past the
+            // limit: a server that never answers holds a run no longer than it may last.
+            if let late = load.lateFor, late >= limit { continue }
+            guard let (response, measured) = await finish(load, notAfter: limit) else {
+                inFlight[attempt]?.lateFor = limit
+                continue
+            }
             // Cancelled while it ran: its answer never comes.
             guard let finished = inFlight.removeValue(forKey: attempt) else { continue }
             let delay = timing.delay(for: finished.order.resource, response: response, measured: measured)
@@ -190,6 +202,8 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
                 feed(due, perform: perform)
                 return true
             }
+            // On the wall clock, what comes later comes after the limit.
+            if wall >= limit { return false }
             let nextInput = scheduler.next.map(\.time).flatMap { $0 <= limit ? $0 : nil }
             // What can still come by the limit: a scheduled input, an answer, and — until the limit
             // passes — an input posted by work performed beside the loop; a limit on the wall clock
@@ -254,14 +268,28 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
         unplaced.removeAll(keepingCapacity: true)
     }
 
-    /// The first placed load still under way.
-    private func nextPlaced() -> AttemptID? {
+    /// The first placed load still under way at or after `index` (moved to it); the loads over
+    /// before the first under way are dropped.
+    private func nextPlaced(from index: inout Int) -> AttemptID? {
+        let atHead = index == placedHead
         while placedHead < placed.count, inFlight[placed[placedHead]] == nil { placedHead += 1 }
         if placedHead > 1_024 && placedHead * 2 > placed.count {
             placed.removeFirst(placedHead)
+            index -= placedHead
             placedHead = 0
         }
-        return placedHead < placed.count ? placed[placedHead] : nil
+        if atHead || index < placedHead { index = placedHead }
+        while index < placed.count, inFlight[placed[index]] == nil { index += 1 }
+        return index < placed.count ? placed[index] : nil
+    }
+
+    /// The answer of `load`, waited for — when answers come after the real time their loads take —
+    /// only while it could still come by `limit`: nil when it comes later.
+    private func finish(_ load: InFlight, notAfter limit: SimTime, isolation: isolated (any Actor)? = #isolation) async -> (response: Response, measured: SimTime)? {
+        guard timing.waitsForRealTime, limit < .max else { return await loads.finish(load.handle) }
+        let budget = limit - load.start
+        guard budget > .zero else { return nil }
+        return await loads.finish(load.handle, by: load.wallStart + .microseconds(budget.microseconds))
     }
 
     /// Drops cancelled answers from the front of the schedule, without moving the clock.

@@ -10,6 +10,17 @@ public protocol LoadPerformer: Sendable {
     /// Waits for the load to finish: its response, and how long it really took.
     func finish(_ handle: Handle) async -> (response: Response, measured: SimTime)
 
+    /// Waits for the load to finish until `deadline` on the wall clock: nil when it has not by then,
+    /// and the load goes on (`finish` may be called for it later).
+    func finish(_ handle: Handle, by deadline: ContinuousClock.Instant) async -> (response: Response, measured: SimTime)?
+
     /// Gives the load up; `finish` is not called for it afterwards.
     func cancel(_ handle: Handle)
+}
+
+extension LoadPerformer {
+    /// Canned answers are there at once: waits for the load whatever the deadline.
+    public func finish(_ handle: Handle, by deadline: ContinuousClock.Instant) async -> (response: Response, measured: SimTime)? {
+        await finish(handle)
+    }
 }

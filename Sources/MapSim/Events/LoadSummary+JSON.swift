@@ -34,7 +34,8 @@ extension LoadSummary {
             ("answered-by", .object(JSONObject(responsesBySource.map { ($0.source.rawValue, JSONValue.number(Double($0.count))) }))),
             ("frames", .number(Double(frames))), ("events", .number(Double(eventCount))),
             ("critical-path", path), ("errors", .array(errorList)),
-            ("missing-images", .array(missingImages.map { .string($0) })), ("budgets", .array(verdicts)),
+            ("missing-images", .array(missingImages.map { .string($0) })), ("timed-out", .array(timedOut.map { .string($0) })),
+            ("budgets", .array(verdicts)),
         ])
     }
 }

@@ -61,6 +61,8 @@ public struct LoadSummary: Sendable, Equatable {
     public var eventCount = 0
     /// The number of frames rendered.
     public var frames = 0
+    /// The URLs of the requests the run gave up when its time was over (`Map.giveUp`), in order.
+    public var timedOut: [String] = []
     /// Every request event, in the order answered.
     public private(set) var requests: [RequestSpan] = []
     /// The URL of the first style requested: what paths are shown below.
@@ -89,6 +91,7 @@ public struct LoadSummary: Sendable, Equatable {
             // A request given up after it failed (offline, say) ends with a cancellation: the same
             // request, counted once.
             if request.cancelled && settledFailures.remove(request.request.url) != nil { break }
+            if request.cancelled, request.response?.error != nil { timedOut.append(request.request.url) }
             requests.append(RequestSpan(kind: request.request.kind, url: request.request.url, begin: event.begin, end: event.end,
                                         failed: request.response?.error != nil, cancelled: request.cancelled))
             if request.request.kind == .style && styleURL == nil { styleURL = request.request.url }
@@ -103,8 +106,8 @@ public struct LoadSummary: Sendable, Equatable {
             traffic[index].traffic.bytes += request.response?.size ?? 0
             if request.response?.error != nil { traffic[index].traffic.failures += 1 }
             if request.cancelled { traffic[index].traffic.cancelled += 1 }
-            // A request that never left (offline) was answered by nobody.
-            if let response = request.response, response.error?.reason != .inOfflineMode {
+            // A request that never left (offline), or was given up unanswered, was answered by nobody.
+            if let response = request.response, response.error?.reason != .inOfflineMode, !request.cancelled {
                 if let position = responsesBySource.firstIndex(where: { $0.source == request.dataSource }) {
                     responsesBySource[position].count += 1
                 } else {
@@ -146,6 +149,6 @@ public struct LoadSummary: Sendable, Equatable {
             && lhs.responsesBySource.map(\.count) == rhs.responsesBySource.map(\.count) && lhs.notModified == rhs.notModified
             && lhs.traffic.map(\.traffic) == rhs.traffic.map(\.traffic) && lhs.liveSubscriptions == rhs.liveSubscriptions
             && lhs.refusedSubscriptions == rhs.refusedSubscriptions && lhs.liveUpdates == rhs.liveUpdates && lhs.updatedLocations == rhs.updatedLocations
-            && lhs.requests == rhs.requests
+            && lhs.requests == rhs.requests && lhs.timedOut == rhs.timedOut
     }
 }

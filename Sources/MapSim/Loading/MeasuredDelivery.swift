@@ -4,6 +4,9 @@ public struct MeasuredDelivery: DeliveryTiming {
     /// Measured delivery.
     public init() {}
 
+    /// A network answer comes after the real time its load took.
+    public var waitsForRealTime: Bool { true }
+
     public func delay(for resource: Resource, response: Response, measured: SimTime) -> SimTime {
         response.source == .network ? measured : .zero
     }

@@ -41,6 +41,10 @@ public struct RequestPipeline: StateMachine {
         /// A browser's HTTP cache stands before the network (`BrowserCache`): a URL asked for again
         /// while its answer is fresh, or while it is on its way, is not sent again.
         public var usesBrowserCache = false
+        /// The Mapbox API that `mapbox://` URLs go to, when no access token was given: a request to
+        /// it without `access_token` fails at once (the API would refuse it; no retry helps) —
+        /// the cache still answers what it holds.
+        public var tokenlessMapboxAPI: MapboxURL?
 
         /// The SDK defaults; no cache, always online.
         public init(maximumConcurrentRequests: Int = Self.defaultMaximumConcurrentRequests, usesCache: Bool = false,
@@ -70,6 +74,9 @@ public struct RequestPipeline: StateMachine {
         case timer(RequestID)
         /// Go offline (true) or back online (false).
         case setOffline(Bool)
+        /// The run's time is over: every request not yet answered is given up, its resource-request
+        /// event cancelled with a connection failure that says why.
+        case giveUp(String)
     }
 
     /// What the pipeline asks for.
@@ -160,6 +167,7 @@ public struct RequestPipeline: StateMachine {
         case .answer(let answer): self.answer(answer, at: now)
         case .timer(let id): timerFired(for: id, at: now)
         case .setOffline(let offline): setOffline(offline, at: now)
+        case .giveUp(let reason): giveUp(reason, at: now)
         }
     }
 
@@ -283,6 +291,31 @@ public struct RequestPipeline: StateMachine {
         }
     }
 
+    /// Gives up every request the requester still waits for, in the order they were made: its
+    /// attempt is cancelled and its event names the request as sent, failed with `reason`.
+    private mutating func giveUp(_ reason: String, at now: SimTime) -> [Action] {
+        var actions: [Action] = []
+        for id in entries.keys.sorted() {
+            guard let entry = entries.removeValue(forKey: id) else { continue }
+            switch entry.phase {
+            case .reading(let attempt), .cacheLookup(let attempt), .loading(let attempt): actions.append(.cancelLoad(attempt))
+            case .queued, .waitingForTimer, .waitingForConnection, .waitingForSameURL, .idle: break
+            }
+            guard !entry.settled else { continue }
+            let sent = entry.attempt?.resource ?? entry.original
+            let backend: Backend = URLResolver.isLocalFile(entry.original.url) ? .file : .network
+            let event = ResourceRequest(dataSource: Self.dataSource(backend, url: entry.original.url), request: sent,
+                                        response: .failure(.connection, "\(reason): \(entry.original.url)", source: backend == .file ? .localFile : .network), cancelled: true)
+            actions.append(.emit(.resourceRequest(event), begin: entry.attempt?.start ?? entry.requestedAt))
+        }
+        regularQueue = RequestQueue()
+        lowQueue = RequestQueue()
+        networkInFlight = 0
+        inFlightByHost = [:]
+        imagesInFlight = 0
+        return actions
+    }
+
     /// Offline, network requests fail at once with `in-offline-mode`; back online, the requests whose
     /// last failure was a connection or offline failure restart, regular priority before low.
     private mutating func setOffline(_ offline: Bool, at now: SimTime) -> [Action] {
@@ -369,20 +402,32 @@ public struct RequestPipeline: StateMachine {
             entries[id] = entry
             return entry.delivered ? [] : deliver(failure, for: id, entry, from: .network, attempt: false, final: false, at: now)
         }
+        if let refusal = refusal(of: entry.resource.url) {
+            entries[id] = nil
+            return deliver(.failure(.other, refusal, source: .network), for: id, entry, from: .network, attempt: false, final: true, at: now)
+        }
         entry.phase = .queued
         entries[id] = entry
-        if entry.resource.priority == .regular { regularQueue.append(id) } else { lowQueue.append(id) }
+        let group = isLimited ? RequestQueue.Group(host: Self.host(of: entry.resource.url), isImage: entry.resource.isImage) : RequestQueue.Group(host: "", isImage: false)
+        if entry.resource.priority == .regular { regularQueue.append(id, group: group) } else { lowQueue.append(id, group: group) }
         return startQueued(at: now)
+    }
+
+    /// Why `url` cannot go to the network: a URL of the Mapbox API without an access token.
+    private func refusal(of url: String) -> String? {
+        guard let api = configuration.tokenlessMapboxAPI, api.canonical(url) != url, !url.contains("access_token=") else { return nil }
+        return "\(api.canonical(url)) needs a Mapbox access token: set MAPBOX_ACCESS_TOKEN or give --access-token"
     }
 
     private mutating func startQueued(at now: SimTime) -> [Action] {
         var actions: [Action] = []
         while networkInFlight < configuration.maximumConcurrentRequests {
-            let limited = configuration.maximumRequestsPerHost != nil || configuration.maximumImageRequests != nil
-            let startable: (RequestID) -> Bool = { [self] id in !limited || entries[id].map(hasSlot(for:)) ?? true }
-            guard let id = regularQueue.popFirst(where: startable) ?? lowQueue.popFirst(where: startable) else { return actions }
+            let (byHost, images, configuration) = (inFlightByHost, imagesInFlight, configuration)
+            let startable = { (group: RequestQueue.Group) in Self.hasSlot(for: group, byHost: byHost, images: images, configuration: configuration) }
+            let next = regularQueue.popFirst(where: startable) ?? lowQueue.popFirst(where: startable)
+            guard let id = next else { return actions }
             networkInFlight += 1
-            if limited, let entry = entries[id] {
+            if isLimited, let entry = entries[id] {
                 inFlightByHost[Self.host(of: entry.resource.url), default: 0] += 1
                 if entry.resource.isImage { imagesInFlight += 1 }
             }
@@ -391,10 +436,16 @@ public struct RequestPipeline: StateMachine {
         return actions
     }
 
-    /// Whether a request may start under the limits per host and on images.
-    private func hasSlot(for entry: Entry) -> Bool {
-        if let limit = configuration.maximumRequestsPerHost, inFlightByHost[Self.host(of: entry.resource.url), default: 0] >= limit { return false }
-        if let limit = configuration.maximumImageRequests, entry.resource.isImage, imagesInFlight >= limit { return false }
+    /// Whether requests are limited per host or on images (a browser), beyond the cap on all.
+    private var isLimited: Bool {
+        configuration.maximumRequestsPerHost != nil || configuration.maximumImageRequests != nil
+    }
+
+    /// Whether a request of `group` may start under the limits per host and on images, with
+    /// `byHost` requests in flight per host and `images` image requests.
+    private static func hasSlot(for group: RequestQueue.Group, byHost: [String: Int], images: Int, configuration: Configuration) -> Bool {
+        if let limit = configuration.maximumRequestsPerHost, byHost[group.host, default: 0] >= limit { return false }
+        if let limit = configuration.maximumImageRequests, group.isImage, images >= limit { return false }
         return true
     }
 

@@ -17,12 +17,19 @@ extension LoadSequence {
         var usedImages = Set<String>()
         let zoom = effectiveCamera.zoom
         let images = availableImages
+        // What a frame must look at: every visible tile when the images changed (their layouts may
+        // change), else only the tiles due a first draw and those that use images — so a frame
+        // costs what changed, not every tile of the view.
+        let everyTile = load.lastFrameImages != images
+        load.lastFrameImages = images
         for index in load.sources.indices {
             let layers = style.layers.filter { $0.source == load.sources[index].spec.id && $0.isShown(atZoom: zoom) }
-            for tile in load.sources[index].visible {
+            let candidates = everyTile ? load.sources[index].visible
+                : load.sources[index].undrawn.union(load.sources[index].withImages).filter(load.sources[index].isVisible)
+            for tile in candidates {
                 guard let state = load.sources[index].tiles[tile], state.status == .loaded, let content = state.content else { continue }
                 let firstDraw = !state.rendered
-                load.sources[index].tiles[tile]?.rendered = true
+                load.sources[index].markDrawn(tile)
                 // Images that arrived since the tile was laid out may change what it uses (coalesce, image).
                 let layout = state.layoutImages == images ? state.layout : layOut(source: index, tile: tile)
                 usedImages.formUnion(layout?.images ?? [])

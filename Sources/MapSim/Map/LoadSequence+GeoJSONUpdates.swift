@@ -43,7 +43,7 @@ extension LoadSequence {
                 guard touched.contains(where: { tiler.intersects($0, tile.canonical) }) else { continue }
                 load.sources[index].tiles[tile]?.content = .geoJSON(tiler.features(in: tile.canonical))
                 // Its symbols are placed again, and fade in, as after any tile reload.
-                load.sources[index].tiles[tile]?.rendered = false
+                load.sources[index].markUndrawn(tile)
                 actions += settleContent(source: index, tile: tile)
             }
         }

@@ -25,8 +25,17 @@ extension LoadSequence {
                 actions += refusal
             }
             if bounded, let pyramid = load.sources[index].pyramid {
-                let ideal = pyramid.visibleTiles(camera: camera, viewport: viewport, frustum: options.engine.cover == .frustum)
-                for tile in prefetchTiles(source: index, pyramid: pyramid, camera: camera) + ideal {
+                // The view's cover changes with the view only: a tile that came without data asks
+                // for its parents, not for the view to be covered again.
+                let cover: [OverscaledTileID]
+                if let last = load.sources[index].lastCover, last.view == view {
+                    cover = last.tiles
+                } else {
+                    let ideal = pyramid.visibleTiles(camera: camera, viewport: viewport, frustum: options.engine.cover == .frustum)
+                    cover = prefetchTiles(source: index, pyramid: pyramid, camera: camera) + ideal
+                    load.sources[index].lastCover = (view, cover)
+                }
+                for tile in cover {
                     let key = TileKey(canonical: tile.canonical, wrap: tile.wrap)
                     guard zooms[key] == nil else { continue }
                     zooms[key] = tile.overscaledZ
@@ -233,8 +242,7 @@ extension LoadSequence {
         let images = availableImages
         let layout = TileLayout(content: content, layers: style.layers.filter { $0.source == id }, zoom: state.zoom, tile: tile.canonical,
                                 availableImages: images, glyphRules: options.engine.glyphs)
-        load.sources[index].tiles[tile]?.layout = layout
-        load.sources[index].tiles[tile]?.layoutImages = images
+        load.sources[index].setLayout(layout, images: images, of: tile)
         return layout
     }
 

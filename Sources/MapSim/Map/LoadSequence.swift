@@ -209,7 +209,7 @@ struct LoadSequence: StateMachine {
         var actions: [Action] = []
         if let id, let index = load.sources.firstIndex(where: { $0.spec.id == id }) {
             for (tile, state) in load.sources[index].tiles.sorted(by: { $0.key < $1.key }) where state.content != nil {
-                load.sources[index].tiles[tile]?.rendered = false
+                load.sources[index].markUndrawn(tile)
                 actions += settleContent(source: index, tile: tile)
             }
         }

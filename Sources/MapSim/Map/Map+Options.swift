@@ -41,6 +41,7 @@ extension Map {
             configuration.maximumRequestsPerHost = engine.requests.maximumRequestsPerHost
             configuration.maximumImageRequests = engine.requests.maximumImageRequests
             configuration.usesBrowserCache = engine.requests.usesBrowserCache
+            if mapbox.accessToken == nil { configuration.tokenlessMapboxAPI = mapbox }
             return configuration
         }
     }

@@ -246,6 +246,12 @@ public actor Map {
     /// (requests whose last failure was a connection or offline failure restart).
     public func setOffline(_ offline: Bool) { feed(.setOffline(offline)) }
 
+    /// Ends a run whose time is over: every request not yet answered is given up — its load
+    /// stopped, its `resource-request` event cancelled with a connection failure that says `reason`
+    /// and names the URL — so that a summary and a trace say what the map still waited for. The map
+    /// waits for those answers no more.
+    public func giveUp(_ reason: String) { feed(.giveUp(reason)) }
+
     // MARK: - Running
 
     /// Runs until `state` holds, the style fails, or `timeout` of virtual time passes.

@@ -39,4 +39,6 @@ public enum MapInput: Sendable {
     case geoJSONUpdateParsed(source: String, token: Int)
     /// A frame is due.
     case frame
+    /// The run's time is over: every request not yet answered is given up, named with `reason`.
+    case giveUp(String)
 }

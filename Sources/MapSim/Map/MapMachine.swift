@@ -78,6 +78,8 @@ struct MapMachine: DrivenMachine {
             actions += route(sequence.handle(.finishGeoJSONUpdate(source: source, token: token), at: now), at: now)
         case .frame:
             actions += renderFrame(at: now)
+        case .giveUp(let reason):
+            actions += route(pipeline.handle(.giveUp(reason), at: now), at: now)
         }
         return actions
     }

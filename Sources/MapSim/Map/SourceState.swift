@@ -31,6 +31,13 @@ struct SourceState: Sendable {
     var coverRefused = false
     /// The view the tiles were last brought in line with.
     var lastView: View?
+    /// The tiles a view needs, worked out for `lastCover`'s view (its ideal tiles and prefetch):
+    /// a frame whose view did not move covers nothing again.
+    var lastCover: (view: View, tiles: [OverscaledTileID])?
+    /// Tiles that may be due a first draw: loaded (or reloaded) since a frame last drew them.
+    private(set) var undrawn: Set<TileKey> = []
+    /// Tiles whose layout uses images: what a frame reads for the images in use.
+    private(set) var withImages: Set<TileKey> = []
 
     /// What decides which tiles a source needs.
     struct View: Sendable, Equatable {
@@ -51,9 +58,34 @@ struct SourceState: Sendable {
         incompleteVisible = tiles.count { !(self.tiles[$0]?.isComplete ?? false) }
     }
 
+    /// Whether `tile` is one the view needs now.
+    func isVisible(_ tile: TileKey) -> Bool {
+        visibleSet.contains(tile)
+    }
+
+    /// Marks `tile` to be drawn again, as for the first time (its symbols placed again, fading in).
+    mutating func markUndrawn(_ tile: TileKey) {
+        tiles[tile]?.rendered = false
+        undrawn.insert(tile)
+    }
+
+    /// A frame drew `tile`.
+    mutating func markDrawn(_ tile: TileKey) {
+        tiles[tile]?.rendered = true
+        undrawn.remove(tile)
+    }
+
+    /// Keeps the layout worked out for `tile`, and whether it uses images.
+    mutating func setLayout(_ layout: TileLayout, images: Set<String>, of tile: TileKey) {
+        tiles[tile]?.layout = layout
+        tiles[tile]?.layoutImages = images
+        if layout.images.isEmpty { withImages.remove(tile) } else { withImages.insert(tile) }
+    }
+
     /// Changes the status of a tile it has, keeping the count of incomplete visible tiles.
     mutating func setStatus(_ status: TileState.Status, of tile: TileKey) {
         guard let wasComplete = tiles[tile]?.isComplete else { return }
+        if status == .loaded && tiles[tile]?.rendered == false { undrawn.insert(tile) }
         tiles[tile]?.status = status
         let isComplete = tiles[tile]?.isComplete ?? false
         if wasComplete != isComplete && visibleSet.contains(tile) { incompleteVisible += isComplete ? -1 : 1 }
@@ -73,6 +105,7 @@ extension SourceState {
         pyramid = TilePyramid(rounding: rounding, tileSize: spec.tileSize ?? 512, minZoom: tileJSON.minZoom,
                               maxZoom: tileJSON.maxZoom, bounds: tileJSON.bounds)
         template = resources.tileTemplate(tileJSON, base: base)
+        lastCover = nil
         metadata = .loaded
     }
 
@@ -81,6 +114,7 @@ extension SourceState {
         pyramid = TilePyramid(rounding: .floor, tileSize: 512, minZoom: spec.minZoom ?? 0, maxZoom: spec.maxZoom ?? 18)
         geoJSON = GeoJSONTiler(document, options: GeoJSONTiler.Options(buffer: spec.buffer, promoteId: spec.promotedProperty(in: ""),
                                                                        generateId: spec.generatesIDs))
+        lastCover = nil
         metadata = .loaded
     }
 }

@@ -28,6 +28,8 @@ struct StyleLoad: Sendable {
     var animationEnd: SimTime?
     /// A frame has drawn the style's layers (their transitions have started).
     var layersRendered = false
+    /// The images the last frame drew with; nil before the first frame.
+    var lastFrameImages: Set<String>?
     /// Images whose style-image-missing was sent (once per id per load).
     var reportedMissingImages: Set<String> = []
     /// Runtime images the last frame used.

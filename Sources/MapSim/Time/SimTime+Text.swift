@@ -1,15 +1,31 @@
-/// Durations as people write and read them: `800ms`, `2s`, `1.5m`; `333.3 ms`, `2 s`.
+/// Durations as people write and read them: `800ms`, `2s`, `2min`, `1.5 h`; `333.3 ms`, `2 s`.
 extension SimTime {
-    /// The span `text` gives: a number with a unit — `us`, `ms`, `s`, `m`, `h` — or a bare number of
-    /// seconds: `800ms`, `2s`, `1.5 s`, `10`. Nil for anything else, a negative span or one of a year or more.
-    public init?(parsing text: String) {
-        let trimmed = text.filter { $0 != " " }
-        let units: [(suffix: String, microseconds: Double)] = [("us", 1), ("µs", 1), ("ms", 1_000), ("s", 1_000_000), ("m", 60_000_000), ("h", 3_600_000_000)]
-        let unit = units.first { trimmed.hasSuffix($0.suffix) } ?? ("", 1_000_000)
-        let number = trimmed.dropLast(unit.suffix.count)
-        guard !number.isEmpty, number.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(number), value.isFinite,
-              value * unit.microseconds < 365 * 86_400_000_000 else { return nil }
-        self.init(microseconds: Int64((value * unit.microseconds).rounded()))
+    /// The units a duration may be written in, longest name first (so `ms` is not read as `s`).
+    private static let units: [(names: [String], microseconds: Double)] = [
+        (["microseconds", "microsecond", "us", "µs"], 1),
+        (["milliseconds", "millisecond", "msec", "ms"], 1_000),
+        (["seconds", "second", "secs", "sec", "s"], 1_000_000),
+        (["minutes", "minute", "mins", "min", "m"], 60_000_000),
+        (["hours", "hour", "hrs", "hr", "h"], 3_600_000_000),
+    ]
+
+    /// The span `text` gives: a number with a unit, or a bare number of `bareUnit` (seconds unless
+    /// a format says otherwise) — `250ms`, `1.5s`, `2min`, `1 h`, `90`. Units: `us`/`µs`, `ms`,
+    /// `s`/`sec`/`seconds`, `m`/`min`/`minutes`, `h`/`hr`/`hours`. Nil for anything else, a
+    /// negative span or one of a year or more.
+    public init?(parsing text: String, bareUnit: SimTime = .seconds(1)) {
+        let trimmed = text.filter { $0 != " " }.lowercased()
+        var multiplier = Double(bareUnit.microseconds)
+        var number = Substring(trimmed)
+        let named = Self.units.flatMap { unit in unit.names.map { (name: $0, microseconds: unit.microseconds) } }
+            .sorted { $0.name.count > $1.name.count }
+        if let unit = named.first(where: { trimmed.hasSuffix($0.name) }) {
+            multiplier = unit.microseconds
+            number = trimmed.dropLast(unit.name.count)
+        }
+        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(number), value.isFinite,
+              value * multiplier < 365 * 86_400_000_000 else { return nil }
+        self.init(microseconds: Int64((value * multiplier).rounded()))
     }
 
     /// The span in the unit that reads best, without needless decimals: `100 ms`, `333.3 ms`,

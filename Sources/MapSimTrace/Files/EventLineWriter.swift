@@ -15,9 +15,10 @@ public final class EventLineWriter: Sendable {
     private let file: OutputFile
     private let state: Mutex<State>
 
-    /// Opens `path` for writing; `header`, if given, is its first line.
+    /// Opens `path` for writing; `header`, if given, is its first line. A file already there is
+    /// replaced only when it is an events file or trace of mapsim's (`OwnedFormat.eventLines`).
     public init(path: String, header: JSONObject? = nil) throws(TraceError) {
-        file = try OutputFile(path: path, streamed: true)
+        file = try OutputFile(path: path, format: header == nil ? .eventLines : .trace, streamed: true)
         state = Mutex(State(buffer: header.map { Array((JSONWriter.string(.object($0)) + "\n").utf8) } ?? []))
         state.withLock { flush(&$0) }
     }

@@ -17,7 +17,9 @@ import MapSimJSON
 /// end, so a reader never sees half of it; a symbolic link is followed to its target, which is
 /// written, never the link replaced; anything else — a device, a FIFO, `/dev/stdout` — is written
 /// straight through, never replaced. A streamed file (a live recording that `tail -f` follows) is
-/// written in place as it goes.
+/// written in place as it goes. A file already at the path is replaced only when it is provably one
+/// of mapsim's own, of the format about to be written (`OwnedFormat`), or empty: anything else is
+/// refused, and left as it was.
 public final class OutputFile: @unchecked Sendable {
     private enum Mode {
         case standardOutput
@@ -32,10 +34,11 @@ public final class OutputFile: @unchecked Sendable {
     private var mode: Mode
     private var closed = false
 
-    /// Opens `path` for writing (`-` for standard output). A file it makes or replaces gets
-    /// `permissions` when they are given (a private key's 0o600), else those of the file it replaces.
-    /// `streamed` writes the file in place, so that what was written can be read at once.
-    public init(path: String, permissions required: mode_t? = nil, streamed: Bool = false) throws(TraceError) {
+    /// Opens `path` for writing a file of `format` (`-` for standard output). A file it makes or
+    /// replaces gets `permissions` when they are given (a private key's 0o600), else those of the
+    /// file it replaces. `streamed` writes the file in place, so that what was written can be read
+    /// at once.
+    public init(path: String, format: OwnedFormat, permissions required: mode_t? = nil, streamed: Bool = false) throws(TraceError) {
         self.path = path
         if path == "-" {
             target = path
@@ -52,6 +55,7 @@ public final class OutputFile: @unchecked Sendable {
             mode = .throughTo(descriptor)
             return
         }
+        if let refusal = format.refusal(toReplace: resolved) { throw TraceError(.cannotWrite, file: path, refusal) }
         let folder = FilePath.folder(of: resolved)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
@@ -127,9 +131,9 @@ public final class OutputFile: @unchecked Sendable {
         }
     }
 
-    /// Writes `text` to `path` as a whole.
-    public static func write(_ text: String, to path: String) throws(TraceError) {
-        let file = try OutputFile(path: path)
+    /// Writes `text`, a file of `format`, to `path` as a whole.
+    public static func write(_ text: String, to path: String, format: OwnedFormat) throws(TraceError) {
+        let file = try OutputFile(path: path, format: format)
         try file.write(Array(text.utf8))
         try file.close()
     }

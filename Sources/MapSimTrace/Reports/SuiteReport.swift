@@ -51,32 +51,48 @@ public struct SuiteReport: Sendable {
                       budgets: trace == nil ? [] : budgets.map { $0.check(summary) }, trace: trace, golden: golden)
         }
 
-        /// The file name of its page: its name with anything but letters, digits, `-`, `_` and `.`
-        /// replaced, so that a scenario's name never leaves the folder.
-        public var pageName: String {
+        /// Its name as a file name: anything but ASCII letters, digits, `-`, `_` and `.` replaced,
+        /// so that a scenario's name never leaves the folder.
+        var safeName: String {
             let safe = String(name.unicodeScalars.map { scalar in
-                CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar) ? Character(scalar) : "_"
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
             })
-            return (safe.hasPrefix(".") ? "_" + safe : safe) + ".html"
+            return safe.hasPrefix(".") ? "_" + safe : safe
         }
     }
 
     /// The scenarios, in the order they ran.
-    public var entries: [Entry]
+    public let entries: [Entry]
+    /// Each scenario's page, in the order of `entries`: its safe name, numbered (`-2`, `-3`) when
+    /// it would be another's page — the same name in two folders, `a b` beside `a_b`, names that
+    /// differ only in case (one file on macOS) — and never the index.
+    public let pageNames: [String]
 
     /// A report of `entries`.
     public init(entries: [Entry]) {
         self.entries = entries
+        var taken: Set<String> = ["index"]
+        pageNames = entries.map { entry in
+            let base = entry.safeName
+            var name = base
+            var number = 1
+            while taken.contains(name.lowercased()) {
+                number += 1
+                name = "\(base)-\(number)"
+            }
+            taken.insert(name.lowercased())
+            return name + ".html"
+        }
     }
 
     /// The index page.
     public var indexHTML: String {
         let seconds = entries.reduce(0) { $0 + $1.seconds }
-        let scenarios: [JSONValue] = entries.map { entry in
+        let scenarios: [JSONValue] = zip(entries, pageNames).map { entry, pageName in
             .object(JSONObject([
                 ("name", .string(entry.name)), ("status", .string(entry.passed ? "passed" : "failed")), ("seconds", .number(entry.seconds)),
                 ("events", .number(Double(entry.trace?.events.count ?? 0))), ("budgets", Self.budgets(entry.budgets)),
-                ("problem", entry.problems.first.map { .string(String($0.split(separator: "\n").first ?? "")) } ?? .null), ("page", .string(entry.pageName)),
+                ("problem", entry.problems.first.map { .string(String($0.split(separator: "\n").first ?? "")) } ?? .null), ("page", .string(pageName)),
             ]))
         }
         let failed = entries.filter { !$0.passed }.count
@@ -108,8 +124,8 @@ public struct SuiteReport: Sendable {
         } catch {
             throw TraceError(.cannotWrite, file: folder, "the folder cannot be made: \(error.localizedDescription)", underlying: error)
         }
-        for entry in entries { try OutputFile.write(page(of: entry), to: folder + "/" + entry.pageName) }
-        try OutputFile.write(indexHTML, to: folder + "/index.html")
+        for (entry, pageName) in zip(entries, pageNames) { try OutputFile.write(page(of: entry), to: folder + "/" + pageName, format: .page) }
+        try OutputFile.write(indexHTML, to: folder + "/index.html", format: .page)
     }
 
     private static func budgets(_ verdicts: [BudgetVerdict]) -> JSONValue {

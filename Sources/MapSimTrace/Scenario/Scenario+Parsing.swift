@@ -74,9 +74,9 @@ private struct ScenarioParser {
             for window in try network.member("offline")?.array() ?? [] {
                 let bounds = try window.array()
                 guard bounds.count == 2 else { throw window.failure("expected [start ms, end ms]") }
-                let start = try bounds[0].integer(in: 0...86_400_000)
-                let end = try bounds[1].integer(in: start...86_400_000)
-                scenario.offlineWindows.append(SimTime.milliseconds(Int64(start))..<SimTime.milliseconds(Int64(end)))
+                let start = try bounds[0].duration()
+                let end = try bounds[1].duration(atLeast: start)
+                scenario.offlineWindows.append(start..<end)
             }
         }
         if let viewport = root.member("viewport") {
@@ -177,17 +177,17 @@ private struct ScenarioParser {
         case "wait":
             if case .string = value.value { return .wait(try state(value), timeout: .seconds(60)) }
             guard let until = value.member("until") else { throw value.failure("missing \"until\"") }
-            return .wait(try state(until), timeout: .milliseconds(Int64(try value.member("timeout")?.integer(in: 1...86_400_000) ?? 60_000)))
+            return .wait(try state(until), timeout: try value.member("timeout")?.duration(atLeast: .milliseconds(1)) ?? .seconds(60))
         case "publish-content": return .publishContent(path(try value.string()))
-        case "advance": return .advance(.milliseconds(Int64(try value.integer(in: 0...86_400_000))))
+        case "advance": return .advance(try value.duration())
         case "camera": return .camera(try camera(value))
         case "subscribe": return .subscribe(try criteria(value))
         case "unsubscribe": return .unsubscribe(try criteria(value))
-        case "outage": return .outage(.milliseconds(Int64(try value.integer(in: 1...86_400_000))))
+        case "outage": return .outage(try value.duration(atLeast: .milliseconds(1)))
         case "enable-live-data": return .enableLiveData(try domain(value))
         case "disable-live-data": return .disableLiveData(try domain(value))
         case "set-floor": return .setFloor(try floor(value))
-        case "publish": return .publish(try update(value), delay: .milliseconds(Int64(try value.member("delay")?.integer(in: 0...86_400_000) ?? 0)))
+        case "publish": return .publish(try update(value), delay: try value.member("delay")?.duration() ?? .milliseconds(0))
         default: throw field.failure("unknown step \"\(key)\"")
         }
     }
@@ -200,7 +200,7 @@ private struct ScenarioParser {
         case "never": return .never(try eventType(value))
         case "within":
             guard let event = value.member("event"), let ms = value.member("ms") else { throw value.failure("expected {event, ms}") }
-            return .within(try eventType(event), .milliseconds(Int64(try ms.integer(in: 0...86_400_000))))
+            return .within(try eventType(event), try ms.duration())
         case "budget":
             var budgets: [LoadBudget] = []
             for (name, _) in try value.object().members {
@@ -293,7 +293,7 @@ private struct ScenarioParser {
         if (package == nil) != (publicKey == nil) { throw field.failure("package and public-key go together") }
         let server = try field.member("server")?.string()
         return Scenario.ContentSetup(server: server.map(path), package: package.map(path), publicKey: publicKey.map(path),
-                                     maximumAge: try field.member("max-age").map { field throws(StyleError) in SimTime.milliseconds(Int64(try field.integer(in: 0...86_400_000))) },
+                                     maximumAge: try field.member("max-age").map { field throws(StyleError) in try field.duration() },
                                      requiresFirstOnlineCheck: try field.member("require-first-online-check")?.bool() ?? false)
     }
 
@@ -305,11 +305,11 @@ private struct ScenarioParser {
         let path = try feed.string()
         let absolute = path.hasPrefix("/") ? path : URL(fileURLWithPath: folder).appendingPathComponent(path).standardizedFileURL.path
         let format = DynamicEntityFeedFormat(trackIDField: try trackID.string(), timeField: try field.member("time-field")?.string(),
-                                             interval: .milliseconds(Int64(try field.member("interval")?.integer(in: 1...86_400_000) ?? 10)),
+                                             interval: try field.member("interval")?.duration(atLeast: .milliseconds(1)) ?? .milliseconds(10),
                                              speed: try field.member("speed")?.number(in: 0.000_001...1_000_000) ?? 1)
         let options = DynamicEntityPurgeOptions(maximumObservations: try field.member("max-observations")?.integer(in: 0...Int(Int32.max)) ?? 100_000,
                                                 maximumObservationsPerTrack: try field.member("max-observations-per-track")?.integer(in: 0...Int(Int32.max)) ?? 0,
-                                                maximumDuration: .milliseconds(Int64(try field.member("max-duration")?.integer(in: 0...86_400_000) ?? 0)))
+                                                maximumDuration: try field.member("max-duration")?.duration() ?? .milliseconds(0))
         if let filter = field.member("filter") {
             do {
                 _ = try DynamicEntityFilter(condition: filter.value, bounds: nil)
@@ -329,13 +329,13 @@ private struct ScenarioParser {
             throw field.member(key)!.failure("unknown live key \"\(key)\"")
         }
         var broker = SimulatedBroker.Configuration()
-        if let latency = field.member("latency") { broker.latency = .milliseconds(Int64(try latency.integer(in: 0...86_400_000))) }
-        if let redelivery = field.member("redelivery") { broker.redeliveryDelay = .milliseconds(Int64(try redelivery.integer(in: 1...86_400_000))) }
+        if let latency = field.member("latency") { broker.latency = try latency.duration() }
+        if let redelivery = field.member("redelivery") { broker.redeliveryDelay = try redelivery.duration(atLeast: .milliseconds(1)) }
         for refused in try field.member("refuse")?.array() ?? [] { broker.refused.append(try criteria(refused)) }
         if let chaos = field.member("chaos") {
             broker.chaos = SimulatedBroker.Chaos(dropRate: try chaos.member("drop")?.number(in: 0...1) ?? 0,
                                                  duplicateRate: try chaos.member("duplicate")?.number(in: 0...1) ?? 0,
-                                                 maximumExtraDelay: .milliseconds(Int64(try chaos.member("reorder")?.integer(in: 0...86_400_000) ?? 0)))
+                                                 maximumExtraDelay: try chaos.member("reorder")?.duration() ?? .milliseconds(0))
         }
         var fields = LiveLocationFields()
         if let mapping = field.member("fields") {
@@ -365,7 +365,7 @@ private struct ScenarioParser {
         } else if try field.member("truncate")?.bool() == true {
             effect = .truncateBody
         } else if let delay = field.member("delay") {
-            effect = .delay(.milliseconds(Int64(try delay.integer(in: 0...86_400_000))))
+            effect = .delay(try delay.duration())
         } else {
             throw field.failure("a fault needs one of status, drop, truncate or delay")
         }

@@ -28,7 +28,7 @@ public struct GoldenTrace: Sendable {
         }
         let diff = TraceDiff(expected: golden, actual: trace, relaxed: relaxed, compareHeaders: true)
         if !diff.isEmpty {
-            return ["the trace differs from \(path) (\(diff.differences.count) differences):\n" + diff.lines().map { "    " + $0 }.joined(separator: "\n")]
+            return ["the trace differs from \(path) (\(diff.countLine)):\n" + diff.lines().map { "    " + $0 }.joined(separator: "\n")]
         }
         if !relaxed && trace.yaml != text {
             return ["recording again would change \(path): the events agree but their YAML does not"]
@@ -44,6 +44,6 @@ public struct GoldenTrace: Sendable {
 
     /// Writes `trace` as the golden trace.
     public func record(_ trace: Trace) throws(TraceError) {
-        try OutputFile.write(trace.yaml, to: path)
+        try OutputFile.write(trace.yaml, to: path, format: .trace)
     }
 }

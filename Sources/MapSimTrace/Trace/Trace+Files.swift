@@ -24,6 +24,9 @@ extension Trace {
         guard let root = document.objectValue, let header = Header(json: root) else {
             throw TraceError(.malformed, file: name, "not a mapsim trace (no \"mapsim\" and \"scenario\" header)")
         }
+        if let camera = header.camera, let problem = Header.problem(ofCamera: camera) {
+            throw TraceError(.malformed, file: name, "the header's camera: \(problem)")
+        }
         var events: [MapEvent] = []
         for (index, value) in (root["events"]?.arrayValue ?? []).enumerated() {
             guard let object = value.objectValue else { throw TraceError(.malformed, file: name, "event \(index + 1) is not a mapping") }
@@ -74,6 +77,9 @@ extension Trace {
                 throw TraceError(.malformed, file: name, line: lineNumber, "not a JSON object: \(error)", underlying: error)
             }
             if lineNumber == 1, let parsed = Header(json: object) {
+                if let camera = parsed.camera, let problem = Header.problem(ofCamera: camera) {
+                    throw TraceError(.malformed, file: name, line: lineNumber, "the header's camera: \(problem)")
+                }
                 header = parsed
                 continue
             }

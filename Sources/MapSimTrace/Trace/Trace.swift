@@ -57,6 +57,31 @@ public struct Trace: Sendable, Equatable {
             return object
         }
 
+        /// What is wrong with a header's `camera`, if anything: every number finite and in the range
+        /// a camera has (longitude −180…180, latitude −90…90, zoom 0…25.5, pitch 0…90, pixel ratio
+        /// above 0), the size `WxH`.
+        public static func problem(ofCamera camera: JSONObject) -> String? {
+            func finite(_ key: String, in range: ClosedRange<Double>) -> String? {
+                guard let value = camera[key] else { return nil }
+                guard let number = value.numberValue, number.isFinite else { return "\(key) is not a finite number (\(JSONWriter.string(value)))" }
+                return range.contains(number) ? nil : "\(key) \(JSONWriter.formatNumber(number)) is outside \(JSONWriter.formatNumber(range.lowerBound))…\(JSONWriter.formatNumber(range.upperBound))"
+            }
+            if let center = camera["center"] {
+                guard let pair = center.arrayValue, pair.count == 2, let longitude = pair[0].numberValue, let latitude = pair[1].numberValue,
+                      longitude.isFinite, latitude.isFinite else { return "center is not [longitude, latitude] in finite numbers" }
+                guard (-180...180).contains(longitude), (-90...90).contains(latitude) else { return "center [\(longitude), \(latitude)] is off the map" }
+            }
+            if let problem = finite("zoom", in: 0...25.5) ?? finite("bearing", in: -1_000_000...1_000_000) ?? finite("pitch", in: 0...90)
+                ?? finite("pixel-ratio", in: Double.leastNonzeroMagnitude...64) {
+                return problem
+            }
+            if let size = camera["size"] {
+                let sides = size.stringValue?.split(separator: "x").compactMap { Int($0) } ?? []
+                guard sides.count == 2, sides.allSatisfy({ $0 > 0 }) else { return "size is not WxH in pixels (\(JSONWriter.string(size)))" }
+            }
+            return nil
+        }
+
         /// Reads a header object; nil when the object is not one. A header written before engines
         /// were named is MapLibre Native's.
         public init?(json: JSONObject) {

@@ -17,7 +17,8 @@ public struct TraceDiff: Sendable, Equatable {
     /// Compares the events of `actual` (B) with those of `expected` (A); the headers (scenario, seed
     /// and engine; never the mapsim version) only with `compareHeaders`.
     ///
-    /// Strictly, events compare one by one, in order. `relaxed` is for runs on the real network
+    /// Strictly, every field of every event counts, each event paired with its counterpart by what
+    /// it is (`strictDifferences`). `relaxed` is for runs on the real network
     /// (`RelaxedComparison`): requests compare by what each resource got, parallel work as a
     /// partial order, wall-clock fields left out, URLs relative to each trace's base — by default
     /// the folder of the style it loaded (`bases` to give others: A's and B's); when one of the
@@ -68,38 +69,49 @@ public struct TraceDiff: Sendable, Equatable {
 
     // MARK: - Event by event
 
-    /// Runs of events only in one trace, between events both share; a run of changed events of the
-    /// same types is reported field by field, anything else as events only in A or only in B.
+    /// Events pair up by what they are — a request by its kind and path below its trace's style
+    /// (then by its whole URL: two styles in two folders that load the same files), another event
+    /// by its type and payload (then by its type alone) — the first with the first, wherever they
+    /// fall: two runs over a network order their events differently, and a changed answer or time
+    /// is then one line per field, not an event only in A and another only in B. What pairs with
+    /// nothing is only in A or only in B.
     private static func strictDifferences(_ expectedEvents: [MapEvent], _ actualEvents: [MapEvent]) -> [TraceDifference] {
-        let a = expectedEvents.map(\.jsonLine)
-        let b = actualEvents.map(\.jsonLine)
         let naming = ResourcePath(base: styleURL(of: expectedEvents) ?? "")
         let namingB = ResourcePath(base: styleURL(of: actualEvents) ?? "")
-        var differences: [TraceDifference] = []
-        var i = 0
-        var j = 0
-        for (mi, mj) in commonSubsequence(a, b) + [(a.count, b.count)] {
-            let removed = Array(expectedEvents[i..<mi])
-            let added = Array(actualEvents[j..<mj])
-            if removed.count == added.count, zip(removed, added).allSatisfy({ $0.type == $1.type }) {
-                for (offset, (old, new)) in zip(removed, added).enumerated() {
-                    let (group, subject) = describe(old, index: i + offset + 1, naming: naming)
-                    for field in fieldDifferences(.object(old.jsonObject), .object(new.jsonObject), path: "") {
-                        differences.append(.init(group: group, subject: subject, field: field.path, expected: field.old, actual: field.new, index: i + offset + 1))
-                    }
-                }
-            } else {
-                for (offset, event) in removed.enumerated() {
-                    let (group, subject) = describe(event, index: i + offset + 1, naming: naming)
-                    differences.append(.init(group: group, subject: subject, expected: "", actual: nil, index: i + offset + 1))
-                }
-                for (offset, event) in added.enumerated() {
-                    let (group, subject) = describe(event, index: j + offset + 1, naming: namingB, inB: true)
-                    differences.append(.init(group: group, subject: subject, expected: nil, actual: "", index: mi + 1))
-                }
+        let whole = ResourcePath(base: "")
+        let keys: [(MapEvent, ResourcePath) -> String] = [
+            { event, naming in pairingKey(event, naming: naming) },
+            { event, _ in
+                if case .resourceRequest = event.payload { pairingKey(event, naming: whole) } else { event.type.rawValue }
+            },
+        ]
+        var pairs: [Int: Int] = [:]
+        var pairedB: Set<Int> = []
+        for key in keys {
+            var waiting: [String: [Int]] = [:]
+            for (j, event) in actualEvents.enumerated() where !pairedB.contains(j) { waiting[key(event, namingB), default: []].append(j) }
+            for (i, old) in expectedEvents.enumerated() where pairs[i] == nil {
+                let name = key(old, naming)
+                guard let j = waiting[name]?.first else { continue }
+                waiting[name]?.removeFirst()
+                pairs[i] = j
+                pairedB.insert(j)
             }
-            i = mi + 1
-            j = mj + 1
+        }
+        var differences: [TraceDifference] = []
+        for (i, old) in expectedEvents.enumerated() {
+            let (group, subject) = describe(old, index: i + 1, naming: naming)
+            guard let j = pairs[i] else {
+                differences.append(.init(group: group, subject: subject, expected: "", actual: nil, index: i + 1))
+                continue
+            }
+            for field in fieldDifferences(.object(old.jsonObject), .object(actualEvents[j].jsonObject), path: "") {
+                differences.append(.init(group: group, subject: subject, field: field.path, expected: field.old, actual: field.new, index: i + 1))
+            }
+        }
+        for (j, event) in actualEvents.enumerated() where !pairedB.contains(j) {
+            let (group, subject) = describe(event, index: j + 1, naming: namingB, inB: true)
+            differences.append(.init(group: group, subject: subject, expected: nil, actual: ""))
         }
         return differences
     }
@@ -113,6 +125,15 @@ public struct TraceDiff: Sendable, Equatable {
         }
         let payload = event.payload.data
         return (event.type.rawValue, payload.members.isEmpty ? place : "\(place) \(JSONWriter.string(.object(payload)))")
+    }
+
+    /// What pairs an event with its counterpart in the other trace: a request's kind and path below
+    /// its trace's style, another event's type and payload.
+    private static func pairingKey(_ event: MapEvent, naming: ResourcePath) -> String {
+        if case .resourceRequest(let request) = event.payload {
+            return "\(request.request.kind.rawValue) \(naming.path(of: request.request.url))"
+        }
+        return "\(event.type.rawValue) \(JSONWriter.string(.object(event.payload.data)))"
     }
 
     /// The URL of the first style the events requested.

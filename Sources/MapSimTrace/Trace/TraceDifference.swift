@@ -52,15 +52,15 @@ public struct TraceDifference: Sendable, Equatable, CustomStringConvertible {
         return "\(group) \(Self.cut(what, to: max(20, room))): \(values)"
     }
 
-    /// The difference as a JSON object: group, subject, field, a, b, index (when known) and the line.
+    /// The difference as a JSON object, always of one shape: `group`, `subject`, `field` (null when
+    /// a whole event or resource differs), `a` and `b` (null for the trace that lacks it), `index`
+    /// (the event's 1-based position in A when events are compared one by one, else null) and `line`.
     public var json: JSONObject {
-        var object = JSONObject([("group", .string(group)), ("subject", .string(subject))])
-        if let field { object["field"] = .string(field) }
-        object["a"] = expected.map { .string($0) } ?? .null
-        object["b"] = actual.map { .string($0) } ?? .null
-        if index > 0 { object["index"] = .number(Double(index)) }
-        object["line"] = .string(description)
-        return object
+        JSONObject([
+            ("group", .string(group)), ("subject", .string(subject)), ("field", field.map { .string($0) } ?? .null),
+            ("a", expected.map { .string($0) } ?? .null), ("b", actual.map { .string($0) } ?? .null),
+            ("index", index > 0 ? .number(Double(index)) : .null), ("line", .string(description)),
+        ])
     }
 
     /// `text` cut to `length` characters, the middle replaced by `…`.

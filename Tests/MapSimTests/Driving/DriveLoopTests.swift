@@ -49,7 +49,7 @@ struct DriveLoopTests {
         return (DriveLoop(machine: Probe(), loads: loads, timing: FixedLatency(latency)), loads)
     }
 
-    private func run(_ loop: DriveLoop<Probe, CannedLoads>, until limit: SimTime = .seconds(1)) async -> [(Probe.Output, SimTime)] {
+    private func run<Loads>(_ loop: DriveLoop<Probe, Loads>, until limit: SimTime = .seconds(1)) async -> [(Probe.Output, SimTime)] {
         var seen: [(Probe.Output, SimTime)] = []
         await loop.run(until: limit) { seen.append(($0, loop.now)) }
         return seen
@@ -138,5 +138,38 @@ struct DriveLoopTests {
         #expect(seen.first { $0.0 == .ticked("wall") }?.1 == fedAt + .milliseconds(20), "a timer fires at its time")
         #expect(waited >= .milliseconds(20), "which the wall clock reached: \(waited)")
         #expect(!loop.hasPendingWork)
+    }
+
+    /// A network that answers `fast` at once and never answers anything else.
+    private final class HangingNetwork: ResourceLoader {
+        func load(_ resource: Resource) async -> Response {
+            if resource.url == "fast" { return .success([1], source: .network) }
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(1)) }
+            return .failure(.other, "cancelled", source: .network)
+        }
+
+        func handles(_ url: String) -> Bool { true }
+    }
+
+    // The load never answers: a loop that waited for it would never return (the time limit fails it).
+    @Test(.timeLimit(.minutes(1)))
+    func aLoadThatNeverAnswersHoldsARunOnMeasuredTimeNoLongerThanItsLimit() async {
+        // Over the real network, answers come after the real time their loads take: a load still
+        // under way when that time passes the limit cannot answer by it, and is not waited for.
+        let loop = DriveLoop(machine: Probe(), loads: BackendLoads(.only(HangingNetwork())), timing: MeasuredDelivery())
+        loop.feed(.load(["hang", "fast"])) { _ in }
+        let seen = await run(loop, until: .milliseconds(300))
+        #expect(loop.now == .milliseconds(300), "the run ends at its limit")
+        #expect(seen.map(\.0) == [.answered("fast")], "a later load's answer is not held back by the one that hangs")
+        #expect(loop.hasPendingWork, "the hanging load is still under way, for the caller to give up")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aLoopOnTheWallClockReturnsAtItsLimitWithALoadStillUnderWay() async {
+        let loop = DriveLoop(machine: Probe(), loads: BackendLoads(.only(HangingNetwork())), timing: MeasuredDelivery(), delivery: .onArrival)
+        loop.feed(.load(["hang"])) { _ in }
+        var stepped = 0
+        while await loop.step(notAfter: .milliseconds(200), perform: { _ in }) { stepped += 1 }
+        #expect(stepped == 0 && loop.hasPendingWork, "the load never answers: the loop returns at its limit, the load still under way")
     }
 }

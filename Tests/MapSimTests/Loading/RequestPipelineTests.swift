@@ -379,6 +379,54 @@ struct RequestPipelineTests {
         }
         #expect(raster.filter { !$0.isEmpty }.count == 16)
     }
+
+    @Test func aHostAtItsLimitHoldsBackNoOtherHostAndOrderIsKept() {
+        var configuration = RequestPipeline.Configuration(maximumConcurrentRequests: 256)
+        configuration.maximumRequestsPerHost = 1
+        var machine = RequestPipeline(configuration: configuration)
+        // a0 goes; a1, a2 wait behind it; b0 and c0 go at once; b1 waits.
+        for (n, url) in ["https://a/0", "https://a/1", "https://a/2", "https://b/0", "https://b/1", "https://c/0"].enumerated() {
+            _ = machine.handle(.request(id(n), Resource(url: url, kind: .tile)), at: .zero)
+        }
+        #expect(machine.activeNetworkRequests == 3 && machine.queuedRequests == 3)
+        func started(_ actions: [RequestPipeline.Action]) -> [Int] {
+            actions.compactMap { if case .load(let order) = $0 { order.request.value } else { nil } }
+        }
+        // b's answer starts b1, a's then a1 then a2: first in first out within each host.
+        #expect(started(machine.handle(answer(.success([], source: .network), 3, 1, .network), at: .zero)) == [4])
+        #expect(started(machine.handle(answer(.success([], source: .network), 0, 0, .network), at: .zero)) == [1])
+        _ = machine.handle(.cancel(id(1)), at: .zero)
+        #expect(machine.queuedRequests == 0 && machine.activeNetworkRequests == 3, "a2 took the freed connection")
+    }
+
+    @Test func theRunGivingUpNamesEveryRequestStillUnansweredAndStopsItsLoad() {
+        var machine = pipeline(cap: 1)
+        _ = machine.handle(.request(id(0), tile), at: .zero)
+        _ = machine.handle(.request(id(1), Resource(url: "https://h/other.pbf", kind: .tile)), at: .zero)
+        let actions = machine.handle(.giveUp("no answer within the 3 s --timeout"), at: .seconds(3))
+        #expect(actions.withoutEvents == [.cancelLoad(attempt(0))])
+        let events = actions.compactMap { action -> (ResourceRequest, SimTime)? in
+            if case .emit(.resourceRequest(let request), let begin) = action { (request, begin) } else { nil }
+        }
+        #expect(events.map(\.0.request.url) == ["https://h/t.pbf", "https://h/other.pbf"])
+        #expect(events.allSatisfy { $0.0.cancelled && $0.0.response?.error?.reason == .connection })
+        #expect(events.first?.0.response?.error?.message == "no answer within the 3 s --timeout: https://h/t.pbf")
+        #expect(machine.activeNetworkRequests == 0 && machine.queuedRequests == 0)
+    }
+
+    @Test func aMapboxRequestWithoutATokenFailsAtOnceAndIsNeverRetried() {
+        var configuration = RequestPipeline.Configuration()
+        configuration.tokenlessMapboxAPI = MapboxURL()
+        var machine = RequestPipeline(configuration: configuration)
+        let style = Resource(url: MapboxURL().style("mapbox://styles/mapbox/streets-v12"), kind: .style)
+        let actions = machine.handle(.request(id(0), style), at: .zero)
+        #expect(actions.withoutEvents == [.deliver(id(0), .failure(.other, "mapbox://styles/mapbox/streets-v12 needs a Mapbox access token: set MAPBOX_ACCESS_TOKEN or give --access-token",
+                                                                   source: .network), final: true)])
+        #expect(machine.activeNetworkRequests == 0)
+        // With a token in the URL, or another host, the request goes out.
+        #expect(machine.handle(.request(id(1), Resource(url: style.url + "?access_token=pk.x", kind: .style)), at: .zero).withoutEvents.count == 1)
+        #expect(machine.handle(.request(id(2), tile), at: .zero).withoutEvents.count == 1)
+    }
 }
 
 extension [RequestPipeline.Action] {

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import MapSimJSON
+import MapSimTesting
+
+/// The servers users point mapsim at — a real nginx with keep-alive and `Cache-Control: max-age`,
+/// `mapsim serve` itself, one that accepts and never answers — and the rule that every wait is
+/// bounded by what the user set: a command ends when its work ends (within 2 s of its last line),
+/// whatever the server's max-age or keep-alive, and `--timeout` is the whole budget of a load.
+@Suite("CLI against real servers", .serialized)
+struct RealServerTests {
+    /// The longest a finished command may go on after its last line.
+    static let ending = Duration.seconds(2)
+
+    /// The sample's folder, copied where a server serves it.
+    private func sampleFolder() throws -> FixtureDirectory {
+        let folder = try FixtureDirectory()
+        try folder.copy(folder: SampleStyle.stylesFolder + "/sample", to: "site")
+        return folder
+    }
+
+    /// `mapsim serve` of the sample on a free port, and its style's URL.
+    private func serveSample() async throws -> (RunningCommand, String) {
+        let serve = try RunningCommand(["serve", "styles/sample/style.json", "--port", "0", "--quiet", "--max-age", "90s"])
+        try await serve.waitForLines { $0.contains { $0.hasPrefix("serving ") } }
+        let line = try #require(serve.lines.first { $0.hasPrefix("serving ") })
+        return (serve, String(line[try #require(line.range(of: "http://")).lowerBound...].prefix { $0 != " " }))
+    }
+
+    private let area = ["--bounds", "-122.46,37.76,-122.38,37.82", "--min-zoom", "10", "--max-zoom", "12"]
+
+    @Test(arguments: [60, 3600])
+    func aRegionDownloadFromNginxEndsWhenItIsCompleteWhateverTheMaxAge(maxAge: Int) async throws {
+        let folder = try sampleFolder()
+        let nginx = try NginxServer(serving: folder.path + "/site", maxAge: maxAge, keepAlive: 300)
+        defer { nginx.stop() }
+        let cache = folder.path + "/fresh.db"
+        let fresh = try await CommandRunner.run(["region", "download", nginx.baseURL + "/style.json"] + area + ["--cache", cache])
+        #expect(fresh.status == 0 && fresh.standardOutput.contains("region 1 complete"), "\(fresh.standardOutput)\(fresh.standardError)")
+        #expect(fresh.lingered < Self.ending, "it went on \(fresh.lingered) after its last line")
+        // Resumed, with nothing left to fetch.
+        let resumed = try await CommandRunner.run(["region", "download", "1", "--cache", cache])
+        #expect(resumed.status == 0 && resumed.lingered < Self.ending, "\(resumed.standardError) \(resumed.lingered)")
+    }
+
+    @Test func aDownloadKilledMidWayResumesAndEnds() async throws {
+        let folder = try sampleFolder()
+        let nginx = try NginxServer(serving: folder.path + "/site", maxAge: 600, keepAlive: 300)
+        defer { nginx.stop() }
+        let cache = folder.path + "/killed.db"
+        let events = folder.path + "/download.jsonl"
+        let download = try RunningCommand(["region", "download", nginx.baseURL + "/style.json"] + area + ["--cache", cache, "--events", events])
+        // Killed once the first resources are stored.
+        for _ in 0..<2_000 where ((try? String(contentsOfFile: events, encoding: .utf8)) ?? "").split(separator: "\n").count < 20 {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        download.send(SIGKILL)
+        _ = await download.wait()
+        let resumed = try await CommandRunner.run(["region", "download", "1", "--cache", cache])
+        #expect(resumed.status == 0 && resumed.standardOutput.contains("complete"), "\(resumed.standardOutput)\(resumed.standardError)")
+        #expect(resumed.lingered < Self.ending, "\(resumed.lingered)")
+    }
+
+    @Test func aLoadFromNginxAndFromMapsimServeEndsAtIdle() async throws {
+        let folder = try sampleFolder()
+        let nginx = try NginxServer(serving: folder.path + "/site", maxAge: 120, keepAlive: 300)
+        defer { nginx.stop() }
+        let (serve, served) = try await serveSample()
+        defer { serve.send(SIGTERM) }
+        for url in [nginx.baseURL + "/style.json", served] {
+            let load = try await CommandRunner.run(["load", url, "--quiet", "--cache", folder.path + "/load.db"])
+            #expect(load.status == 0 && load.standardOutput.contains("map-idle       at"), "\(url): \(load.standardError)")
+            #expect(load.lingered < Self.ending, "\(url): \(load.lingered)")
+            // A region from the same server, and a scenario run, end as promptly.
+            let download = try await CommandRunner.run(["region", "download", url] + area + ["--cache", folder.path + "/\(url.hashValue).db"])
+            #expect(download.status == 0 && download.lingered < Self.ending, "\(url): \(download.standardError) \(download.lingered)")
+        }
+        let run = try await CommandRunner.run(["run", "traces/cold-load.scenario.yaml"])
+        #expect(run.status == 0 && run.lingered < Self.ending, "\(run.standardOutput) \(run.lingered)")
+    }
+
+    @Test func serveProxyingNginxStopsAtOnceWhenTold() async throws {
+        let folder = try sampleFolder()
+        let nginx = try NginxServer(serving: folder.path + "/site", maxAge: 600, keepAlive: 600)
+        defer { nginx.stop() }
+        let proxy = try RunningCommand(["serve", nginx.baseURL + "/style.json", "--proxy", "--port", "0"])
+        try await proxy.waitForLines { $0.contains { $0.hasPrefix("serving ") } }
+        let line = try #require(proxy.lines.first { $0.hasPrefix("serving ") })
+        let url = String(line[try #require(line.range(of: "http://")).lowerBound...].prefix { $0 != " " })
+        let load = try await CommandRunner.run(["load", url, "--quiet", "--no-cache"])
+        #expect(load.status == 0, "\(load.standardError)")
+        let stopped = ContinuousClock.now
+        proxy.send(SIGINT)
+        let (status, standardError) = await proxy.wait()
+        #expect(status == 0, "\(standardError)")
+        #expect(ContinuousClock.now - stopped < Self.ending, "serve --proxy kept going after Ctrl-C")
+    }
+
+    @Test func aServerThatNeverAnswersHoldsALoadNoLongerThanItsTimeoutAndIsNamed() async throws {
+        let silent = try DroppingServer(.hold)
+        defer { silent.stop() }
+        let folder = try FixtureDirectory()
+        let url = "http://127.0.0.1:\(silent.port)/style.json"
+        let started = ContinuousClock.now
+        let load = try await CommandRunner.run(["load", url, "--no-cache", "--timeout", "2s", "--events", folder.path + "/events.jsonl", "--quiet"])
+        #expect(ContinuousClock.now - started < .seconds(2) + Self.ending, "the 2 s --timeout is the whole budget")
+        #expect(load.status == 2, "\(load.standardError)")
+        #expect(load.standardError.contains("map-idle not reached within the 2 s --timeout; 1 request had no answer, first: \(url)"), "\(load.standardError)")
+        #expect(load.standardOutput.contains("timed out      1, no answer when the time was over") && load.standardOutput.contains("  \(url)"))
+        let events = try String(contentsOfFile: folder.path + "/events.jsonl", encoding: .utf8).split(separator: "\n")
+        let given = try #require(events.compactMap { try? JSONParser.parse(Array($0.utf8)) }.first { $0["data"]?["cancelled"] == .bool(true) })
+        #expect(given["data"]?["request"]?["url"] == .string(url))
+        #expect(given["data"]?["response"]?["error"]?["message"] == .string("no answer within the 2 s --timeout: \(url)"))
+        #expect(given["end"] == .number(2_000_000), "given up at the timeout")
+    }
+}
