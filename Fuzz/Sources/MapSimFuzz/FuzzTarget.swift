@@ -16,7 +16,7 @@ import Synchronization
 
 /// The readers of outside bytes, one fuzz target each; `Fuzz/run` names them.
 enum FuzzTarget: String, CaseIterable {
-    case json, style, tilejson, vectorTile = "vector-tile", glyphs, sprite, png, geojson
+    case json, style, tilejson, vectorTile = "vector-tile", mlt, glyphs, sprite, png, geojson
     case mqtt, feedLine = "feed-line", webSocket = "websocket", liveUpdate = "live-update", topic
     case scenario, traceYAML = "trace-yaml", traceJSONLines = "trace-json-lines"
     case contentManifest = "content-manifest", contentPackage = "content-package"
@@ -56,6 +56,9 @@ enum FuzzTarget: String, CaseIterable {
         case .vectorTile:
             guard let tile = try? VectorTile.decode(bytes) else { return }
             for layer in tile.layers { for feature in layer.features { _ = feature.geometry(extent: 4096) } }
+        case .mlt:
+            guard let tile = try? MLTTile.decode(bytes) else { return }
+            for layer in tile.layers { for feature in layer.features { _ = feature.geometry(extent: 512) } }
         case .glyphs:
             _ = try? GlyphSet.decode(bytes)
         case .sprite:
