@@ -14,7 +14,7 @@ struct EventPrinter: Sendable {
     private func paintName(_ name: String, _ payload: MapEventPayload) -> String {
         switch payload {
         case .mapLoadingError: terminal.paint(name, .red)
-        case .styleImageMissing: terminal.paint(name, .yellow)
+        case .styleImageMissing, .styleFeatureIgnored: terminal.paint(name, .yellow)
         case .styleLoaded, .mapLoaded, .mapIdle: terminal.paint(name, .green)
         case .resourceRequest: terminal.paint(name, .cyan)
         default: name
@@ -84,6 +84,10 @@ struct EventPrinter: Sendable {
         lines.append("\(pad("errors", to: 14)) \(errorCount == 0 ? "none" : String(errorCount))")
         for error in summary.errors { lines.append("  " + terminal.paint("\(error.type.rawValue): \(error.message)", .red)) }
         for message in summary.liveErrors { lines.append("  " + terminal.paint("live-error: \(message)", .red)) }
+        if !summary.ignoredFeatures.isEmpty {
+            lines.append("\(pad("ignored", to: 14)) \(summary.ignoredFeatures.count), not drawn by \(summary.ignoredFeatures[0].engine)")
+            for ignored in summary.ignoredFeatures { lines.append("  " + terminal.paint("\(ignored.feature.rawValue): \(ignored.message)", .yellow)) }
+        }
         if !summary.missingImages.isEmpty {
             lines.append("\(pad("warnings", to: 14)) \(summary.missingImages.count)")
             for image in summary.missingImages { lines.append("  " + terminal.paint("style-image-missing: \(image)", .yellow)) }

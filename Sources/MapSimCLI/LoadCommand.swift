@@ -145,6 +145,9 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Give up after this long (90s, 2min; a bare number is seconds; default 60s): the whole budget of the load and of every request in it, retries included. Requests still unanswered then are named.", valueName: "DURATION"))
     var timeout = DurationArgument(argument: "60")!
 
+    @Option(name: .customLong("global-state"), help: ArgumentHelp("Set global state NAME (what [\"global-state\", NAME] reads) to a JSON value over the style's default, before the style loads (repeatable; a VALUE that is not JSON is a string).", valueName: "NAME=JSON"))
+    var globalState: [GlobalStateArgument] = []
+
     @Option(help: ArgumentHelp("Write every event to FILE as JSON lines.", valueName: "FILE"))
     var events: String?
 
@@ -327,10 +330,14 @@ struct LoadCommand: AsyncParsableCommand {
         let camera = CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch)
         let map = environment.makeMap(viewport: viewport)
         await map.setCamera(camera)
+        for setting in globalState { await map.setGlobalStateProperty(setting.name, setting.value == .null ? nil : setting.value) }
+        var setState = JSONObject()
+        for setting in globalState { setState[setting.name] = setting.value == .null ? nil : setting.value }
 
         let redactor = URLRedactor(parameters: URLRedactor.defaultParameters + redact)
-        let header = Trace.Header(scenario: redactor.redact(styleURL), seed: loading.seed, engine: loading.chosenEngine.description,
+        var header = Trace.Header(scenario: redactor.redact(styleURL), seed: loading.seed, engine: loading.chosenEngine.description,
                                   style: redactor.redact(styleURL), network: loading.networkName, camera: Trace.Header.camera(camera, viewport: viewport))
+        header.view = Trace.Header.view(style: nil, globalState: setState)
         let streamsTrace = trace.map { !($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) } ?? false
         let writers: [EventLineWriter]
         do {
@@ -395,7 +402,10 @@ struct LoadCommand: AsyncParsableCommand {
         do {
             try recorder.close()
             if let trace, !streamsTrace {
-                try OutputFile.write(recorder.trace.yaml, to: trace, format: .trace)
+                // Written at the end, the header names the style's projection and terrain too.
+                var recorded = recorder.trace
+                recorded.header.view = Trace.Header.view(style: await map.style, globalState: setState)
+                try OutputFile.write(recorded.yaml, to: trace, format: .trace)
             }
         } catch {
             throw ExitStatus.fail(error)
@@ -421,7 +431,12 @@ struct LoadCommand: AsyncParsableCommand {
             throw ExitStatus.fail(ExitStatus.failure, "the map failed to load: \(message)")
         case .timedOut(_, let nothingPending):
             var reason = "\(until.rawValue) not reached within the \(timeout.time.shortDescription) --timeout"
-            if nothingPending { reason += ": nothing left to load" }
+            let videos = await map.readout.playingVideos
+            if !videos.isEmpty && until == .mapIdle {
+                reason += ": a video plays (source \(videos.map { "\"\($0)\"" }.joined(separator: ", "))), and a map never goes idle while one plays"
+            } else if nothingPending {
+                reason += ": nothing left to load"
+            }
             if let first = figures.timedOut.first {
                 reason += "; \(figures.timedOut.count) request\(figures.timedOut.count == 1 ? "" : "s") had no answer, first: \(URLRedactor(parameters: URLRedactor.defaultParameters + redact).redact(first))"
             }

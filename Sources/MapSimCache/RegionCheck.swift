@@ -159,7 +159,7 @@ public struct RegionCheck: Sendable {
                     guard vector, !data.isEmpty else { continue }
                     do {
                         for zoom in set.layoutZooms(of: id) {
-                            let needs = try TileRequirements(vectorTile: data, style: style, source: set.source, tile: id, zoom: zoom, availableImages: images)
+                            let needs = try TileRequirements(vectorTile: data, style: style, source: set.source, tile: id, zoom: zoom, availableImages: images, encoding: set.encoding)
                             for key in needs.glyphs where (glyphZooms[key] ?? .max) > zoom { glyphZooms[key] = zoom }
                         }
                     } catch {

@@ -314,7 +314,7 @@ struct RegionDownload: DrivenMachine {
     private mutating func layOut(_ resource: Resource, _ body: [UInt8]) {
         guard let style, let tile = resource.tileData, let set = setsByTemplate[tile.urlTemplate] else { return }
         for zoom in set.layoutZooms(of: tile.id) {
-            guard let needs = try? TileRequirements(vectorTile: body, style: style, source: set.source, tile: tile.id, zoom: zoom, engine: engine) else { return }
+            guard let needs = try? TileRequirements(vectorTile: body, style: style, source: set.source, tile: tile.id, zoom: zoom, engine: engine, encoding: set.encoding) else { return }
             neededGlyphs.formUnion(needs.glyphs)
         }
     }

@@ -22,6 +22,8 @@ struct RegionPlan: Sendable {
         var bounds: LngLatBounds
         var pixelRatio: Double
         var definition: OfflineRegionDefinition
+        /// How its vector tiles are encoded.
+        var encoding = StyleSource.TileEncoding.mvt
 
         /// How many tiles the set has.
         var count: Int {
@@ -153,6 +155,7 @@ struct RegionPlan: Sendable {
         let camera = min(definition.maxZoom, 22)
         let displayMax = Int(pyramid.rounding == .floor ? floor(camera + log2(512 / Double(pyramid.tileSize))) : (camera + log2(512 / Double(pyramid.tileSize))).rounded())
         return TileSet(source: source.id, template: template, zooms: zooms, sourceMaxZoom: pyramid.maxZoom, displayMaxZoom: displayMax,
-                       bounds: metadata.bounds, pixelRatio: definition.pixelRatio, definition: definition)
+                       bounds: metadata.bounds, pixelRatio: definition.pixelRatio, definition: definition,
+                       encoding: source.tileEncoding ?? tileJSON.encoding ?? .mvt)
     }
 }

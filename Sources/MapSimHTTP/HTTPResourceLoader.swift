@@ -94,7 +94,7 @@ public final class HTTPResourceLoader: ResourceLoader {
         request.headers.add(name: "User-Agent", value: options.userAgent)
         if let range = resource.dataRange {
             // Byte ranges are of the stored bytes: no content coding, which would change them.
-            request.headers.add(name: "Range", value: "bytes=\(range.lowerBound)-\(range.upperBound)")
+            request.headers.add(name: "Range", value: "bytes=\(range.lowerBound)-" + (range.upperBound == .max ? "" : "\(range.upperBound)"))
         } else {
             request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }

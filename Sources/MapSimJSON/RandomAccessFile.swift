@@ -40,11 +40,12 @@ public final class RandomAccessFile: Sendable {
         guard range.lowerBound < size else {
             throw InputFileError(.outOfRange, path: path, "bytes \(range.lowerBound)–\(range.upperBound) are past the end of the file (\(size) bytes)")
         }
-        let wanted = range.upperBound - range.lowerBound + 1
+        // A range past the end (or to the end, `bytes=0-`) reads what there is.
+        let wanted = min(range.upperBound, size - 1) - range.lowerBound + 1
         guard wanted <= UInt64(limit) else {
-            throw InputFileError(.tooLarge, path: path, "bytes \(range.lowerBound)–\(range.upperBound) are \(wanted) bytes, more than the limit of \(limit)")
+            throw InputFileError(.tooLarge, path: path, "bytes \(range.lowerBound)–\(range.lowerBound + wanted - 1) are \(wanted) bytes, more than the limit of \(limit)")
         }
-        let count = Int(min(wanted, size - range.lowerBound))
+        let count = Int(wanted)
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             var filled = 0

@@ -95,10 +95,12 @@ public struct ScenarioRunner: Sendable {
         let map = environment.makeMap(viewport: scenario.viewport)
         let recorder = TraceRecorder(header: Trace.Header(scenario: scenario.name, seed: scenario.seed, engine: scenario.engine.rawValue,
                                                               style: redactor.redact(scenario.style), network: scenario.profile.rawValue,
-                                                              camera: Trace.Header.camera(scenario.camera, viewport: scenario.viewport)),
+                                                              camera: Trace.Header.camera(scenario.camera, viewport: scenario.viewport),
+                                                              view: Trace.Header.view(style: nil, globalState: scenario.globalState)),
                                      redactor: redactor)
         let subscription = recorder.record(map)
         await map.setCamera(scenario.camera)
+        for (name, value) in scenario.globalState.members { await map.setGlobalStateProperty(name, value == .null ? nil : value) }
         let live = scenario.live.map { setup in
             LiveSession(map: map, broker: setup.broker, binding: setup.source.map(LiveBinding.init(sourceID:)), seed: scenario.seed,
                         fields: setup.fields, floor: setup.floor)
@@ -140,6 +142,8 @@ public struct ScenarioRunner: Sendable {
                 }
             case .camera(let options):
                 await map.setCamera(options)
+            case .setGlobalState(let values):
+                for (name, value) in values.members { await map.setGlobalStateProperty(name, value == .null ? nil : value) }
             case .offline:
                 await map.setOffline(true)
             case .online:

@@ -21,6 +21,10 @@ struct ServedStyle: Sendable {
         case source
         /// A TileJSON whose `tiles` are rewritten too.
         case tileJSON
+        /// The image of an image source.
+        case image
+        /// A video of a video source (a browser asks for it with `Range: bytes=0-`).
+        case video
         /// A tile of this template (the served path's) and scheme.
         case tile(template: String, scheme: StyleSource.Scheme)
         /// The TileJSON of the archive a source reads.
@@ -106,6 +110,7 @@ struct ServedStyle: Sendable {
                 }
                 if let tiles = source["tiles"]?.arrayValue { source["tiles"] = .array(tiles.map { $0.stringValue.map { .string(rewrite($0, base: base)) } ?? $0 }) }
                 if let data = source["data"]?.stringValue { source["data"] = .string(rewrite(data, base: base)) }
+                if let urls = source["urls"]?.arrayValue { source["urls"] = .array(urls.map { $0.stringValue.map { .string(rewrite($0, base: base)) } ?? $0 }) }
                 rewritten[id] = .object(source)
             }
             root["sources"] = .object(rewritten)
@@ -188,6 +193,8 @@ struct ServedStyle: Sendable {
         case .spriteImage?: return Resource(url: url, kind: .spriteImage)
         case .glyphs?: return Resource(url: url, kind: .glyphs)
         case .source?, .tileJSON?, .archiveTileJSON?: return .source(url)
+        case .image?: return .image(url)
+        case .video?: return Resource(url: url, kind: .unknown, loadingMethod: .network, storagePolicy: .volatile)
         case .archiveTile(_, let template)?:
             return tileResource(url: url, path: path, template: template, scheme: .xyz, values: classified?.values ?? [:])
         case .tile(let template, let scheme)?:
@@ -246,6 +253,16 @@ struct ServedStyle: Sendable {
                 let template = Self.archiveTileTemplate(source: id, format: archive.format)
                 patterns.append((URLTemplatePattern(Self.matchable(template)), .archiveTile(source: id, template: template)))
                 continue
+            }
+            switch value["type"]?.stringValue {
+            case "image":
+                if let path = value["url"]?.stringValue.flatMap({ servedPath($0) }) { roles[Self.matchable(path)] = .image }
+                continue
+            case "video":
+                for path in (value["urls"]?.arrayValue ?? []).compactMap(\.stringValue).compactMap({ servedPath($0) }) { roles[Self.matchable(path)] = .video }
+                continue
+            default:
+                break
             }
             let scheme: StyleSource.Scheme = value["scheme"]?.stringValue == "tms" ? .tms : .xyz
             if let data = value["data"]?.stringValue.flatMap({ servedPath($0) }) { roles[Self.matchable(data)] = .source }

@@ -109,6 +109,8 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
     /// Sprite images that lie outside the sheet are dropped with an error (MapLibre Native); GL JS
     /// cuts them out of the sheet lazily and draws them blank.
     public var reportsSpriteImagesOutsideTheSheet: Bool
+    /// What of a style the engine does not draw, each with what it does instead.
+    public var ignores: [StyleFeature: String] = [:]
 
     /// MapLibre Native: the engine mapsim's still mode is measured against, request for request.
     public static let maplibreNative = Engine(
@@ -118,7 +120,10 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
                            rejectsGlyphsWithoutSize: false, drawsWithoutGlyphsURL: false),
         requests: RequestRules(retriesFailures: true, maximumConcurrentRequests: 20, maximumRequestsPerHost: nil, maximumImageRequests: nil,
                                usesBrowserCache: false),
-        reportsSpriteImagesOutsideTheSheet: true)
+        reportsSpriteImagesOutsideTheSheet: true,
+        ignores: [.globe: "MapLibre Native has no globe: it draws the map flat (Mercator), and covers the view so",
+                  .terrain: "MapLibre Native has no 3D terrain: it draws the ground flat and loads no DEM tiles for it",
+                  .video: "MapLibre Native has no video sources: nothing is loaded for them"])
 
     /// MapLibre GL JS 5.24.0 in a browser.
     public static let maplibreGLJS = Engine(
@@ -137,6 +142,10 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         engine.name = .mapbox
         engine.prefetch = .zoomDeltaMultiple(4)
         engine.glyphs.localIdeographs = LocalIdeographs(fontFamily: "system", codePoints: .cjkIdeographsAndHangul)
+        engine.ignores = [.globe: "mapsim does not model the Mapbox SDK's globe: the map is covered flat (Mercator)",
+                          .terrain: "mapsim does not model the Mapbox SDK's terrain: the ground is covered flat and no DEM tiles are loaded for it",
+                          .video: "the Mapbox Maps SDK has no video sources: nothing is loaded for them",
+                          .globalState: "the Mapbox Maps SDK has no global state: [\"global-state\", …] reads null (Mapbox styles use config)"]
         return engine
     }()
 

@@ -31,6 +31,8 @@ public enum EventKey {
     public static let priority = "priority"
     public static let loadingMethod = "loading-method"
     public static let range = "range"
+    public static let feature = "feature"
+    public static let engine = "engine"
     public static let from = "from"
     public static let to = "to"
     public static let noContent = "no-content"

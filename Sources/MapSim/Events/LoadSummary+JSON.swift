@@ -35,6 +35,7 @@ extension LoadSummary {
             ("frames", .number(Double(frames))), ("events", .number(Double(eventCount))),
             ("critical-path", path), ("errors", .array(errorList)),
             ("missing-images", .array(missingImages.map { .string($0) })), ("timed-out", .array(timedOut.map { .string($0) })),
+            ("ignored", .array(ignoredFeatures.map { .object(JSONObject([("feature", .string($0.feature.rawValue)), ("message", .string($0.message))])) })),
             ("budgets", .array(verdicts)),
         ])
     }

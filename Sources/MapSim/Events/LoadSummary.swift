@@ -61,6 +61,8 @@ public struct LoadSummary: Sendable, Equatable {
     public var eventCount = 0
     /// The number of frames rendered.
     public var frames = 0
+    /// What of the style the engine ignored (`style-feature-ignored`), in order.
+    public var ignoredFeatures: [StyleFeatureIgnored] = []
     /// The URLs of the requests the run gave up when its time was over (`Map.giveUp`), in order.
     public var timedOut: [String] = []
     /// Every request event, in the order answered.
@@ -80,6 +82,7 @@ public struct LoadSummary: Sendable, Equatable {
         case .mapIdle: mapIdle = mapIdle ?? event.end
         case .mapLoadingError(let error): errors.append(error)
         case .styleImageMissing(let id): missingImages.append(id)
+        case .styleFeatureIgnored(let ignored): ignoredFeatures.append(ignored)
         case .live(.error(let message)): liveErrors.append(message)
         case .live(.subscribed(let criteria)): if !liveSubscriptions.contains(criteria) { liveSubscriptions.append(criteria) }
         case .live(.unsubscribed(let criteria)): liveSubscriptions.removeAll { $0 == criteria }
@@ -149,6 +152,6 @@ public struct LoadSummary: Sendable, Equatable {
             && lhs.responsesBySource.map(\.count) == rhs.responsesBySource.map(\.count) && lhs.notModified == rhs.notModified
             && lhs.traffic.map(\.traffic) == rhs.traffic.map(\.traffic) && lhs.liveSubscriptions == rhs.liveSubscriptions
             && lhs.refusedSubscriptions == rhs.refusedSubscriptions && lhs.liveUpdates == rhs.liveUpdates && lhs.updatedLocations == rhs.updatedLocations
-            && lhs.requests == rhs.requests && lhs.timedOut == rhs.timedOut
+            && lhs.requests == rhs.requests && lhs.timedOut == rhs.timedOut && lhs.ignoredFeatures == rhs.ignoredFeatures
     }
 }

@@ -13,6 +13,10 @@ extension MapEventPayload {
             if let tileID = error.tileID { writer.tile(EventKey.tileID, tileID) }
         case .styleDataLoaded(let loaded):
             writer.field(EventKey.type, loaded.type.rawValue)
+        case .styleFeatureIgnored(let ignored):
+            writer.field(EventKey.feature, ignored.feature.rawValue)
+            writer.field(EventKey.engine, ignored.engine)
+            writer.field(EventKey.message, ignored.message)
         case .styleImageMissing(let id), .styleImageRemoveUnused(let id), .sourceAdded(let id), .sourceRemoved(let id):
             writer.field(EventKey.id, id)
         case .sourceDataLoaded(let loaded):
@@ -54,7 +58,8 @@ extension Resource {
         if let range = dataRange {
             writer.object(EventKey.range) { bytes in
                 bytes.field(EventKey.from, Int64(clamping: range.lowerBound))
-                bytes.field(EventKey.to, Int64(clamping: range.upperBound))
+                // A range to the end (a video's `bytes=0-`) has no last byte.
+                if range.upperBound != .max { bytes.field(EventKey.to, Int64(clamping: range.upperBound)) }
             }
         }
     }

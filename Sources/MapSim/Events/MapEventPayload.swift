@@ -11,6 +11,9 @@ public enum MapEventPayload: Sendable, Equatable {
     case styleImageMissing(id: String)
     /// An image added at run time is no longer used (`id`).
     case styleImageRemoveUnused(id: String)
+    /// The style uses what the engine does not draw (a globe, terrain, a video): loaded as the
+    /// engine loads it, said once per style load (`feature`, `engine`, `message`).
+    case styleFeatureIgnored(StyleFeatureIgnored)
     case sourceDataLoaded(SourceDataLoaded)
     /// A source was added at run time (`id`).
     case sourceAdded(id: String)
@@ -39,6 +42,7 @@ public enum MapEventPayload: Sendable, Equatable {
         case .styleLoaded: .styleLoaded
         case .styleImageMissing: .styleImageMissing
         case .styleImageRemoveUnused: .styleImageRemoveUnused
+        case .styleFeatureIgnored: .styleFeatureIgnored
         case .sourceDataLoaded: .sourceDataLoaded
         case .sourceAdded: .sourceAdded
         case .sourceRemoved: .sourceRemoved

@@ -7,6 +7,7 @@ public enum MapEventType: String, Sendable, CaseIterable, Codable {
     case styleLoaded = "style-loaded"
     case styleImageMissing = "style-image-missing"
     case styleImageRemoveUnused = "style-image-remove-unused"
+    case styleFeatureIgnored = "style-feature-ignored"
     case sourceDataLoaded = "source-data-loaded"
     case sourceAdded = "source-added"
     case sourceRemoved = "source-removed"

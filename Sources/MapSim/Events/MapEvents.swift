@@ -6,6 +6,9 @@ public enum MapEvents {
     public static let styleDataLoaded = MapEventKind<StyleDataLoaded>(type: .styleDataLoaded) { if case .styleDataLoaded(let p) = $0 { p } else { nil } }
     public static let styleLoaded = MapEventKind<Void>(type: .styleLoaded) { if case .styleLoaded = $0 { () } else { nil } }
     public static let styleImageMissing = MapEventKind<String>(type: .styleImageMissing) { if case .styleImageMissing(let id) = $0 { id } else { nil } }
+    public static let styleFeatureIgnored = MapEventKind<StyleFeatureIgnored>(type: .styleFeatureIgnored) {
+        if case .styleFeatureIgnored(let p) = $0 { p } else { nil }
+    }
     public static let styleImageRemoveUnused = MapEventKind<String>(type: .styleImageRemoveUnused) { if case .styleImageRemoveUnused(let id) = $0 { id } else { nil } }
     public static let sourceDataLoaded = MapEventKind<SourceDataLoaded>(type: .sourceDataLoaded) { if case .sourceDataLoaded(let p) = $0 { p } else { nil } }
     public static let sourceAdded = MapEventKind<String>(type: .sourceAdded) { if case .sourceAdded(let id) = $0 { id } else { nil } }

@@ -85,6 +85,15 @@ public struct VectorTile: Sendable, Equatable {
         layers.first { $0.name == name }
     }
 
+    /// Decodes an uncompressed tile in `encoding`: a Mapbox Vector Tile, or a MapLibre Tile
+    /// (`MLTTile`), both into the one feature model.
+    public static func decode(_ bytes: [UInt8], encoding: StyleSource.TileEncoding) throws(LoadingError) -> VectorTile {
+        switch encoding {
+        case .mvt: try decode(bytes)
+        case .mlt: try MLTTile.decode(bytes)
+        }
+    }
+
     /// Decodes an uncompressed vector tile; truncated or corrupt data gives a `LoadingError`.
     public static func decode(_ bytes: [UInt8]) throws(LoadingError) -> VectorTile {
         if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B {

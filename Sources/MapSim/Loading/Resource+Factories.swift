@@ -22,6 +22,14 @@ extension Resource {
         return resource
     }
 
+    /// The media of a video source at `url`, as a browser's media element asks for it: from its
+    /// first byte on (`Range: bytes=0-`), from the network, never kept in the cache.
+    public static func video(_ url: String) -> Resource {
+        var resource = Resource(url: url, kind: .unknown, loadingMethod: .network, storagePolicy: .volatile)
+        resource.dataRange = 0...UInt64.max
+        return resource
+    }
+
     /// The image of an image source at `url`.
     public static func image(_ url: String) -> Resource {
         Resource(url: url, kind: .image)

@@ -106,6 +106,8 @@ public struct Resource: Sendable, Equatable {
     /// server dates its answer with it.
     public var issued: HTTPDate?
     /// The bytes asked for, first and last included (an HTTP `Range`, a PMTiles read); nil for all.
+    /// A last byte of `UInt64.max` asks for everything from the first on (`Range: bytes=0-`, as a
+    /// browser asks for a video).
     public var dataRange: ClosedRange<UInt64>?
 
     /// A request for `url`.

@@ -31,6 +31,12 @@ public struct StyleResources: Sendable, Equatable {
         }
     }
 
+    /// The media request of a video source's `index`th URL, as a browser's video element makes it;
+    /// nil past its last URL.
+    public func video(of source: StyleSource, at index: Int) -> Resource? {
+        source.videoURLs.indices.contains(index) ? .video(resolve(source.videoURLs[index])) : nil
+    }
+
     /// The base URL of a sprite sheet (`.json` and `.png` are added to it).
     public func spriteBase(_ sheet: SpriteSource) -> String {
         resolve(mapbox.sprite(sheet.url))

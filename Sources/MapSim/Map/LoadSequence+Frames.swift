@@ -48,6 +48,8 @@ extension LoadSequence {
                 }
             }
         }
+        // A playing video is drawn anew every frame: the map repaints and never goes idle.
+        if load.sources.contains(where: \.videoPlays) { extendAnimation(to: now + RenderModel.tick(1)) }
         var actions: [Action] = []
         for image in usedImages.sorted() where !load.sprite.imageNames.contains(image) && !runtimeImages.contains(image) && load.sprite.isSettled {
             if load.reportedMissingImages.insert(image).inserted {

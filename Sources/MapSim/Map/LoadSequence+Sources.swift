@@ -11,7 +11,13 @@ extension LoadSequence {
             state.metadata = .pending
         } else if spec.kind == .geojson {
             state.applyGeoJSON(spec.inlineData ?? .null)
-        } else if spec.kind != .video {
+        } else if spec.kind == .video {
+            // An engine that plays videos asks for the first URL (the next when one fails).
+            if options.engine.ignores[.video] == nil, let resource = resources.video(of: spec, at: 0) {
+                actions.append(.request(.metadata(spec.id), resource))
+                state.metadata = .pending
+            }
+        } else {
             let metadata = TileJSON(tiles: spec.tiles ?? []).overridden(by: spec)
             state.apply(metadata, resolvedAgainst: styleURL, resources: resources)
         }
@@ -46,10 +52,18 @@ extension LoadSequence {
             case .image:
                 if !ImageSignature.isImage(data) { failure = "source \"\(id)\": \(url) is not a PNG, JPEG or WebP image" }
             case .video:
-                break
+                load.sources[index].videoPlays = true
             }
         } else {
             failure = "source \"\(id)\": \(url) has no content"
+        }
+        if let failure, spec.kind == .video {
+            // As a video element does, the next source is tried; the map errs when none plays.
+            load.sources[index].videoURLIndex += 1
+            if let next = resources.video(of: spec, at: load.sources[index].videoURLIndex) { return [.request(.metadata(id), next)] }
+            load.sources[index].metadata = .failed
+            return [.emit(.mapLoadingError(MapLoadingError(type: .source, message: "source \"\(id)\": none of its \(spec.videoURLs.count) videos can be played; the last: \(failure)",
+                                                           sourceID: id)))]
         }
         if let failure {
             load.sources[index].metadata = .failed

@@ -143,7 +143,8 @@ extension LoadSequence {
             case .vector:
                 do {
                     let spec = load.sources[index].spec
-                    load.sources[index].tiles[tile]?.content = .vector(Self.promotingIDs(try VectorTile.decode(data), source: spec))
+                    let decoded = try VectorTile.decode(data, encoding: load.sources[index].tileEncoding)
+                    load.sources[index].tiles[tile]?.content = .vector(Self.promotingIDs(decoded, source: spec))
                 } catch {
                     failure = "invalid vector tile \(tile.canonical) of source \"\(id)\": \(error)"
                 }
@@ -241,6 +242,7 @@ extension LoadSequence {
         let id = load.sources[index].spec.id
         let images = availableImages
         let layout = TileLayout(content: content, layers: style.layers.filter { $0.source == id }, zoom: state.zoom, tile: tile.canonical,
+                                globalState: globalState,
                                 availableImages: images, glyphRules: options.engine.glyphs)
         load.sources[index].setLayout(layout, images: images, of: tile)
         return layout

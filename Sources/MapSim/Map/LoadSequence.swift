@@ -28,6 +28,8 @@ struct LoadSequence: StateMachine {
         /// Remove a layer.
         case removeLayer(String)
         case addImage(String)
+        /// Set global state `name` (nil: back to the style's default).
+        case setGlobalState(String, JSONValue?)
         /// Change features of a GeoJSON source; applied when the worker is done with the change.
         case updateGeoJSON(source: String, diff: GeoJSONSourceDiff, dataID: String?)
         /// The worker finished an update of a GeoJSON source.
@@ -80,6 +82,8 @@ struct LoadSequence: StateMachine {
     var load = StyleLoad()
     /// Images added at run time outlive style loads, as in the SDKs.
     var runtimeImages: Set<String> = []
+    /// Global state values set through the API, over the style's defaults; they outlive style loads.
+    var globalStateValues = JSONObject()
     var nextUpdateToken = 0
 
     init(camera: Camera, viewport: Viewport, options: Map.Options = Map.Options()) {
@@ -100,6 +104,7 @@ struct LoadSequence: StateMachine {
         case .addLayer(let layer, let before): return addLayer(layer, before: before)
         case .removeLayer(let id): return removeLayer(id: id)
         case .addImage(let id): return addImage(id: id)
+        case .setGlobalState(let name, let value): return setGlobalState(name, to: value)
         case .updateGeoJSON(let source, let diff, let dataID): return updateGeoJSON(source: source, diff: diff, dataID: dataID, at: now)
         case .finishGeoJSONUpdate(let source, let token): return finishGeoJSONUpdate(source: source, token: token, at: now)
         case .receive(let purpose, let resource, let response, _): return receive(response, for: purpose, resource: resource)
@@ -193,7 +198,8 @@ struct LoadSequence: StateMachine {
             }
             position = index
         }
-        load.style?.layers.insert(layer, at: position)
+        let resolved = layer.resolvingVisibility(globalState: globalState)
+        load.style?.layers.insert(resolved, at: position)
         return layOutAgain(source: layer.source)
     }
 
@@ -205,7 +211,7 @@ struct LoadSequence: StateMachine {
 
     /// A layer of `source` came or went: its loaded tiles are laid out again (their symbols placed
     /// again), so what they need follows the layers, as a worker re-parses a tile after a layer change.
-    private mutating func layOutAgain(source id: String?) -> [Action] {
+    mutating func layOutAgain(source id: String?) -> [Action] {
         var actions: [Action] = []
         if let id, let index = load.sources.firstIndex(where: { $0.spec.id == id }) {
             for (tile, state) in load.sources[index].tiles.sorted(by: { $0.key < $1.key }) where state.content != nil {
@@ -265,8 +271,13 @@ struct LoadSequence: StateMachine {
             return fail("failed to parse the style \(styleURL ?? "JSON"): \(error)")
         }
         load.style = parsed
+        let state = globalState
+        load.style?.layers = parsed.layers.map { $0.resolvingVisibility(globalState: state) }
         load.phase = .parsed
         var actions: [Action] = [.emit(.styleDataLoaded(StyleDataLoaded(type: .style)))]
+        actions += ignoredFeatures(of: parsed).map { feature, message in
+            .emit(.styleFeatureIgnored(StyleFeatureIgnored(feature: feature, engine: options.engine.description, message: message)))
+        }
         let styleCamera = CameraOptions(center: parsed.center, zoom: parsed.zoom, bearing: parsed.bearing, pitch: parsed.pitch)
         let defaultCamera = styleCamera.merged(with: userCamera).applied(to: camera)
         if defaultCamera != camera {
@@ -285,6 +296,17 @@ struct LoadSequence: StateMachine {
         }
         for source in parsed.sources { actions += loadMetadata(of: source) }
         return actions + checkStyleLoaded()
+    }
+
+    /// What `style` uses that the engine does not draw, with what it does instead, in the order of
+    /// `StyleFeature`.
+    private func ignoredFeatures(of style: Style) -> [(StyleFeature, String)] {
+        let used: [StyleFeature: Bool] = [.globe: style.projection != .mercator, .terrain: style.terrain != nil,
+                                          .video: style.sources.contains { $0.kind == .video }, .globalState: style.usesGlobalState]
+        return StyleFeature.allCases.compactMap { feature in
+            guard used[feature] == true, let message = options.engine.ignores[feature] else { return nil }
+            return (feature, message)
+        }
     }
 
     /// A new style: every request of the old one is cancelled, and its load forgotten.

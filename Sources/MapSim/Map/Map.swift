@@ -246,6 +246,15 @@ public actor Map {
     /// (requests whose last failure was a connection or offline failure restart).
     public func setOffline(_ offline: Bool) { feed(.setOffline(offline)) }
 
+    /// Sets global state `name` (`["global-state", NAME]`) to `value`, or back to the style's
+    /// default with nil, as GL JS's `setGlobalStateProperty`: the layers that read it are laid out
+    /// again (new glyph ranges and images requested), raster sources reloaded, visibilities applied.
+    /// A value set before the style loads is read when it does, and outlives style loads.
+    public func setGlobalStateProperty(_ name: String, _ value: JSONValue?) { feed(.setGlobalState(name, value)) }
+
+    /// The global state expressions read now: the style's defaults with the values set over them.
+    public var globalState: JSONObject { readout.globalState }
+
     /// Ends a run whose time is over: every request not yet answered is given up — its load
     /// stopped, its `resource-request` event cancelled with a connection failure that says `reason`
     /// and names the URL — so that a summary and a trace say what the map still waited for. The map

@@ -1,3 +1,4 @@
+import MapSimJSON
 import MapSimStyle
 
 /// What can happen to a map: an API call, an answer from a backend, a timer, a frame.
@@ -26,6 +27,8 @@ public enum MapInput: Sendable {
     case updateGeoJSONSource(id: String, diff: GeoJSONSourceDiff, dataID: String?)
     /// Go offline (true) or back online (false).
     case setOffline(Bool)
+    /// Set global state `name` to a value (nil: back to the style's default).
+    case setGlobalState(String, JSONValue?)
     /// Load a resource for a component attached to the map; its first answer comes back as
     /// `MapOutput.fetched`, a failure if none came within `timeout`.
     case fetch(FetchToken, Resource, timeout: SimTime)

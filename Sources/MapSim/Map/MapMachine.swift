@@ -55,6 +55,8 @@ struct MapMachine: DrivenMachine {
             actions += route(sequence.handle(.addLayer(layer, before: before), at: now), at: now)
         case .removeLayer(let id):
             actions += route(sequence.handle(.removeLayer(id), at: now), at: now)
+        case .setGlobalState(let name, let value):
+            actions += route(sequence.handle(.setGlobalState(name, value), at: now), at: now)
         case .updateGeoJSONSource(let id, let diff, let dataID):
             actions += route(sequence.handle(.updateGeoJSON(source: id, diff: diff, dataID: dataID), at: now), at: now)
         case .setOffline(let offline):

@@ -12,6 +12,12 @@ public struct MapReadout: Sendable {
     /// The camera as the map applies it to the view (the world at least as tall as the view).
     public var effectiveCamera: Camera { machine.sequence.effectiveCamera }
 
+    /// The video sources that play, by id: while one plays the map repaints and never goes idle.
+    public var playingVideos: [String] { machine.sequence.load.sources.filter(\.videoPlays).map(\.spec.id) }
+
+    /// The global state expressions read now: the style's defaults with the values set over them.
+    public var globalState: JSONObject { machine.sequence.globalState }
+
     /// The view size and pixel ratio.
     public var viewport: Viewport { machine.sequence.viewport }
 

@@ -31,6 +31,12 @@ struct SourceState: Sendable {
     var coverRefused = false
     /// The view the tiles were last brought in line with.
     var lastView: View?
+    /// A video source's URL being tried (its element moves to the next when one fails).
+    var videoURLIndex = 0
+    /// A video source plays: the map repaints every frame and never goes idle (GL JS).
+    var videoPlays = false
+    /// How the source's tiles are encoded: the style's `encoding`, else its TileJSON's, else MVT.
+    var tileEncoding = StyleSource.TileEncoding.mvt
     /// The tiles a view needs, worked out for `lastCover`'s view (its ideal tiles and prefetch):
     /// a frame whose view did not move covers nothing again.
     var lastCover: (view: View, tiles: [OverscaledTileID])?
@@ -105,6 +111,7 @@ extension SourceState {
         pyramid = TilePyramid(rounding: rounding, tileSize: spec.tileSize ?? 512, minZoom: tileJSON.minZoom,
                               maxZoom: tileJSON.maxZoom, bounds: tileJSON.bounds)
         template = resources.tileTemplate(tileJSON, base: base)
+        tileEncoding = spec.tileEncoding ?? tileJSON.encoding ?? .mvt
         lastCover = nil
         metadata = .loaded
     }

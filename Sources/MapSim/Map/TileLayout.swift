@@ -42,12 +42,13 @@ struct TileLayout: Sendable, Equatable {
         }
     }
 
-    init(content: TileContent, layers: [StyleLayer], zoom: Int, tile: CanonicalTileID, availableImages: Set<String>,
-         glyphRules: Engine.GlyphRules = Engine.maplibreNative.glyphs) {
+    init(content: TileContent, layers: [StyleLayer], zoom: Int, tile: CanonicalTileID, globalState: JSONObject = JSONObject(),
+         availableImages: Set<String>, glyphRules: Engine.GlyphRules = Engine.maplibreNative.glyphs) {
         var ranges: [[String]: RangeSet] = [:]
         // The features as expressions see them, made once per source layer.
         var prepared: [String: [ExpressionFeature]] = [:]
-        var base = ExpressionContext(zoom: Double(zoom), availableImages: availableImages, tile: CanonicalTile(z: tile.z, x: tile.x, y: tile.y))
+        var base = ExpressionContext(zoom: Double(zoom), globalState: globalState, availableImages: availableImages,
+                                     tile: CanonicalTile(z: tile.z, x: tile.x, y: tile.y))
         for layer in layers where layer.isLaidOut(atTileZoom: zoom) {
             let rules = layer.layout
             // Only text, icons and patterns need anything: other layers' buckets request nothing.

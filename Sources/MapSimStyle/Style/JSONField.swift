@@ -72,6 +72,19 @@ public struct JSONField: Sendable {
         return result
     }
 
+    /// The four corners of an image or video source: `[[lon, lat], …]`, top left first, clockwise.
+    public func corners() throws(StyleError) -> [LngLat] {
+        let points = try array()
+        guard points.count == 4 else { throw failure("expected 4 corners, found \(points.count)") }
+        var corners: [LngLat] = []
+        for point in points {
+            let pair = try point.array()
+            guard pair.count == 2 else { throw point.failure("expected [longitude, latitude]") }
+            corners.append(LngLat(longitude: try pair[0].number(in: -360...360), latitude: try pair[1].number(in: -90...90)))
+        }
+        return corners
+    }
+
     public func bounds() throws(StyleError) -> LngLatBounds {
         let numbers = try array()
         guard numbers.count == 4 else { throw failure("expected [west, south, east, north], found \(numbers.count) values") }

@@ -20,6 +20,11 @@ public struct LayerLayout: Sendable, Equatable {
     public var verticalText: VerticalText
     /// Whether an expression reads the feature's geometry (`within`, `distance`).
     public private(set) var readsGeometry = false
+    /// `visibility` given as an expression (of global state), when it is one.
+    public var visibility: StyleExpression?
+    /// The global state names whose change makes the SDKs reload the layer's source: those its
+    /// layout, filter or visibility read, and those of a paint property that also reads features.
+    public private(set) var reloadingStateNames: Set<String> = []
 
     /// The layer's layout and paint as written, which the compiled members come from.
     private let source: JSONValue
@@ -79,6 +84,10 @@ public struct LayerLayout: Sendable, Equatable {
                 return nil
             }
         }
+        if case .array = layoutJSON["visibility"] { layout.visibility = compile("layout", "visibility", from: layoutJSON) }
+        var names = Self.stateNames(in: .object(layoutJSON)).union(Self.stateNames(in: json["filter"] ?? .null))
+        for (_, value) in paintJSON.members where Self.readsFeatures(value) { names.formUnion(Self.stateNames(in: value)) }
+        layout.reloadingStateNames = names
         switch kind {
         case .symbol:
             layout.textField = compile("layout", "text-field", from: layoutJSON)
@@ -104,6 +113,33 @@ public struct LayerLayout: Sendable, Equatable {
         layout.readsGeometry = [layout.filter.expression, layout.textField, layout.textFont, layout.textTransform, layout.iconImage, layout.pattern]
             .contains { $0?.readsGeometry ?? false }
         return layout
+    }
+
+    /// The names `["global-state", NAME]` reads anywhere in `value`.
+    static func stateNames(in value: JSONValue) -> Set<String> {
+        switch value {
+        case .array(let items):
+            if items.count == 2, items[0] == .string("global-state"), let name = items[1].stringValue { return [name] }
+            return items.reduce(into: Set<String>()) { $0.formUnion(stateNames(in: $1)) }
+        case .object(let object):
+            return object.members.reduce(into: Set<String>()) { $0.formUnion(stateNames(in: $1.value)) }
+        default:
+            return []
+        }
+    }
+
+    /// Whether a property value reads features (`get`, `has`, `id`, `properties`, `geometry-type`,
+    /// `feature-state`): a data-driven value.
+    static func readsFeatures(_ value: JSONValue) -> Bool {
+        switch value {
+        case .array(let items):
+            if let name = items.first?.stringValue, ["get", "has", "id", "properties", "geometry-type", "feature-state"].contains(name) { return true }
+            return items.contains(where: readsFeatures)
+        case .object(let object):
+            return object.members.contains { readsFeatures($0.value) }
+        default:
+            return false
+        }
     }
 
     private init(source: JSONValue) {

@@ -55,6 +55,15 @@ extension Style {
         for (id, _) in try sources.object().members {
             style.sources.append(try StyleSource.parse(id: id, sources.member(id)!))
         }
+        if let projection = root.member("projection") { style.projection = try StyleProjection.parse(projection, warnings: &style.warnings) }
+        if let terrain = root.member("terrain"), terrain.value != .null { style.terrain = try StyleTerrain.parse(terrain, sources: style.sources) }
+        if let state = root.member("state") {
+            for (name, _) in try state.object().members {
+                let entry = state.member(name)!
+                _ = try entry.object()
+                style.state[name] = entry.member("default")?.value ?? .null
+            }
+        }
         guard let layers = root.member("layers") else { throw root.failure("missing required property \"layers\"") }
         var seen = Set<String>()
         let fields = try layers.array()
@@ -73,7 +82,7 @@ extension Style {
             }
             let layer = try StyleLayer.parse(field, sources: style.sources, warnings: &style.warnings)
             guard seen.insert(layer.id).inserted else { throw field.member("id")!.failure("duplicate layer id \"\(layer.id)\"") }
-            style.layers.append(layer)
+            style.layers.append(layer.resolvingVisibility(globalState: style.state))
         }
         return style
     }
@@ -136,6 +145,21 @@ extension StyleSource {
             source.bounds = try field.member("bounds")?.bounds()
             source.scheme = try field.member("scheme")?.enumeration(Scheme.self)
             source.tileSize = try field.member("tileSize")?.integer(in: 1...8192)
+            if source.kind == .vector {
+                source.tileEncoding = try field.member("encoding")?.enumeration(TileEncoding.self)
+            }
+            if source.kind == .rasterDEM {
+                let kind = try field.member("encoding")?.enumeration(DEMEncoding.Kind.self) ?? .mapbox
+                switch kind {
+                case .mapbox: source.demEncoding = .mapbox
+                case .terrarium: source.demEncoding = .terrarium
+                case .custom:
+                    source.demEncoding = DEMEncoding(kind: .custom, redFactor: try field.member("redFactor")?.number() ?? 1,
+                                                     greenFactor: try field.member("greenFactor")?.number() ?? 1,
+                                                     blueFactor: try field.member("blueFactor")?.number() ?? 1,
+                                                     baseShift: try field.member("baseShift")?.number() ?? 0)
+                }
+            }
         case .geojson:
             guard let data = field.member("data") else { throw field.failure("a geojson source needs \"data\"") }
             if case .string(let url) = data.value {
@@ -151,9 +175,11 @@ extension StyleSource {
         case .image:
             guard let url = field.member("url") else { throw field.failure("an image source needs \"url\"") }
             source.url = try url.string()
+            source.coordinates = try field.member("coordinates")?.corners() ?? []
         case .video:
             guard let urls = field.member("urls") else { throw field.failure("a video source needs \"urls\"") }
             source.videoURLs = try urls.strings()
+            source.coordinates = try field.member("coordinates")?.corners() ?? []
         }
         return source
     }

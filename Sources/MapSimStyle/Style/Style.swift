@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// A parsed Mapbox/MapLibre style (spec v8): what the load pipeline needs to load and render it.
 public struct Style: Sendable, Equatable {
     /// The largest style document read: real styles are a few MB, so anything past this is refused
@@ -28,6 +30,13 @@ public struct Style: Sendable, Equatable {
     public var layers: [StyleLayer]
     /// The style's default transition for paint property changes.
     public var transition: StyleTransition
+    /// How the map draws the world (`projection`; Mercator when absent).
+    public var projection = StyleProjection.mercator
+    /// The ground's heights (`terrain`), when the style raises it.
+    public var terrain: StyleTerrain?
+    /// The defaults of the style's global state (`state`: each name's `default`), which
+    /// `["global-state", NAME]` reads until the map sets another value.
+    public var state = JSONObject()
     /// What was out of range and will be clamped by the map (the camera), for the user.
     public var warnings: [String] = []
 
@@ -45,6 +54,11 @@ public struct Style: Sendable, Equatable {
         self.glyphs = glyphs
         self.layers = layers
         self.transition = transition
+    }
+
+    /// Whether the style has global state or reads it (`state`, `["global-state", …]`).
+    public var usesGlobalState: Bool {
+        !state.members.isEmpty || layers.contains { !$0.layout.reloadingStateNames.isEmpty || $0.layout.visibility != nil }
     }
 
     /// The source with this id.

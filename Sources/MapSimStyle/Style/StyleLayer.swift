@@ -1,3 +1,5 @@
+import MapSimJSON
+
 /// A layer of a style, with what loading and rendering need to know about it.
 public struct StyleLayer: Sendable, Equatable {
     /// The layer types of the style spec.
@@ -58,6 +60,15 @@ public struct StyleLayer: Sendable, Equatable {
 
     /// Whether the layer draws text.
     public var hasText: Bool { layout.textField != nil }
+
+    /// The layer with its `visibility` expression, if it has one, read with `globalState`.
+    public func resolvingVisibility(globalState: JSONObject) -> StyleLayer {
+        guard let expression = layout.visibility else { return self }
+        var layer = self
+        let value = try? expression.evaluate(ExpressionContext(globalState: globalState))
+        layer.isVisible = value.map { expression.outputJSON($0) } != .string("none")
+        return layer
+    }
 
     /// Whether the SDKs lay the layer out in a tile of (overscaled) zoom `z`: visible, and `z` at
     /// or above its minzoom rounded down and below its maxzoom rounded up.

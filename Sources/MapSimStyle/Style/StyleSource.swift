@@ -20,6 +20,14 @@ public struct StyleSource: Sendable, Equatable {
         case tms
     }
 
+    /// How a vector source's tiles are encoded (`encoding`).
+    public enum TileEncoding: String, Sendable, CaseIterable {
+        /// Mapbox Vector Tiles, the default.
+        case mvt
+        /// MapLibre Tiles.
+        case mlt
+    }
+
     /// The source's id, its key in `sources`.
     public var id: String
     /// The source's type.
@@ -48,6 +56,12 @@ public struct StyleSource: Sendable, Equatable {
     public var generatesIDs = false
     /// `buffer` of a GeoJSON source: how far past its edges a tile holds features, in 8192ths.
     public var buffer = 128
+    /// A vector source's tile encoding as the style gives it (else its TileJSON's, else MVT).
+    public var tileEncoding: TileEncoding?
+    /// A `raster-dem` source's height encoding.
+    public var demEncoding = DEMEncoding.mapbox
+    /// The image source's corners, or the video's: top left, top right, bottom right, bottom left.
+    public var coordinates: [LngLat] = []
 
     /// The property that gives the features of `sourceLayer` their id, if any.
     public func promotedProperty(in sourceLayer: String) -> String? {

@@ -12,6 +12,8 @@ public struct TileJSON: Sendable, Equatable {
     public var scheme: StyleSource.Scheme
     /// The ids of the vector layers the tiles carry, when the TileJSON lists them.
     public var vectorLayers: [String]
+    /// The tile encoding the TileJSON names (`encoding`: `mvt` or `mlt`), if any.
+    public var encoding: StyleSource.TileEncoding?
 
     /// Metadata with these values.
     public init(tiles: [String], minZoom: Int = 0, maxZoom: Int = 22, bounds: LngLatBounds = .world,
@@ -39,6 +41,7 @@ public struct TileJSON: Sendable, Equatable {
         }
         tileJSON.bounds = try root.member("bounds")?.bounds() ?? .world
         tileJSON.scheme = try root.member("scheme")?.enumeration(StyleSource.Scheme.self) ?? .xyz
+        tileJSON.encoding = try root.member("encoding")?.enumeration(StyleSource.TileEncoding.self)
         if let layers = root.member("vector_layers") {
             for layer in try layers.array() {
                 guard let id = layer.member("id") else { throw layer.failure("missing required property \"id\"") }

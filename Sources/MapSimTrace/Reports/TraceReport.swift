@@ -77,6 +77,14 @@ public struct TraceReport: Sendable {
         facts.append(("network", header.network ?? "not recorded"))
         facts.append(("seed", String(header.seed)))
         facts.append(("camera", header.camera.map(Self.describeCamera) ?? "not recorded"))
+        if let view = header.view {
+            if let projection = view["projection"]?.stringValue { facts.append(("projection", projection)) }
+            if let terrain = view["terrain"]?.objectValue {
+                facts.append(("terrain", "\(terrain["source"]?.stringValue ?? "?") × \(JSONWriter.formatNumber(terrain["exaggeration"]?.numberValue ?? 1))"))
+            }
+            if let state = view["global-state"] { facts.append(("global state", JSONWriter.string(state))) }
+            if let pitch = view["max-pitch"]?.numberValue { facts.append(("max pitch", JSONWriter.formatNumber(pitch))) }
+        }
         facts.append(("recorded by", "mapsim \(header.mapsimVersion)"))
         return facts
     }

@@ -42,7 +42,8 @@ private struct ScenarioParser {
     let folder: String
 
     func scenario() throws(StyleError) -> Scenario {
-        let known: Set<String> = ["name", "description", "style", "engine", "mirror", "network", "viewport", "camera", "cache", "live", "entities", "content", "steps", "expect"]
+        let known: Set<String> = ["name", "description", "style", "engine", "mirror", "network", "viewport", "camera", "global-state", "cache", "live", "entities",
+                                  "content", "steps", "expect"]
         for key in try root.object().keys where !known.contains(key) { throw root.member(key)!.failure("unknown scenario key \"\(key)\"") }
         guard let style = root.member("style") else { throw root.failure("missing required key \"style\"") }
         var scenario = Scenario(name: try root.member("name")?.string() ?? name, description: try root.member("description")?.string() ?? "",
@@ -85,6 +86,7 @@ private struct ScenarioParser {
                                          pixelRatio: try viewport.member("pixel-ratio")?.number(in: 0.1...8) ?? 1)
         }
         if let camera = root.member("camera") { scenario.camera = try self.camera(camera) }
+        if let state = root.member("global-state") { scenario.globalState = try state.object() }
         if let cache = root.member("cache") {
             if case .string(let state) = cache.value {
                 switch state {
@@ -179,6 +181,7 @@ private struct ScenarioParser {
             guard let until = value.member("until") else { throw value.failure("missing \"until\"") }
             return .wait(try state(until), timeout: try value.member("timeout")?.duration(atLeast: .milliseconds(1)) ?? .seconds(60))
         case "publish-content": return .publishContent(path(try value.string()))
+        case "set-global-state": return .setGlobalState(try value.object())
         case "advance": return .advance(try value.duration())
         case "camera": return .camera(try camera(value))
         case "subscribe": return .subscribe(try criteria(value))

@@ -56,6 +56,9 @@ public struct Scenario: Sendable, Equatable {
         case checkContent
         /// The data manager's `loadData` ignoring the maximum age (a forced refresh).
         case refreshContent
+        /// Set global state values (null: back to the style's default), as GL JS's
+        /// `setGlobalStateProperty`, one name after another.
+        case setGlobalState(JSONObject)
 
         /// The step's name, as scenarios write it.
         public var keyword: String {
@@ -83,6 +86,7 @@ public struct Scenario: Sendable, Equatable {
             case .publishContent: "publish-content"
             case .checkContent: "check-content"
             case .refreshContent: "refresh-content"
+            case .setGlobalState: "set-global-state"
             }
         }
     }
@@ -205,6 +209,8 @@ public struct Scenario: Sendable, Equatable {
     public var viewport: Viewport
     /// The camera before loading (fields not given come from the style).
     public var camera: CameraOptions
+    /// Global state set over the style's before loading (`global-state`).
+    public var globalState = JSONObject()
     /// The cache before the run.
     public var cache: CacheState
     /// Live data, when the scenario uses it.
@@ -250,7 +256,7 @@ extension Scenario.Step {
         case .subscribe, .unsubscribe, .publish, .dropConnection, .stopBroker, .startBroker, .restartBroker, .enableLiveData, .disableLiveData,
              .setFloor: true
         case .load, .wait, .advance, .camera, .offline, .online, .connectFeed, .disconnectFeed, .outage, .purgeAll,
-             .publishContent, .checkContent, .refreshContent: false
+             .publishContent, .checkContent, .refreshContent, .setGlobalState: false
         }
     }
 }

@@ -55,6 +55,9 @@ extension MapEvent {
             return .styleDataLoaded(StyleDataLoaded(type: try enumeration(EventKey.type, StyleDataLoaded.Kind.self)))
         case .styleImageMissing: return .styleImageMissing(id: try string(EventKey.id))
         case .styleImageRemoveUnused: return .styleImageRemoveUnused(id: try string(EventKey.id))
+        case .styleFeatureIgnored:
+            return .styleFeatureIgnored(StyleFeatureIgnored(feature: try enumeration(EventKey.feature, StyleFeature.self), engine: try string(EventKey.engine),
+                                                            message: try string(EventKey.message)))
         case .sourceAdded: return .sourceAdded(id: try string(EventKey.id))
         case .sourceRemoved: return .sourceRemoved(id: try string(EventKey.id))
         case .sourceDataLoaded:
@@ -129,12 +132,11 @@ extension MapEvent {
             resource.loadingMethod = method
         }
         if let range = field.member(EventKey.range) {
-            guard let from = range.member(EventKey.from), let to = range.member(EventKey.to) else {
-                throw range.failure("missing \"\(EventKey.from)\" or \"\(EventKey.to)\"")
-            }
+            guard let from = range.member(EventKey.from) else { throw range.failure("missing \"\(EventKey.from)\"") }
             let first = try from.integer(in: 0...Int.max)
-            let last = try to.integer(in: first...Int.max)
-            resource.dataRange = UInt64(first)...UInt64(last)
+            // No last byte: to the end.
+            let last = try range.member(EventKey.to).map { field throws(StyleError) in UInt64(try field.integer(in: first...Int.max)) } ?? .max
+            resource.dataRange = UInt64(first)...last
         }
         return resource
     }

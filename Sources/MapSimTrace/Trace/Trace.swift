@@ -1,5 +1,6 @@
 import MapSim
 import MapSimJSON
+import MapSimStyle
 
 /// The record of one run: a header saying what ran, and the ordered timed events.
 public struct Trace: Sendable, Equatable {
@@ -21,10 +22,14 @@ public struct Trace: Sendable, Equatable {
         /// the style's own was used — and the view's `size` (`WxH`) and `pixel-ratio`; nil when not
         /// recorded.
         public var camera: JSONObject?
+        /// What else decides the cover and the layout, when not the defaults: the style's
+        /// `projection` and `terrain`, the global state set over the style's (`global-state`), the
+        /// map's `max-pitch`; nil when all are the defaults.
+        public var view: JSONObject?
 
         /// A header.
         public init(mapsimVersion: String = MapSimInfo.version, scenario: String, seed: UInt64 = 0, engine: String = Engine.maplibreNative.description,
-                    style: String? = nil, network: String? = nil, camera: JSONObject? = nil) {
+                    style: String? = nil, network: String? = nil, camera: JSONObject? = nil, view: JSONObject? = nil) {
             self.mapsimVersion = mapsimVersion
             self.scenario = scenario
             self.seed = seed
@@ -32,6 +37,7 @@ public struct Trace: Sendable, Equatable {
             self.style = style
             self.network = network
             self.camera = camera
+            self.view = view
         }
 
         /// The `camera` field for `options` on a `viewport`: only the fields given.
@@ -46,14 +52,28 @@ public struct Trace: Sendable, Equatable {
             return camera
         }
 
+        /// The `view` field: what of `style` and the map's settings changes a cover or a layout, nil
+        /// when nothing does.
+        public static func view(style: Style?, globalState: JSONObject = JSONObject(), maximumPitch: Double? = nil) -> JSONObject? {
+            var view = JSONObject()
+            if let projection = style?.projection, projection != .mercator { view["projection"] = .string(projection.rawValue) }
+            if let terrain = style?.terrain {
+                view["terrain"] = .object(JSONObject([("source", .string(terrain.source)), ("exaggeration", .number(terrain.exaggeration))]))
+            }
+            if !globalState.members.isEmpty { view["global-state"] = .object(globalState) }
+            if let maximumPitch { view["max-pitch"] = .number(maximumPitch) }
+            return view.members.isEmpty ? nil : view
+        }
+
         /// The header as a JSON object: `{"mapsim": ..., "scenario": ..., "seed": ..., "engine": ...}`,
-        /// then `style`, `network` and `camera` when recorded.
+        /// then `style`, `network`, `camera` and `view` when recorded.
         public var json: JSONObject {
             var object = JSONObject([("mapsim", .string(mapsimVersion)), ("scenario", .string(scenario)), ("seed", .number(Double(seed))),
                                      ("engine", .string(engine))])
             if let style { object["style"] = .string(style) }
             if let network { object["network"] = .string(network) }
             if let camera { object["camera"] = .object(camera) }
+            if let view { object["view"] = .object(view) }
             return object
         }
 
@@ -89,6 +109,7 @@ public struct Trace: Sendable, Equatable {
             self.init(mapsimVersion: version, scenario: scenario, seed: UInt64(json["seed"]?.numberValue ?? 0),
                       engine: json["engine"]?.stringValue ?? Engine.maplibreNative.description, style: json["style"]?.stringValue,
                       network: json["network"]?.stringValue, camera: json["camera"]?.objectValue)
+            view = json["view"]?.objectValue
         }
     }
 

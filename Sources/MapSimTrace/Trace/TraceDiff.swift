@@ -32,6 +32,10 @@ public struct TraceDiff: Sendable, Equatable {
             if a.scenario != b.scenario { differences.append(.init(group: "headers", subject: "scenario", expected: a.scenario, actual: b.scenario)) }
             if a.seed != b.seed { differences.append(.init(group: "headers", subject: "seed", expected: String(a.seed), actual: String(b.seed))) }
             if a.engine != b.engine { differences.append(.init(group: "headers", subject: "engine", expected: a.engine, actual: b.engine)) }
+            if a.view != b.view {
+                differences.append(.init(group: "headers", subject: "view", expected: a.view.map { JSONWriter.string(.object($0)) } ?? "(none)",
+                                         actual: b.view.map { JSONWriter.string(.object($0)) } ?? "(none)"))
+            }
         }
         if relaxed {
             let comparison = RelaxedComparison(expected: expected, actual: actual, bases: bases)

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import MapSimJSON
+import MapSimStyle
+import MapSimTesting
+@testable import MapSim
+
+/// What the maps of 2026 use — global state, video sources, MLT tiles — and what an engine that
+/// does not draw a feature says of it, on the feature fixtures (styles/features/).
+@Suite("Map.StyleFeatures")
+struct StyleFeatureTests {
+    private static func url(_ fixture: String) -> String {
+        URL(fileURLWithPath: SampleStyle.stylesFolder + "/features/\(fixture)/style.json").absoluteString
+    }
+
+    private static func load(_ fixture: String, engine: Engine = .maplibreGLJS, camera: CameraOptions = CameraOptions(center: LngLat(longitude: 8.54, latitude: 47.37), zoom: 10),
+                             until: Map.State = .mapIdle, timeout: SimTime = .seconds(30), prepare: (Map) async -> Void = { _ in }) async -> (Map, EventRecorder, Map.RunOutcome) {
+        let map = Map(backends: .only(FileResourceLoader(assetRoot: "/")), options: Map.Options(engine: engine))
+        let recorder = EventRecorder(map)
+        await map.setCamera(camera)
+        await prepare(map)
+        await map.setStyleURI(url(fixture))
+        let outcome = await map.run(until: until, timeout: timeout)
+        return (map, recorder, outcome)
+    }
+
+    private static func glyphRanges(_ recorder: EventRecorder) -> Set<String> {
+        Set(recorder.payloads(of: MapEvents.resourceRequest).filter { $0.request.kind == .glyphs }.map { $0.request.url.components(separatedBy: "/").suffix(2).joined(separator: "/") })
+    }
+
+    @Test func globalStateIsReadFromTheStylesDefaultsAndASetValue() async {
+        let (defaults, recorded, _) = await Self.load("global-state")
+        #expect(await defaults.globalState == JSONObject([("label", .string("abc")), ("showRoads", .bool(true)), ("rank", .number(2))]))
+        #expect(!Self.glyphRanges(recorded).contains { $0.hasPrefix("Fixture%20Regular/1024-") })
+        // Set before the style loads: the Cyrillic label needs its range.
+        let (_, set, _) = await Self.load("global-state") { await $0.setGlobalStateProperty("label", .string("Привет")) }
+        #expect(Self.glyphRanges(set).contains("Fixture%20Regular/1024-1279.pbf"))
+    }
+
+    @Test func aValueSetMidRunLaysTheLayersOutAgainAndAsksForWhatTheyNeedNow() async {
+        let (map, recorder, outcome) = await Self.load("global-state")
+        guard case .reached = outcome else { Issue.record("\(outcome)"); return }
+        let before = recorder.events.count
+        let tilesBefore = recorder.payloads(of: MapEvents.resourceRequest).count { $0.request.kind == .tile }
+        await map.setGlobalStateProperty("label", .string("Привет"))
+        _ = await map.run(until: .mapIdle, timeout: .seconds(10))
+        let after = Array(recorder.events.dropFirst(before))
+        let requests = after.compactMap { MapEvents.resourceRequest.payload(in: $0.payload) }
+        #expect(requests.map(\.request.kind) == [.glyphs], "a vector source is laid out again from its data: only the new range")
+        #expect(requests.first?.request.url.hasSuffix("/1024-1279.pbf") == true)
+        #expect(after.contains { $0.type == .mapIdle })
+        #expect(recorder.payloads(of: MapEvents.resourceRequest).count { $0.request.kind == .tile } == tilesBefore)
+        // The same value again changes nothing; null goes back to the default.
+        let settled = recorder.events.count
+        await map.setGlobalStateProperty("label", .string("Привет"))
+        _ = await map.run(until: .mapIdle, timeout: .seconds(1))
+        #expect(recorder.events.count == settled)
+        await map.setGlobalStateProperty("label", nil)
+        #expect(await map.globalState["label"] == .string("abc"))
+    }
+
+    @Test func aVisibilityOfGlobalStateHidesItsLayer() async {
+        let (map, recorder, _) = await Self.load("global-state")
+        #expect(await map.style?.layers.first { $0.id == "roads" }?.isVisible == true)
+        let before = Self.glyphRanges(recorder)
+        await map.setGlobalStateProperty("showRoads", .bool(false))
+        _ = await map.run(until: .mapIdle, timeout: .seconds(10))
+        #expect(await map.style?.layers.first { $0.id == "roads" }?.isVisible == false)
+        #expect(Self.glyphRanges(recorder) == before)
+    }
+
+    @Test func aVideoIsAskedForFromItsFirstByteTheNextURLAfterOneFailsAndTheMapNeverGoesIdle() async {
+        let (map, recorder, outcome) = await Self.load("video", camera: CameraOptions(center: LngLat(longitude: 8.54, latitude: 47.37), zoom: 11),
+                                                       timeout: .seconds(3))
+        guard case .timedOut = outcome else { Issue.record("a playing video keeps the map from going idle: \(outcome)"); return }
+        #expect(recorder.events.contains { $0.type == .mapLoaded })
+        let videos = recorder.payloads(of: MapEvents.resourceRequest).filter { $0.request.url.contains("/media/") }
+        #expect(videos.map { URL(string: $0.request.url)?.lastPathComponent } == ["missing.mp4", "clip.webm"], "the third is never asked for")
+        #expect(videos.allSatisfy { $0.request.dataRange == 0...UInt64.max && $0.request.kind == .unknown })
+        #expect(await map.readout.playingVideos == ["clip"])
+        // MapLibre Native has no video: nothing asked, idle, said once.
+        let (_, native, nativeOutcome) = await Self.load("video", engine: .maplibreNative)
+        guard case .reached = nativeOutcome else { Issue.record("\(nativeOutcome)"); return }
+        #expect(!native.payloads(of: MapEvents.resourceRequest).contains { $0.request.url.contains("/media/") })
+        #expect(native.payloads(of: MapEvents.styleFeatureIgnored).map(\.feature) == [.video])
+    }
+
+    @Test func anEngineSaysOnceWhatItDoesNotDraw() async {
+        let (_, native, _) = await Self.load("terrain", engine: .maplibreNative)
+        let ignored = native.payloads(of: MapEvents.styleFeatureIgnored)
+        #expect(ignored.map(\.feature) == [.terrain] && ignored.first?.engine == "maplibre-native")
+        #expect(ignored.first?.message.contains("no 3D terrain") == true)
+        let (_, globe, _) = await Self.load("globe", engine: .maplibreNative, camera: CameraOptions(center: LngLat(longitude: 10, latitude: 46.5), zoom: 3))
+        #expect(globe.payloads(of: MapEvents.styleFeatureIgnored).map(\.feature) == [.globe])
+        let (mapbox, mapboxEvents, _) = await Self.load("global-state", engine: .mapbox)
+        #expect(mapboxEvents.payloads(of: MapEvents.styleFeatureIgnored).map(\.feature) == [.globalState])
+        #expect(await mapbox.globalState.members.isEmpty, "the Mapbox SDK reads no global state")
+        let (_, glJS, _) = await Self.load("global-state")
+        #expect(glJS.payloads(of: MapEvents.styleFeatureIgnored).isEmpty)
+    }
+
+    @Test func mltTilesLoadAsTheSameTilesInMVT() async {
+        let camera = CameraOptions(center: LngLat(longitude: 7.448730, latitude: 51.522416), zoom: 13.5)
+        var requests: [[String]] = []
+        for fixture in ["mlt", "mlt-as-mvt"] {
+            let (_, recorder, outcome) = await Self.load(fixture, engine: .maplibreNative, camera: camera)
+            guard case .reached = outcome else { Issue.record("\(fixture): \(outcome)"); return }
+            #expect(recorder.payloads(of: MapEvents.mapLoadingError).filter { $0.type == .tile }.isEmpty, "\(fixture) decodes")
+            requests.append(recorder.payloads(of: MapEvents.resourceRequest).map { request in
+                request.request.url.components(separatedBy: "/features/\(fixture)/").last!.replacingOccurrences(of: ".mlt", with: ".pbf")
+            })
+        }
+        #expect(requests[0] == requests[1])
+        #expect(requests[0].count { $0.hasPrefix("glyphs/") } >= 3, "\(requests[0])")
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+import Testing
+import MapSimJSON
+import MapSimServe
+import MapSimTesting
+@testable import MapSim
+@testable import MapSimHTTP
+
+/// The maps of 2026 as MapLibre GL JS 5.24.0 loads them: a globe, 3D terrain, global state, a video
+/// source, MLT tiles (styles/features/, made by scripts/generate-feature-fixtures.py). Each file of
+/// FIXTURE/gljs/ holds what `mapsim serve` recorded while GL JS, in headless Chromium, showed the
+/// fixture at one camera (scripts/record-gljs-through-serve --root styles/features --conditions
+/// plain). Here the fixture is served in-process and mapsim's GL JS engine loads it at the same
+/// camera: the server must record the same requests (kind, path, status), and the map must go idle
+/// when GL JS did — and not when it did not (a video plays). Nothing here needs a browser.
+@Suite("mapsim serve parity with MapLibre GL JS: globe, terrain, global state, video, MLT", .serialized)
+struct GLJSFeatureParityTests {
+    static let root = SampleStyle.stylesFolder + "/features"
+
+    /// Every recording of every feature fixture, in order.
+    static let recordings: [DifferentialRecording] = {
+        let fixtures = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return fixtures.sorted().flatMap { fixture in
+            let folder = "\(root)/\(fixture)/gljs"
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            return files.filter { $0.hasSuffix(".json") }.sorted().map { DifferentialRecording(fixture: fixture, file: "\(folder)/\($0)") }
+        }
+    }()
+
+    @Test func everyCameraOfEveryFeatureIsRecorded() throws {
+        let fixtures = try FileManager.default.contentsOfDirectory(atPath: Self.root).filter { !$0.hasPrefix(".") }
+        #expect(Set(fixtures) == ["globe", "terrain", "global-state", "global-state-set", "video", "mlt", "mlt-as-mvt"])
+        for fixture in fixtures {
+            let cameras = try JSONParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: "\(Self.root)/\(fixture)/cameras.json"))))
+            #expect(Self.recordings.filter { $0.fixture == fixture }.count == cameras.arrayValue?.count, "\(fixture)")
+        }
+    }
+
+    @Test(arguments: recordings)
+    func serveRecordsOfMapsimWhatItRecordedOfGLJS(_ recording: DifferentialRecording) async throws {
+        let golden = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: recording.file))))
+        let expected = (golden["requests"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let (served, outcome) = try await Self.load(fixture: recording.fixture, camera: golden["camera"] ?? .null)
+        if golden["idle"] == .bool(true) {
+            guard case .reached = outcome else {
+                Issue.record("GL JS went idle, mapsim did not: \(outcome)")
+                return
+            }
+        } else if case .reached = outcome {
+            Issue.record("GL JS never went idle, mapsim did")
+        }
+        #expect(DifferentialRecording.difference(expected, served).isEmpty && DifferentialRecording.difference(served, expected).isEmpty,
+                "requested only by GL JS: \(DifferentialRecording.difference(expected, served)); only by mapsim: \(DifferentialRecording.difference(served, expected))")
+    }
+
+    @Test(arguments: ["z13.5", "z11.5"])
+    func mltTilesAreRequestedAndLaidOutAsTheSameTilesInMVT(_ camera: String) async throws {
+        let golden = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: "\(Self.root)/mlt/gljs/\(camera).plain.json"))))
+        let (mlt, _) = try await Self.load(fixture: "mlt", camera: golden["camera"] ?? .null)
+        let (mvt, _) = try await Self.load(fixture: "mlt-as-mvt", camera: golden["camera"] ?? .null)
+        #expect(mlt.map { $0.replacingOccurrences(of: ".mlt ", with: ".pbf ") } == mvt)
+        #expect(mlt.count { $0.hasPrefix("glyphs ") } >= 2, "the tiles' names were read: \(mlt)")
+    }
+
+    /// What serve records while mapsim's GL JS engine loads `fixture` at `camera`, sorted as the
+    /// recordings are, and how the load ended (a minute of its time at most).
+    static func load(fixture: String, camera: JSONValue) async throws -> ([String], Map.RunOutcome) {
+        let recorded = Mutex<[MapEvent]>([])
+        let server = try await StyleServer.start(.init(style: "\(root)/\(fixture)/style.json", port: 0)) { event in
+            recorded.withLock { $0.append(event) }
+        }
+        let network = HTTPResourceLoader()
+        var options = Map.Options(loading: .init(maximumConcurrentRequests: Engine.maplibreGLJS.requests.maximumConcurrentRequests), engine: .maplibreGLJS)
+        options.loading.wallClock = .today()
+        let map = await DifferentialRecording.map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), cache: nil, network: network),
+                                                  camera: camera, options: options)
+        await map.setStyleURI(server.baseURL + "style.json")
+        let outcome = await map.run(until: .mapIdle, timeout: .seconds(fixture == "video" ? 5 : 60))
+        if case .timedOut = outcome { await map.giveUp("the test's time is over") }
+        try await network.shutdown()
+        await server.stop()
+        let origin = server.baseURL
+        let served = recorded.withLock { $0 }.compactMap { event -> String? in
+            guard case .resourceRequest(let request) = event.payload else { return nil }
+            // A range answered is a 206, as the recording script names it.
+            var status = ServeParityTests.status(request.response)
+            if status == "200" && request.request.dataRange != nil { status = "206" }
+            return "\(request.request.kind.rawValue) /\(request.request.url.dropFirst(origin.count)) \(status)"
+        }.sorted()
+        return (served, outcome)
+    }
+}
