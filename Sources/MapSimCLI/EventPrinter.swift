@@ -14,7 +14,7 @@ struct EventPrinter: Sendable {
     private func paintName(_ name: String, _ payload: MapEventPayload) -> String {
         switch payload {
         case .mapLoadingError: terminal.paint(name, .red)
-        case .styleImageMissing, .styleFeatureIgnored: terminal.paint(name, .yellow)
+        case .styleImageMissing, .styleFeatureIgnored, .styleWarning: terminal.paint(name, .yellow)
         case .styleLoaded, .mapLoaded, .mapIdle: terminal.paint(name, .green)
         case .resourceRequest: terminal.paint(name, .cyan)
         default: name
@@ -26,6 +26,7 @@ struct EventPrinter: Sendable {
         case .resourceRequest(let request):
             var text = "\(request.request.kind.rawValue) \(request.request.url)"
             if let range = request.request.dataRange { text += " bytes \(range.lowerBound)–\(range.upperBound)" }
+            if !request.request.scope.isRoot { text += " (import \(request.request.scope))" }
             if request.cancelled {
                 text += " cancelled"
             } else if let response = request.response {
@@ -88,8 +89,9 @@ struct EventPrinter: Sendable {
             lines.append("\(pad("ignored", to: 14)) \(summary.ignoredFeatures.count), not drawn by \(summary.ignoredFeatures[0].engine)")
             for ignored in summary.ignoredFeatures { lines.append("  " + terminal.paint("\(ignored.feature.rawValue): \(ignored.message)", .yellow)) }
         }
-        if !summary.missingImages.isEmpty {
-            lines.append("\(pad("warnings", to: 14)) \(summary.missingImages.count)")
+        if !summary.missingImages.isEmpty || !summary.warnings.isEmpty {
+            lines.append("\(pad("warnings", to: 14)) \(summary.missingImages.count + summary.warnings.count)")
+            for warning in summary.warnings { lines.append("  " + terminal.paint("style-warning: \(warning.message)", .yellow)) }
             for image in summary.missingImages { lines.append("  " + terminal.paint("style-image-missing: \(image)", .yellow)) }
         }
         if !budgets.isEmpty {

@@ -148,6 +148,9 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(name: .customLong("global-state"), help: ArgumentHelp("Set global state NAME (what [\"global-state\", NAME] reads) to a JSON value over the style's default, before the style loads (repeatable; a VALUE that is not JSON is a string).", valueName: "NAME=JSON"))
     var globalState: [GlobalStateArgument] = []
 
+    @Option(name: .customLong("config"), help: ArgumentHelp("Set config NAME of the import IMPORT of a Mapbox style (what [\"config\", NAME] reads in that import's layers; NAME=JSON alone for the root style) before the style loads, as setConfigProperty (repeatable; a VALUE that is not JSON is a string).", valueName: "IMPORT.NAME=JSON"))
+    var config: [ConfigArgument] = []
+
     @Option(help: ArgumentHelp("Write every event to FILE as JSON lines.", valueName: "FILE"))
     var events: String?
 
@@ -333,11 +336,13 @@ struct LoadCommand: AsyncParsableCommand {
         for setting in globalState { await map.setGlobalStateProperty(setting.name, setting.value == .null ? nil : setting.value) }
         var setState = JSONObject()
         for setting in globalState { setState[setting.name] = setting.value == .null ? nil : setting.value }
+        for setting in config { await map.setConfigProperty(setting.importID, setting.name, setting.value == .null ? nil : setting.value) }
+        let setConfig = ConfigArgument.object(config)
 
         let redactor = URLRedactor(parameters: URLRedactor.defaultParameters + redact)
         var header = Trace.Header(scenario: redactor.redact(styleURL), seed: loading.seed, engine: loading.chosenEngine.description,
                                   style: redactor.redact(styleURL), network: loading.networkName, camera: Trace.Header.camera(camera, viewport: viewport))
-        header.view = Trace.Header.view(style: nil, globalState: setState)
+        header.view = Trace.Header.view(style: nil, globalState: setState, config: setConfig)
         let streamsTrace = trace.map { !($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) } ?? false
         let writers: [EventLineWriter]
         do {
@@ -404,7 +409,7 @@ struct LoadCommand: AsyncParsableCommand {
             if let trace, !streamsTrace {
                 // Written at the end, the header names the style's projection and terrain too.
                 var recorded = recorder.trace
-                recorded.header.view = Trace.Header.view(style: await map.style, globalState: setState)
+                recorded.header.view = Trace.Header.view(style: await map.style, globalState: setState, config: setConfig)
                 try OutputFile.write(recorded.yaml, to: trace, format: .trace)
             }
         } catch {
@@ -432,7 +437,10 @@ struct LoadCommand: AsyncParsableCommand {
         case .timedOut(_, let nothingPending):
             var reason = "\(until.rawValue) not reached within the \(timeout.time.shortDescription) --timeout"
             let videos = await map.readout.playingVideos
-            if !videos.isEmpty && until == .mapIdle {
+            let failedImports = await map.readout.blockingImportFailures
+            if !failedImports.isEmpty {
+                reason += ": the import \(failedImports.joined(separator: ", ")) failed to load, and \(loading.chosenEngine) waits for every import (no style-loaded, no map-idle)"
+            } else if !videos.isEmpty && until == .mapIdle {
                 reason += ": a video plays (source \(videos.map { "\"\($0)\"" }.joined(separator: ", "))), and a map never goes idle while one plays"
             } else if nothingPending {
                 reason += ": nothing left to load"

@@ -4,7 +4,7 @@ extension Resource.Kind {
     /// MapLibre Native's `Resource::Kind` number, as `resources.kind` holds it.
     var mapLibreNumber: Int {
         switch self {
-        case .unknown: 0
+        case .unknown, .model: 0
         case .style: 1
         case .source: 2
         case .tile: 3

@@ -96,11 +96,12 @@ public struct ScenarioRunner: Sendable {
         let recorder = TraceRecorder(header: Trace.Header(scenario: scenario.name, seed: scenario.seed, engine: scenario.engine.rawValue,
                                                               style: redactor.redact(scenario.style), network: scenario.profile.rawValue,
                                                               camera: Trace.Header.camera(scenario.camera, viewport: scenario.viewport),
-                                                              view: Trace.Header.view(style: nil, globalState: scenario.globalState)),
+                                                              view: Trace.Header.view(style: nil, globalState: scenario.globalState, config: scenario.config)),
                                      redactor: redactor)
         let subscription = recorder.record(map)
         await map.setCamera(scenario.camera)
         for (name, value) in scenario.globalState.members { await map.setGlobalStateProperty(name, value == .null ? nil : value) }
+        await Self.setConfig(scenario.config, on: map)
         let live = scenario.live.map { setup in
             LiveSession(map: map, broker: setup.broker, binding: setup.source.map(LiveBinding.init(sourceID:)), seed: scenario.seed,
                         fields: setup.fields, floor: setup.floor)
@@ -144,6 +145,8 @@ public struct ScenarioRunner: Sendable {
                 await map.setCamera(options)
             case .setGlobalState(let values):
                 for (name, value) in values.members { await map.setGlobalStateProperty(name, value == .null ? nil : value) }
+            case .setConfig(let values):
+                await Self.setConfig(values, on: map)
             case .offline:
                 await map.setOffline(true)
             case .online:
@@ -288,5 +291,12 @@ public struct ScenarioRunner: Sendable {
             }
         }
         return failures
+    }
+
+    /// Sets config values given by import (`{IMPORT: {NAME: VALUE}}`), null restoring the import's own.
+    private static func setConfig(_ values: JSONObject, on map: Map) async {
+        for (importID, names) in values.members {
+            for (name, value) in names.objectValue?.members ?? [] { await map.setConfigProperty(importID, name, value == .null ? nil : value) }
+        }
     }
 }

@@ -84,7 +84,7 @@ public struct CriticalPath: Sendable, Equatable {
     fileprivate static func causalRank(_ kind: Resource.Kind) -> Int {
         switch kind {
         case .style: 0
-        case .source, .spriteJSON, .spriteImage, .unknown: 1
+        case .source, .spriteJSON, .spriteImage, .unknown, .model: 1
         case .tile, .image: 2
         case .glyphs: 3
         }

@@ -1,3 +1,5 @@
+import MapSimStyle
+
 /// Which map a run simulates. "A map" is three families of engines that request differently for
 /// the same style and view; an engine is one value of the policies that decide it — tile cover,
 /// parent fallback, prefetch, glyphs, retries, concurrency, strictness about resources — read by
@@ -11,14 +13,18 @@
 ///   ideographs, a frustum cover that takes tiles touching the view's edge, parents of tiles that
 ///   came without data down to ten levels below the covering zoom, no retries, six connections per
 ///   host and 16 image requests at once, glyph ranges by code point without Arabic shaping.
-/// - `mapbox`: the Mapbox Maps SDK: MapLibre Native's core with its own documented defaults
-///   (ideographs rasterized locally; a prefetch zoom that is a multiple of the delta).
+/// - `mapbox`: the Mapbox Maps SDK v11: MapLibre Native's core with its own documented defaults
+///   (ideographs rasterized locally; a prefetch zoom that is a multiple of the delta), and Mapbox
+///   styles' imports, config and slots.
+/// - `mapboxGLJS`: Mapbox GL JS v3.0.1 in a browser, as recorded in headless Chromium: GL JS's
+///   requests, its own set of local ideographs, imports that wait for each other.
 public struct Engine: Sendable, Hashable, CustomStringConvertible {
     /// The engines mapsim simulates.
     public enum Name: String, Sendable, CaseIterable {
         case maplibreNative = "maplibre-native"
         case maplibreGLJS = "maplibre-gl-js"
         case mapbox
+        case mapboxGLJS = "mapbox-gl-js"
     }
 
     /// How the tiles that cover a view are found.
@@ -94,6 +100,21 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         public var usesBrowserCache: Bool
     }
 
+    /// How a Mapbox engine loads a style's `imports`.
+    public struct ImportRules: Sendable, Hashable {
+        /// An import that fails keeps the style from ever loading, so the map never goes idle (Mapbox
+        /// GL JS 3.0.1 waits for every import); else the map goes on without it (the SDK).
+        public var failedImportBlocks: Bool
+        /// A style that draws text with neither `glyphs` nor `imports` fails to load, as Mapbox GL
+        /// JS's validation refuses it (`use of "text-field" requires a style "glyphs" property`).
+        public var requiresGlyphsURL: Bool
+        /// Style URLs of the Mapbox API carry `sdk=js-3.0.1`, as Mapbox GL JS writes them.
+        public var styleURLQuery: String?
+        /// `["config", NAME]` reads the style's config in filters too, and `["config", NAME, SCOPE]`
+        /// an import's (the SDK v11); in Mapbox GL JS 3.0.1 both read null.
+        public var readsConfigEverywhere: Bool
+    }
+
     /// The engine's name.
     public var name: Name
     /// Its tile cover.
@@ -111,6 +132,15 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
     public var reportsSpriteImagesOutsideTheSheet: Bool
     /// What of a style the engine does not draw, each with what it does instead.
     public var ignores: [StyleFeature: String] = [:]
+    /// How the engine loads `imports`; nil for an engine that has none (MapLibre's).
+    public var imports: ImportRules?
+
+    /// Whose style spec the engine reads styles by: Mapbox's (imports, config, slots, its layer and
+    /// source types) for Mapbox's engines.
+    public var flavor: StyleSpecFlavor { imports == nil ? .maplibre : .mapbox }
+
+    /// The glyph URL template of a Mapbox style (or import) that names none.
+    public static let mapboxDefaultGlyphs = "mapbox://fonts/mapbox/{fontstack}/{range}.pbf"
 
     /// MapLibre Native: the engine mapsim's still mode is measured against, request for request.
     public static let maplibreNative = Engine(
@@ -123,7 +153,8 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         reportsSpriteImagesOutsideTheSheet: true,
         ignores: [.globe: "MapLibre Native has no globe: it draws the map flat (Mercator), and covers the view so",
                   .terrain: "MapLibre Native has no 3D terrain: it draws the ground flat and loads no DEM tiles for it",
-                  .video: "MapLibre Native has no video sources: nothing is loaded for them"])
+                  .video: "MapLibre Native has no video sources: nothing is loaded for them",
+                  .imports: "MapLibre has no style imports: the imported styles are not loaded (only the style's own sources and layers are)"])
 
     /// MapLibre GL JS 5.24.0 in a browser.
     public static let maplibreGLJS = Engine(
@@ -134,7 +165,8 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
                            drawsWithoutGlyphsURL: true),
         requests: RequestRules(retriesFailures: false, maximumConcurrentRequests: 256, maximumRequestsPerHost: 6, maximumImageRequests: 16,
                                usesBrowserCache: true),
-        reportsSpriteImagesOutsideTheSheet: false)
+        reportsSpriteImagesOutsideTheSheet: false,
+        ignores: [.imports: "MapLibre has no style imports: the imported styles are not loaded (only the style's own sources and layers are)"])
 
     /// The Mapbox Maps SDK: MapLibre Native's core with the SDK's defaults.
     public static let mapbox: Engine = {
@@ -146,6 +178,19 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
                           .terrain: "mapsim does not model the Mapbox SDK's terrain: the ground is covered flat and no DEM tiles are loaded for it",
                           .video: "the Mapbox Maps SDK has no video sources: nothing is loaded for them",
                           .globalState: "the Mapbox Maps SDK has no global state: [\"global-state\", …] reads null (Mapbox styles use config)"]
+        engine.imports = ImportRules(failedImportBlocks: false, requiresGlyphsURL: false, styleURLQuery: nil, readsConfigEverywhere: true)
+        return engine
+    }()
+
+    /// Mapbox GL JS v3.0.1 in a browser: GL JS's cover, fallback and requests, Mapbox's local
+    /// ideographs, imports as 3.0.1 loads them.
+    public static let mapboxGLJS: Engine = {
+        var engine = maplibreGLJS
+        engine.name = .mapboxGLJS
+        engine.glyphs.localIdeographs = LocalIdeographs(fontFamily: "sans-serif", codePoints: .mapboxGLJS)
+        engine.glyphs.drawsWithoutGlyphsURL = false
+        engine.ignores = [.globalState: "Mapbox GL JS has no global state: [\"global-state\", …] reads null (Mapbox styles use config)"]
+        engine.imports = ImportRules(failedImportBlocks: true, requiresGlyphsURL: true, styleURLQuery: "sdk=js-3.0.1", readsConfigEverywhere: false)
         return engine
     }()
 
@@ -155,6 +200,7 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         case .maplibreNative: maplibreNative
         case .maplibreGLJS: maplibreGLJS
         case .mapbox: mapbox
+        case .mapboxGLJS: mapboxGLJS
         }
     }
 

@@ -10,6 +10,9 @@ public struct LocalIdeographs: Sendable, Hashable {
         /// The Mapbox SDK's `ideographsRasterizedLocally`: CJK Unified Ideographs and Hangul Syllables,
         /// the "conservative set" of the native core it shares with MapLibre Native.
         case cjkIdeographsAndHangul = "cjk-ideographs-and-hangul"
+        /// Mapbox GL JS v3's: CJK symbols and punctuation, Hiragana and Katakana (U+3000–30FF), CJK
+        /// Unified Ideographs with Extensions A and B, and Hangul Syllables.
+        case mapboxGLJS = "mapbox-gl-js"
     }
 
     /// The font family drawing them (`sans-serif` by default in GL JS); a family the device lacks
@@ -44,6 +47,9 @@ public struct LocalIdeographs: Sendable, Hashable {
             return false
         case .cjkIdeographsAndHangul:
             return (0x4E00...0x9FFF).contains(codePoint) || (0xAC00...0xD7AF).contains(codePoint)
+        case .mapboxGLJS:
+            return (0x3000...0x30FF).contains(codePoint) || (0x3400...0x4DBF).contains(codePoint) || (0x4E00...0x9FFF).contains(codePoint)
+                || (0xAC00...0xD7AF).contains(codePoint) || (0x20000...0x2A6DF).contains(codePoint)
         }
     }
 }

@@ -9,4 +9,6 @@ public enum StyleFeature: String, Sendable, CaseIterable {
     case video
     /// `["global-state", NAME]` and the root `state`.
     case globalState = "global-state"
+    /// Mapbox's `imports` (styles loaded into the style, with their config and slots).
+    case imports
 }

@@ -13,6 +13,8 @@ public enum EventKey {
     public static let id = "id"
     public static let loaded = "loaded"
     public static let dataID = "data-id"
+    /// The import (of a Mapbox style) a source, image or request belongs to: `a/a2`.
+    public static let styleImport = "import"
     // A tile id.
     public static let z = "z"
     public static let x = "x"

@@ -36,6 +36,7 @@ extension LoadSummary {
             ("critical-path", path), ("errors", .array(errorList)),
             ("missing-images", .array(missingImages.map { .string($0) })), ("timed-out", .array(timedOut.map { .string($0) })),
             ("ignored", .array(ignoredFeatures.map { .object(JSONObject([("feature", .string($0.feature.rawValue)), ("message", .string($0.message))])) })),
+            ("warnings", .array(warnings.map { .string($0.message) })),
             ("budgets", .array(verdicts)),
         ])
     }

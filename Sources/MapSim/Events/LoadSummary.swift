@@ -63,6 +63,8 @@ public struct LoadSummary: Sendable, Equatable {
     public var frames = 0
     /// What of the style the engine ignored (`style-feature-ignored`), in order.
     public var ignoredFeatures: [StyleFeatureIgnored] = []
+    /// What the style's author should know (`style-warning`), in order.
+    public var warnings: [StyleWarning] = []
     /// The URLs of the requests the run gave up when its time was over (`Map.giveUp`), in order.
     public var timedOut: [String] = []
     /// Every request event, in the order answered.
@@ -83,6 +85,7 @@ public struct LoadSummary: Sendable, Equatable {
         case .mapLoadingError(let error): errors.append(error)
         case .styleImageMissing(let id): missingImages.append(id)
         case .styleFeatureIgnored(let ignored): ignoredFeatures.append(ignored)
+        case .styleWarning(let warning): warnings.append(warning)
         case .live(.error(let message)): liveErrors.append(message)
         case .live(.subscribed(let criteria)): if !liveSubscriptions.contains(criteria) { liveSubscriptions.append(criteria) }
         case .live(.unsubscribed(let criteria)): liveSubscriptions.removeAll { $0 == criteria }
@@ -153,5 +156,6 @@ public struct LoadSummary: Sendable, Equatable {
             && lhs.traffic.map(\.traffic) == rhs.traffic.map(\.traffic) && lhs.liveSubscriptions == rhs.liveSubscriptions
             && lhs.refusedSubscriptions == rhs.refusedSubscriptions && lhs.liveUpdates == rhs.liveUpdates && lhs.updatedLocations == rhs.updatedLocations
             && lhs.requests == rhs.requests && lhs.timedOut == rhs.timedOut && lhs.ignoredFeatures == rhs.ignoredFeatures
+            && lhs.warnings == rhs.warnings
     }
 }

@@ -1,3 +1,5 @@
+import MapSimStyle
+
 /// The one description of every payload's fields — their keys, their order, their form — which the
 /// JSON object of an event and its JSON line are both written from.
 extension MapEventPayload {
@@ -9,7 +11,7 @@ extension MapEventPayload {
         case .mapLoadingError(let error):
             writer.field(EventKey.type, error.type.rawValue)
             writer.field(EventKey.message, error.message)
-            if let sourceID = error.sourceID { writer.field(EventKey.sourceID, sourceID) }
+            if let sourceID = error.sourceID { writer.scopedName(EventKey.sourceID, sourceID) }
             if let tileID = error.tileID { writer.tile(EventKey.tileID, tileID) }
         case .styleDataLoaded(let loaded):
             writer.field(EventKey.type, loaded.type.rawValue)
@@ -17,10 +19,13 @@ extension MapEventPayload {
             writer.field(EventKey.feature, ignored.feature.rawValue)
             writer.field(EventKey.engine, ignored.engine)
             writer.field(EventKey.message, ignored.message)
+        case .styleWarning(let warning):
+            writer.field(EventKey.message, warning.message)
+            if !warning.scope.isRoot { writer.field(EventKey.styleImport, warning.scope.description) }
         case .styleImageMissing(let id), .styleImageRemoveUnused(let id), .sourceAdded(let id), .sourceRemoved(let id):
-            writer.field(EventKey.id, id)
+            writer.scopedName(EventKey.id, id)
         case .sourceDataLoaded(let loaded):
-            writer.field(EventKey.id, loaded.id)
+            writer.scopedName(EventKey.id, loaded.id)
             writer.field(EventKey.type, loaded.type.rawValue)
             if let flag = loaded.loaded { writer.field(EventKey.loaded, flag) }
             if let tileID = loaded.tileID { writer.tile(EventKey.tileID, tileID) }
@@ -62,6 +67,17 @@ extension Resource {
                 if range.upperBound != .max { bytes.field(EventKey.to, Int64(clamping: range.upperBound)) }
             }
         }
+        if !scope.isRoot { writer.field(EventKey.styleImport, scope.description) }
+    }
+}
+
+extension EventFieldWriter {
+    /// Writes a name an import may have scoped (`city␟a2␟a`) as the name (`city`) under `key`,
+    /// followed by its import (`import: a/a2`) when it has one.
+    mutating func scopedName(_ key: String, _ qualified: String) {
+        let (name, scope) = StyleScope.split(qualified)
+        field(key, name)
+        if !scope.isRoot { field(EventKey.styleImport, scope.description) }
     }
 }
 

@@ -14,6 +14,9 @@ public enum MapEventPayload: Sendable, Equatable {
     /// The style uses what the engine does not draw (a globe, terrain, a video): loaded as the
     /// engine loads it, said once per style load (`feature`, `engine`, `message`).
     case styleFeatureIgnored(StyleFeatureIgnored)
+    /// The style loads with something its author should know (an import cycle, imports nested too
+    /// deep, a duplicate import id): a mapsim event (`message`, `import`).
+    case styleWarning(StyleWarning)
     case sourceDataLoaded(SourceDataLoaded)
     /// A source was added at run time (`id`).
     case sourceAdded(id: String)
@@ -43,6 +46,7 @@ public enum MapEventPayload: Sendable, Equatable {
         case .styleImageMissing: .styleImageMissing
         case .styleImageRemoveUnused: .styleImageRemoveUnused
         case .styleFeatureIgnored: .styleFeatureIgnored
+        case .styleWarning: .styleWarning
         case .sourceDataLoaded: .sourceDataLoaded
         case .sourceAdded: .sourceAdded
         case .sourceRemoved: .sourceRemoved

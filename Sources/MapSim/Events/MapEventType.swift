@@ -8,6 +8,7 @@ public enum MapEventType: String, Sendable, CaseIterable, Codable {
     case styleImageMissing = "style-image-missing"
     case styleImageRemoveUnused = "style-image-remove-unused"
     case styleFeatureIgnored = "style-feature-ignored"
+    case styleWarning = "style-warning"
     case sourceDataLoaded = "source-data-loaded"
     case sourceAdded = "source-added"
     case sourceRemoved = "source-removed"

@@ -9,6 +9,7 @@ public enum MapEvents {
     public static let styleFeatureIgnored = MapEventKind<StyleFeatureIgnored>(type: .styleFeatureIgnored) {
         if case .styleFeatureIgnored(let p) = $0 { p } else { nil }
     }
+    public static let styleWarning = MapEventKind<StyleWarning>(type: .styleWarning) { if case .styleWarning(let p) = $0 { p } else { nil } }
     public static let styleImageRemoveUnused = MapEventKind<String>(type: .styleImageRemoveUnused) { if case .styleImageRemoveUnused(let id) = $0 { id } else { nil } }
     public static let sourceDataLoaded = MapEventKind<SourceDataLoaded>(type: .sourceDataLoaded) { if case .sourceDataLoaded(let p) = $0 { p } else { nil } }
     public static let sourceAdded = MapEventKind<String>(type: .sourceAdded) { if case .sourceAdded(let id) = $0 { id } else { nil } }

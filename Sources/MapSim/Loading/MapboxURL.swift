@@ -4,6 +4,9 @@ public struct MapboxURL: Sendable, Equatable {
     public var baseURL: String
     /// The access token appended as `access_token`, if any.
     public var accessToken: String?
+    /// TileJSON URLs carry `secure` on a plain-http API too (the SDKs); Mapbox GL JS adds it only
+    /// for an https API.
+    public var marksPlainHTTPTileJSONSecure = true
 
     /// A normalizer for this API and token.
     public init(baseURL: String = "https://api.mapbox.com", accessToken: String? = nil) {
@@ -25,7 +28,8 @@ public struct MapboxURL: Sendable, Equatable {
     public func source(_ url: String) -> String {
         guard Self.isMapbox(url) else { return url }
         let (path, query) = split(String(url.dropFirst("mapbox://".count)))
-        return withToken(baseURL + "/v4/\(path).json", query: ["secure"] + query)
+        let secure = marksPlainHTTPTileJSONSecure || baseURL.lowercased().hasPrefix("https:")
+        return withToken(baseURL + "/v4/\(path).json", query: (secure ? ["secure"] : []) + query)
     }
 
     /// A sprite base URL: `mapbox://sprites/USER/STYLE` → `BASE/styles/v1/USER/STYLE/sprite`.
@@ -36,6 +40,11 @@ public struct MapboxURL: Sendable, Equatable {
     /// A glyph template: `mapbox://fonts/USER/{fontstack}/{range}.pbf` → `BASE/fonts/v1/USER/...`.
     public func glyphs(_ url: String) -> String {
         normalize(url, kind: "fonts") { "/fonts/v1/\($0)" }
+    }
+
+    /// A model: `mapbox://models/USER/MODEL.glb` → `BASE/models/v1/USER/MODEL.glb`.
+    public func model(_ url: String) -> String {
+        normalize(url, kind: "models") { "/models/v1/\($0)" }
     }
 
     /// A tile template: `mapbox://tiles/...` → `BASE/v4/...`.
@@ -67,7 +76,7 @@ public struct MapboxURL: Sendable, Equatable {
             }
         } else if path.count >= 3, path[0] == "fonts", path[1] == "v1" {
             canonical = "mapbox://fonts/" + path.dropFirst(2).joined(separator: "/")
-        } else if path.count == 2, path[0] == "v4", path[1].hasSuffix(".json"), kept.contains("secure") {
+        } else if path.count == 2, path[0] == "v4", path[1].hasSuffix(".json") {
             kept.removeAll { $0 == "secure" }
             canonical = "mapbox://" + path[1].dropLast(".json".count)
         } else if path.count >= 2, path[0] == "v4" {

@@ -30,6 +30,11 @@ extension Resource {
         return resource
     }
 
+    /// The glTF model at `url` (a Mapbox `model` source's or style's `models`).
+    public static func model(_ url: String) -> Resource {
+        Resource(url: url, kind: .model)
+    }
+
     /// The image of an image source at `url`.
     public static func image(_ url: String) -> Resource {
         Resource(url: url, kind: .image)

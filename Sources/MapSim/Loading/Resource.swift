@@ -8,6 +8,8 @@ public struct Resource: Sendable, Equatable {
         case spriteImage = "sprite-image"
         case spriteJSON = "sprite-json"
         case image
+        /// A 3D model (glTF `.glb`) a Mapbox style names.
+        case model
     }
 
     /// The order in which waiting requests are served.
@@ -109,6 +111,9 @@ public struct Resource: Sendable, Equatable {
     /// A last byte of `UInt64.max` asks for everything from the first on (`Range: bytes=0-`, as a
     /// browser asks for a video).
     public var dataRange: ClosedRange<UInt64>?
+    /// The import of the style the request is for (Mapbox's `imports`): the root style's own
+    /// requests have the root scope.
+    public var scope = StyleScope.root
 
     /// A request for `url`.
     public init(url: String, kind: Kind, priority: Priority = .regular, loadingMethod: LoadingMethod = .all,

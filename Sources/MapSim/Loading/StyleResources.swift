@@ -24,10 +24,10 @@ public struct StyleResources: Sendable, Equatable {
     /// whose metadata is inline.
     public func metadata(of source: StyleSource) -> Resource? {
         switch source.kind {
-        case .vector, .raster, .rasterDEM: source.url.map { .source(resolve(mapbox.source($0))) }
+        case .vector, .raster, .rasterDEM, .batchedModel, .rasterArray: source.url.map { .source(resolve(mapbox.source($0))) }
         case .geojson: source.url.map { .source(resolve($0)) }
         case .image: .image(resolve(source.url ?? ""))
-        case .video: nil
+        case .video, .model: nil
         }
     }
 

@@ -30,9 +30,9 @@ extension LoadSequence {
             switch load.sources[index].spec.kind {
             case .vector, .geojson:
                 actions += layOutAgain(source: load.sources[index].spec.id)
-            case .raster, .rasterDEM:
+            case .raster, .rasterDEM, .rasterArray, .batchedModel:
                 actions += reloadTiles(source: index)
-            case .image, .video:
+            case .image, .video, .model:
                 continue
             }
         }

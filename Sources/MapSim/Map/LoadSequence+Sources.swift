@@ -3,12 +3,26 @@ import MapSimStyle
 
 /// Source metadata: TileJSON, GeoJSON and image requests, and style-loaded once all are in.
 extension LoadSequence {
-    mutating func loadMetadata(of spec: StyleSource) -> [Action] {
+    /// Asks for the metadata of `spec`, a source of the style `resources` resolves the URLs of (the
+    /// map's own style when nil).
+    mutating func loadMetadata(of spec: StyleSource, resources given: StyleResources? = nil) -> [Action] {
+        let resources = given ?? self.resources
         var state = SourceState(spec: spec, metadata: .loaded)
         var actions: [Action] = []
-        if let resource = resources.metadata(of: spec) {
+        let scope = StyleScope.split(spec.id).scope
+        if var resource = resources.metadata(of: spec) {
+            resource.scope = scope
             actions.append(.request(.metadata(spec.id), resource))
             state.metadata = .pending
+        } else if spec.kind == .model {
+            // A model source is loaded once each of its models is in (or failed).
+            for (index, model) in spec.models.enumerated() {
+                var resource = Resource.model(resources.resolve(model.url))
+                resource.scope = scope
+                actions.append(.request(.model(source: spec.id, scope: scope, index: index), resource))
+            }
+            state.pendingModels = spec.models.count
+            if !spec.models.isEmpty { state.metadata = .pending }
         } else if spec.kind == .geojson {
             state.applyGeoJSON(spec.inlineData ?? .null)
         } else if spec.kind == .video {
@@ -19,7 +33,7 @@ extension LoadSequence {
             }
         } else {
             let metadata = TileJSON(tiles: spec.tiles ?? []).overridden(by: spec)
-            state.apply(metadata, resolvedAgainst: styleURL, resources: resources)
+            state.apply(metadata, resolvedAgainst: resources.styleURL, resources: resources)
         }
         load.sources.append(state)
         if state.metadata == .loaded {
@@ -36,7 +50,7 @@ extension LoadSequence {
             failure = "failed to load source \"\(id)\" from \(url): \(error.message)"
         } else if let data = response.data {
             switch spec.kind {
-            case .vector, .raster, .rasterDEM:
+            case .vector, .raster, .rasterDEM, .batchedModel, .rasterArray:
                 do {
                     let metadata = try TileJSON.parse(data).overridden(by: spec)
                     load.sources[index].apply(metadata, resolvedAgainst: url, resources: resources)
@@ -53,6 +67,8 @@ extension LoadSequence {
                 if !ImageSignature.isImage(data) { failure = "source \"\(id)\": \(url) is not a PNG, JPEG or WebP image" }
             case .video:
                 load.sources[index].videoPlays = true
+            case .model:
+                break
             }
         } else {
             failure = "source \"\(id)\": \(url) has no content"
@@ -81,7 +97,9 @@ extension LoadSequence {
             load.sourcesEventSent = true
             actions.append(.emit(.styleDataLoaded(StyleDataLoaded(type: .sources))))
         }
-        if allSources && load.sprite.isSettled && !load.isStyleLoaded {
+        // A Mapbox style is loaded once its imports are in.
+        let importsIn = !load.imports.isActive || load.imports.isMerged
+        if allSources && load.sprite.isSettled && importsIn && !load.isStyleLoaded {
             load.isStyleLoaded = true
             actions.append(.emit(.styleLoaded))
             actions.append(.invalidate)

@@ -44,7 +44,7 @@ extension LoadSequence {
                 let header = try PNGImage.validate(png)
                 do throws(LoadingError) {
                     let spriteIndex = try SpriteIndex.parse(json, sheet: header)
-                    load.sprite.imageNames.formUnion(spriteIndex.names.map { prefix + $0 })
+                    load.sprite.imageNames.formUnion(spriteIndex.names.map { sheet.scope.qualify(prefix + $0) })
                     // MapLibre Native drops them and says so; GL JS draws them blank without a word.
                     if !spriteIndex.outOfBounds.isEmpty && options.engine.reportsSpriteImagesOutsideTheSheet {
                         failure = "sprite \(sheet.source.id): images outside the \(header.width)×\(header.height) sheet were dropped: \(spriteIndex.outOfBounds.joined(separator: ", "))"

@@ -65,7 +65,9 @@ extension LoadSequence {
                     actions += settleContent(source: index, tile: tile)
                 } else if let template = load.sources[index].template {
                     let image = load.sources[index].spec.kind == .raster || load.sources[index].spec.kind == .rasterDEM
-                    actions.append(.request(.tile(id, tile), .tile(template, id: tile.canonical, pixelRatio: viewport.pixelRatio, image: image)))
+                    var resource = Resource.tile(template, id: tile.canonical, pixelRatio: viewport.pixelRatio, image: image)
+                    resource.scope = StyleScope.split(id).scope
+                    actions.append(.request(.tile(id, tile), resource))
                     load.sources[index].tiles[tile] = TileState(status: .loading, requestOrder: load.tileRequests, zoom: zoom)
                     load.tileRequests += 1
                 }
@@ -212,12 +214,14 @@ extension LoadSequence {
             case .some(.none):
                 waiting.insert(key)
             case .none:
-                let (template, missing) = glyphTemplate()
+                let scope = StyleScope.split(load.sources[index].spec.id).scope
+                let (template, missing) = glyphTemplate(scope: scope)
                 actions += missing
                 guard let template else { continue }
                 load.glyphs[key] = .some(nil)
-                actions.append(.request(.glyphs(key), .glyphs(template: template, fontStack: key.fontStack, rangeStart: key.start,
-                                                              keepingCommas: options.engine.glyphs.keepsCommas)))
+                var resource = Resource.glyphs(template: template, fontStack: key.fontStack, rangeStart: key.start, keepingCommas: options.engine.glyphs.keepsCommas)
+                resource.scope = scope
+                actions.append(.request(.glyphs(key), resource))
                 waiting.insert(key)
             }
         }
@@ -226,9 +230,24 @@ extension LoadSequence {
         return actions
     }
 
-    /// The style's glyphs URL template, resolved; the first time a style drawing text has none, the
-    /// actions report it (an engine that draws such text locally says nothing).
-    mutating func glyphTemplate() -> (String?, [Action]) {
+    /// The names of `scope`'s images among `images` (which are named in their scopes), as its
+    /// layers name them.
+    private static func images(of scope: StyleScope, in images: Set<String>) -> Set<String> {
+        Set(images.compactMap { image in
+            let (name, imageScope) = StyleScope.split(image)
+            return imageScope == scope ? name : nil
+        })
+    }
+
+    /// The glyphs URL template of the style `scope` (the root's, or an import's), resolved: each
+    /// import uses its own, or Mapbox's default fonts when it names none — never its parent's.
+    /// The first time a style drawing text has none, the actions report it (an engine that draws
+    /// such text locally says nothing).
+    mutating func glyphTemplate(scope: StyleScope = .root) -> (String?, [Action]) {
+        if !scope.isRoot, let node = load.imports.index(of: scope) {
+            let template = load.imports[node].style?.glyphs ?? Engine.mapboxDefaultGlyphs
+            return (load.imports[node].resources.glyphTemplate(template), [])
+        }
         if let template = load.style?.glyphs { return (resources.glyphTemplate(template), []) }
         guard !load.glyphURLMissingReported && !options.engine.glyphs.drawsWithoutGlyphsURL else { return (nil, []) }
         load.glyphURLMissingReported = true
@@ -241,9 +260,11 @@ extension LoadSequence {
         guard let style = load.style, let state = load.sources[index].tiles[tile], let content = state.content else { return nil }
         let id = load.sources[index].spec.id
         let images = availableImages
+        let scope = StyleScope.split(id).scope
         let layout = TileLayout(content: content, layers: style.layers.filter { $0.source == id }, zoom: state.zoom, tile: tile.canonical,
                                 globalState: globalState,
-                                availableImages: images, glyphRules: options.engine.glyphs)
+                                availableImages: scope.isRoot ? images : Self.images(of: scope, in: images), glyphRules: options.engine.glyphs,
+                                scope: scope, config: config(of: scope), configInFilters: options.engine.imports?.readsConfigEverywhere ?? true)
         load.sources[index].setLayout(layout, images: images, of: tile)
         return layout
     }

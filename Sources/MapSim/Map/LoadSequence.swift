@@ -30,6 +30,8 @@ struct LoadSequence: StateMachine {
         case addImage(String)
         /// Set global state `name` (nil: back to the style's default).
         case setGlobalState(String, JSONValue?)
+        /// Set config `name` of the import `importID` ("" for the root style; nil: back to the default).
+        case setConfig(importID: String, name: String, value: JSONValue?)
         /// Change features of a GeoJSON source; applied when the worker is done with the change.
         case updateGeoJSON(source: String, diff: GeoJSONSourceDiff, dataID: String?)
         /// The worker finished an update of a GeoJSON source.
@@ -84,11 +86,17 @@ struct LoadSequence: StateMachine {
     var runtimeImages: Set<String> = []
     /// Global state values set through the API, over the style's defaults; they outlive style loads.
     var globalStateValues = JSONObject()
+    /// Config values set through the API, by top-level import id ("" for the root style), over
+    /// the imports' config and their schema's defaults; they outlive style loads.
+    var configValues: [String: JSONObject] = [:]
     var nextUpdateToken = 0
 
     init(camera: Camera, viewport: Viewport, options: Map.Options = Map.Options()) {
         self.camera = camera
         self.viewport = viewport
+        var options = options
+        // A browser asks for a TileJSON `secure` only over https.
+        if options.engine.name == .mapboxGLJS { options.mapbox.marksPlainHTTPTileJSONSecure = false }
         self.options = options
         resources = StyleResources(styleURL: nil, mapbox: options.mapbox)
     }
@@ -105,6 +113,7 @@ struct LoadSequence: StateMachine {
         case .removeLayer(let id): return removeLayer(id: id)
         case .addImage(let id): return addImage(id: id)
         case .setGlobalState(let name, let value): return setGlobalState(name, to: value)
+        case .setConfig(let importID, let name, let value): return setConfig(importID: importID, name: name, to: value)
         case .updateGeoJSON(let source, let diff, let dataID): return updateGeoJSON(source: source, diff: diff, dataID: dataID, at: now)
         case .finishGeoJSONUpdate(let source, let token): return finishGeoJSONUpdate(source: source, token: token, at: now)
         case .receive(let purpose, let resource, let response, _): return receive(response, for: purpose, resource: resource)
@@ -137,7 +146,7 @@ struct LoadSequence: StateMachine {
 
     private mutating func setStyleURL(_ url: String) -> [Action] {
         var actions = reset()
-        resources.styleURL = options.mapbox.style(url)
+        resources.styleURL = normalizedStyleURL(url)
         actions.append(.request(.style, resources.style))
         load.phase = .loadingStyle
         return actions
@@ -238,6 +247,8 @@ struct LoadSequence: StateMachine {
         if response.notModified && response.data == nil && !response.noContent { return [] }
         switch purpose {
         case .style: return receiveStyle(response)
+        case .importedStyle(let node): return receiveImportedStyle(response, node: node, url: resource.url)
+        case .model(let source, let scope, let index): return receiveModel(response, source: source, scope: scope, index: index, url: resource.url)
         case .spriteJSON(let sheet): return receiveSprite(response, sheet: sheet, isImage: false, url: resource.url)
         case .spriteImage(let sheet): return receiveSprite(response, sheet: sheet, isImage: true, url: resource.url)
         case .metadata(let source): return receiveMetadata(response, source: source, url: resource.url)
@@ -264,11 +275,21 @@ struct LoadSequence: StateMachine {
     }
 
     private mutating func parseStyle(_ data: [UInt8]) -> [Action] {
-        let parsed: Style
+        var parsed: Style
         do {
-            parsed = try Style.parse(data)
+            parsed = try Style.parse(data, flavor: options.engine.flavor)
         } catch {
             return fail("failed to parse the style \(styleURL ?? "JSON"): \(error)")
+        }
+        if options.engine.imports?.requiresGlyphsURL == true, let refusal = parsed.textWithoutGlyphs {
+            return fail("the style \(styleURL ?? "JSON") does not load: \(refusal)")
+        }
+        // A Mapbox style meant to be imported loads as the import `basemap` of an empty style.
+        if options.engine.imports != nil && parsed.loadsAsImport, let document = try? JSONParser.parse(data) {
+            var wrapper = Style()
+            wrapper.imports = [StyleImport(id: Self.wrappedRootImportID, url: "", data: document)]
+            wrapper.declaresImports = true
+            parsed = wrapper
         }
         load.style = parsed
         let state = globalState
@@ -295,6 +316,7 @@ struct LoadSequence: StateMachine {
             actions.append(.emit(.styleDataLoaded(StyleDataLoaded(type: .sprite))))
         }
         for source in parsed.sources { actions += loadMetadata(of: source) }
+        if options.engine.imports != nil { actions += startImportTree(root: parsed) }
         return actions + checkStyleLoaded()
     }
 
@@ -302,7 +324,8 @@ struct LoadSequence: StateMachine {
     /// `StyleFeature`.
     private func ignoredFeatures(of style: Style) -> [(StyleFeature, String)] {
         let used: [StyleFeature: Bool] = [.globe: style.projection != .mercator, .terrain: style.terrain != nil,
-                                          .video: style.sources.contains { $0.kind == .video }, .globalState: style.usesGlobalState]
+                                          .video: style.sources.contains { $0.kind == .video }, .globalState: style.usesGlobalState,
+                                          .imports: !style.imports.isEmpty]
         return StyleFeature.allCases.compactMap { feature in
             guard used[feature] == true, let message = options.engine.ignores[feature] else { return nil }
             return (feature, message)

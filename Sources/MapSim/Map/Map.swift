@@ -255,6 +255,17 @@ public actor Map {
     /// The global state expressions read now: the style's defaults with the values set over them.
     public var globalState: JSONObject { readout.globalState }
 
+    /// Sets config `name` of the import `importID` — "" for the root style — to `value`, or back
+    /// to the import's own value with nil, as Mapbox's `setConfigProperty` (GL JS) and
+    /// `setStyleImportConfigProperty` (the SDK): `["config", NAME]` in that style's layers reads it,
+    /// visibilities are applied and its sources' tiles laid out again (new glyph ranges and images
+    /// requested). Only a top-level import can be reached; once the imports are loaded an unknown
+    /// id is a map-loading-error (`Style import not found: ID`). A value set before the style loads
+    /// is read when it does, and outlives style loads.
+    public func setConfigProperty(_ importID: String, _ name: String, _ value: JSONValue?) {
+        feed(.setConfig(importID: importID, name: name, value: value))
+    }
+
     /// Ends a run whose time is over: every request not yet answered is given up — its load
     /// stopped, its `resource-request` event cancelled with a connection failure that says `reason`
     /// and names the URL — so that a summary and a trace say what the map still waited for. The map

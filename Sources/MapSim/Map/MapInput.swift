@@ -29,6 +29,9 @@ public enum MapInput: Sendable {
     case setOffline(Bool)
     /// Set global state `name` to a value (nil: back to the style's default).
     case setGlobalState(String, JSONValue?)
+    /// Set config `name` of the import `importID` ("" for the root style) to a value (nil: back to
+    /// the import's default).
+    case setConfig(importID: String, name: String, value: JSONValue?)
     /// Load a resource for a component attached to the map; its first answer comes back as
     /// `MapOutput.fetched`, a failure if none came within `timeout`.
     case fetch(FetchToken, Resource, timeout: SimTime)

@@ -57,6 +57,8 @@ struct MapMachine: DrivenMachine {
             actions += route(sequence.handle(.removeLayer(id), at: now), at: now)
         case .setGlobalState(let name, let value):
             actions += route(sequence.handle(.setGlobalState(name, value), at: now), at: now)
+        case .setConfig(let importID, let name, let value):
+            actions += route(sequence.handle(.setConfig(importID: importID, name: name, value: value), at: now), at: now)
         case .updateGeoJSONSource(let id, let diff, let dataID):
             actions += route(sequence.handle(.updateGeoJSON(source: id, diff: diff, dataID: dataID), at: now), at: now)
         case .setOffline(let offline):

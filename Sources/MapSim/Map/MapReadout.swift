@@ -15,6 +15,13 @@ public struct MapReadout: Sendable {
     /// The video sources that play, by id: while one plays the map repaints and never goes idle.
     public var playingVideos: [String] { machine.sequence.load.sources.filter(\.videoPlays).map(\.spec.id) }
 
+    /// The imports that failed to load and hold the style back, as chains (`a → a2`): an engine
+    /// that waits for every import (Mapbox GL JS 3.0.1) never loads the style, nor goes idle.
+    public var blockingImportFailures: [String] {
+        guard machine.sequence.options.engine.imports?.failedImportBlocks == true else { return [] }
+        return machine.sequence.load.imports.nodes.filter { $0.status == .failed }.map { $0.scope.chain }
+    }
+
     /// The global state expressions read now: the style's defaults with the values set over them.
     public var globalState: JSONObject { machine.sequence.globalState }
 

@@ -31,6 +31,8 @@ struct SourceState: Sendable {
     var coverRefused = false
     /// The view the tiles were last brought in line with.
     var lastView: View?
+    /// Models of a `model` source still being fetched: its metadata is loaded when none is.
+    var pendingModels = 0
     /// A video source's URL being tried (its element moves to the next when one fails).
     var videoURLIndex = 0
     /// A video source plays: the map repaints every frame and never goes idle (GL JS).

@@ -4,6 +4,8 @@ import MapSimStyle
 struct SpriteState: Sendable {
     struct Sheet: Sendable {
         var source: SpriteSource
+        /// The style (root or import) whose sprite it is: its image names are scoped to it.
+        var scope = StyleScope.root
         var json: [UInt8]?
         /// Where the index came from, for messages.
         var jsonURL: String?
@@ -20,6 +22,12 @@ struct SpriteState: Sendable {
 
     init(sources: [SpriteSource]) {
         sheets = sources.map { Sheet(source: $0) }
+    }
+
+    /// Adds the sheet of an imported style; returns its index.
+    mutating func add(_ source: SpriteSource, scope: StyleScope) -> Int {
+        sheets.append(Sheet(source: source, scope: scope))
+        return sheets.count - 1
     }
 
     /// Whether every part of every sheet arrived or failed (a style without a sprite is settled).

@@ -34,4 +34,8 @@ struct StyleLoad: Sendable {
     var reportedMissingImages: Set<String> = []
     /// Runtime images the last frame used.
     var usedRuntimeImages: Set<String> = []
+    /// The styles a Mapbox style imports.
+    var imports = ImportTree()
+    /// Models of the styles' `models` being fetched: the map is not idle until they settle.
+    var pendingModels = 0
 }

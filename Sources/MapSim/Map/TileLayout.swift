@@ -42,13 +42,21 @@ struct TileLayout: Sendable, Equatable {
         }
     }
 
+    /// The layout of `layers` over `content`. The layers are those of one style, `scope` (a source
+    /// and the layers that draw it are in one style): the images they name are that style's, and
+    /// `["config", NAME]` reads its `config` — in filters too unless `configInFilters` is false
+    /// (Mapbox GL JS 3.0.1 compiles filters without it).
     init(content: TileContent, layers: [StyleLayer], zoom: Int, tile: CanonicalTileID, globalState: JSONObject = JSONObject(),
-         availableImages: Set<String>, glyphRules: Engine.GlyphRules = Engine.maplibreNative.glyphs) {
+         availableImages: Set<String>, glyphRules: Engine.GlyphRules = Engine.maplibreNative.glyphs,
+         scope: StyleScope = .root, config: JSONObject = JSONObject(), configInFilters: Bool = true) {
         var ranges: [[String]: RangeSet] = [:]
         // The features as expressions see them, made once per source layer.
         var prepared: [String: [ExpressionFeature]] = [:]
         var base = ExpressionContext(zoom: Double(zoom), globalState: globalState, availableImages: availableImages,
                                      tile: CanonicalTile(z: tile.z, x: tile.x, y: tile.y))
+        base.config = config
+        var filterContext = base
+        if !configInFilters { filterContext.config = JSONObject() }
         for layer in layers where layer.isLaidOut(atTileZoom: zoom) {
             let rules = layer.layout
             // Only text, icons and patterns need anything: other layers' buckets request nothing.
@@ -65,17 +73,18 @@ struct TileLayout: Sendable, Equatable {
             let text = TextRules(rules, defaultFont: layer.textFont, constantContext: base)
             for feature in expressionFeatures {
                 base.feature = feature
-                guard rules.filter.matches(base) else { continue }
+                filterContext.feature = feature
+                guard rules.filter.matches(filterContext) else { continue }
                 switch layer.kind {
                 case .symbol:
                     addText(text, context: base, layer: layer.id, rules: glyphRules, to: &ranges)
-                    if let icon = rules.iconImage, let name = Self.imageName(icon, base) { use(name, in: layer.id) }
+                    if let icon = rules.iconImage, let name = Self.imageName(icon, base) { use(scope.qualify(name), in: layer.id) }
                 case .fill, .line, .fillExtrusion:
                     guard let pattern = rules.pattern else { continue }
                     for offset in [-1.0, 0, 1] {
                         var shifted = base
                         shifted.zoom = Double(zoom) + offset
-                        if let name = Self.imageName(pattern, shifted) { use(name, in: layer.id) }
+                        if let name = Self.imageName(pattern, shifted) { use(scope.qualify(name), in: layer.id) }
                     }
                 default:
                     break

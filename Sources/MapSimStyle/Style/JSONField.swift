@@ -96,11 +96,11 @@ public struct JSONField: Sendable {
         return LngLatBounds(west: west, south: south, east: east, north: north)
     }
 
-    /// The value of an enumeration, as its raw string.
-    public func enumeration<E: RawRepresentable<String> & CaseIterable>(_ type: E.Type) throws(StyleError) -> E {
+    /// The value of an enumeration, as its raw string, among the cases `allowing` admits.
+    public func enumeration<E: RawRepresentable<String> & CaseIterable>(_ type: E.Type, allowing admits: (E) -> Bool = { _ in true }) throws(StyleError) -> E {
         let raw = try string()
-        guard let value = E(rawValue: raw) else {
-            let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        guard let value = E(rawValue: raw), admits(value) else {
+            let allowed = E.allCases.filter(admits).map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
             throw failure("\"\(raw)\" is not one of \(allowed)")
         }
         return value

@@ -1,19 +1,21 @@
 import MapSimJSON
 
 extension Style {
-    /// Parses a style document. Errors name the JSON path of the problem; a document that is not
-    /// JSON gives its line and column.
-    public static func parse(_ bytes: [UInt8]) throws(StyleError) -> Style {
-        try parse(JSONField.document(bytes, what: "the style").value)
+    /// Parses a style document by `flavor`'s style spec (Mapbox's has imports, config, slots and
+    /// its own layer and source types). Errors name the JSON path of the problem; a document that
+    /// is not JSON gives its line and column.
+    public static func parse(_ bytes: [UInt8], flavor: StyleSpecFlavor = .maplibre) throws(StyleError) -> Style {
+        try parse(JSONField.document(bytes, what: "the style").value, flavor: flavor)
     }
 
     /// Parses a style from its JSON text.
-    public static func parse(_ text: String) throws(StyleError) -> Style {
-        try parse(Array(text.utf8))
+    public static func parse(_ text: String, flavor: StyleSpecFlavor = .maplibre) throws(StyleError) -> Style {
+        try parse(Array(text.utf8), flavor: flavor)
     }
 
-    /// Parses a style from a parsed JSON document.
-    public static func parse(_ document: JSONValue) throws(StyleError) -> Style {
+    /// Parses a style from a parsed JSON document. By MapLibre's spec, Mapbox's `imports` are kept
+    /// only where they read well (a MapLibre map ignores them, and says so).
+    public static func parse(_ document: JSONValue, flavor: StyleSpecFlavor = .maplibre) throws(StyleError) -> Style {
         let root = JSONField(document)
         _ = try root.object()
         guard let version = root.member("version") else { throw root.failure("missing required property \"version\"") }
@@ -53,7 +55,11 @@ extension Style {
         }
         guard let sources = root.member("sources") else { throw root.failure("missing required property \"sources\"") }
         for (id, _) in try sources.object().members {
-            style.sources.append(try StyleSource.parse(id: id, sources.member(id)!))
+            style.sources.append(try StyleSource.parse(id: id, sources.member(id)!, flavor: flavor))
+        }
+        switch flavor {
+        case .mapbox: try parseMapboxMembers(root, into: &style)
+        case .maplibre: try? parseMapboxMembers(root, into: &style)
         }
         if let projection = root.member("projection") { style.projection = try StyleProjection.parse(projection, warnings: &style.warnings) }
         if let terrain = root.member("terrain"), terrain.value != .null { style.terrain = try StyleTerrain.parse(terrain, sources: style.sources) }
@@ -80,7 +86,7 @@ extension Style {
                 guard let parent = byID[id] else { throw reference.failure("layer \"\(id)\" not found") }
                 field = JSONField(.object(Self.deref(object, parent: parent)), path: written.path)
             }
-            let layer = try StyleLayer.parse(field, sources: style.sources, warnings: &style.warnings)
+            let layer = try StyleLayer.parse(field, sources: style.sources, flavor: flavor, warnings: &style.warnings)
             guard seen.insert(layer.id).inserted else { throw field.member("id")!.failure("duplicate layer id \"\(layer.id)\"") }
             style.layers.append(layer.resolvingVisibility(globalState: style.state))
         }
@@ -97,6 +103,27 @@ extension Style {
             if let value = parent[key] { result[key] = value }
         }
         return result
+    }
+
+    /// Mapbox's root members: `imports`, `schema`, `fragment` and `models`.
+    private static func parseMapboxMembers(_ root: JSONField, into style: inout Style) throws(StyleError) {
+        if let imports = root.member("imports") {
+            style.declaresImports = true
+            for entry in try imports.array() { style.imports.append(try StyleImport.parse(entry)) }
+        }
+        if let schema = root.member("schema") {
+            style.hasSchema = true
+            for (name, _) in try schema.object().members {
+                let option = schema.member(name)!
+                _ = try option.object()
+                guard let value = option.member("default") else { throw option.failure("missing required property \"default\"") }
+                style.configDefaults[name] = value.value
+            }
+        }
+        style.fragment = try root.member("fragment")?.bool()
+        if let models = root.member("models") {
+            for (id, _) in try models.object().members { style.models.append(StyleModel(id: id, url: try models.member(id)!.string())) }
+        }
     }
 
     private static func parseSprites(_ field: JSONField?) throws(StyleError) -> [SpriteSource] {
@@ -116,10 +143,11 @@ extension Style {
 }
 
 extension StyleSource {
-    static func parse(id: String, _ field: JSONField) throws(StyleError) -> StyleSource {
+    static func parse(id: String, _ field: JSONField, flavor: StyleSpecFlavor = .maplibre) throws(StyleError) -> StyleSource {
         _ = try field.object()
         guard let type = field.member("type") else { throw field.failure("missing required property \"type\"") }
-        var source = StyleSource(id: id, kind: try type.enumeration(Kind.self))
+        let kind = try type.enumeration(Kind.self, allowing: { flavor == .mapbox || !$0.isMapboxOnly })
+        var source = StyleSource(id: id, kind: kind)
         if let promote = field.member("promoteId") {
             switch promote.value {
             case .string(let name): source.promoteID = ["": name]
@@ -130,7 +158,7 @@ extension StyleSource {
             }
         }
         switch source.kind {
-        case .vector, .raster, .rasterDEM:
+        case .vector, .raster, .rasterDEM, .batchedModel, .rasterArray:
             source.url = try field.member("url")?.string()
             source.tiles = try field.member("tiles")?.strings()
             if source.url == nil && source.tiles == nil {
@@ -180,6 +208,15 @@ extension StyleSource {
             guard let urls = field.member("urls") else { throw field.failure("a video source needs \"urls\"") }
             source.videoURLs = try urls.strings()
             source.coordinates = try field.member("coordinates")?.corners() ?? []
+        case .model:
+            if let models = field.member("models") {
+                for (modelID, _) in try models.object().members {
+                    let model = models.member(modelID)!
+                    _ = try model.object()
+                    guard let uri = model.member("uri") else { throw model.failure("missing required property \"uri\"") }
+                    source.models.append(StyleModel(id: modelID, url: try uri.string()))
+                }
+            }
         }
         return source
     }
@@ -189,21 +226,22 @@ extension StyleLayer {
     /// Reads one layer as a style holds it (`{"id", "type", "source", "layout", "filter", ...}`), for a
     /// style whose sources are `sources`, as `Style.addLayer` takes it in the SDKs; what is wrong is an
     /// error naming its place.
-    public static func parse(_ json: JSONValue, sources: [StyleSource]) throws(StyleError) -> StyleLayer {
+    public static func parse(_ json: JSONValue, sources: [StyleSource], flavor: StyleSpecFlavor = .maplibre) throws(StyleError) -> StyleLayer {
         var warnings: [String] = []
-        return try parse(JSONField(json, path: "layer"), sources: sources, warnings: &warnings)
+        return try parse(JSONField(json, path: "layer"), sources: sources, flavor: flavor, warnings: &warnings)
     }
 
-    static func parse(_ field: JSONField, sources: [StyleSource], warnings: inout [String]) throws(StyleError) -> StyleLayer {
+    static func parse(_ field: JSONField, sources: [StyleSource], flavor: StyleSpecFlavor, warnings: inout [String]) throws(StyleError) -> StyleLayer {
         _ = try field.object()
         guard let idField = field.member("id") else { throw field.failure("missing required property \"id\"") }
         let id = try idField.string()
         guard let type = field.member("type") else { throw field.failure("missing required property \"type\"") }
-        var layer = StyleLayer(id: id, kind: try type.enumeration(Kind.self))
+        var layer = StyleLayer(id: id, kind: try type.enumeration(Kind.self, allowing: { $0.isKnown(to: flavor) }))
         layer.minZoom = try field.member("minzoom")?.number(in: 0...24)
         layer.maxZoom = try field.member("maxzoom")?.number(in: 0...24)
+        if flavor == .mapbox { layer.slot = try field.member("slot")?.string() }
         switch layer.kind {
-        case .background, .sky:
+        case .background, .sky, .slot:
             break
         default:
             guard let sourceField = field.member("source") else { throw field.failure("missing required property \"source\"") }

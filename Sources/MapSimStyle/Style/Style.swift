@@ -37,6 +37,20 @@ public struct Style: Sendable, Equatable {
     /// The defaults of the style's global state (`state`: each name's `default`), which
     /// `["global-state", NAME]` reads until the map sets another value.
     public var state = JSONObject()
+    /// The styles this one imports (Mapbox's `imports`), in order.
+    public var imports: [StyleImport] = []
+    /// Whether the style has `imports`, even an empty list (which Mapbox GL JS lets stand for a
+    /// `glyphs` URL).
+    public var declaresImports = false
+    /// The defaults of the style's config options (`schema`: each option's `default`), which
+    /// `["config", NAME]` reads where the import of the style sets no other value.
+    public var configDefaults = JSONObject()
+    /// Whether the style declares config options (`schema`).
+    public var hasSchema = false
+    /// `fragment` as written: whether the style is meant to be imported.
+    public var fragment: Bool?
+    /// The 3D models the style names (`models`), fetched when the style loads.
+    public var models: [StyleModel] = []
     /// What was out of range and will be clamped by the map (the camera), for the user.
     public var warnings: [String] = []
 
@@ -59,6 +73,12 @@ public struct Style: Sendable, Equatable {
     /// Whether the style has global state or reads it (`state`, `["global-state", …]`).
     public var usesGlobalState: Bool {
         !state.members.isEmpty || layers.contains { !$0.layout.reloadingStateNames.isEmpty || $0.layout.visibility != nil }
+    }
+
+    /// Whether a Mapbox engine loads the style, as the map's root, as an import named `basemap`
+    /// of an empty style: it is a fragment, or it has a schema and does not say it is no fragment.
+    public var loadsAsImport: Bool {
+        fragment == true || (hasSchema && fragment != false)
     }
 
     /// The source with this id.

@@ -8,6 +8,37 @@ public struct StyleLayer: Sendable, Equatable {
         case fillExtrusion = "fill-extrusion"
         case raster, hillshade, sky
         case colorRelief = "color-relief"
+        /// Mapbox's: a place in the layer order that imported styles' layers fill (`slot`).
+        case slot
+        /// Mapbox's: 3D models.
+        case model
+        /// Mapbox's: removes other layers' features inside its polygons.
+        case clip
+        /// Mapbox's: particles moved by a `raster-array` source.
+        case rasterParticle = "raster-particle"
+        /// Mapbox's: buildings drawn from footprints.
+        case building
+
+        /// Whether only Mapbox's style spec has the type.
+        public var isMapboxOnly: Bool {
+            switch self {
+            case .slot, .model, .clip, .rasterParticle, .building: true
+            default: false
+            }
+        }
+
+        /// Whether `flavor`'s style spec has the type.
+        public func isKnown(to flavor: StyleSpecFlavor) -> Bool {
+            switch flavor {
+            case .maplibre: !isMapboxOnly
+            case .mapbox: self != .colorRelief
+            }
+        }
+
+        /// Whether a layer of the type draws no source's data.
+        public var hasNoSource: Bool {
+            self == .background || self == .sky || self == .slot
+        }
     }
 
     /// The layer's id, unique in the style.
@@ -32,6 +63,8 @@ public struct StyleLayer: Sendable, Equatable {
     public var layout: LayerLayout
     /// The `raster-fade-duration` of a raster layer, in milliseconds.
     public var rasterFadeDuration: Int64
+    /// The slot the layer goes in (Mapbox's `slot`): the place a `slot` layer of an imported style keeps.
+    public var slot: String?
 
     /// The default font stack of the style spec.
     public static let defaultTextFont = ["Open Sans Regular", "Arial Unicode MS Regular"]
@@ -61,11 +94,14 @@ public struct StyleLayer: Sendable, Equatable {
     /// Whether the layer draws text.
     public var hasText: Bool { layout.textField != nil }
 
-    /// The layer with its `visibility` expression, if it has one, read with `globalState`.
-    public func resolvingVisibility(globalState: JSONObject) -> StyleLayer {
+    /// The layer with its `visibility` expression, if it has one, read with `globalState` and the
+    /// `config` of its style.
+    public func resolvingVisibility(globalState: JSONObject, config: JSONObject = JSONObject()) -> StyleLayer {
         guard let expression = layout.visibility else { return self }
         var layer = self
-        let value = try? expression.evaluate(ExpressionContext(globalState: globalState))
+        var context = ExpressionContext(globalState: globalState)
+        context.config = config
+        let value = try? expression.evaluate(context)
         layer.isVisible = value.map { expression.outputJSON($0) } != .string("none")
         return layer
     }

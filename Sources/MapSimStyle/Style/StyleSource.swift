@@ -10,6 +10,22 @@ public struct StyleSource: Sendable, Equatable {
         case geojson
         case image
         case video
+        /// Mapbox's: 3D models placed at coordinates, each a glTF file (`models`).
+        case model
+        /// Mapbox's: tiles of 3D models, from a TileJSON or `tiles`.
+        case batchedModel = "batched-model"
+        /// Mapbox's: tiles of raster arrays (`.mrt`), from a TileJSON or `tiles`.
+        case rasterArray = "raster-array"
+
+        /// Whether only Mapbox's style spec has the type.
+        public var isMapboxOnly: Bool {
+            self == .model || self == .batchedModel || self == .rasterArray
+        }
+
+        /// Whether the tiles of the type are images (browsers load them as images).
+        public var hasImageTiles: Bool {
+            self == .raster || self == .rasterDEM
+        }
     }
 
     /// The scheme of tile rows.
@@ -62,6 +78,8 @@ public struct StyleSource: Sendable, Equatable {
     public var demEncoding = DEMEncoding.mapbox
     /// The image source's corners, or the video's: top left, top right, bottom right, bottom left.
     public var coordinates: [LngLat] = []
+    /// The models of a `model` source, in the order written.
+    public var models: [StyleModel] = []
 
     /// The property that gives the features of `sourceLayer` their id, if any.
     public func promotedProperty(in sourceLayer: String) -> String? {
@@ -88,8 +106,8 @@ public struct StyleSource: Sendable, Equatable {
     /// Whether the source is loaded tile by tile.
     public var isTiled: Bool {
         switch kind {
-        case .vector, .raster, .rasterDEM, .geojson: true
-        case .image, .video: false
+        case .vector, .raster, .rasterDEM, .geojson, .batchedModel, .rasterArray: true
+        case .image, .video, .model: false
         }
     }
 

@@ -83,6 +83,7 @@ public struct TraceReport: Sendable {
                 facts.append(("terrain", "\(terrain["source"]?.stringValue ?? "?") × \(JSONWriter.formatNumber(terrain["exaggeration"]?.numberValue ?? 1))"))
             }
             if let state = view["global-state"] { facts.append(("global state", JSONWriter.string(state))) }
+            if let config = view["config"] { facts.append(("config", JSONWriter.string(config))) }
             if let pitch = view["max-pitch"]?.numberValue { facts.append(("max pitch", JSONWriter.formatNumber(pitch))) }
         }
         facts.append(("recorded by", "mapsim \(header.mapsimVersion)"))

@@ -42,7 +42,7 @@ private struct ScenarioParser {
     let folder: String
 
     func scenario() throws(StyleError) -> Scenario {
-        let known: Set<String> = ["name", "description", "style", "engine", "mirror", "network", "viewport", "camera", "global-state", "cache", "live", "entities",
+        let known: Set<String> = ["name", "description", "style", "engine", "mirror", "network", "viewport", "camera", "global-state", "config", "cache", "live", "entities",
                                   "content", "steps", "expect"]
         for key in try root.object().keys where !known.contains(key) { throw root.member(key)!.failure("unknown scenario key \"\(key)\"") }
         guard let style = root.member("style") else { throw root.failure("missing required key \"style\"") }
@@ -87,6 +87,7 @@ private struct ScenarioParser {
         }
         if let camera = root.member("camera") { scenario.camera = try self.camera(camera) }
         if let state = root.member("global-state") { scenario.globalState = try state.object() }
+        if let config = root.member("config") { scenario.config = try Self.config(config) }
         if let cache = root.member("cache") {
             if case .string(let state) = cache.value {
                 switch state {
@@ -182,6 +183,7 @@ private struct ScenarioParser {
             return .wait(try state(until), timeout: try value.member("timeout")?.duration(atLeast: .milliseconds(1)) ?? .seconds(60))
         case "publish-content": return .publishContent(path(try value.string()))
         case "set-global-state": return .setGlobalState(try value.object())
+        case "set-config": return .setConfig(try Self.config(value))
         case "advance": return .advance(try value.duration())
         case "camera": return .camera(try camera(value))
         case "subscribe": return .subscribe(try criteria(value))
@@ -373,5 +375,14 @@ private struct ScenarioParser {
             throw field.failure("a fault needs one of status, drop, truncate or delay")
         }
         return FaultRule(pattern: URLPattern(try url.string()), effect: effect, times: times)
+    }
+
+    /// Config values by import: an object of objects (`{"basemap": {"lightPreset": "dusk"}}`).
+    private static func config(_ field: JSONField) throws(StyleError) -> JSONObject {
+        let object = try field.object()
+        for key in object.keys {
+            guard case .object = object[key] else { throw field.member(key)!.failure("config values are given by import: {\"IMPORT\": {\"NAME\": VALUE}} (\"\" for the root style)") }
+        }
+        return object
     }
 }

@@ -59,6 +59,9 @@ public struct Scenario: Sendable, Equatable {
         /// Set global state values (null: back to the style's default), as GL JS's
         /// `setGlobalStateProperty`, one name after another.
         case setGlobalState(JSONObject)
+        /// Set config values of a Mapbox style's imports, `{IMPORT: {NAME: VALUE}}` ("" for the root
+        /// style; null: back to the import's own value), as Mapbox's `setConfigProperty`.
+        case setConfig(JSONObject)
 
         /// The step's name, as scenarios write it.
         public var keyword: String {
@@ -87,6 +90,7 @@ public struct Scenario: Sendable, Equatable {
             case .checkContent: "check-content"
             case .refreshContent: "refresh-content"
             case .setGlobalState: "set-global-state"
+            case .setConfig: "set-config"
             }
         }
     }
@@ -211,6 +215,8 @@ public struct Scenario: Sendable, Equatable {
     public var camera: CameraOptions
     /// Global state set over the style's before loading (`global-state`).
     public var globalState = JSONObject()
+    /// Config set over a Mapbox style's imports before loading (`config`: `{IMPORT: {NAME: VALUE}}`).
+    public var config = JSONObject()
     /// The cache before the run.
     public var cache: CacheState
     /// Live data, when the scenario uses it.
@@ -256,7 +262,7 @@ extension Scenario.Step {
         case .subscribe, .unsubscribe, .publish, .dropConnection, .stopBroker, .startBroker, .restartBroker, .enableLiveData, .disableLiveData,
              .setFloor: true
         case .load, .wait, .advance, .camera, .offline, .online, .connectFeed, .disconnectFeed, .outage, .purgeAll,
-             .publishContent, .checkContent, .refreshContent, .setGlobalState: false
+             .publishContent, .checkContent, .refreshContent, .setGlobalState, .setConfig: false
         }
     }
 }

@@ -42,6 +42,12 @@ extension MapEvent {
             guard let value = E(rawValue: raw) else { throw data.member(key)!.failure("unknown value \"\(raw)\"") }
             return value
         }
+        /// The name under `key`, scoped to the import `import` names, when there is one.
+        func scoped(_ key: String) throws(StyleError) -> String {
+            let name = try string(key)
+            guard let path = try data.member(EventKey.styleImport)?.string() else { return name }
+            return StyleScope(parsing: path).qualify(name)
+        }
         switch type {
         case .mapLoaded: return .mapLoaded
         case .mapIdle: return .mapIdle
@@ -50,18 +56,21 @@ extension MapEvent {
         case .cameraChanged: return .cameraChanged
         case .mapLoadingError:
             return .mapLoadingError(MapLoadingError(type: try enumeration(EventKey.type, MapLoadingError.Kind.self), message: try string(EventKey.message),
-                                                    sourceID: try data.member(EventKey.sourceID)?.string(), tileID: try tile(data.member(EventKey.tileID))))
+                                                    sourceID: data.member(EventKey.sourceID) == nil ? nil : try scoped(EventKey.sourceID), tileID: try tile(data.member(EventKey.tileID))))
         case .styleDataLoaded:
             return .styleDataLoaded(StyleDataLoaded(type: try enumeration(EventKey.type, StyleDataLoaded.Kind.self)))
-        case .styleImageMissing: return .styleImageMissing(id: try string(EventKey.id))
-        case .styleImageRemoveUnused: return .styleImageRemoveUnused(id: try string(EventKey.id))
+        case .styleImageMissing: return .styleImageMissing(id: try scoped(EventKey.id))
+        case .styleImageRemoveUnused: return .styleImageRemoveUnused(id: try scoped(EventKey.id))
         case .styleFeatureIgnored:
             return .styleFeatureIgnored(StyleFeatureIgnored(feature: try enumeration(EventKey.feature, StyleFeature.self), engine: try string(EventKey.engine),
                                                             message: try string(EventKey.message)))
-        case .sourceAdded: return .sourceAdded(id: try string(EventKey.id))
-        case .sourceRemoved: return .sourceRemoved(id: try string(EventKey.id))
+        case .styleWarning:
+            return .styleWarning(StyleWarning(message: try string(EventKey.message),
+                                              scope: StyleScope(parsing: try data.member(EventKey.styleImport)?.string() ?? "")))
+        case .sourceAdded: return .sourceAdded(id: try scoped(EventKey.id))
+        case .sourceRemoved: return .sourceRemoved(id: try scoped(EventKey.id))
         case .sourceDataLoaded:
-            return .sourceDataLoaded(SourceDataLoaded(id: try string(EventKey.id), type: try enumeration(EventKey.type, SourceDataLoaded.Kind.self),
+            return .sourceDataLoaded(SourceDataLoaded(id: try scoped(EventKey.id), type: try enumeration(EventKey.type, SourceDataLoaded.Kind.self),
                                                       loaded: try data.member(EventKey.loaded)?.bool(), tileID: try tile(data.member(EventKey.tileID)),
                                                       dataID: try data.member(EventKey.dataID)?.string()))
         case .renderFrameFinished:
@@ -137,6 +146,9 @@ extension MapEvent {
             // No last byte: to the end.
             let last = try range.member(EventKey.to).map { field throws(StyleError) in UInt64(try field.integer(in: first...Int.max)) } ?? .max
             resource.dataRange = UInt64(first)...last
+        }
+        if let scope = field.member(EventKey.styleImport) {
+            resource.scope = StyleScope(parsing: try scope.string())
         }
         return resource
     }

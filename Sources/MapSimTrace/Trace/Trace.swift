@@ -54,13 +54,15 @@ public struct Trace: Sendable, Equatable {
 
         /// The `view` field: what of `style` and the map's settings changes a cover or a layout, nil
         /// when nothing does.
-        public static func view(style: Style?, globalState: JSONObject = JSONObject(), maximumPitch: Double? = nil) -> JSONObject? {
+        public static func view(style: Style?, globalState: JSONObject = JSONObject(), config: JSONObject = JSONObject(),
+                                maximumPitch: Double? = nil) -> JSONObject? {
             var view = JSONObject()
             if let projection = style?.projection, projection != .mercator { view["projection"] = .string(projection.rawValue) }
             if let terrain = style?.terrain {
                 view["terrain"] = .object(JSONObject([("source", .string(terrain.source)), ("exaggeration", .number(terrain.exaggeration))]))
             }
             if !globalState.members.isEmpty { view["global-state"] = .object(globalState) }
+            if !config.members.isEmpty { view["config"] = .object(config) }
             if let maximumPitch { view["max-pitch"] = .number(maximumPitch) }
             return view.members.isEmpty ? nil : view
         }

@@ -1,0 +1,111 @@
+import Foundation
+import Synchronization
+import Testing
+import MapSimJSON
+import MapSimServe
+import MapSimTesting
+@testable import MapSim
+@testable import MapSimHTTP
+
+/// A Mapbox-Standard-shaped style (styles/mapbox-standard: an import with config overrides, a schema,
+/// slots, an import nested in the import, a model; scripts/generate-mapbox-example.py) as Mapbox GL
+/// JS v3.0.1 loads it. Each file of mapboxgl/ holds what `mapsim serve` recorded while Mapbox GL JS, in
+/// headless Chromium, showed the style at one camera with its config settings, every mapbox:// URL
+/// pointed at serve (scripts/record-gljs-through-serve --oracle mapboxgl). Here the style is served in
+/// process and mapsim's `mapbox-gl-js` engine loads it with the same camera and config: serve must
+/// record the same requests (kind, path, status), and the map go idle when Mapbox GL JS did.
+///
+/// One documented engine rule is compared loosely: Mapbox GL JS keeps one glyph cache per map, keyed
+/// by font stack, and fetches a range from the glyphs URL of whichever style's tile asked first — a
+/// race between the root's GeoJSON and the basemap's tiles. mapsim asks in a fixed order (the
+/// scope whose tile is laid out first), so a glyph request is compared by font stack and range, not
+/// by whose `mapbox://fonts/OWNER/` it went to.
+@Suite("mapsim serve parity with Mapbox GL JS v3.0.1: imports, config, slots", .serialized)
+struct MapboxParityTests {
+    static let folder = SampleStyle.stylesFolder + "/mapbox-standard"
+
+    /// Every recording, in order.
+    static let recordings: [DifferentialRecording] = {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/mapboxgl")) ?? []
+        return files.filter { $0.hasSuffix(".json") }.sorted().map { DifferentialRecording(fixture: "mapbox-standard", file: "\(folder)/mapboxgl/\($0)") }
+    }()
+
+    @Test func everyCameraIsRecorded() throws {
+        let cameras = try JSONParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: Self.folder + "/cameras.json"))))
+        #expect(Self.recordings.count == cameras.arrayValue?.count)
+        #expect(Self.recordings.count >= 4)
+    }
+
+    @Test(arguments: recordings)
+    func serveRecordsOfMapsimWhatItRecordedOfMapboxGLJS(_ recording: DifferentialRecording) async throws {
+        let golden = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: recording.file))))
+        let expected = (golden["requests"]?.arrayValue ?? []).compactMap(\.stringValue).map(Self.anyFontOwner)
+        let (loaded, outcome) = try await Self.load(camera: golden["camera"] ?? .null)
+        let served = loaded.map(Self.anyFontOwner)
+        if golden["idle"] == .bool(true) {
+            guard case .reached = outcome else {
+                Issue.record("Mapbox GL JS went idle, mapsim did not: \(outcome)")
+                return
+            }
+        } else if case .reached = outcome {
+            Issue.record("Mapbox GL JS never went idle, mapsim did")
+        }
+        #expect(DifferentialRecording.difference(expected, served).isEmpty && DifferentialRecording.difference(served, expected).isEmpty,
+                "requested only by Mapbox GL JS: \(DifferentialRecording.difference(expected, served)); only by mapsim: \(DifferentialRecording.difference(served, expected))")
+    }
+
+    @Test func aConfigThatHidesLabelsAsksForNoGlyphsAndOneThatShowsThemDoes() async throws {
+        let center: JSONValue = .array([.number(-122.42), .number(37.78)])
+        let hidden: JSONValue = .object(JSONObject([("center", center), ("zoom", .number(11)),
+                                                    ("config", .array([.string("basemap.showPlaceLabels=false"), .string("basemap.showRoadLabels=false")]))]))
+        let (withoutPlaces, _) = try await Self.load(camera: hidden)
+        let (withPlaces, _) = try await Self.load(camera: .object(JSONObject([("center", center), ("zoom", .number(11))])))
+        // The stores' names (the root's) still need their glyphs; the places' need more of them.
+        #expect(withPlaces.count { $0.contains("/fonts/") } >= withoutPlaces.count { $0.contains("/fonts/") })
+        #expect(withPlaces.contains { $0.hasPrefix("style /style.json") } && withPlaces.contains { $0.contains("/styles/v1/mapsim/landmarks") },
+                "the nested import is loaded: \(withPlaces)")
+    }
+
+    /// A request with the owner of a `fonts/v1/OWNER/` path left out.
+    static func anyFontOwner(_ request: String) -> String {
+        request.replacing(/\/fonts\/v1\/[^\/]+\//, with: "/fonts/v1/*/")
+    }
+
+    /// What serve records while mapsim's Mapbox GL JS engine loads the example at `camera` (its
+    /// `config` list set first, as `--config` sets it), sorted as the recordings are, and how the load
+    /// ended.
+    static func load(camera: JSONValue) async throws -> ([String], Map.RunOutcome) {
+        let recorded = Mutex<[MapEvent]>([])
+        let server = try await StyleServer.start(.init(style: "\(folder)/style.json", port: 0)) { event in
+            recorded.withLock { $0.append(event) }
+        }
+        let network = HTTPResourceLoader()
+        let origin = String(server.baseURL.dropLast())
+        var options = Map.Options(mapbox: MapboxURL(baseURL: origin, accessToken: "pk.test"),
+                                  loading: .init(maximumConcurrentRequests: Engine.mapboxGLJS.requests.maximumConcurrentRequests), engine: .mapboxGLJS)
+        options.loading.wallClock = .today()
+        let map = await DifferentialRecording.map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), cache: nil, network: network),
+                                                  camera: camera, options: options)
+        for setting in camera["config"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+            let (key, value) = setting.split(separator: "=", maxSplits: 1).map(String.init).pair
+            let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+            await map.setConfigProperty(parts[0], parts[1], try JSONParser.parse(value))
+        }
+        await map.setStyleURI(server.baseURL + "style.json")
+        let outcome = await map.run(until: .mapIdle, timeout: .seconds(60))
+        if case .timedOut = outcome { await map.giveUp("the test's time is over") }
+        try await network.shutdown()
+        await server.stop()
+        let served = recorded.withLock { $0 }.compactMap { event -> String? in
+            guard case .resourceRequest(let request) = event.payload else { return nil }
+            let path = request.request.url.dropFirst(origin.count).replacing(/access_token=[^&]*/, with: "access_token=REDACTED")
+            return "\(request.request.kind.rawValue) \(path) \(ServeParityTests.status(request.response))"
+        }.sorted()
+        return (served, outcome)
+    }
+}
+
+private extension Array where Element == String {
+    /// The two halves of `NAME=VALUE`.
+    var pair: (String, String) { (self[0], count > 1 ? self[1] : "") }
+}
