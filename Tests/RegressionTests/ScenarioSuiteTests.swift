@@ -104,7 +104,7 @@ struct ScenarioParsingTests {
         ("style: x\nsteps: [load]\nexpect: [{happens: map-exploded}]", "scenario: expect[0].happens: unknown event type \"map-exploded\""),
         ("style: x\nsteps: [load]\nnetwork: {profile: 5g}", "scenario: network.profile: unknown profile \"5g\""),
         ("style: x\nsteps: [load]\ncolour: red", "scenario: colour: unknown scenario key \"colour\""),
-        ("style: x\nsteps: [load]\nengine: leaflet", "scenario: engine: unknown engine \"leaflet\"; use one of maplibre-native, maplibre-gl-js, mapbox"),
+        ("style: x\nsteps: [load]\nengine: leaflet", "scenario: engine: unknown engine \"leaflet\"; use one of maplibre-native, maplibre-gl-js, mapbox, mapbox-gl-js"),
         ("style: x\nsteps: [load]\nexpect: [{budget: {map-idle: soon}}]", "scenario: expect[0].budget.map-idle: budget map-idle: \"soon\" is not a duration such as 800ms or 2s"),
         ("style: x\nsteps: [load]\nexpect: [{budget: {tiles: 3}}]", "scenario: expect[0].budget.tiles: unknown budget \"tiles\"; use style-loaded, map-loaded, map-idle, requests, requests.KIND, bytes, bytes.KIND or errors"),
         ("style: x\nsteps: [load]\nnetwork: {faults: [{url: a}]}", "scenario: network.faults[0]: a fault needs one of status, drop, truncate or delay"),
@@ -113,12 +113,25 @@ struct ScenarioParsingTests {
         ("style: x\nsteps: [load]\nlive: {chaos: {drop: 2}}", "scenario: live.chaos.drop: 2 is outside 0...1"),
         ("style: x\nsteps: [check-content]", "scenario: steps: step 1 needs a site's content: add \"content\""),
         ("style: x\nsteps: [load]\ncontent: {package: p.mapsimpkg}", "scenario: content: package and public-key go together"),
+        ("style: x\nsteps: [{set-config: {basemap: 3}}]", "scenario: steps[0].set-config.basemap: config values are given by import: {\"IMPORT\": {\"NAME\": VALUE}} (\"\" for the root style)"),
+        ("style: x\nsteps: [load]\nconfig: {showLabels: false}", "scenario: config.showLabels: config values are given by import: {\"IMPORT\": {\"NAME\": VALUE}} (\"\" for the root style)"),
         ("style: x\nsteps: [load]\ncache: none\ncontent: {server: s}", "scenario: content: the data manager keeps its content in the cache: it cannot go with cache: none"),
     ])
     func namesWhatIsWrong(yaml: String, message: String) {
         #expect { try Scenario.parse(yaml, name: "x", folder: "/") } throws: { error in
             (error as? ScenarioError)?.code == .malformed && "\(error)" == message
         }
+    }
+
+    @Test func readsConfigBeforeTheLoadAndAStepThatSetsItMidRun() throws {
+        let scenario = try Scenario.parse("""
+            style: x
+            config: {basemap: {lightPreset: dusk}}
+            steps: [load, {set-config: {basemap: {showPlaceLabels: false}, "": {x: 1}}}]
+            """, name: "x", folder: "/")
+        #expect(scenario.config == JSONObject([("basemap", .object(JSONObject([("lightPreset", .string("dusk"))])))]))
+        #expect(scenario.steps.last == .setConfig(JSONObject([("basemap", .object(JSONObject([("showPlaceLabels", .bool(false))]))),
+                                                               ("", .object(JSONObject([("x", .number(1))])))])))
     }
 
     @Test func readsLiveData() throws {

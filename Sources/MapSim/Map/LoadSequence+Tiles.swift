@@ -249,6 +249,8 @@ extension LoadSequence {
             return (load.imports[node].resources.glyphTemplate(template), [])
         }
         if let template = load.style?.glyphs { return (resources.glyphTemplate(template), []) }
+        // A Mapbox engine draws a style that names no glyphs with Mapbox's fonts.
+        if options.engine.imports != nil { return (resources.glyphTemplate(Engine.mapboxDefaultGlyphs), []) }
         guard !load.glyphURLMissingReported && !options.engine.glyphs.drawsWithoutGlyphsURL else { return (nil, []) }
         load.glyphURLMissingReported = true
         return (nil, [.emit(.mapLoadingError(MapLoadingError(type: .glyphs, message: "the style draws text but has no \"glyphs\" URL")))])

@@ -22,6 +22,9 @@ public struct MapReadout: Sendable {
         return machine.sequence.load.imports.nodes.filter { $0.status == .failed }.map { $0.scope.chain }
     }
 
+    /// What `["config", NAME]` reads now in the layers of `scope` (the root style, or an import).
+    public func config(of scope: StyleScope) -> JSONObject { machine.sequence.config(of: scope) }
+
     /// The global state expressions read now: the style's defaults with the values set over them.
     public var globalState: JSONObject { machine.sequence.globalState }
 

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""`mapsim region download` from a loopback nginx: tiles per second and peak memory, against the server's rate.
+
+nginx (one worker, keep-alive, `Cache-Control: max-age=60`) serves a copy of styles/sample whose every
+tile URL answers with the same vector tile, so a region of any size is served from one file. The
+region (--bounds, zooms --min-zoom..--max-zoom; by default about 4,500 tiles) is downloaded into a
+fresh database --rounds times under GNU time (peak memory; Debian: apt-get install time); the
+medians are printed with the tiles per second, and the server's own rate for the same tile (wrk -t2
+-c32, as the anchor the issue compares with) and the ratio (the goal of issue 49: 15k tiles/s).
+
+    python3 Benchmarks/region-download.py [--binary PATH] [--bounds W,S,E,N] [--min-zoom 8] [--max-zoom 16] [--rounds 3] [--json]
+
+Without --binary it builds the release binary with scripts/build-release first.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GNU_TIME = "/usr/bin/time"
+
+
+def release_binary() -> str:
+    result = subprocess.run([str(ROOT / "scripts/build-release")], stdout=subprocess.PIPE, text=True)
+    if result.returncode != 0:
+        sys.exit("region-download: scripts/build-release failed")
+    return result.stdout.strip().splitlines()[-1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_listening(port: int) -> None:
+    for _ in range(400):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.025)
+    sys.exit(f"region-download: nothing listens on {port}")
+
+
+def site(work: str) -> str:
+    """A copy of the sample whose TileJSON has no bounds and a max zoom of 14, and one tile for all."""
+    folder = os.path.join(work, "site")
+    shutil.copytree(ROOT / "styles/sample", folder)
+    tilejson = json.load(open(os.path.join(folder, "tiles.json")))
+    tilejson.pop("bounds", None)
+    tilejson["maxzoom"] = 14
+    json.dump(tilejson, open(os.path.join(folder, "tiles.json"), "w"))
+    shutil.copyfile(ROOT / "styles/sample/tiles/10/163/395.pbf", os.path.join(folder, "one.pbf"))
+    return folder
+
+
+def start_nginx(work: str, root: str):
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not os.path.exists(nginx):
+        sys.exit("region-download: nginx is not installed (Debian: apt-get install nginx-light)")
+    port = free_port()
+    config = os.path.join(work, "nginx.conf")
+    with open(config, "w") as f:
+        f.write(f"""worker_processes 1; daemon off; pid {work}/nginx.pid; error_log {work}/error.log;
+events {{ worker_connections 2048; }}
+http {{ access_log off; keepalive_requests 100000; etag on; default_type application/octet-stream;
+  server {{ listen 127.0.0.1:{port}; root {root};
+    location /tiles/ {{ add_header Cache-Control "max-age=60"; try_files /one.pbf =404; }}
+    location / {{ add_header Cache-Control "max-age=60"; }} }} }}
+""")
+    process = subprocess.Popen([nginx, "-c", config, "-p", work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_listening(port)
+    return process, port
+
+
+def download(binary: str, url: str, database: str, bounds: str, min_zoom: int, max_zoom: int) -> tuple[float, float, int]:
+    """Seconds, peak memory in MB and tiles downloaded."""
+    if os.path.exists(database):
+        os.remove(database)
+    command = [binary, "region", "download", url, "--bounds", bounds, "--min-zoom", str(min_zoom), "--max-zoom", str(max_zoom),
+               "--cache", database]
+    start = time.perf_counter()
+    result = subprocess.run([GNU_TIME, "-f", "%M"] + command, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if result.returncode != 0:
+        sys.exit(f"region-download: {' '.join(command)} failed ({result.returncode}): {result.stdout[-500:]} {result.stderr[-1000:]}")
+    peak = int(result.stderr.strip().splitlines()[-1]) / 1024
+    # "region 1 complete: 157 of 157 resources (21 tiles), …"
+    tiles = int(re.search(r"\(([\d,]+) tiles\)", result.stdout).group(1).replace(",", ""))
+    return seconds, peak, tiles
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary")
+    parser.add_argument("--bounds", default="-122.62,37.7,-122.28,37.9")
+    parser.add_argument("--min-zoom", type=int, default=8)
+    parser.add_argument("--max-zoom", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if not os.path.exists(GNU_TIME):
+        sys.exit("region-download: GNU time is not installed (Debian: apt-get install time)")
+    binary = args.binary or release_binary()
+    with tempfile.TemporaryDirectory() as work:
+        os.chmod(work, 0o755)  # nginx's workers run as another user
+        process, port = start_nginx(work, site(work))
+        try:
+            url = f"http://127.0.0.1:{port}/style.json"
+            runs = [download(binary, url, os.path.join(work, "region.db"), args.bounds, args.min_zoom, args.max_zoom) for _ in range(args.rounds)]
+            server = None
+            if shutil.which("wrk"):
+                output = subprocess.run(["wrk", "-t2", "-c32", "-d5s", f"http://127.0.0.1:{port}/tiles/1/2/3.pbf"], capture_output=True, text=True).stdout
+                server = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+        finally:
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=30)
+    seconds = statistics.median(r[0] for r in runs)
+    tiles = runs[0][2]
+    result = {"tiles": tiles, "seconds": seconds, "tiles-per-second": tiles / seconds, "peak-mb": statistics.median(r[1] for r in runs),
+              "server-requests-per-second": server, "ratio-to-server": (tiles / seconds / server) if server else None}
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return
+    print(f"region download: {tiles:,} tiles in {seconds:.2f} s = {tiles / seconds:,.0f} tiles/s, peak {result['peak-mb']:.1f} MB"
+          + (f"; nginx alone {server:,.0f} req/s: {result['ratio-to-server']:.2f}x" if server else ""))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import MapSimJSON
+import MapSimStyle
+import MapSimTesting
+@testable import MapSim
+
+/// Mapbox style imports as the Mapbox engines load them: the requests in their order, everything an
+/// import declares in its scope, slots, config, and what a cycle, a depth beyond 5, a duplicate id
+/// and a failed import do — on small styles written beside a copy of the sample's data.
+@Suite("Map.StyleImports")
+struct StyleImportTests {
+    /// A folder with the sample's data and `styles` written beside it (name → JSON text).
+    private static func folder(_ styles: [String: String]) throws -> FixtureDirectory {
+        let fixture = try FixtureDirectory()
+        try fixture.copy(folder: SampleStyle.folder, to: "s")
+        for (name, text) in styles { _ = try fixture.write("s/\(name)", text) }
+        return fixture
+    }
+
+    private static func load(_ fixture: FixtureDirectory, _ name: String = "root.json", engine: Engine = .mapbox,
+                             prepare: (Map) async -> Void = { _ in }) async -> (Map, EventRecorder, Map.RunOutcome) {
+        let map = Map(backends: .only(FileResourceLoader(assetRoot: "/")), options: Map.Options(engine: engine))
+        let recorder = EventRecorder(map)
+        await map.setCamera(CameraOptions(center: LngLat(longitude: -122.4, latitude: 37.8), zoom: 10))
+        await prepare(map)
+        await map.setStyleURI(URL(fileURLWithPath: fixture.path + "/s/" + name).absoluteString)
+        let outcome = await map.run(until: .mapIdle, timeout: .seconds(30))
+        return (map, recorder, outcome)
+    }
+
+    private static func requests(_ recorder: EventRecorder) -> [ResourceRequest] {
+        recorder.payloads(of: MapEvents.resourceRequest)
+    }
+
+    /// A style importing `imports` (JSON text of the array), with `extra` members.
+    private static func style(imports: String = "[]", sources: String = "{}", layers: String = "[]", extra: String = "") -> String {
+        #"{"version": 8, "glyphs": "glyphs/{fontstack}/{range}.pbf", "imports": \#(imports), "sources": \#(sources), "layers": \#(layers)\#(extra)}"#
+    }
+
+    private static let city = #"{"city": {"type": "vector", "url": "tiles.json"}}"#
+    private static let places = #"[{"id": "places", "type": "symbol", "source": "city", "source-layer": "places", "layout": {"text-field": "{name}", "text-font": ["Mapsim Sans Regular"]}}]"#
+
+    @Test func eachImportIsRequestedAfterItsParentsPartsAndLoadsItsOwnSourcesInItsScope() async throws {
+        let fixture = try Self.folder([
+            "root.json": Self.style(imports: #"[{"id": "a", "url": "a.json"}, {"id": "inline", "url": "", "data": {"version": 8, "sources": {}, "layers": []}}]"#,
+                                    sources: Self.city, layers: Self.places),
+            "a.json": Self.style(imports: #"[{"id": "a2", "url": "a2.json"}]"#, sources: Self.city, layers: Self.places, extra: #", "sprite": "sprite""#),
+            "a2.json": Self.style(sources: Self.city, layers: Self.places),
+        ])
+        let (_, recorder, outcome) = await Self.load(fixture)
+        guard case .reached = outcome else { Issue.record("\(outcome)"); return }
+        let styles = Self.requests(recorder).filter { $0.request.kind == .style }
+        #expect(styles.map { $0.request.url.components(separatedBy: "/").last ?? "" } == ["root.json", "a.json", "a2.json"], "the inline import asks for nothing")
+        #expect(styles.map(\.request.scope) == [.root, StyleScope(path: ["a"]), StyleScope(path: ["a", "a2"])])
+        // Each style's own TileJSON, sprite and tiles, in its scope, even with the same URLs.
+        let tileJSONs = Self.requests(recorder).filter { $0.request.kind == .source }
+        #expect(Set(tileJSONs.map(\.request.scope)) == [.root, StyleScope(path: ["a"]), StyleScope(path: ["a", "a2"])])
+        let sprites = Self.requests(recorder).filter { $0.request.kind == .spriteJSON }
+        #expect(sprites.map(\.request.scope) == [StyleScope(path: ["a"])])
+        let tiles = Self.requests(recorder).filter { $0.request.kind == .tile }
+        let perScope = Dictionary(grouping: tiles, by: \.request.scope).mapValues(\.count)
+        #expect(perScope.count == 3 && Set(perScope.values).count == 1, "the same tiles in each of three scopes: \(perScope)")
+        let sourceIDs = Set(recorder.payloads(of: MapEvents.sourceDataLoaded).map(\.id))
+        #expect(sourceIDs.isSuperset(of: ["city", "city\u{1F}a", "city\u{1F}a2\u{1F}a"]))
+        // a.json's request comes after the root's own TileJSON was asked for; a2.json after a.json's.
+        let order = Self.requests(recorder).map { "\($0.request.kind.rawValue) \($0.request.scope)" }
+        #expect(order.firstIndex(of: "style a")! < order.firstIndex(of: "style a/a2")!)
+    }
+
+    @Test func slotsPlaceLayersAsMapboxMergesThem() async throws {
+        let basemap = #"""
+        [{"id": "bg", "type": "background"}, {"id": "bottom", "type": "slot"}, {"id": "water", "type": "background"},
+         {"id": "middle", "type": "slot"}, {"id": "labels", "type": "background"}, {"id": "top", "type": "slot"}]
+        """#
+        let root = #"""
+        [{"id": "first", "type": "background"}, {"id": "in-middle", "type": "background", "slot": "middle"},
+         {"id": "in-bottom", "type": "background", "slot": "bottom"}, {"id": "nowhere", "type": "background", "slot": "nope"},
+         {"id": "last", "type": "background"}]
+        """#
+        let fixture = try Self.folder(["root.json": Self.style(imports: #"[{"id": "b", "url": "b.json"}]"#, layers: root),
+                                       "b.json": Self.style(layers: basemap)])
+        let (map, _, outcome) = await Self.load(fixture)
+        guard case .reached = outcome else { Issue.record("\(outcome)"); return }
+        let ids = await map.readout.style?.layers.map { StyleScope.split($0.id).name } ?? []
+        #expect(ids == ["bg", "in-bottom", "water", "in-middle", "labels", "first", "nowhere", "last"])
+    }
+
+    @Test func aCycleIsAWarningNamingItsChainAndTheRepeatIsNotRequested() async throws {
+        let fixture = try Self.folder(["root.json": Self.style(imports: #"[{"id": "x", "url": "x.json"}]"#),
+                                       "x.json": Self.style(imports: #"[{"id": "y", "url": "y.json"}]"#),
+                                       "y.json": Self.style(imports: #"[{"id": "x", "url": "x.json"}]"#)])
+        let (_, recorder, outcome) = await Self.load(fixture)
+        guard case .reached = outcome else { Issue.record("\(outcome)"); return }
+        #expect(Self.requests(recorder).count { $0.request.kind == .style } == 3)
+        let warnings = recorder.payloads(of: MapEvents.styleWarning)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.message.contains("x → y → x") == true, "\(warnings)")
+    }
+
+    @Test func stylesNestFiveDeepAndTheSixthIsAWarningNotARequest() async throws {
+        var styles = ["root.json": Self.style(imports: #"[{"id": "d1", "url": "d1.json"}]"#)]
+        for depth in 1...6 { styles["d\(depth).json"] = Self.style(imports: #"[{"id": "d\#(depth + 1)", "url": "d\#(depth + 1).json"}]"#) }
+        let fixture = try Self.folder(styles)
+        let (_, recorder, outcome) = await Self.load(fixture)
+        guard case .reached = outcome else { Issue.record("\(outcome)"); return }
+        let names = Self.requests(recorder).filter { $0.request.kind == .style }.map { $0.request.url.components(separatedBy: "/").last ?? "" }
+        #expect(names == ["root.json", "d1.json", "d2.json", "d3.json", "d4.json"])
+        #expect(recorder.payloads(of: MapEvents.styleWarning).map(\.scope) == [StyleScope(path: ["d1", "d2", "d3", "d4"])])
+    }
+
+    @Test func aFailedImportIsAnErrorNamingItsChainTheSDKGoesOnAndMapboxGLJSNeverIdles() async throws {
+        let fixture = try Self.folder(["root.json": Self.style(imports: #"[{"id": "a", "url": "a.json"}]"#, sources: Self.city, layers: Self.places),
+                                       "a.json": Self.style(imports: #"[{"id": "gone", "url": "missing.json"}]"#)])
+        let (_, sdk, sdkOutcome) = await Self.load(fixture)
+        guard case .reached = sdkOutcome else { Issue.record("the SDK goes on without the import: \(sdkOutcome)"); return }
+        let errors = sdk.payloads(of: MapEvents.mapLoadingError)
+        #expect(errors.count == 1 && errors[0].message.hasPrefix("import a → gone: "), "\(errors)")
+        let (browser, recorder, outcome) = await Self.load(fixture, engine: .mapboxGLJS)
+        guard case .timedOut = outcome else { Issue.record("Mapbox GL JS 3.0.1 waits for every import: \(outcome)"); return }
+        #expect(await browser.readout.blockingImportFailures == ["a → gone"])
+        #expect(!recorder.events.contains { $0.type == .styleLoaded })
+    }
+
+    @Test func twoImportsWithOneIDAreAWarning() async throws {
+        let fixture = try Self.folder(["root.json": Self.style(imports: #"[{"id": "x", "url": "a.json"}, {"id": "x", "url": "b.json"}]"#),
+                                       "a.json": Self.style(sources: Self.city), "b.json": Self.style(sources: Self.city)])
+        let (_, recorder, outcome) = await Self.load(fixture)
+        guard case .reached = outcome else { Issue.record("\(outcome)"); return }
+        #expect(recorder.payloads(of: MapEvents.styleWarning).contains { $0.message.contains("two imports with the id \"x\"") })
+        #expect(Self.requests(recorder).count { $0.request.kind == .style } == 3)
+    }
+
+    @Test func configComesFromTheSchemaTheImportAndTheMapInThatOrder() async throws {
+        let fixture = try Self.folder([
+            "root.json": Self.style(imports: #"[{"id": "b", "url": "b.json", "config": {"size": 3}}]"#),
+            "b.json": Self.style(extra: #", "schema": {"size": {"default": 1}, "mode": {"default": "day"}, "shown": {"default": true}}"#),
+        ])
+        let (map, _, outcome) = await Self.load(fixture) { await $0.setConfigProperty("b", "mode", .string("night")) }
+        guard case .reached = outcome else { Issue.record("\(outcome)"); return }
+        let config = await map.readout.config(of: StyleScope(path: ["b"]))
+        #expect(config["size"] == .number(3) && config["mode"] == .string("night") && config["shown"] == .bool(true), "\(config)")
+    }
+
+    @Test func aMapLibreEngineIgnoresImportsAndSaysSoOnce() async throws {
+        let fixture = try Self.folder(["root.json": Self.style(imports: #"[{"id": "a", "url": "a.json"}]"#, sources: Self.city, layers: Self.places),
+                                       "a.json": Self.style()])
+        let (_, recorder, outcome) = await Self.load(fixture, engine: .maplibreGLJS)
+        guard case .reached = outcome else { Issue.record("\(outcome)"); return }
+        #expect(Self.requests(recorder).count { $0.request.kind == .style } == 1)
+        #expect(recorder.payloads(of: MapEvents.styleFeatureIgnored).map(\.feature) == [.imports])
+    }
+}
