@@ -14,6 +14,8 @@ public struct ExpressionContext: Sendable {
     public var featureState: JSONObject
     /// The style's `state`, as `global-state` reads it.
     public var globalState: JSONObject
+    /// The config of the layer's style (Mapbox), as `["config", NAME]` reads it.
+    public var config = JSONObject()
     /// The ids of the images the style has; nil when unknown (every `image` is then unavailable).
     public var availableImages: Set<String>?
     /// The tile the feature's geometry is in, for `within` and `distance`.
