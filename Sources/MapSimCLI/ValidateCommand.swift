@@ -16,6 +16,14 @@ struct ValidateCommand: AsyncParsableCommand {
         does (operators, argument types, where zoom and feature data may appear). A JSON \
         syntax error is reported as gl-style-validate's reader reports it.
 
+        --engine picks whose specification: maplibre-native and maplibre-gl-js (the default) \
+        check MapLibre's, with MapLibre's gl-style-validate's messages, and note that MapLibre \
+        ignores a style's "imports"; mapbox and mapbox-gl-js check Mapbox's (Mapbox GL JS v3: \
+        imports, schema and config, slots, lights, fog, camera, models, the model, sky and slot \
+        layers, Mapbox's expressions), with Mapbox's validateStyle messages. For example:
+
+            mapsim validate --engine mapbox styles/standard-like.json
+
         --deep then reports every value the map's loader refuses (a source's maxzoom of \
         1000000, a tileSize of 0: `mapsim load` would not load the style), and loads each style \
         through the pipeline, with the same options as mapsim load (cache, network, offline), at \
@@ -53,7 +61,9 @@ struct ValidateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let format = format ?? (json ? .json : .text)
-        let status = deep ? await Self.validate(files, format: format, deepLoading: loading, retries: retries) : Self.validate(files, format: format)
+        let flavor = loading.engine.flatMap { StyleSpecFlavor(engine: $0.rawValue) } ?? .maplibre
+        let status = deep ? await Self.validate(files, format: format, deepLoading: loading, retries: retries)
+            : Self.validate(files, format: format, flavor: flavor)
         if status != ExitStatus.success { throw status }
     }
 
@@ -76,10 +86,11 @@ struct ValidateCommand: AsyncParsableCommand {
     /// Validates `files` without loading them, on the calling thread — a plain run stays on the main
     /// thread: a hop to a worker thread would cost it a second allocator arena (1.4 MB). The exit
     /// status: success when valid, failure when invalid, unreadable input when a file cannot be read.
-    static func validate(_ files: [String], format: ValidateFormat) -> ExitCode {
+    /// `flavor` is whose specification and messages: MapLibre's (the default) or Mapbox's.
+    static func validate(_ files: [String], format: ValidateFormat, flavor: StyleSpecFlavor = .maplibre) -> ExitCode {
         var outcome = Outcome()
         for file in files {
-            guard let (_, diagnostics) = check(file, format: format, outcome: &outcome) else { continue }
+            guard let (_, diagnostics) = check(file, format: format, flavor: flavor, outcome: &outcome) else { continue }
             outcome.record(diagnostics, file: file, format: format)
         }
         return outcome.status
@@ -89,8 +100,9 @@ struct ValidateCommand: AsyncParsableCommand {
     /// `validate(_:format:)` gives it.
     static func validate(_ files: [String], format: ValidateFormat, deepLoading: LoadingOptions, retries: Int) async -> ExitCode {
         var outcome = Outcome()
+        let flavor = deepLoading.engine.flatMap { StyleSpecFlavor(engine: $0.rawValue) } ?? .maplibre
         for file in files {
-            guard case (let bytes, var diagnostics)? = check(file, format: format, outcome: &outcome) else { continue }
+            guard case (let bytes, var diagnostics)? = check(file, format: format, flavor: flavor, outcome: &outcome) else { continue }
             if file != "-", (try? JSONParser.parse(bytes)) != nil {
                 let styleURL = StyleLocation.url(for: file)
                 let refusals = Style.refusals(bytes)
@@ -145,8 +157,9 @@ struct ValidateCommand: AsyncParsableCommand {
         }
     }
 
-    /// Reads `file` and checks it against the style spec; nil (reported) when it cannot be read.
-    private static func check(_ file: String, format: ValidateFormat, outcome: inout Outcome) -> (bytes: [UInt8], diagnostics: [StyleDiagnostic])? {
+    /// Reads `file` and checks it against `flavor`'s style spec; nil (reported) when it cannot be read.
+    private static func check(_ file: String, format: ValidateFormat, flavor: StyleSpecFlavor,
+                              outcome: inout Outcome) -> (bytes: [UInt8], diagnostics: [StyleDiagnostic])? {
         let bytes: [UInt8]
         do {
             bytes = try InputFile.read(file, limit: Style.maximumDocumentSize)
@@ -158,7 +171,7 @@ struct ValidateCommand: AsyncParsableCommand {
             outcome.unreadable = true
             return nil
         }
-        return (bytes, StyleValidator.validate(bytes))
+        return (bytes, StyleValidator.validate(bytes, flavor: flavor))
     }
 
     private static func printDiagnostics(_ diagnostics: [StyleDiagnostic], file: String, format: ValidateFormat) {

@@ -5,6 +5,9 @@ enum CompoundOperator: Sendable {
     case heatmapDensity, elevation, lineProgress, accumulated, isSupportedScript
     case error, typeOf, toRGBA, rgb, rgba, upcase, downcase, concat, split, join, resolvedLocale
     case plus, times, minus, divide, modulo, power, ln2, pi, e
+    /// Mapbox's own: `hsl`, `hsla`, `config`, `random`, and the globals `pitch`,
+    /// `distance-from-center`, `measure-light`, `raster-value` and `sky-radial-progress`.
+    case hsl, hsla, config, random, pitch, distanceFromCenter, measureLight, rasterValue, skyRadialProgress
     case sqrt, log10, ln, log2, sin, cos, tan, asin, acos, atan, abs, floor, ceil, round, min, max
     /// The compiled forms of legacy filters (`filter-==`, `filter-id-in`, ...), by name.
     case filter(String)
@@ -27,5 +30,7 @@ enum CompoundOperator: Sendable {
         "+": .plus, "*": .times, "-": .minus, "/": .divide, "%": .modulo, "^": .power, "ln2": .ln2, "pi": .pi, "e": .e,
         "sqrt": .sqrt, "log10": .log10, "ln": .ln, "log2": .log2, "sin": .sin, "cos": .cos, "tan": .tan, "asin": .asin,
         "acos": .acos, "atan": .atan, "abs": .abs, "floor": .floor, "ceil": .ceil, "round": .round, "min": .min, "max": .max,
+        "hsl": .hsl, "hsla": .hsla, "config": .config, "random": .random, "pitch": .pitch, "distance-from-center": .distanceFromCenter,
+        "measure-light": .measureLight, "raster-value": .rasterValue, "sky-radial-progress": .skyRadialProgress,
     ]
 }

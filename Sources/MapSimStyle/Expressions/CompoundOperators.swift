@@ -37,6 +37,32 @@ enum CompoundOperators {
     private static let string = ExpressionType.string
     private static let boolean = ExpressionType.boolean
 
+    /// The compound operators of `flavor`'s expression language.
+    static func definitions(_ flavor: StyleSpecFlavor) -> [String: Definition] {
+        switch flavor {
+        case .maplibre: definitions
+        case .mapbox: mapboxDefinitions
+        }
+    }
+
+    /// Mapbox's (GL JS v3): MapLibre's without `split`, `join` and `elevation`, with `hsl`, `hsla`,
+    /// `config`, `random`, and the globals `pitch`, `distance-from-center`, `measure-light`,
+    /// `raster-value` and `sky-radial-progress`.
+    static let mapboxDefinitions: [String: Definition] = {
+        var table = definitions
+        for name in ["split", "join", "elevation"] { table[name] = nil }
+        table["hsl"] = Definition(type: .color, overloads: [.fixed([number, number, number])])
+        table["hsla"] = Definition(type: .color, overloads: [.fixed([number, number, number, number])])
+        table["config"] = Definition(type: .value, overloads: [.fixed([string]), .fixed([string, string])])
+        table["random"] = Definition(type: number, overloads: [.fixed([number, number, .value])])
+        table["measure-light"] = Definition(type: number, overloads: [.fixed([string])])
+        for name in ["pitch", "distance-from-center", "raster-value", "sky-radial-progress"] {
+            table[name] = Definition(type: number, overloads: [.fixed([])])
+        }
+        return table
+    }()
+
+    /// MapLibre's.
     static let definitions: [String: Definition] = {
         var table: [String: Definition] = [
             "error": Definition(type: .error, overloads: [.fixed([string])]),
@@ -97,7 +123,7 @@ extension ExpressionParser {
     /// Parses a compound operator: tries each overload with the right number of arguments, and
     /// reports the one overload's errors or, when several fit, the signatures against the types found.
     func parseCompound(_ op: String, _ args: [JSONValue]) -> ParsedExpression? {
-        guard let definition = CompoundOperators.definitions[op] else {
+        guard let definition = CompoundOperators.definitions(flavor)[op] else {
             return error("Unknown expression \"\(op)\". If you wanted a literal array, use [\"literal\", [...]].", at: 0)
         }
         let overloads = definition.overloads.filter { $0.accepts(count: args.count - 1) }

@@ -111,6 +111,24 @@ struct ExpressionEvaluator {
         value == .undefined ? "undefined" : value.stringValue ?? ExpressionValue.jsonText(value.json(topLevel: false))
     }
 
+    /// Mapbox's `hsl` and `hsla`: hue 0–360, saturation and lightness 0–100, alpha 0–1 (1 when not given).
+    private func hsla(_ children: [ParsedExpression]) throws(ExpressionError) -> ExpressionValue {
+        var values = try children.map { child throws(ExpressionError) in try evaluate(child).numberValue ?? .nan }
+        if values.count == 3 { values.append(1) }
+        let listed = values.map(JavaScriptNumber.string).joined(separator: ", ")
+        let (h, s, l, a) = (values[0], values[1], values[2], values[3])
+        if !(0...360).contains(h) {
+            throw ExpressionError(.evaluation, "Invalid hsla value [\(listed)]: 'h' must be between 0 and 360.")
+        } else if !(0...100).contains(s) || !(0...100).contains(l) {
+            throw ExpressionError(.evaluation, "Invalid hsla value [\(listed)]: 's', and 'l' must be between 0 and 100.")
+        } else if !(0...1).contains(a) {
+            throw ExpressionError(.evaluation, "Invalid hsla value [\(listed)]: 'a' must be between 0 and 1.")
+        }
+        let text = "hsla(\(JavaScriptNumber.string(h)), \(JavaScriptNumber.string(s))%, \(JavaScriptNumber.string(l))%, \(JavaScriptNumber.string(a)))"
+        guard let color = RGBAColor(css: text) else { throw ExpressionError(.evaluation, "Failed to parse HSLA color: \(text)") }
+        return .color(color)
+    }
+
     private func coerce(_ type: ExpressionType, _ children: [ParsedExpression]) throws(ExpressionError) -> ExpressionValue {
         switch type {
         case .boolean:
@@ -168,6 +186,9 @@ struct ExpressionEvaluator {
             return name.isEmpty ? .null : .image(ResolvedImage(name: name, available: false))
         case .projectionDefinition:
             return try evaluate(children[0])
+        case .array:
+            // An array that names no operator, in Mapbox's language: its elements.
+            return .array(try children.map { child throws(ExpressionError) in try evaluate(child) })
         default:
             // JSON.stringify(undefined) is undefined: `to-string` gives it back.
             let value = try evaluate(children[0])
@@ -284,6 +305,19 @@ struct ExpressionEvaluator {
             if let problem = Self.rgbaProblem(values) { throw ExpressionError(.evaluation, problem) }
             let n = values.map { $0.numberValue ?? .nan }
             return .color(RGBAColor(straight: n[0] / 255, n[1] / 255, n[2] / 255, alpha: n.count > 3 ? n[3] : 1))
+        case .hsl, .hsla:
+            return try hsla(children)
+        case .config:
+            // Mapbox's: the style's own option, or another scope's under `NAME + "\u{1F}" + SCOPE`.
+            var key = try evaluate(children[0]).text
+            if children.count > 1 { key += "\u{1F}" + (try evaluate(children[1]).text) }
+            return context.config[key].map(ExpressionValue.init) ?? .null
+        case .random:
+            // Mapbox's: no feature seed here.
+            return .null
+        case .pitch, .distanceFromCenter, .measureLight, .rasterValue, .skyRadialProgress:
+            // Mapbox's globals, which are 0 where the reference has none.
+            return .number(0)
         case .upcase:
             return .string(try evaluate(children[0]).text.uppercased())
         case .downcase:

@@ -35,17 +35,21 @@ struct ExpressionParser {
     let expectedType: ExpressionType?
     let scope: [(name: String, expression: ParsedExpression)]
     let errorList: ErrorList
+    /// Whose expression language: its operators, and how an array that names none is read.
+    let flavor: StyleSpecFlavor
 
-    /// A parser for a whole expression of which `expectedType` is expected.
-    init(expectedType: ExpressionType?) {
-        self.init(position: nil, expectedType: expectedType, scope: [], errorList: ErrorList())
+    /// A parser for a whole expression of which `expectedType` is expected, in `flavor`'s language.
+    init(expectedType: ExpressionType?, flavor: StyleSpecFlavor = .maplibre) {
+        self.init(position: nil, expectedType: expectedType, scope: [], errorList: ErrorList(), flavor: flavor)
     }
 
-    private init(position: Position?, expectedType: ExpressionType?, scope: [(name: String, expression: ParsedExpression)], errorList: ErrorList) {
+    private init(position: Position?, expectedType: ExpressionType?, scope: [(name: String, expression: ParsedExpression)], errorList: ErrorList,
+                 flavor: StyleSpecFlavor) {
         self.position = position
         self.expectedType = expectedType
         self.scope = scope
         self.errorList = errorList
+        self.flavor = flavor
     }
 
     /// This position as the reference writes it: `[1][0]`, or nothing at the top.
@@ -56,12 +60,12 @@ struct ExpressionParser {
     /// A parser for the argument at `index`, expecting `expected`, with `bindings` added to the scope.
     func child(_ index: Int?, expected: ExpressionType? = nil, bindings: [(name: String, expression: ParsedExpression)] = []) -> ExpressionParser {
         ExpressionParser(position: index.map { Position(parent: position, index: $0) } ?? position, expectedType: expected,
-                         scope: bindings.isEmpty ? scope : scope + bindings, errorList: errorList)
+                         scope: bindings.isEmpty ? scope : scope + bindings, errorList: errorList, flavor: flavor)
     }
 
     /// A parser at the same position with a fresh error list, for trying one overload.
     func detached() -> ExpressionParser {
-        ExpressionParser(position: position, expectedType: nil, scope: scope, errorList: ErrorList())
+        ExpressionParser(position: position, expectedType: nil, scope: scope, errorList: ErrorList(), flavor: flavor)
     }
 
     /// Records `message` at this position, or at the child `indices` below it; returns nil.
@@ -98,6 +102,11 @@ struct ExpressionParser {
         }
         guard let head = arguments.first else {
             return error("Expected an array with at least one element. If you wanted a literal array, use [\"literal\", []].")
+        }
+        if flavor == .mapbox {
+            // Mapbox reads an array that names no operator as an array of literals.
+            guard case .string(let op) = head, Self.isOperator(op, in: .mapbox) else { return parseImplicitArray(arguments) }
+            return finish(parseOperator(op, arguments), annotation: annotation)
         }
         guard case .string(let op) = head else {
             let kind = head.numberValue != nil ? "number" : head.boolValue != nil ? "boolean" : "object"
@@ -152,9 +161,18 @@ struct ExpressionParser {
         }
     }
 
-    /// Whether `name` is an operator of the expression language.
+    /// Whether `name` is an operator of MapLibre's expression language.
     static func isOperator(_ name: String) -> Bool {
-        specialForms.contains(name) || CompoundOperators.definitions[name] != nil
+        isOperator(name, in: .maplibre)
+    }
+
+    /// Whether `name` is an operator of `flavor`'s expression language (`global-state` is
+    /// MapLibre's only).
+    static func isOperator(_ name: String, in flavor: StyleSpecFlavor) -> Bool {
+        switch flavor {
+        case .maplibre: specialForms.contains(name) || CompoundOperators.definitions[name] != nil
+        case .mapbox: (specialForms.contains(name) && name != "global-state") || CompoundOperators.mapboxDefinitions[name] != nil
+        }
     }
 
     private static let specialForms: Set<String> = [

@@ -101,8 +101,9 @@ final class ParsedExpression: Sendable {
         static let feature = Inputs(rawValue: 1 << 0)
         static let featureState = Inputs(rawValue: 1 << 1)
         static let zoom = Inputs(rawValue: 1 << 2)
-        /// `heatmap-density`, `elevation`, `line-progress`, `accumulated` and `is-supported-script`:
-        /// inputs that only stop constant folding.
+        /// `heatmap-density`, `elevation`, `line-progress`, `accumulated` and `is-supported-script`
+        /// (and Mapbox's `pitch`, `distance-from-center`, `measure-light`, `raster-value`,
+        /// `sky-radial-progress`, `config` and `random`): inputs that only stop constant folding.
         static let otherGlobals = Inputs(rawValue: 1 << 3)
     }
 
@@ -131,6 +132,8 @@ final class ParsedExpression: Sendable {
             case "properties", "geometry-type", "id": return .feature
             case "zoom": return .zoom
             case "heatmap-density", "elevation", "line-progress", "accumulated", "is-supported-script": return .otherGlobals
+            // Mapbox's globals, its configuration and its random numbers are never folded either.
+            case "pitch", "distance-from-center", "measure-light", "raster-value", "sky-radial-progress", "config", "random": return .otherGlobals
             default: return name.hasPrefix("filter-") ? .feature : []
             }
         default:
@@ -151,6 +154,13 @@ final class ParsedExpression: Sendable {
     var isUntyped: Bool {
         if case .value = type { return true }
         return false
+    }
+
+    /// Whether this expression or one of its children is a compound operator named in `names`
+    /// (the bound expression of a variable is not looked into, as the reference's walks do not).
+    func uses(anyOf names: Set<String>) -> Bool {
+        if let name = compoundName, names.contains(name) { return true }
+        return children.contains { $0.uses(anyOf: names) }
     }
 
     /// The compound operator's name, or nil.

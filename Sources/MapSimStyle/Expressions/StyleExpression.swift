@@ -24,8 +24,11 @@ public struct StyleExpression: Sendable {
     /// spec: `type`, `property-type`, `expression`), or as an expression of any type without one.
     ///
     /// With `propertyRules` false only the type is checked, as for a layer filter, where
-    /// `["zoom"]` may appear anywhere.
-    public static func compile(_ json: JSONValue, propertySpec spec: JSONObject?, propertyRules: Bool = true) -> Result<StyleExpression, ExpressionCompilationError> {
+    /// `["zoom"]` may appear anywhere. `flavor` is whose expression language: Mapbox's has
+    /// `config`, `hsl`, `pitch` and its other operators, and reads an array that names no
+    /// operator as an array of literals.
+    public static func compile(_ json: JSONValue, propertySpec spec: JSONObject?, propertyRules: Bool = true,
+                               flavor: StyleSpecFlavor = .maplibre) -> Result<StyleExpression, ExpressionCompilationError> {
         var expression = json
         if let spec, case .object(let function) = json {
             do {
@@ -36,9 +39,9 @@ public struct StyleExpression: Sendable {
         }
         let result: Result<StyleExpressionCompiler.Compiled, ExpressionCompilationError>
         if let spec, propertyRules {
-            result = StyleExpressionCompiler.compileProperty(expression, spec: spec)
+            result = StyleExpressionCompiler.compileProperty(expression, spec: spec, flavor: flavor)
         } else {
-            result = StyleExpressionCompiler.compile(expression, spec: spec).map { parsed in
+            result = StyleExpressionCompiler.compile(expression, spec: spec, flavor: flavor).map { parsed in
                 StyleExpressionCompiler.Compiled(expression: parsed, isFeatureConstant: parsed.isFeatureConstant, isZoomConstant: parsed.isZoomConstant)
             }
         }

@@ -29,15 +29,15 @@ public struct StyleFilter: Sendable, Equatable {
         ("expression", .object(JSONObject([("interpolated", .bool(false)), ("parameters", .array([.string("zoom"), .string("feature")]))]))),
     ])
 
-    /// The filter `json` (nil or absent: every feature passes).
-    public init(_ json: JSONValue?) throws(ExpressionCompilationError) {
+    /// The filter `json` (nil or absent: every feature passes), in `flavor`'s expression language.
+    public init(_ json: JSONValue?, flavor: StyleSpecFlavor = .maplibre) throws(ExpressionCompilationError) {
         rejectsAll = false
         guard let json, json != .null else {
             expression = nil
             return
         }
         let converted = Self.isExpressionFilter(json) ? json : Self.convert(json)
-        switch StyleExpression.compile(converted, propertySpec: Self.spec, propertyRules: false) {
+        switch StyleExpression.compile(converted, propertySpec: Self.spec, propertyRules: false, flavor: flavor) {
         case .success(let compiled): expression = compiled
         case .failure(let failure): throw ExpressionCompilationError(.invalidFilter, failure.errors)
         }

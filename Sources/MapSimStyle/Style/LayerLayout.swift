@@ -51,13 +51,15 @@ public struct LayerLayout: Sendable, Equatable {
 
     /// Compiles what the layer `json` of type `kind` reads of features. A property that does not
     /// compile is left out, with a warning naming it, as the SDKs leave out what they cannot parse.
-    static func compile(_ json: JSONObject, kind: StyleLayer.Kind, path: String, warnings: inout [String]) -> LayerLayout {
+    /// The expressions are read in `flavor`'s language (Mapbox's has `config`, for one).
+    static func compile(_ json: JSONObject, kind: StyleLayer.Kind, path: String, flavor: StyleSpecFlavor = .maplibre,
+                        warnings: inout [String]) -> LayerLayout {
         var layout = LayerLayout(source: .object(json))
         let layoutJSON = json["layout"]?.objectValue ?? JSONObject()
         let paintJSON = json["paint"]?.objectValue ?? JSONObject()
         if let filter = json["filter"] {
             do {
-                layout.filter = try StyleFilter(filter)
+                layout.filter = try StyleFilter(filter, flavor: flavor)
             } catch {
                 warnings.append("\(path).filter: \(error); the layer draws nothing")
                 layout.filter = StyleFilter.nothing
@@ -70,13 +72,13 @@ public struct LayerLayout: Sendable, Equatable {
             switch value {
             case .string(let text) where spec["tokens"] == .bool(true):
                 expression = TokenReplacer.tokenExpression(text)
-            case .array(let items) where !(items.first?.stringValue.map(ExpressionParser.isOperator) ?? false):
+            case .array(let items) where !(items.first?.stringValue.map { ExpressionParser.isOperator($0, in: flavor) } ?? false):
                 // A constant array, not an expression.
                 expression = .array([.string("literal"), value])
             default:
                 break
             }
-            switch StyleExpression.compile(expression, propertySpec: spec) {
+            switch StyleExpression.compile(expression, propertySpec: spec, flavor: flavor) {
             case .success(let compiled):
                 return compiled
             case .failure(let failure):

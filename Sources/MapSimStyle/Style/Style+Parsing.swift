@@ -225,13 +225,14 @@ extension StyleSource {
 extension StyleLayer {
     /// Reads one layer as a style holds it (`{"id", "type", "source", "layout", "filter", ...}`), for a
     /// style whose sources are `sources`, as `Style.addLayer` takes it in the SDKs; what is wrong is an
-    /// error naming its place.
+    /// error naming its place. Its expressions are read in `flavor`'s language.
     public static func parse(_ json: JSONValue, sources: [StyleSource], flavor: StyleSpecFlavor = .maplibre) throws(StyleError) -> StyleLayer {
         var warnings: [String] = []
         return try parse(JSONField(json, path: "layer"), sources: sources, flavor: flavor, warnings: &warnings)
     }
 
-    static func parse(_ field: JSONField, sources: [StyleSource], flavor: StyleSpecFlavor, warnings: inout [String]) throws(StyleError) -> StyleLayer {
+    static func parse(_ field: JSONField, sources: [StyleSource], flavor: StyleSpecFlavor = .maplibre,
+                      warnings: inout [String]) throws(StyleError) -> StyleLayer {
         _ = try field.object()
         guard let idField = field.member("id") else { throw field.failure("missing required property \"id\"") }
         let id = try idField.string()
@@ -271,7 +272,7 @@ extension StyleLayer {
                 }
             }
         }
-        layer.layout = LayerLayout.compile(try field.object(), kind: layer.kind, path: field.path, warnings: &warnings)
+        layer.layout = LayerLayout.compile(try field.object(), kind: layer.kind, path: field.path, flavor: flavor, warnings: &warnings)
         if layer.kind == .raster, let paint = field.member("paint"), let fade = paint.member("raster-fade-duration"), case .number = fade.value {
             layer.rasterFadeDuration = Int64(try fade.number(in: 0...Double(Int32.max)))
         }

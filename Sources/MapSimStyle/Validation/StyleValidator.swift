@@ -16,6 +16,11 @@ public struct StyleValidator: Sendable {
     private var layerRanges: [Range<Int>]?
     /// The layers by id, in order, for the duplicate and ref checks (`===` between ids).
     private var layersByID: [LayerID: [Int]] = [:]
+    /// Whether the root has `imports`, which MapLibre's specification does not have.
+    private var hasImports = false
+
+    /// What a MapLibre check of a style with `imports` adds after gl-style-validate's diagnostics.
+    static let ignoredImportsNote = "imports: MapLibre ignores \"imports\"; the imported styles are not loaded (Mapbox loads them: --engine mapbox checks them)"
 
     /// A layer id as `===` compares it: a string, number, boolean or null (objects and arrays are
     /// never equal to anything).
@@ -40,8 +45,19 @@ public struct StyleValidator: Sendable {
         reference = Self.parsedReference
     }
 
-    /// Every problem of the style in `bytes`, in the order gl-style-validate reports them.
-    public static func validate(_ bytes: [UInt8]) -> [StyleDiagnostic] {
+    /// Every problem of the style in `bytes` under the `flavor` specification, in the order that
+    /// flavor's gl-style-validate reports them. MapLibre's validator says nothing of root keys it
+    /// does not know, so a MapLibre check of a style with `imports` ends with one warning of ours,
+    /// at the key's line, that MapLibre ignores them (`ignoredImportsNote`).
+    public static func validate(_ bytes: [UInt8], flavor: StyleSpecFlavor = .maplibre) -> [StyleDiagnostic] {
+        switch flavor {
+        case .maplibre: validateAsMapLibre(bytes)
+        case .mapbox: MapboxStyleValidator.validate(bytes)
+        }
+    }
+
+    /// The style in `bytes` checked as MapLibre's gl-style-validate checks it.
+    private static func validateAsMapLibre(_ bytes: [UInt8]) -> [StyleDiagnostic] {
         var validator = StyleValidator()
         let document: JSONValue
         do {
@@ -61,6 +77,9 @@ public struct StyleValidator: Sendable {
         JavaScriptArraySort.sort(&validator.diagnostics) { a, b in
             guard let first = a.line, let second = b.line else { return .nan }
             return Double(first - second)
+        }
+        if validator.hasImports {
+            validator.diagnostics.append(StyleDiagnostic(message: Self.ignoredImportsNote, line: validator.lines.line("imports"), isWarning: true))
         }
         return validator.diagnostics
     }
@@ -106,6 +125,7 @@ public struct StyleValidator: Sendable {
         // As the reference: every member in order, then the required ones missing, then constants.
         let spec = section("$root") ?? JSONObject()
         for (key, value) in root.members {
+            if key == "imports" { hasImports = true }
             switch key {
             case "sources":
                 validateSources(value)
