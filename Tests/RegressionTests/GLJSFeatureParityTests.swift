@@ -71,7 +71,9 @@ struct GLJSFeatureParityTests {
             recorded.withLock { $0.append(event) }
         }
         let network = HTTPResourceLoader()
-        var options = Map.Options(loading: .init(maximumConcurrentRequests: Engine.maplibreGLJS.requests.maximumConcurrentRequests), engine: .maplibreGLJS)
+        // The recordings' GL JS took pitches up to 85 (its maxPitch raised).
+        var options = Map.Options(loading: .init(maximumConcurrentRequests: Engine.maplibreGLJS.requests.maximumConcurrentRequests), engine: .maplibreGLJS,
+                                  maximumPitch: Camera.steepestPitch)
         options.loading.wallClock = .today()
         let map = await DifferentialRecording.map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), cache: nil, network: network),
                                                   camera: camera, options: options)

@@ -34,4 +34,8 @@ struct StyleLoad: Sendable {
     var reportedMissingImages: Set<String> = []
     /// Runtime images the last frame used.
     var usedRuntimeImages: Set<String> = []
+    /// The 3D terrain's DEM tiles arrived so far (GL JS, a style with terrain).
+    var terrain: TerrainElevation?
+    /// The terrain as the covers see it, and the camera it was read for.
+    var coverTerrain: (camera: Camera, terrain: CoverTerrain)?
 }
