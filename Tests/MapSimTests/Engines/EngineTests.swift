@@ -71,7 +71,10 @@ struct EngineTests {
         let native = Set(TileCover.tiles(covering: ViewportQuad(camera: camera, viewport: viewport), atZoom: 10).map { "\($0.canonical)" })
         let gljs = Set(TilePyramid(rounding: .floor).visibleTiles(camera: camera, viewport: viewport, frustum: true).map { "\($0.canonical)" })
         #expect(native == ["10/163/395"])
-        #expect(gljs.count == 9 && gljs.isSuperset(of: native), "the ring of tiles touching the edges: \(gljs.sorted())")
+        // GL JS's frustum, in its floating point, reaches a hair past the top, bottom and left
+        // edges and stops a hair short of the right one: the tiles beyond those three are taken
+        // (as GL JS's cover, ported and checked against recordings, takes them).
+        #expect(gljs == ["10/162/394", "10/162/395", "10/162/396", "10/163/394", "10/163/395", "10/163/396"], "\(gljs.sorted())")
     }
 
     @Test func glJSTakesTheTilesNearARotatedViewsCornersThatNoPlaneLeavesOutside() {
