@@ -36,8 +36,8 @@ struct MapEventJSONTests {
     }
 
     @Test func everyEventTypeHasItsName() {
-        #expect(MapEventType.allCases.count == 33)
-        #expect(Set(MapEventType.allCases.map(\.rawValue)).count == 33)
+        #expect(MapEventType.allCases.count == 34)
+        #expect(Set(MapEventType.allCases.map(\.rawValue)).count == 34)
         #expect(MapEventType.allCases.filter { $0.rawValue.hasPrefix("live-") }.map(\.rawValue)
             == ["live-state-changed", "live-subscribed", "live-unsubscribed", "live-subscription-error", "live-unsubscription-error", "live-error", "live-update",
                 "live-locations-updated"])
