@@ -14,10 +14,4 @@ public struct RGBAImage: Sendable, Hashable {
         self.height = height
         self.pixels = pixels
     }
-
-    /// The red, green, blue and alpha of the pixel in column `x` of row `y`.
-    public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
-        let i = (y * width + x) * 4
-        return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
-    }
 }

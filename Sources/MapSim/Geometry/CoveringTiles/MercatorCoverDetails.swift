@@ -8,6 +8,8 @@ struct MercatorCoverDetails: CoverDetailsProvider {
     /// Variable zoom with terrain, or past the pitch where the view reaches the horizon: past 60° at
     /// the default field of view (`78.5 − fov/2`, clamped to 0...60).
     func allowsVariableZoom(camera: CoverCamera, coveringZoom: Int, terrain: CoverTerrain?) -> Bool {
+        // GL JS weighs the field of view by the roll (fov·(|cos roll|·h + |sin roll|·w)/h); with no
+        // roll that is fov·h/h, kept so for its last bit.
         let fieldOfView = camera.fieldOfViewDegrees * camera.height / camera.height
         let limit = min(max(78.5 - fieldOfView / 2, 0), 60)
         return terrain != nil || camera.pitch > limit

@@ -29,6 +29,7 @@ struct MercatorCoverTransform: CoverTransform {
         let lowest = min(c.elevation, c.minimumElevation, cameraAltitude - 100)
         let distance = lowest < 0 ? s - lowest * pixelsPerMetre / cos(horizonPitch) : s
         let n = Double.pi / 2 + c.pitchRadians
+        // GL JS's field of view weighed by the roll (none) and the centre's offset (none), in its order.
         let halfFieldOfView = c.fieldOfView * c.height / c.height * 0.5
         func clampedSin(_ angle: Double) -> Double { sin(min(max(Double.pi - n - angle, 0.01), Double.pi - 0.01)) }
         let bottomDistance = sin(halfFieldOfView) * distance / clampedSin(halfFieldOfView)

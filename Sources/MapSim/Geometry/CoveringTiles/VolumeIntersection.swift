@@ -1,13 +1,11 @@
 /// How a bounding volume lies against a frustum or a plane (GL JS's `IntersectionResult`).
-enum VolumeIntersection: Int, Sendable, Comparable {
+enum VolumeIntersection: Int, Sendable {
     /// Wholly outside.
     case outside = 0
     /// Partly inside: the children of a tile must be tested again.
     case partial = 1
     /// Wholly inside: the children of a tile need no test.
     case inside = 2
-
-    static func < (lhs: VolumeIntersection, rhs: VolumeIntersection) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// A tile's bounding volume, as a details provider builds it: tested against the camera's frustum
