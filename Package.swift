@@ -120,7 +120,7 @@ let package = Package(
         ),
         .testTarget(name: "MapSimJSONTests", dependencies: ["MapSimJSON"]),
         .testTarget(name: "MapSimStyleTests", dependencies: ["MapSimStyle", "MapSimJSON", "MapSim", "MapSimTesting"], exclude: ["Expressions/Fixtures", "Validation/Fixtures"]),
-        .testTarget(name: "MapSimTests", dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", "MapSimTesting"], exclude: ["Formats/Fixtures"]),
+        .testTarget(name: "MapSimTests", dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", "MapSimTesting"], exclude: ["Formats/Fixtures", "Geometry/Fixtures"]),
         .testTarget(name: "MapSimTraceTests", dependencies: ["MapSimTrace", "MapSim", "MapSimJSON", "MapSimTesting"]),
         .testTarget(name: "MapSimHTTPTests", dependencies: ["MapSimHTTP", "MapSim", "MapSimTesting"]),
         .testTarget(

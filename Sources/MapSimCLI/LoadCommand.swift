@@ -34,7 +34,15 @@ struct LoadCommand: AsyncParsableCommand {
         mapbox is the Mapbox Maps SDK: as MapLibre Native, prefetching at multiples of four zooms. \
         GL JS and MapLibre Native's still mode are checked against the real engines' requests; \
         Native's continuous-mode prefetch is modelled from its source (no oracle runs it here) and \
-        Mapbox's defaults from its documentation. The trace header names the engine.
+        Mapbox's defaults from its documentation. The trace header names the engine. GL JS \
+        covers a style's globe (`"projection": {"type": "globe"}`, below zoom 12) and its 3D \
+        terrain (the terrain source's DEM tiles, their heights read from the PNGs) as GL JS \
+        5.24.0 does; MapLibre Native and Mapbox draw them flat and say so once \
+        (style-feature-ignored).
+
+        --pitch goes up to 60 degrees, the SDKs' default maxPitch; --max-pitch raises that \
+        limit, up to 85 (GL JS's steepest views, past which the ground is mostly sky). A \
+        --pitch above the limit is refused, naming both.
 
         Output: one line per event with its virtual time, then a summary (milestone times, \
         requests and bytes by kind, the critical path — the chain of requests whose arrivals \
@@ -102,6 +110,8 @@ struct LoadCommand: AsyncParsableCommand {
               --budget map-idle=2s --budget bytes=5MB --junit load.xml
           mapsim load http://127.0.0.1:8080/style.json --request-timeout 1s
           mapsim load styles/sample/style.json --engine maplibre-gl-js --fail-on-error
+          mapsim load styles/features/terrain/style.json --engine maplibre-gl-js \\
+              --center 8.54,47.37 --zoom 11.5 --pitch 80 --max-pitch 85
           mapsim load http://127.0.0.1:8080/style.json
           mapsim load https://maps.test/style.json --network 3g \\
               --mirror https://maps.test/=styles/sample
@@ -130,8 +140,11 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Degrees clockwise from north; negative counter-clockwise (default: the style's).")
     var bearing: Double?
 
-    @Option(parsing: .unconditional, help: "Degrees of tilt, 0–60 (default: the style's).")
+    @Option(parsing: .unconditional, help: "Degrees of tilt, 0 to --max-pitch (default: the style's).")
     var pitch: Double?
+
+    @Option(parsing: .unconditional, help: "The steepest pitch the map takes (its maxPitch), 0–85; a style's own pitch above it is clamped to it.")
+    var maxPitch: Double = Camera.maximumPitch
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The view size in logical pixels, each side 1 to 16384.", valueName: "WxH"))
     var size: SizeArgument = SizeArgument(width: 512, height: 512)
@@ -200,9 +213,12 @@ struct LoadCommand: AsyncParsableCommand {
     @Flag(help: "Refuse to load (exit 69) when this cache has never reached the site's content server, as the SDK refuses on a fresh install.")
     var requireFirstOnlineCheck = false
 
+    /// `--max-pitch` when it is not the default: the trace header records it, as it changes the cover.
+    var raisedMaximumPitch: Double? { maxPitch == Camera.maximumPitch ? nil : maxPitch }
+
     func validate() throws {
         try size.check("--size")
-        try CameraArguments.validate(center: center?.value, zoom: zoom, pitch: pitch)
+        try CameraArguments.validate(center: center?.value, zoom: zoom, pitch: pitch, maximumPitch: maxPitch)
         guard pixelRatio > 0, pixelRatio <= 8 else { throw ValidationError("--pixel-ratio must be above 0 and at most 8") }
         guard timeout.time > .zero, timeout.time <= .seconds(86_400) else {
             throw ValidationError("--timeout must be above 0 and at most a day (86400 s), not \(timeout.time.shortDescription)")
@@ -331,7 +347,7 @@ struct LoadCommand: AsyncParsableCommand {
         let environment = try loading.environment(styleURL: styleURL, mapbox: mapbox.normalizer, budget: timeout.time)
         let viewport = Viewport(width: size.width, height: size.height, pixelRatio: pixelRatio)
         let camera = CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch)
-        let map = environment.makeMap(viewport: viewport)
+        let map = environment.makeMap(viewport: viewport, maximumPitch: maxPitch)
         await map.setCamera(camera)
         for setting in globalState { await map.setGlobalStateProperty(setting.name, setting.value == .null ? nil : setting.value) }
         var setState = JSONObject()
@@ -342,7 +358,7 @@ struct LoadCommand: AsyncParsableCommand {
         let redactor = URLRedactor(parameters: URLRedactor.defaultParameters + redact)
         var header = Trace.Header(scenario: redactor.redact(styleURL), seed: loading.seed, engine: loading.chosenEngine.description,
                                   style: redactor.redact(styleURL), network: loading.networkName, camera: Trace.Header.camera(camera, viewport: viewport))
-        header.view = Trace.Header.view(style: nil, globalState: setState, config: setConfig)
+        header.view = Trace.Header.view(style: nil, globalState: setState, config: setConfig, maximumPitch: raisedMaximumPitch)
         let streamsTrace = trace.map { !($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) } ?? false
         let writers: [EventLineWriter]
         do {
@@ -409,7 +425,7 @@ struct LoadCommand: AsyncParsableCommand {
             if let trace, !streamsTrace {
                 // Written at the end, the header names the style's projection and terrain too.
                 var recorded = recorder.trace
-                recorded.header.view = Trace.Header.view(style: await map.style, globalState: setState, config: setConfig)
+                recorded.header.view = Trace.Header.view(style: await map.style, globalState: setState, config: setConfig, maximumPitch: raisedMaximumPitch)
                 try OutputFile.write(recorded.yaml, to: trace, format: .trace)
             }
         } catch {

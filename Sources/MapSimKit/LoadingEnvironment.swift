@@ -211,9 +211,12 @@ public struct LoadingEnvironment: Sendable {
         return LoadingEnvironment(options: options, cache: cache, file: file, warnings: [])
     }
 
-    /// A map of this environment, offline already if it starts offline.
-    public func makeMap(viewport: Viewport = Viewport(width: 512, height: 512)) -> Map {
-        Map(backends: backends, viewport: viewport, options: mapOptions, timing: timing)
+    /// A map of this environment, offline already if it starts offline, whose camera takes pitches
+    /// up to `maximumPitch` (the map's `maxPitch`, 60 unless raised, at most 85).
+    public func makeMap(viewport: Viewport = Viewport(width: 512, height: 512), maximumPitch: Double = Camera.maximumPitch) -> Map {
+        var options = mapOptions
+        options.maximumPitch = maximumPitch
+        return Map(backends: backends, viewport: viewport, options: options, timing: timing)
     }
 
     /// Downloads an offline region of the cache (or what it still lacks) through this environment's

@@ -65,11 +65,28 @@ struct LoadCommandTests {
         #expect(icon.status == 0 && icon.standardOutput.contains("style-image-missing: no-such-icon"))
     }
 
-    @Test(arguments: [["--zoom", "40"], ["--size", "10"], ["--pitch", "70"], ["--center", "200,0"], ["--until", "idle"], ["--pixel-ratio", "0"]])
+    @Test(arguments: [["--zoom", "40"], ["--size", "10"], ["--pitch", "70"], ["--center", "200,0"], ["--until", "idle"], ["--pixel-ratio", "0"],
+                      ["--pitch", "86", "--max-pitch", "85"], ["--max-pitch", "90"]])
     func badArgumentsExitWithUsageErrors(arguments: [String]) async throws {
         let result = try await CommandRunner.run(["load", "styles/sample/style.json"] + arguments)
         #expect(result.status == 64)
         #expect(result.standardError.contains("Error:"))
+    }
+
+    @Test func aPitchAboveSixtyNeedsMaxPitchAndChangesGLJSsCover() async throws {
+        let refused = try await CommandRunner.run(["load", "styles/sample/style.json", "--pitch", "75"])
+        #expect(refused.status == 64)
+        #expect(refused.standardError.contains("--pitch must be between 0 and 60 degrees (--max-pitch), not 75 (--max-pitch 75 allows it)"), "\(refused.standardError)")
+        var tiles: [Int] = []
+        for pitch in ["60", "80"] {
+            let result = try await CommandRunner.run(["load", "styles/features/terrain/style.json", "--engine", "maplibre-gl-js", "--center", "8.54,47.37",
+                                                      "--zoom", "11.5", "--pitch", pitch, "--max-pitch", "85", "--quiet"])
+            #expect(result.status == 0, "\(result.standardError)")
+            // The summary's line of tile requests: "  tile         67   28.1 KB (13 failed)".
+            let line = result.standardOutput.components(separatedBy: "\n").first { $0.hasPrefix("  tile ") } ?? ""
+            tiles.append(Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0)
+        }
+        #expect(tiles[0] > 0 && tiles[1] > tiles[0], "tiles asked at pitch 60 and 80: \(tiles)")
     }
 
     @Test func helpTeachesUsage() async throws {

@@ -37,11 +37,28 @@ struct GLJSFeatureParityTests {
         }
     }
 
+    /// Recordings in which GL JS stopped short, and why. Pitched far over 3D terrain whose far tiles
+    /// the fixture does not have (404, DEM tiles among them), GL JS 5.24.0 never went idle: its
+    /// frames stopped updating the sources (cause not established in GL JS; the notes of issue 47
+    /// saw the same with a hillshade on the terrain source, where one repaint made it idle), so the
+    /// walk up from each 404 to a parent with data stopped where that happened. mapsim's frames go
+    /// on: it asks for every tile GL JS asked for, and may walk further up from tiles that failed
+    /// (404 parents of 404 tiles, no other request), and goes idle.
+    static let framesStopped: Set<String> = ["terrain/z11-p75-b-40", "terrain/z11.5-p80"]
+
     @Test(arguments: recordings)
     func serveRecordsOfMapsimWhatItRecordedOfGLJS(_ recording: DifferentialRecording) async throws {
         let golden = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: recording.file))))
         let expected = (golden["requests"]?.arrayValue ?? []).compactMap(\.stringValue)
         let (served, outcome) = try await Self.load(fixture: recording.fixture, camera: golden["camera"] ?? .null)
+        let onlyGLJS = DifferentialRecording.difference(expected, served)
+        let onlyMapsim = DifferentialRecording.difference(served, expected)
+        if Self.framesStopped.contains(recording.description.replacingOccurrences(of: ".plain", with: "")) {
+            #expect(golden["idle"] == .bool(false))
+            #expect(onlyGLJS.isEmpty, "requested only by GL JS: \(onlyGLJS)")
+            #expect(onlyMapsim.allSatisfy { Self.isParent(ofFailed: $0, in: served) }, "only by mapsim, not parents of failed tiles: \(onlyMapsim)")
+            return
+        }
         if golden["idle"] == .bool(true) {
             guard case .reached = outcome else {
                 Issue.record("GL JS went idle, mapsim did not: \(outcome)")
@@ -50,8 +67,26 @@ struct GLJSFeatureParityTests {
         } else if case .reached = outcome {
             Issue.record("GL JS never went idle, mapsim did")
         }
-        #expect(DifferentialRecording.difference(expected, served).isEmpty && DifferentialRecording.difference(served, expected).isEmpty,
-                "requested only by GL JS: \(DifferentialRecording.difference(expected, served)); only by mapsim: \(DifferentialRecording.difference(served, expected))")
+        #expect(onlyGLJS.isEmpty && onlyMapsim.isEmpty, "requested only by GL JS: \(onlyGLJS); only by mapsim: \(onlyMapsim)")
+    }
+
+    /// Whether `request` (`tile /PATH/Z/X/Y.EXT 404`) is a tile that failed, and the parent of
+    /// another of `served` that failed.
+    static func isParent(ofFailed request: String, in served: [String]) -> Bool {
+        func parse(_ line: String) -> (folder: String, z: Int, x: Int, y: Int, file: String)? {
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, fields[0] == "tile", fields[2] == "404" else { return nil }
+            let parts = fields[1].split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count >= 4, let z = Int(parts[parts.count - 3]), let x = Int(parts[parts.count - 2]),
+                  let dot = parts[parts.count - 1].firstIndex(of: "."), let y = Int(parts[parts.count - 1][..<dot]) else { return nil }
+            return (parts.dropLast(3).joined(separator: "/"), z, x, y, String(parts[parts.count - 1][dot...]))
+        }
+        guard let parent = parse(request) else { return false }
+        return served.contains { line in
+            guard let child = parse(line) else { return false }
+            return child.folder == parent.folder && child.file == parent.file && child.z == parent.z + 1
+                && child.x >> 1 == parent.x && child.y >> 1 == parent.y
+        }
     }
 
     @Test(arguments: ["z13.5", "z11.5"])
@@ -71,7 +106,9 @@ struct GLJSFeatureParityTests {
             recorded.withLock { $0.append(event) }
         }
         let network = HTTPResourceLoader()
-        var options = Map.Options(loading: .init(maximumConcurrentRequests: Engine.maplibreGLJS.requests.maximumConcurrentRequests), engine: .maplibreGLJS)
+        // The recordings' GL JS took pitches up to 85 (its maxPitch raised).
+        var options = Map.Options(loading: .init(maximumConcurrentRequests: Engine.maplibreGLJS.requests.maximumConcurrentRequests), engine: .maplibreGLJS,
+                                  maximumPitch: Camera.steepestPitch)
         options.loading.wallClock = .today()
         let map = await DifferentialRecording.map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), cache: nil, network: network),
                                                   camera: camera, options: options)

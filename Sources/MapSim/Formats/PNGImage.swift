@@ -1,15 +1,33 @@
-/// A PNG image checked as a decoder reads it, without making its pixels: every chunk whole with its
-/// CRC, a valid IHDR, image data that inflates to exactly the rows the header promises, an IEND.
-/// What a map SDK's image decoder (libpng, a browser's) refuses is refused here with the reason.
+/// A PNG image checked as a decoder reads it: every chunk whole with its CRC, a valid IHDR, image
+/// data that inflates to exactly the rows the header promises, an IEND. What a map SDK's image
+/// decoder (libpng, a browser's) refuses is refused here with the reason. `validate` stops there;
+/// `decode` also undoes the scanline filters and gives the pixels.
 public enum PNGImage {
-    private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// The most bytes of pixels decoded: a sprite sheet of 8192×8192 RGBA is 256 MB.
+    public static let maximumDecodedSize = 512_000_000
 
     /// The header of `bytes` once the whole image checks; else a `LoadingError` naming what is wrong.
     public static func validate(_ bytes: [UInt8]) throws(LoadingError) -> PNGHeader {
+        try read(bytes, maximumPixels: nil).header
+    }
+
+    /// The pixels of `bytes` as 8-bit RGBA: grey, grey with alpha, RGB, RGBA and palette images of
+    /// every bit depth, interlaced or not (16-bit samples keep their high byte, as a browser's canvas
+    /// does; a palette's `tRNS` gives its alpha, other images' colour keys are not applied). An image
+    /// of more than `maximumPixels` pixels is refused before its pixels are made.
+    public static func decode(_ bytes: [UInt8], maximumPixels: Int = 16_777_216) throws(LoadingError) -> RGBAImage {
+        let image = try read(bytes, maximumPixels: maximumPixels)
+        return try image.pixels()
+    }
+
+    /// The chunks of `bytes` read and the image data inflated: what `validate` checks and `decode` decodes.
+    private static func read(_ bytes: [UInt8], maximumPixels: Int?) throws(LoadingError) -> PNGData {
         let header = try PNGHeader.read(bytes)
         var position = 8
         var ihdr: [UInt8] = []
         var imageData: [UInt8] = []
+        var palette: [UInt8] = []
+        var transparency: [UInt8] = []
         var ended = false
         while position < bytes.count && !ended {
             guard bytes.count - position >= 12 else { throw LoadingError.malformedResource("PNG image truncated in a chunk header at byte \(position)") }
@@ -25,6 +43,8 @@ public enum PNGImage {
             switch type {
             case "IHDR": ihdr = Array(data)
             case "IDAT": imageData += data
+            case "PLTE": palette = Array(data)
+            case "tRNS": transparency = Array(data)
             case "IEND": ended = true
             default: break
             }
@@ -44,7 +64,11 @@ public enum PNGImage {
         default: throw LoadingError.malformedResource("PNG colour type \(colorType) with bit depth \(depth) is not a PNG format")
         }
         guard ihdr[10] == 0, ihdr[11] == 0, ihdr[12] <= 1 else { throw LoadingError.malformedResource("PNG IHDR names an unknown compression, filter or interlace method") }
-        guard let expected = rawSize(width: header.width, height: header.height, bitsPerPixel: depth * channels, interlaced: ihdr[12] == 1),
+        if let maximumPixels, header.width > maximumPixels / header.height {
+            throw LoadingError.malformedResource("PNG image of \(header.width)×\(header.height) has more than the \(maximumPixels) pixels decoded")
+        }
+        let interlaced = ihdr[12] == 1
+        guard let expected = rawSize(width: header.width, height: header.height, bitsPerPixel: depth * channels, interlaced: interlaced),
               expected <= maximumDecodedSize else {
             throw LoadingError.malformedResource("PNG image of \(header.width)×\(header.height) is too large to decode (over \(maximumDecodedSize / 1_000_000) MB of pixels)")
         }
@@ -57,11 +81,12 @@ public enum PNGImage {
         guard inflated.count == expected else {
             throw LoadingError.malformedResource("PNG image data holds \(inflated.count) bytes, not the \(expected) of a \(header.width)×\(header.height) image")
         }
-        return header
+        return PNGData(header: header, depth: depth, colorType: colorType, channels: channels, interlaced: interlaced,
+                       filtered: inflated, palette: palette, transparency: transparency)
     }
 
-    /// The most bytes of pixels decoded: a sprite sheet of 8192×8192 RGBA is 256 MB.
-    public static let maximumDecodedSize = 512_000_000
+    /// The passes of Adam7 interlacing: first column and row, column and row steps.
+    static let adam7Passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
 
     /// The bytes of filtered scanlines a `width`×`height` image has: one filter byte per row, Adam7's
     /// seven passes when interlaced; nil past what an `Int` holds (a header's 2³¹ × 2³¹).
@@ -74,9 +99,8 @@ public enum PNGImage {
             return tooLarge ? nil : size
         }
         guard interlaced else { return rows(width, height) }
-        let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
         var sum = 0
-        for (x, y, dx, dy) in passes {
+        for (x, y, dx, dy) in adam7Passes {
             guard let size = rows((width - x + dx - 1) / dx, (height - y + dy - 1) / dy) else { return nil }
             let (total, overflow) = sum.addingReportingOverflow(size)
             guard !overflow else { return nil }

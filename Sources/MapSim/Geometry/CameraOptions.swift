@@ -24,9 +24,10 @@ public struct CameraOptions: Sendable, Hashable {
         self.init(center: camera.center, zoom: camera.zoom, bearing: camera.bearing, pitch: camera.pitch)
     }
 
-    /// `camera` with the fields these options set replaced.
+    /// `camera` with the fields these options set replaced, within the camera's maximum pitch.
     public func applied(to camera: Camera) -> Camera {
-        Camera(center: center ?? camera.center, zoom: zoom ?? camera.zoom, bearing: bearing ?? camera.bearing, pitch: pitch ?? camera.pitch)
+        Camera(center: center ?? camera.center, zoom: zoom ?? camera.zoom, bearing: bearing ?? camera.bearing, pitch: pitch ?? camera.pitch,
+               maximumPitch: camera.maximumPitch)
     }
 
     /// These options with the fields `other` sets replaced.

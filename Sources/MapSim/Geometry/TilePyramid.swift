@@ -47,17 +47,26 @@ public struct TilePyramid: Sendable, Hashable {
         return (dataZ, TileCover.count(covering: ViewportQuad(camera: camera, viewport: viewport), atZoom: dataZ))
     }
 
-    /// The tiles the view needs, nearest to the centre first: none below minZoom, maxZoom tiles
-    /// overzoomed above it, nothing outside the bounds; by MapLibre Native's scan-line cover, or by
-    /// GL JS's frustum test (`frustum`).
+    /// The tiles the view needs, nothing outside the bounds: by MapLibre Native's scan-line cover,
+    /// nearest to the centre first, none below minZoom, maxZoom tiles overzoomed above it; or by
+    /// GL JS's cover (`frustum`, `CoveringTiles` in Mercator), in GL JS's order.
     public func visibleTiles(camera: Camera, viewport: Viewport, frustum: Bool = false) -> [OverscaledTileID] {
+        if frustum {
+            return CoveringTiles.tiles(camera: camera, viewport: viewport, source: coverOptions).filter { bounds.intersects($0.canonical) }
+        }
         let overscaledZ = coveringZoom(forCameraZoom: camera.zoom)
         guard overscaledZ >= minZoom else { return [] }
         let dataZ = min(overscaledZ, maxZoom)
-        let quad = ViewportQuad(camera: camera, viewport: viewport)
-        return (frustum ? TileCover.frustumTiles(covering: quad, atZoom: dataZ) : TileCover.tiles(covering: quad, atZoom: dataZ))
+        return TileCover.tiles(covering: ViewportQuad(camera: camera, viewport: viewport), atZoom: dataZ)
             .filter { bounds.intersects($0.canonical) }
             .map { OverscaledTileID(overscaledZ: overscaledZ, wrap: $0.wrap, canonical: $0.canonical) }
+    }
+
+    /// The pyramid as GL JS's cover sees a source: a rounded zoom for raster sources, tiles parsed
+    /// again when overscaled for vector and GeoJSON ones (the floored).
+    public var coverOptions: CoveringTiles.SourceOptions {
+        CoveringTiles.SourceOptions(tileSize: tileSize, minZoom: minZoom, maxZoom: maxZoom, roundZoom: rounding == .round,
+                                    reparseOverscaled: rounding == .floor)
     }
 
     /// The zoom whose tiles stand for the view's: the covering zoom, but a raster source's is

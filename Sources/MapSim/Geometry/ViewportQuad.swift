@@ -7,8 +7,6 @@ public struct ViewportQuad: Sendable, Equatable {
     public var corners: [(x: Double, y: Double)]
     /// The view's centre in world fractions.
     public var center: (x: Double, y: Double)
-    /// The point of the ground below the camera, in world fractions (the centre when not pitched).
-    public var cameraGround: (x: Double, y: Double)
 
     /// The vertical field of view of MapLibre Native, in radians (2·atan(1/3), about 36.87°).
     public static let fieldOfView = 2 * atan(1.0 / 3.0)
@@ -40,12 +38,10 @@ public struct ViewportQuad: Sendable, Equatable {
             return (centerX + east / worldPixels, centerY + south / worldPixels)
         }
         center = (centerX, centerY)
-        let behind = -distance * sin(pitch)
-        cameraGround = (centerX + behind * sin(bearing) / worldPixels, centerY - behind * cos(bearing) / worldPixels)
     }
 
     public static func == (lhs: ViewportQuad, rhs: ViewportQuad) -> Bool {
-        lhs.center == rhs.center && lhs.cameraGround == rhs.cameraGround && lhs.corners.count == rhs.corners.count
+        lhs.center == rhs.center && lhs.corners.count == rhs.corners.count
             && zip(lhs.corners, rhs.corners).allSatisfy { $0 == $1 }
     }
 }

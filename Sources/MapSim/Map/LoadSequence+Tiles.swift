@@ -8,33 +8,19 @@ extension LoadSequence {
     mutating func updateTiles() -> [Action] {
         guard load.phase == .parsed, let style = load.style else { return [] }
         let camera = effectiveCamera
+        let terrain = terrainForCovers(camera: camera)
         var actions: [Action] = []
         for index in load.sources.indices where load.sources[index].metadata == .loaded {
             let id = load.sources[index].spec.id
             let used = style.layers.contains { $0.source == id && $0.isShown(atZoom: camera.zoom) }
+                || index == terrainSourceIndex
             // The same view needs the same tiles: a frame that moved nothing costs nothing here.
-            let view = SourceState.View(camera: camera, viewport: viewport, used: used)
+            let view = SourceState.View(camera: camera, viewport: viewport, used: used, terrain: terrain)
             guard load.sources[index].lastView != view else { continue }
             load.sources[index].lastView = view
             var wanted: [TileKey] = []
             var zooms: [TileKey: Int] = [:]
-            var bounded = false
-            if used, let pyramid = load.sources[index].pyramid {
-                let refusal: [Action]
-                (bounded, refusal) = coverIsBounded(source: index, pyramid: pyramid, camera: camera)
-                actions += refusal
-            }
-            if bounded, let pyramid = load.sources[index].pyramid {
-                // The view's cover changes with the view only: a tile that came without data asks
-                // for its parents, not for the view to be covered again.
-                let cover: [OverscaledTileID]
-                if let last = load.sources[index].lastCover, last.view == view {
-                    cover = last.tiles
-                } else {
-                    let ideal = pyramid.visibleTiles(camera: camera, viewport: viewport, frustum: options.engine.cover == .frustum)
-                    cover = prefetchTiles(source: index, pyramid: pyramid, camera: camera) + ideal
-                    load.sources[index].lastCover = (view, cover)
-                }
+            if used, let pyramid = load.sources[index].pyramid, let cover = cover(source: index, pyramid: pyramid, camera: camera, view: view, actions: &actions) {
                 for tile in cover {
                     let key = TileKey(canonical: tile.canonical, wrap: tile.wrap)
                     guard zooms[key] == nil else { continue }
@@ -76,6 +62,31 @@ extension LoadSequence {
         return actions
     }
 
+    /// The tiles source `index` needs for `view` (its prefetch, then its ideal tiles), or nil when
+    /// the cover is past the limit (reported once, in `actions`). The view's cover changes with the
+    /// view only: a tile that came without data asks for its parents, not for the view to be covered
+    /// again. With 3D terrain (GL JS) the covers of one camera add up: tiles an earlier frame asked
+    /// for are kept, as GL JS lets their requests finish.
+    private mutating func cover(source index: Int, pyramid: TilePyramid, camera: Camera, view: SourceState.View,
+                                actions: inout [Action]) -> [OverscaledTileID]? {
+        if let last = load.sources[index].lastCover, last.view == view { return last.tiles }
+        let glJS = options.engine.cover == .frustum
+        let ideal = glJS ? glJSTiles(source: index, pyramid: pyramid, camera: camera, terrain: view.terrain) : nil
+        let count = ideal.map { (pyramid.coveringZoom(forCameraZoom: camera.zoom), $0.count) } ?? pyramid.visibleTileCount(camera: camera, viewport: viewport)
+        let (bounded, refusal) = coverIsBounded(source: index, count: count)
+        actions += refusal
+        guard bounded else { return nil }
+        var cover = prefetchTiles(source: index, pyramid: pyramid, camera: camera)
+            + (ideal ?? pyramid.visibleTiles(camera: camera, viewport: viewport))
+        if view.terrain != nil, let last = load.sources[index].lastCover,
+           last.view.camera == view.camera, last.view.viewport == view.viewport, last.view.used == view.used {
+            let kept = Set(last.tiles)
+            cover = last.tiles + cover.filter { !kept.contains($0) }
+        }
+        load.sources[index].lastCover = (view, cover)
+        return cover
+    }
+
     /// The tiles MapLibre Native prefetches in continuous mode, before the view's own: the view's
     /// cover at the engine's prefetch zoom below the tile zoom, when that is below the ideal zoom
     /// (`TilePyramid::update`); none for GeoJSON sources or a still image.
@@ -105,10 +116,11 @@ extension LoadSequence {
         }
     }
 
-    /// Whether the view's cover of a source is within the limit; the first cover past it is
-    /// reported (map-loading-error {type: source}, in the actions) and nothing is requested for the source.
-    private mutating func coverIsBounded(source index: Int, pyramid: TilePyramid, camera: Camera) -> (Bool, [Action]) {
-        let (zoom, count) = pyramid.visibleTileCount(camera: camera, viewport: viewport)
+    /// Whether the view's cover of a source (`count` tiles at a zoom) is within the limit; the first
+    /// cover past it is reported (map-loading-error {type: source}, in the actions) and nothing is
+    /// requested for the source.
+    private mutating func coverIsBounded(source index: Int, count cover: (zoom: Int, count: Int)) -> (Bool, [Action]) {
+        let (zoom, count) = cover
         guard count > options.maximumTilesPerSource else {
             load.sources[index].coverRefused = false
             return (true, [])
@@ -120,7 +132,7 @@ extension LoadSequence {
         return (false, [.emit(.mapLoadingError(MapLoadingError(type: .source, message: message, sourceID: id)))])
     }
 
-    mutating func receiveTile(_ response: Response, source id: String, tile: TileKey) -> [Action] {
+    mutating func receiveTile(_ response: Response, source id: String, tile: TileKey, url: String) -> [Action] {
         guard let index = load.sources.firstIndex(where: { $0.spec.id == id }), let state = load.sources[index].tiles[tile] else { return [] }
         // A failed refresh keeps the data already shown.
         if response.error != nil && state.status == .loaded { return [] }
@@ -152,6 +164,9 @@ extension LoadSequence {
                 }
             default:
                 switch ImageSignature.format(of: data) {
+                case "png"? where index == terrainSourceIndex:
+                    failure = receiveDEMTile(data, tile: tile, url: url)
+                    if failure == nil { load.sources[index].tiles[tile]?.content = .image }
                 case "png"?:
                     do throws(LoadingError) {
                         _ = try PNGImage.validate(data)

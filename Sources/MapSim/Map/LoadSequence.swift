@@ -92,7 +92,7 @@ struct LoadSequence: StateMachine {
     var nextUpdateToken = 0
 
     init(camera: Camera, viewport: Viewport, options: Map.Options = Map.Options()) {
-        self.camera = camera
+        self.camera = Camera(center: camera.center, zoom: camera.zoom, bearing: camera.bearing, pitch: camera.pitch, maximumPitch: options.maximumPitch)
         self.viewport = viewport
         var options = options
         // A browser asks for a TileJSON `secure` only over https.
@@ -252,7 +252,7 @@ struct LoadSequence: StateMachine {
         case .spriteJSON(let sheet): return receiveSprite(response, sheet: sheet, isImage: false, url: resource.url)
         case .spriteImage(let sheet): return receiveSprite(response, sheet: sheet, isImage: true, url: resource.url)
         case .metadata(let source): return receiveMetadata(response, source: source, url: resource.url)
-        case .tile(let source, let tile): return receiveTile(response, source: source, tile: tile)
+        case .tile(let source, let tile): return receiveTile(response, source: source, tile: tile, url: resource.url)
         case .glyphs(let key): return receiveGlyphs(response, key: key, url: resource.url)
         case .fetch, .archiveRead: return []
         }

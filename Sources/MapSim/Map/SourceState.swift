@@ -52,6 +52,8 @@ struct SourceState: Sendable {
         var camera: Camera
         var viewport: Viewport
         var used: Bool
+        /// The 3D terrain the cover saw (GL JS): its heights move the cover.
+        var terrain: CoverTerrain?
     }
 
     init(spec: StyleSource, metadata: Metadata) {

@@ -38,4 +38,8 @@ struct StyleLoad: Sendable {
     var imports = ImportTree()
     /// Models of the styles' `models` being fetched: the map is not idle until they settle.
     var pendingModels = 0
+    /// The 3D terrain's DEM tiles arrived so far (GL JS, a style with terrain).
+    var terrain: TerrainElevation?
+    /// The terrain as the covers see it, and the camera it was read for.
+    var coverTerrain: (camera: Camera, terrain: CoverTerrain)?
 }

@@ -66,18 +66,22 @@ struct EngineTests {
     @Test func glJSCoversTilesTouchingTheViewsEdgeAndNativeDoesNot() {
         // A 512×512 view at zoom 10 centred on a tile's centre: its edges lie on the tile's edges.
         let middle = LngLat(longitude: WebMercator.longitude(x: 163.5 / 1024), latitude: WebMercator.latitude(y: 395.5 / 1024))
-        let quad = ViewportQuad(camera: Camera(center: middle, zoom: 10), viewport: Viewport(width: 512, height: 512))
-        let native = Set(TileCover.tiles(covering: quad, atZoom: 10).map { "\($0.canonical)" })
-        let gljs = Set(TileCover.frustumTiles(covering: quad, atZoom: 10).map { "\($0.canonical)" })
+        let camera = Camera(center: middle, zoom: 10)
+        let viewport = Viewport(width: 512, height: 512)
+        let native = Set(TileCover.tiles(covering: ViewportQuad(camera: camera, viewport: viewport), atZoom: 10).map { "\($0.canonical)" })
+        let gljs = Set(TilePyramid(rounding: .floor).visibleTiles(camera: camera, viewport: viewport, frustum: true).map { "\($0.canonical)" })
         #expect(native == ["10/163/395"])
-        #expect(gljs.count == 9 && gljs.isSuperset(of: native), "the ring of tiles touching the edges: \(gljs.sorted())")
+        // GL JS's frustum, in its floating point, reaches a hair past the top, bottom and left
+        // edges and stops a hair short of the right one: the tiles beyond those three are taken
+        // (as GL JS's cover, ported and checked against recordings, takes them).
+        #expect(gljs == ["10/162/394", "10/162/395", "10/162/396", "10/163/394", "10/163/395", "10/163/396"], "\(gljs.sorted())")
     }
 
     @Test func glJSTakesTheTilesNearARotatedViewsCornersThatNoPlaneLeavesOutside() {
         let camera = Camera(center: LngLat(longitude: 8.4442, latitude: 47.2865), zoom: 12, bearing: 100.63)
-        let quad = ViewportQuad(camera: camera, viewport: Viewport(width: 1280, height: 720))
-        let native = Set(TileCover.tiles(covering: quad, atZoom: 12).map { "\($0.canonical)" })
-        let gljs = Set(TileCover.frustumTiles(covering: quad, atZoom: 12).map { "\($0.canonical)" })
+        let viewport = Viewport(width: 1280, height: 720)
+        let native = Set(TileCover.tiles(covering: ViewportQuad(camera: camera, viewport: viewport), atZoom: 12).map { "\($0.canonical)" })
+        let gljs = Set(TilePyramid(rounding: .floor).visibleTiles(camera: camera, viewport: viewport, frustum: true).map { "\($0.canonical)" })
         // Recorded: GL JS asked for 12/2145/1434, which the view's quad misses.
         #expect(gljs.contains("12/2145/1434") && !native.contains("12/2145/1434"))
         #expect(gljs.isSuperset(of: native))

@@ -79,6 +79,32 @@ struct ResourceCheckTests {
         }
     }
 
+    @Test func aDEMPNGDecodesToItsHeightsByItsEncoding() throws {
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return withUnsafeBytes(of: UInt32(data.count).bigEndian, Array.init) + body + withUnsafeBytes(of: CRC32.checksum(body).bigEndian, Array.init)
+        }
+        /// An 8-bit RGB image of these filtered rows (each its filter byte first).
+        func png(width: UInt32, height: UInt32, rows: [UInt8]) throws -> [UInt8] {
+            let header = withUnsafeBytes(of: width.bigEndian, Array.init) + withUnsafeBytes(of: height.bigEndian, Array.init) + [8, 2, 0, 0, 0]
+            let data = try #require(ZlibCodec.deflate(rows))
+            return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", data) + chunk("IEND", [])
+        }
+        // Row 0 unfiltered; row 1 filtered "up": its second pixel's green is 5 more than above.
+        let image = try png(width: 2, height: 2, rows: [0, 1, 134, 160, 1, 139, 80, 2, 0, 0, 0, 0, 5, 0])
+        let mapbox = try DEMTile.decode(png: image, encoding: .mapbox)
+        #expect(mapbox.dimension == 2)
+        for (height, expected) in zip(mapbox.heights, [0, 120, 0, 248.0]) { #expect(abs(height - expected) < 1e-6, "\(mapbox.heights)") }
+        #expect(abs(mapbox.minimum) < 1e-6 && abs(mapbox.maximum - 248) < 1e-6)
+        // Terrarium: R·256 + G + B/256 − 32768.
+        let terrarium: Double = 256 + 144 + 80.0 / 256 - 32768
+        #expect(try DEMTile.decode(png: image, encoding: .terrarium).height(x: 1, y: 1) == terrarium)
+        #expect { try DEMTile.decode(png: try png(width: 2, height: 1, rows: [0, 1, 2, 3, 4, 5, 6]), encoding: .mapbox) } throws: {
+            "\($0)".contains("not square")
+        }
+        #expect { try DEMTile.decode(png: Array(image.prefix(image.count - 20)), encoding: .mapbox) } throws: { _ in true }
+    }
+
     @Test func theLoaderRefusesEveryBadValueEachWithItsPath() {
         let style = #"{"version": 8, "sources": {"a": {"type": "vector", "tiles": ["x/{z}"], "maxzoom": 1000000}, "b": {"type": "raster", "tiles": ["y/{z}"], "tileSize": 0}, "c": {"type": "vector"}}, "layers": [{"id": "l", "type": "line", "source": "a", "source-layer": "s", "minzoom": 99}, {"id": "m", "type": "fill", "source": "c", "source-layer": "s"}]}"#
         #expect(Style.refusals(Array(style.utf8)).map(\.description) == [

@@ -99,6 +99,35 @@ struct StyleFeatureTests {
         #expect(glJS.payloads(of: MapEvents.styleFeatureIgnored).isEmpty)
     }
 
+    @Test func glJSAsksForTheTerrainsDEMTilesAndNativeForNone() async {
+        let camera = CameraOptions(center: LngLat(longitude: 8.54, latitude: 47.37), zoom: 12, pitch: 60)
+        let (_, glJS, _) = await Self.load("terrain", camera: camera)
+        let dem = glJS.payloads(of: MapEvents.resourceRequest).filter { $0.request.url.contains("/dem/") }
+        // The recorded cover: 11/… and 12/… tiles, their parents, and the ancestor at zoom 5.
+        #expect(dem.count == 15 && dem.contains { $0.request.url.hasSuffix("/dem/5/16/11.png") }, "\(dem.map(\.request.url))")
+        let (_, native, _) = await Self.load("terrain", engine: .maplibreNative, camera: camera)
+        #expect(!native.payloads(of: MapEvents.resourceRequest).contains { $0.request.url.contains("/dem/") })
+    }
+
+    @Test func aDEMTileThatDoesNotDecodeIsAnErrorNamingItsURL() async throws {
+        // The terrain fixture with one DEM tile cut short.
+        let folder = try FixtureDirectory()
+        let fixture = SampleStyle.stylesFolder + "/features/terrain"
+        try FileManager.default.copyItem(atPath: fixture, toPath: folder.path + "/terrain")
+        let png = try Data(contentsOf: URL(fileURLWithPath: fixture + "/dem/5/16/11.png"))
+        try png.prefix(png.count / 2).write(to: URL(fileURLWithPath: folder.path + "/terrain/dem/5/16/11.png"))
+        let map = Map(backends: .only(FileResourceLoader(assetRoot: "/")), options: Map.Options(engine: .maplibreGLJS))
+        let recorder = EventRecorder(map)
+        await map.setCamera(CameraOptions(center: LngLat(longitude: 8.54, latitude: 47.37), zoom: 12, pitch: 60))
+        await map.setStyleURI(URL(fileURLWithPath: folder.path + "/terrain/style.json").absoluteString)
+        let outcome = await map.run(until: .mapIdle, timeout: .seconds(30))
+        guard case .reached = outcome else { Issue.record("the map goes idle without the tile's heights: \(outcome)"); return }
+        let errors = recorder.payloads(of: MapEvents.mapLoadingError).filter { $0.type == .tile }
+        #expect(errors.count == 1 && errors.first?.tileID == CanonicalTileID(z: 5, x: 16, y: 11))
+        #expect(errors.first?.message.contains("DEM tile file://\(folder.path)/terrain/dem/5/16/11.png of source \"dem\" does not decode") == true,
+                "\(errors.map(\.message))")
+    }
+
     @Test func mltTilesLoadAsTheSameTilesInMVT() async {
         let camera = CameraOptions(center: LngLat(longitude: 7.448730, latitude: 51.522416), zoom: 13.5)
         var requests: [[String]] = []

@@ -1,0 +1,67 @@
+import MapSimStyle
+
+/// GL JS's cover of a view: its projection (the globe below zoom 12), its 3D terrain (the terrain
+/// source's DEM tiles, their heights, the camera raised to the ground), and the tiles each source
+/// needs under them.
+extension LoadSequence {
+    /// The projection the engine covers the view with: the style's, unless the engine draws the
+    /// map flat (MapLibre Native, Mapbox).
+    var coverProjection: StyleProjection {
+        guard let style = load.style, options.engine.cover == .frustum, options.engine.ignores[.globe] == nil else { return .mercator }
+        return style.projection
+    }
+
+    /// The index of the terrain's DEM source, when the style has terrain over a `raster-dem` source
+    /// and the engine draws it.
+    var terrainSourceIndex: Int? {
+        guard options.engine.cover == .frustum, options.engine.ignores[.terrain] == nil, let terrain = load.style?.terrain else { return nil }
+        return load.sources.firstIndex { $0.spec.id == terrain.source && $0.spec.kind == .rasterDEM }
+    }
+
+    /// The terrain the covers of this frame see, nil without terrain. GL JS updates the sources
+    /// before it reads the DEM tiles that arrived, and the requests it makes came out as if every
+    /// DEM tile asked for had arrived by the next frame: so the heights and the camera's elevation
+    /// the covers see change only once no DEM tile is loading (or the camera moved).
+    mutating func terrainForCovers(camera: Camera) -> CoverTerrain? {
+        guard let index = terrainSourceIndex, let terrain = load.style?.terrain else { return nil }
+        guard let pyramid = load.sources[index].pyramid else {
+            return CoverTerrain(exaggeration: terrain.exaggeration)
+        }
+        if load.terrain == nil {
+            load.terrain = TerrainElevation(exaggeration: terrain.exaggeration, demZoomRange: pyramid.minZoom...pyramid.maxZoom)
+        }
+        let loading = load.sources[index].tiles.values.contains { $0.status == .loading }
+        if let seen = load.coverTerrain, seen.camera == camera, loading { return seen.terrain }
+        let current = load.terrain?.coverTerrain(for: camera) ?? CoverTerrain(exaggeration: terrain.exaggeration)
+        load.coverTerrain = (camera, current)
+        return current
+    }
+
+    /// GL JS's tiles of source `index` for the view (`coveringTiles`, and for the terrain's DEM
+    /// source `_addTerrainIdealTiles`), inside the source's bounds, in GL JS's order.
+    func glJSTiles(source index: Int, pyramid: TilePyramid, camera: Camera, terrain: CoverTerrain?) -> [OverscaledTileID] {
+        let tiles: [OverscaledTileID]
+        if let terrain, index == terrainSourceIndex {
+            tiles = CoveringTiles.terrainDEMTiles(camera: camera, viewport: viewport, projection: coverProjection, source: pyramid.coverOptions,
+                                                  terrain: terrain)
+        } else {
+            tiles = CoveringTiles.tiles(camera: camera, viewport: viewport, projection: coverProjection, source: pyramid.coverOptions,
+                                        terrain: terrain)
+        }
+        return tiles.filter { pyramid.bounds.intersects($0.canonical) }
+    }
+
+    /// Takes the heights of a PNG tile of the terrain's DEM source that arrived as `data`; nil when
+    /// they were read, else the tile's failure, naming its URL (a DEM of another image format is
+    /// drawn, but its heights are not read: the terrain does without them).
+    mutating func receiveDEMTile(_ data: [UInt8], tile: TileKey, url: String) -> String? {
+        guard let index = terrainSourceIndex else { return nil }
+        do throws(LoadingError) {
+            let dem = try DEMTile.decode(png: data, encoding: load.sources[index].spec.demEncoding)
+            load.terrain?.add(dem, at: tile.canonical)
+            return nil
+        } catch {
+            return "DEM tile \(url) of source \"\(load.sources[index].spec.id)\" does not decode: \(error.message)"
+        }
+    }
+}
