@@ -185,11 +185,11 @@ def write_rasters(folder, tiles):
 
 def main():
     # Everything is written again but the engines' recordings (gljs/, which
-    # scripts/record-gljs-through-serve makes).
+    # scripts/record-gljs-through-serve makes, and mapli/, scripts/record-mapli-requests').
     for name in CAMERAS:
         folder = os.path.join(ROOT, name)
         for entry in os.listdir(folder) if os.path.isdir(folder) else []:
-            if entry != "gljs":
+            if entry not in ("gljs", "mapli"):
                 path = os.path.join(folder, entry)
                 shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
 
