@@ -8,11 +8,13 @@ struct TilesCommand: ParsableCommand {
         abstract: "Print the tiles that cover a view, as z/x/y, nearest to the centre first.",
         discussion: """
         The covering zoom is zoom + log2(512 / tile size), floored for vector sources and rounded \
-        for raster ones, as in MapLibre. The view may be rotated (--bearing) and tilted (--pitch); \
-        tiles of world copies across the antimeridian are printed with their canonical x.
+        for raster ones, as in MapLibre. The view may be rotated (--bearing) and tilted (--pitch, up \
+        to 60 degrees unless --max-pitch allows more, at most 85); tiles of world copies across the \
+        antimeridian are printed with their canonical x.
 
-        Example:
+        Examples:
           mapsim tiles --center -122.5,37.8 --zoom 10 --size 512x512
+          mapsim tiles --center -122.5,37.8 --zoom 12 --bearing 30 --pitch 75 --max-pitch 85
 
         \(ExitStatus.section([(ExitStatus.success, "the tiles are printed"), (ExitStatus.usage, "bad arguments")]))
         """
@@ -34,8 +36,11 @@ struct TilesCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Degrees clockwise from north; negative counter-clockwise.")
     var bearing: Double = 0
 
-    @Option(parsing: .unconditional, help: "Degrees of tilt (0–60).")
+    @Option(parsing: .unconditional, help: "Degrees of tilt, 0 to --max-pitch.")
     var pitch: Double = 0
+
+    @Option(parsing: .unconditional, help: "The steepest pitch the view takes (the map's maxPitch), 0–85.")
+    var maxPitch: Double = Camera.maximumPitch
 
     @Option(parsing: .unconditional, help: "The source's tile size in pixels.")
     var tileSize: Int = 512
@@ -51,7 +56,7 @@ struct TilesCommand: ParsableCommand {
 
     func validate() throws {
         try size.check("--size")
-        try CameraArguments.validate(center: center.value, zoom: zoom, pitch: pitch)
+        try CameraArguments.validate(center: center.value, zoom: zoom, pitch: pitch, maximumPitch: maxPitch)
         guard tileSize > 0, tileSize <= 8192 else { throw ValidationError("--tile-size must be between 1 and 8192") }
         guard (0...30).contains(minZoom), (0...30).contains(maxZoom), minZoom <= maxZoom else {
             throw ValidationError("--min-zoom and --max-zoom must be in 0...30 with min ≤ max")
@@ -63,7 +68,7 @@ struct TilesCommand: ParsableCommand {
 
     func run() throws {
         let viewport = Viewport(width: size.width, height: size.height)
-        let camera = Camera(center: center.value, zoom: zoom, bearing: bearing, pitch: pitch).constrained(to: viewport)
+        let camera = Camera(center: center.value, zoom: zoom, bearing: bearing, pitch: pitch, maximumPitch: maxPitch).constrained(to: viewport)
         let pyramid = TilePyramid(rounding: sourceType == .vector ? .floor : .round, tileSize: tileSize, minZoom: minZoom, maxZoom: maxZoom)
         let (zoom, count) = pyramid.visibleTileCount(camera: camera, viewport: viewport)
         guard count <= maxTiles else {
