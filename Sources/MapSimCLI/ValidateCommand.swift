@@ -26,8 +26,12 @@ struct ValidateCommand: AsyncParsableCommand {
         a sprite image outside its sheet is dropped by MapLibre Native, a PNG that does not decode \
         fails every engine. A problem only some engines have is prefixed with their names. Each \
         resource is tried once (--retries N for more), many at once under --max-requests, and \
-        each one that fails is reported once. Without --deep the output is gl-style-validate's, \
-        byte for byte.
+        each one that fails is reported once. A Mapbox engine (mapbox, mapbox-gl-js) follows the \
+        style's imports: each imported style is fetched and read, and its sources, sprites, glyphs, \
+        models and layers checked, each problem named by its chain of imports (import basemap → \
+        landmarks: ...); point mapbox:// URLs at a server with --mapbox-api-url. For MapLibre's \
+        engines a style with imports gets one warning that MapLibre ignores them. Without --deep \
+        the output is gl-style-validate's, byte for byte.
 
         \(ExitStatus.section([(ExitStatus.success, "every style is valid"), (ExitStatus.failure, "a style is not valid"), (ExitStatus.unreadableInput, "a file cannot be read")]))
         """
@@ -51,9 +55,13 @@ struct ValidateCommand: AsyncParsableCommand {
     @OptionGroup(title: "Loading (with --deep)")
     var loading: LoadingOptions
 
+    @OptionGroup(title: "mapbox:// URLs (with --deep)")
+    var mapbox: MapboxOptions
+
     func run() async throws {
         let format = format ?? (json ? .json : .text)
-        let status = deep ? await Self.validate(files, format: format, deepLoading: loading, retries: retries) : Self.validate(files, format: format)
+        let status = deep ? await Self.validate(files, format: format, deepLoading: loading, mapbox: mapbox.normalizer, retries: retries)
+            : Self.validate(files, format: format)
         if status != ExitStatus.success { throw status }
     }
 
@@ -85,9 +93,9 @@ struct ValidateCommand: AsyncParsableCommand {
         return outcome.status
     }
 
-    /// Validates `files`, and loads each one that is JSON as `deepLoading` says; the exit status as
-    /// `validate(_:format:)` gives it.
-    static func validate(_ files: [String], format: ValidateFormat, deepLoading: LoadingOptions, retries: Int) async -> ExitCode {
+    /// Validates `files`, and loads each one that is JSON as `deepLoading` says, `mapbox://` URLs
+    /// normalized by `mapbox`; the exit status as `validate(_:format:)` gives it.
+    static func validate(_ files: [String], format: ValidateFormat, deepLoading: LoadingOptions, mapbox: MapboxURL, retries: Int) async -> ExitCode {
         var outcome = Outcome()
         for file in files {
             guard case (let bytes, var diagnostics)? = check(file, format: format, outcome: &outcome) else { continue }
@@ -105,7 +113,7 @@ struct ValidateCommand: AsyncParsableCommand {
                 for engine in deepLoading.engine.map({ [$0] }) ?? Engine.Name.allCases {
                     var options = deepLoading
                     options.engine = engine
-                    guard let environment = try? options.environment(styleURL: styleURL, maximumRetries: retries) else { return ExitStatus.cannotWrite }
+                    guard let environment = try? options.environment(styleURL: styleURL, mapbox: mapbox, maximumRetries: retries) else { return ExitStatus.cannotWrite }
                     byEngine.append((engine, await DeepValidator.validate(styleURL: styleURL, bytes: bytes, environment: environment)))
                     await environment.shutdown()
                 }

@@ -240,7 +240,8 @@ extension LoadSequence {
     }
 
     /// The glyphs URL template of the style `scope` (the root's, or an import's), resolved: each
-    /// import uses its own, or Mapbox's default fonts when it names none — never its parent's.
+    /// import uses its own, or Mapbox's default fonts when it names none — never its parent's; so
+    /// does a root style with imports (Mapbox GL JS's `GLYPHS_URL`).
     /// The first time a style drawing text has none, the actions report it (an engine that draws
     /// such text locally says nothing).
     mutating func glyphTemplate(scope: StyleScope = .root) -> (String?, [Action]) {
@@ -249,6 +250,8 @@ extension LoadSequence {
             return (load.imports[node].resources.glyphTemplate(template), [])
         }
         if let template = load.style?.glyphs { return (resources.glyphTemplate(template), []) }
+        // A Mapbox style with imports draws its own text with Mapbox's default fonts when it names none.
+        if options.engine.imports != nil, load.style?.declaresImports == true { return (resources.glyphTemplate(Engine.mapboxDefaultGlyphs), []) }
         guard !load.glyphURLMissingReported && !options.engine.glyphs.drawsWithoutGlyphsURL else { return (nil, []) }
         load.glyphURLMissingReported = true
         return (nil, [.emit(.mapLoadingError(MapLoadingError(type: .glyphs, message: "the style draws text but has no \"glyphs\" URL")))])
