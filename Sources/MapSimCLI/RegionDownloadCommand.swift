@@ -20,6 +20,15 @@ struct RegionDownloadCommand: AsyncParsableCommand {
         those (MapLibre Native would want the others: `region status` says how many, and the bytes \
         saved).
 
+        With --engine mapbox (the Mapbox Maps SDK) a style's Mapbox `imports` are part of the \
+        region, as the SDK loads them: each imported style (stored under the URL the map asks for \
+        it by, so an offline load finds it), nested up to 5 styles deep counting the root, and \
+        each one's sources' TileJSON and tiles, sprites, glyph ranges (its own glyphs URL, or \
+        Mapbox's default fonts) and models, each resource once however many styles name it; they \
+        count in the progress and the summary as the rest does. An import that cannot be \
+        downloaded is named by its chain of imports (import basemap → landmarks). MapLibre Native \
+        (the default engine) ignores imports, and so does its download.
+
         Progress shows on a terminal; --events writes the download's events as JSON lines \
         (offline-region-status-changed after each resource, offline-region-response-error, \
         offline-region-tile-limit-exceeded) as they happen.
@@ -46,6 +55,9 @@ struct RegionDownloadCommand: AsyncParsableCommand {
           mapsim region download styles/sample/style.json \\
               --geometry route.geojson --min-zoom 8 --max-zoom inf \\
               --glyphs needed --cache app.db --events download.jsonl
+          mapsim region download mapbox://styles/USER/STYLE --engine mapbox \\
+              --access-token pk.… --bounds -122.46,37.76,-122.38,37.82 \\
+              --min-zoom 10 --max-zoom 11 --cache app.db
           mapsim region download 3 --cache app.db          # resume region 3
         """
     )
@@ -109,8 +121,9 @@ struct RegionDownloadCommand: AsyncParsableCommand {
     func validate() throws {
         if loading.noCache || loading.offline { throw ValidationError("a region is downloaded into the database, from the network: drop --no-cache and --offline") }
         try mapbox.requireToken(forStyle: style, offline: false)
-        if loading.engine == .maplibreGLJS {
-            throw ValidationError("--engine maplibre-gl-js: MapLibre GL JS downloads no offline regions; a region is downloaded as MapLibre Native (the default) or the Mapbox SDK (--engine mapbox) download it")
+        if let engine = loading.engine, engine == .maplibreGLJS || engine == .mapboxGLJS {
+            let name = engine == .maplibreGLJS ? "MapLibre GL JS" : "Mapbox GL JS"
+            throw ValidationError("--engine \(engine.rawValue): \(name) downloads no offline regions; a region is downloaded as MapLibre Native (the default) or the Mapbox SDK (--engine mapbox) download it")
         }
         if loading.localIdeographs != nil && glyphs != .needed {
             throw ValidationError("--local-ideographs decides which glyph ranges the tiles need: it goes with --glyphs needed (--glyphs all downloads every range)")

@@ -12,11 +12,11 @@ struct TilesCommand: ParsableCommand {
         to 60 degrees unless --max-pitch allows more, at most 85); tiles of world copies across the \
         antimeridian are printed with their canonical x.
 
+        \(ExitStatus.section([(ExitStatus.success, "the tiles are printed"), (ExitStatus.usage, "bad arguments")]))
+
         Examples:
           mapsim tiles --center -122.5,37.8 --zoom 10 --size 512x512
-          mapsim tiles --center -122.5,37.8 --zoom 12 --bearing 30 --pitch 75 --max-pitch 85
-
-        \(ExitStatus.section([(ExitStatus.success, "the tiles are printed"), (ExitStatus.usage, "bad arguments")]))
+          mapsim tiles --center -122.5,37.8 --zoom 12 --pitch 75 --max-pitch 85
         """
     )
 

@@ -34,8 +34,12 @@ struct ValidateCommand: AsyncParsableCommand {
         a sprite image outside its sheet is dropped by MapLibre Native, a PNG that does not decode \
         fails every engine. A problem only some engines have is prefixed with their names. Each \
         resource is tried once (--retries N for more), many at once under --max-requests, and \
-        each one that fails is reported once. Without --deep the output is gl-style-validate's, \
-        byte for byte.
+        each one that fails is reported once. A Mapbox engine (mapbox, mapbox-gl-js) follows the \
+        style's imports: each imported style is fetched and read, and its sources, sprites, glyphs, \
+        models and layers checked, each problem named by its chain of imports (import basemap → \
+        landmarks: ...); point mapbox:// URLs at a server with --mapbox-api-url. For MapLibre's \
+        engines a style with imports gets one warning that MapLibre ignores them. Without --deep \
+        the output is gl-style-validate's, byte for byte.
 
         \(ExitStatus.section([(ExitStatus.success, "every style is valid"), (ExitStatus.failure, "a style is not valid"), (ExitStatus.unreadableInput, "a file cannot be read")]))
         """
@@ -59,10 +63,13 @@ struct ValidateCommand: AsyncParsableCommand {
     @OptionGroup(title: "Loading (with --deep)")
     var loading: LoadingOptions
 
+    @OptionGroup(title: "mapbox:// URLs (with --deep)")
+    var mapbox: MapboxOptions
+
     func run() async throws {
         let format = format ?? (json ? .json : .text)
         let flavor = loading.engine.flatMap { StyleSpecFlavor(engine: $0.rawValue) } ?? .maplibre
-        let status = deep ? await Self.validate(files, format: format, deepLoading: loading, retries: retries)
+        let status = deep ? await Self.validate(files, format: format, deepLoading: loading, mapbox: mapbox.normalizer, retries: retries)
             : Self.validate(files, format: format, flavor: flavor)
         if status != ExitStatus.success { throw status }
     }
@@ -96,9 +103,9 @@ struct ValidateCommand: AsyncParsableCommand {
         return outcome.status
     }
 
-    /// Validates `files`, and loads each one that is JSON as `deepLoading` says; the exit status as
-    /// `validate(_:format:)` gives it.
-    static func validate(_ files: [String], format: ValidateFormat, deepLoading: LoadingOptions, retries: Int) async -> ExitCode {
+    /// Validates `files`, and loads each one that is JSON as `deepLoading` says, `mapbox://` URLs
+    /// normalized by `mapbox`; the exit status as `validate(_:format:)` gives it.
+    static func validate(_ files: [String], format: ValidateFormat, deepLoading: LoadingOptions, mapbox: MapboxURL, retries: Int) async -> ExitCode {
         var outcome = Outcome()
         let flavor = deepLoading.engine.flatMap { StyleSpecFlavor(engine: $0.rawValue) } ?? .maplibre
         for file in files {
@@ -117,7 +124,7 @@ struct ValidateCommand: AsyncParsableCommand {
                 for engine in deepLoading.engine.map({ [$0] }) ?? Engine.Name.allCases {
                     var options = deepLoading
                     options.engine = engine
-                    guard let environment = try? options.environment(styleURL: styleURL, maximumRetries: retries) else { return ExitStatus.cannotWrite }
+                    guard let environment = try? options.environment(styleURL: styleURL, mapbox: mapbox, maximumRetries: retries) else { return ExitStatus.cannotWrite }
                     byEngine.append((engine, await DeepValidator.validate(styleURL: styleURL, bytes: bytes, environment: environment)))
                     await environment.shutdown()
                 }

@@ -86,6 +86,33 @@ extension OfflineDatabase {
         return (needed, all, Int((Double(max(all - needed, 0)) * average).rounded()))
     }
 
+    /// Records that region `id` holds the styles its style imports, requested with `styleURLQuery`
+    /// as the engine it was downloaded for requests them.
+    func recordImports(region id: Int64, styleURLQuery: String?) throws(CacheError) {
+        try writeMapsimData("the imports of region \(id)") { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO mapsim_region_imports (region_id, style_url_query) VALUES (?, ?)", arguments: [id, styleURLQuery])
+        }
+    }
+
+    /// The plan of region `id` (of `definition`): with the styles its style imports when it was
+    /// downloaded for an engine that loads them, else as MapLibre plans it.
+    func plan(of id: Int64, definition: OfflineRegionDefinition) throws(CacheError) -> RegionPlan {
+        guard let query = try importedStyleQuery(of: id) else { return RegionPlan(definition: definition, mapbox: options.mapbox) }
+        return RegionPlan(definition: definition, mapbox: options.mapbox, followsImports: true, importStyleQuery: query)
+    }
+
+    /// Whether region `id` holds the styles its style imports (.some), with the query they were
+    /// requested with; nil for a region downloaded as MapLibre downloads (which ignores imports).
+    private func importedStyleQuery(of id: Int64) throws(CacheError) -> String?? {
+        guard state.withLock({ $0.hasMapsimTables }) else { return nil }
+        return try read("the imports of region \(id)") { db -> String?? in
+            // A database written before this table existed has none.
+            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'mapsim_region_imports'") == 1,
+                  let row = try Row.fetchOne(db, sql: "SELECT style_url_query FROM mapsim_region_imports WHERE region_id = ?", arguments: [id]) else { return nil }
+            return .some(row.lenient(0))
+        } ?? nil
+    }
+
     /// Records what the server did not have (404) when region `id` was last downloaded, in place of
     /// what an earlier download recorded.
     func recordAbsent(region id: Int64, _ resources: [Resource]) throws(CacheError) {

@@ -6,7 +6,10 @@ extension OfflineDatabase {
     /// the completed counts from what the database holds, the required counts from the stored
     /// style and TileJSON documents — precise only when every TileJSON is stored. Tile counts of a
     /// tile pyramid use MapLibre's `tileCount` (the columns and rows between the corners' tiles).
-    /// A region downloaded with only the glyph ranges its tiles need requires those ranges.
+    /// A region downloaded with only the glyph ranges its tiles need requires those ranges. A region
+    /// downloaded for a Mapbox engine requires the styles its style imports and what they name, as
+    /// the download found them (`RegionPlan+Imports`), each resource once — precise only when every
+    /// imported style is stored too.
     ///
     /// This is the one definition of a region's completeness: `region download` ends with it, and
     /// `status`, `list` and `check` report it.
@@ -14,35 +17,94 @@ extension OfflineDatabase {
         var status = try completedStatus(of: region.id)
         status.requiredResourceCount += 1
         guard case .success(let definition) = region.definition else { return status }
-        let plan = RegionPlan(definition: definition, mapbox: options.mapbox)
+        let plan = try plan(of: region.id, definition: definition)
         guard let body = try storedResponse(RowKey(plan.style, mapbox: options.mapbox), for: plan.style.url)?.data,
-              let style = try? Style.parse(body) else { return status }
+              let style = try? Style.parse(body, flavor: plan.followsImports ? .mapbox : .maplibre) else { return status }
         status.requiredResourceCountIsPrecise = true
-        for source in plan.tiledSources(style) {
-            let tileJSON: TileJSON
-            let base: String?
-            if let metadata = plan.tileJSON(of: source) {
-                status.requiredResourceCount += 1
-                guard let data = try storedResponse(RowKey(metadata, mapbox: options.mapbox), for: metadata.url)?.data,
-                      let parsed = try? TileJSON.parse(data) else {
-                    status.requiredResourceCountIsPrecise = false
-                    continue
-                }
-                tileJSON = parsed
-                base = metadata.url
-            } else {
-                tileJSON = TileJSON(tiles: source.tiles ?? [])
-                base = plan.resources.styleURL
-            }
-            guard let set = plan.tileSet(of: source, tileJSON: tileJSON, base: base) else { continue }
-            let count = set.zooms.reduce(0) { $0 + definition.statusTileCount(atZoom: $1) }
-            status.requiredTileCount += count
-            status.requiredResourceCount += count
+        let root = plan.root(style)
+        guard plan.followsImports else {
+            try count(root, plan: plan, into: &status)
+            let glyphRanges = try glyphSavings(of: region.id)?.needed ?? plan.glyphRangeCount(style)
+            status.requiredResourceCount += glyphRanges
+            return status
         }
-        status.requiredResourceCount += style.sources.filter { ($0.kind == .geojson || $0.kind == .image) && !($0.url ?? "").isEmpty }.count
-        let glyphRanges = try glyphSavings(of: region.id)?.needed ?? plan.glyphRangeCount(style)
-        status.requiredResourceCount += glyphRanges + 4 * style.sprites.count
+        // The styles the style imports, as the download found them: each URL once.
+        var members = [root]
+        var seen: Set<String> = [plan.style.url]
+        var next = 0
+        while next < members.count {
+            for pending in plan.imports(of: members[next]) {
+                if case .url(let url) = pending.style {
+                    guard seen.insert(url).inserted else { continue }
+                    status.requiredResourceCount += 1
+                    let resource = Resource.style(url)
+                    guard let data = try storedResponse(RowKey(resource, mapbox: options.mapbox), for: url)?.data else {
+                        status.requiredResourceCountIsPrecise = false
+                        continue
+                    }
+                    if let member = try? plan.member(pending, bytes: data) { members.append(member) }
+                } else if let member = try? plan.member(pending) {
+                    members.append(member)
+                }
+            }
+            next += 1
+        }
+        let needed = try glyphSavings(of: region.id)?.needed
+        var shared = Set<String>()
+        for member in members { try count(member, plan: plan, shared: &shared, glyphs: needed == nil, into: &status) }
+        status.requiredResourceCount += needed ?? 0
         return status
+    }
+
+    /// Adds to `status` what one style of the region requires besides its glyph ranges: its
+    /// TileJSON and tiles, GeoJSON documents and images, and sprites at ratios 1 and 2.
+    private func count(_ member: RegionPlan.Member, plan: RegionPlan, into status: inout OfflineRegionStatus) throws(CacheError) {
+        for (metadata, set) in try tileSets(of: member, plan: plan, status: &status) {
+            if metadata != nil { status.requiredResourceCount += 1 }
+            if let set { add(set, plan: plan, to: &status) }
+        }
+        let style = member.style
+        status.requiredResourceCount += style.sources.filter { ($0.kind == .geojson || $0.kind == .image) && !($0.url ?? "").isEmpty }.count
+        status.requiredResourceCount += 4 * style.sprites.count
+    }
+
+    /// Adds to `status` what one style of a region with imports requires, as its download queued
+    /// it: each resource, TileJSON and tile set once however many styles name it (`shared`), the
+    /// glyph ranges only with `glyphs`, and the style's models.
+    private func count(_ member: RegionPlan.Member, plan: RegionPlan, shared: inout Set<String>, glyphs: Bool, into status: inout OfflineRegionStatus) throws(CacheError) {
+        for (metadata, set) in try tileSets(of: member, plan: plan, status: &status) {
+            if let metadata, !shared.insert(metadata.url).inserted { continue }
+            if metadata != nil { status.requiredResourceCount += 1 }
+            if let set, shared.insert(set.template.template).inserted { add(set, plan: plan, to: &status) }
+        }
+        status.requiredResourceCount += plan.styleResources(member, glyphs: glyphs).filter { shared.insert($0.url).inserted }.count
+    }
+
+    /// The tiled sources of `member`: each one's TileJSON resource (nil when its tiles are inline)
+    /// and its tiles in the region (nil when its TileJSON is not stored — the count is then not
+    /// precise — or the source has none in the region).
+    private func tileSets(of member: RegionPlan.Member, plan: RegionPlan, status: inout OfflineRegionStatus) throws(CacheError) -> [(Resource?, RegionPlan.TileSet?)] {
+        var sets: [(Resource?, RegionPlan.TileSet?)] = []
+        for source in plan.tiledSources(member.style) {
+            guard let metadata = plan.tileJSON(of: source, in: member) else {
+                sets.append((nil, plan.tileSet(of: source, tileJSON: TileJSON(tiles: source.tiles ?? []), base: member.resources.styleURL, scope: member.scope)))
+                continue
+            }
+            guard let data = try storedResponse(RowKey(metadata, mapbox: options.mapbox), for: metadata.url)?.data, let parsed = try? TileJSON.parse(data) else {
+                status.requiredResourceCountIsPrecise = false
+                sets.append((metadata, nil))
+                continue
+            }
+            sets.append((metadata, plan.tileSet(of: source, tileJSON: parsed, base: metadata.url, scope: member.scope)))
+        }
+        return sets
+    }
+
+    /// Adds a tile set's tiles, counted as MapLibre's `tileCount` counts them.
+    private func add(_ set: RegionPlan.TileSet, plan: RegionPlan, to status: inout OfflineRegionStatus) {
+        let count = set.zooms.reduce(0) { $0 + plan.definition.statusTileCount(atZoom: $1) }
+        status.requiredTileCount += count
+        status.requiredResourceCount += count
     }
 }
 

@@ -13,6 +13,12 @@ import MapSimStyle
 /// Tiles are made as the window of resources under way allows, so a download of millions of tiles
 /// takes no more memory than one of a few. With `glyphs: .needed` the glyph ranges come last: only
 /// those the region's vector tiles lay out need.
+///
+/// For an engine that loads Mapbox `imports` (the plan's `followsImports`), each style the style
+/// imports is requested as that engine requests it, and its sources, tiles, sprites, glyph ranges
+/// and models join the download as it arrives, then its own imports; a resource two styles share
+/// is downloaded once. An import that cannot be downloaded or read is a failure named by its chain
+/// of imports; the download goes on without it.
 struct RegionDownload: DrivenMachine {
     /// Which glyph ranges are downloaded.
     enum GlyphChoice: Sendable, Equatable {
@@ -87,20 +93,31 @@ struct RegionDownload: DrivenMachine {
     private(set) var absent: [Resource] = []
     /// How the download ended, once it has.
     private(set) var outcome: Outcome?
-    /// Glyph ranges the region's tiles need (with `glyphs: .needed`), and the ranges MapLibre would download.
-    private(set) var neededGlyphs: Set<GlyphRangeKey> = []
+    /// Glyph ranges the region's tiles need (with `glyphs: .needed`), by the style whose tiles need
+    /// them; how many were queued; and the ranges MapLibre would download.
+    private(set) var neededGlyphs: [StyleScope: Set<GlyphRangeKey>] = [:]
+    private(set) var neededGlyphRangeCount = 0
+    /// Whether the region holds styles the style imports (or its models): a Mapbox engine's region
+    /// of a style with `imports`.
+    private(set) var followsImports = false
     private(set) var allGlyphRangeCount = 0
 
     private var pipeline: RequestPipeline
-    private var style: Style?
+    /// The styles of the region arrived so far: the root first, then its imports.
+    private var members: [RegionPlan.Member] = []
+    /// The import styles still to come, by URL.
+    private var awaitedImports: [String: RegionPlan.PendingImport] = [:]
+    /// With imports: the URLs of the styles, TileJSON and other resources queued (tile sets by
+    /// template), so that what two styles share is downloaded once.
+    private var queuedURLs: Set<String> = []
     private var queue: [Resource] = []
     private var queueHead = 0
     private var tileSets: [RegionPlan.TileSet] = []
     /// Every tile set, by URL template, to lay tiles out by.
     private var setsByTemplate: [String: RegionPlan.TileSet] = [:]
     private var tiles: RegionPlan.TileSetIterator?
-    /// The TileJSON documents still to come, by URL, with their source.
-    private var awaitedTileJSON: [String: StyleSource] = [:]
+    /// The TileJSON documents still to come, by URL, with their source and its style.
+    private var awaitedTileJSON: [String: (source: StyleSource, scope: StyleScope)] = [:]
     private var outstanding = 0
     private var lookups: [Int: [Resource]] = [:]
     private var nextBatch = 0
@@ -236,7 +253,8 @@ struct RegionDownload: DrivenMachine {
         }
         actions.append(.output(.report(.responseError(region: region, url: resource.url, kind: resource.kind, failure))))
         outstanding -= 1
-        if resource.kind == .style {
+        let pendingImport = resource.kind == .style ? awaitedImports.removeValue(forKey: resource.url) : nil
+        if resource.kind == .style && pendingImport == nil {
             actions += stop(.styleFailed("cannot download the style \(resource.url): \(failure.message)"), at: now)
         } else if failure.reason == .notFound {
             // MapLibre skips what the server does not have: its download no longer counts it (the
@@ -245,6 +263,8 @@ struct RegionDownload: DrivenMachine {
             status.requiredResourceCount -= 1
             awaitedTileJSON[resource.url] = nil
             actions += report()
+        } else if let pendingImport {
+            failures.append("import \(pendingImport.scope.chain): cannot download its style \(resource.url): \(failure.message)")
         } else {
             failures.append("\(resource.url): \(failure.message)")
         }
@@ -260,49 +280,83 @@ struct RegionDownload: DrivenMachine {
             status.completedTileSize += size
             if glyphChoice == .needed, let body { layOut(resource, body) }
         }
-        if resource.kind == .style {
+        if resource.kind == .style, let pending = awaitedImports.removeValue(forKey: resource.url) {
+            do {
+                load(try plan.member(pending, bytes: body ?? []))
+            } catch {
+                failures.append("import \(pending.scope.chain): cannot read its style \(resource.url): \(error)")
+            }
+            notePrecision()
+        } else if resource.kind == .style {
             guard let body else { return stop(.styleFailed("the style \(resource.url) has no content"), at: now) }
             do {
-                load(try Style.parse(body))
+                let style = try Style.parse(body, flavor: plan.followsImports ? .mapbox : .maplibre)
+                queuedURLs.insert(resource.url)
+                followsImports = plan.followsImports && (style.declaresImports || style.loadsAsImport || !style.models.isEmpty)
+                load(plan.root(style))
+                notePrecision()
             } catch {
                 return stop(.styleFailed("cannot read the style \(resource.url): \(error)"), at: now)
             }
-        } else if let source = awaitedTileJSON.removeValue(forKey: resource.url) {
-            tileJSONArrived(source, url: resource.url, body: body)
+        } else if let awaited = awaitedTileJSON.removeValue(forKey: resource.url) {
+            tileJSONArrived(awaited.source, scope: awaited.scope, url: resource.url, body: body)
         }
         return report()
     }
 
-    private mutating func load(_ style: Style) {
-        self.style = style
-        status.requiredResourceCountIsPrecise = true
-        for source in plan.tiledSources(style) {
-            if let metadata = plan.tileJSON(of: source) {
-                status.requiredResourceCountIsPrecise = false
+    /// Queues what a style of the region names: its TileJSON first (their tiles are the bulk of
+    /// the work), its tile sets, its other resources; then its imports — an inline one loaded at
+    /// once, another requested. With imports, what an earlier style queued is not queued again.
+    private mutating func load(_ member: RegionPlan.Member) {
+        members.append(member)
+        let shared = followsImports
+        for source in plan.tiledSources(member.style) {
+            if let metadata = plan.tileJSON(of: source, in: member) {
+                guard !shared || queuedURLs.insert(metadata.url).inserted else { continue }
                 status.requiredResourceCount += 1
-                awaitedTileJSON[metadata.url] = source
-                // TileJSON goes first: its tiles are the bulk of the work.
+                awaitedTileJSON[metadata.url] = (source, member.scope)
                 queue.insert(metadata, at: queueHead)
-            } else if let set = plan.tileSet(of: source, tileJSON: TileJSON(tiles: source.tiles ?? []), base: plan.resources.styleURL) {
+            } else if let set = plan.tileSet(of: source, tileJSON: TileJSON(tiles: source.tiles ?? []), base: member.resources.styleURL, scope: member.scope) {
                 add(set)
             }
         }
-        allGlyphRangeCount = plan.glyphRangeCount(style)
-        let named = plan.styleResources(style, glyphs: glyphChoice == .all)
+        allGlyphRangeCount = shared ? plan.glyphRangeCount(members) : plan.glyphRangeCount(member.style)
+        let named = plan.styleResources(member, glyphs: glyphChoice == .all).filter { !shared || queuedURLs.insert($0.url).inserted }
         status.requiredResourceCount += named.count
         queue += named
+        for pending in plan.imports(of: member) {
+            switch pending.style {
+            case .inline:
+                do {
+                    load(try plan.member(pending))
+                } catch {
+                    failures.append("import \(pending.scope.chain): cannot read its style: \(error)")
+                }
+            case .url(let url):
+                guard queuedURLs.insert(url).inserted else { continue }
+                status.requiredResourceCount += 1
+                awaitedImports[url] = pending
+                queue.insert(.style(url), at: queueHead)
+            }
+        }
     }
 
-    private mutating func tileJSONArrived(_ source: StyleSource, url: String, body: [UInt8]?) {
+    /// The required count is precise once no style or TileJSON it depends on is awaited.
+    private mutating func notePrecision() {
+        status.requiredResourceCountIsPrecise = awaitedTileJSON.isEmpty && awaitedImports.isEmpty
+    }
+
+    private mutating func tileJSONArrived(_ source: StyleSource, scope: StyleScope, url: String, body: [UInt8]?) {
         do {
-            if let set = plan.tileSet(of: source, tileJSON: try TileJSON.parse(body ?? []), base: url) { add(set) }
+            if let set = plan.tileSet(of: source, tileJSON: try TileJSON.parse(body ?? []), base: url, scope: scope) { add(set) }
         } catch {
             failures.append("\(url): cannot read the TileJSON: \(error)")
         }
-        if awaitedTileJSON.isEmpty { status.requiredResourceCountIsPrecise = true }
+        notePrecision()
     }
 
     private mutating func add(_ set: RegionPlan.TileSet) {
+        guard !followsImports || queuedURLs.insert(set.template.template).inserted else { return }
         let count = set.count
         status.requiredResourceCount += count
         status.requiredTileCount += count
@@ -312,10 +366,11 @@ struct RegionDownload: DrivenMachine {
 
     /// Notes the glyph ranges a vector tile's text needs, at each zoom it is shown at in the region.
     private mutating func layOut(_ resource: Resource, _ body: [UInt8]) {
-        guard let style, let tile = resource.tileData, let set = setsByTemplate[tile.urlTemplate] else { return }
+        guard let tile = resource.tileData, let set = setsByTemplate[tile.urlTemplate],
+              let style = members.first(where: { $0.scope == set.scope })?.style else { return }
         for zoom in set.layoutZooms(of: tile.id) {
             guard let needs = try? TileRequirements(vectorTile: body, style: style, source: set.source, tile: tile.id, zoom: zoom, engine: engine, encoding: set.encoding) else { return }
-            neededGlyphs.formUnion(needs.glyphs)
+            neededGlyphs[set.scope, default: []].formUnion(needs.glyphs)
         }
     }
 
@@ -339,10 +394,12 @@ struct RegionDownload: DrivenMachine {
             }
         }
         actions += lookUp(batch)
-        guard outstanding == 0, awaitedTileJSON.isEmpty, style != nil else { return actions }
-        if glyphChoice == .needed && !glyphsQueued, let style {
+        guard outstanding == 0, awaitedTileJSON.isEmpty, awaitedImports.isEmpty, !members.isEmpty else { return actions }
+        if glyphChoice == .needed && !glyphsQueued {
             glyphsQueued = true
-            let ranges = plan.glyphRanges(style, needed: neededGlyphs)
+            let ranges = members.flatMap { plan.glyphRanges($0, needed: neededGlyphs[$0.scope] ?? []) }
+                .filter { !followsImports || queuedURLs.insert($0.url).inserted }
+            neededGlyphRangeCount = ranges.count
             status.requiredResourceCount += ranges.count
             queue += ranges
             if !ranges.isEmpty { return actions + advance(at: now) }

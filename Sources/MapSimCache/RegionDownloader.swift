@@ -75,7 +75,8 @@ public struct RegionDownloader: Sendable {
         case .failure(let error): throw CacheError(.downloadFailed, path: database.path, "region \(region.id) cannot be downloaded: its definition \(error)", underlying: error)
         }
         let wallClock = loading.wallClock
-        let machine = RegionDownload(region: region.id, plan: RegionPlan(definition: definition, mapbox: database.options.mapbox),
+        let plan = RegionPlan(definition: definition, mapbox: database.options.mapbox, engine: engine)
+        let machine = RegionDownload(region: region.id, plan: plan,
                                      glyphs: glyphs == .needed ? .needed : .all, usableAt: wallClock.date(at: .zero).secondsSince1970,
                                      mapboxTiles: try database.mapboxTileCount(), mapboxTileLimit: database.options.mapboxTileCountLimit,
                                      loading: loading, retries: retries, engine: engine)
@@ -114,8 +115,9 @@ public struct RegionDownloader: Sendable {
         if let problem = database.problems.last { throw CacheError(.cannotWrite, path: database.path, problem) }
         let state = loop.machine
         if glyphs == .needed, state.glyphsQueued {
-            try database.recordNeededGlyphs(region: region.id, needed: state.neededGlyphs.count, all: state.allGlyphRangeCount)
+            try database.recordNeededGlyphs(region: region.id, needed: state.neededGlyphRangeCount, all: state.allGlyphRangeCount)
         }
+        if state.followsImports { try database.recordImports(region: region.id, styleURLQuery: plan.importStyleQuery) }
         if state.outcome != nil { try database.recordAbsent(region: region.id, state.absent) }
         var stopReason: String?
         switch state.outcome {

@@ -7,6 +7,8 @@ import MapSimStyle
 /// every glyph range of every font stack the style's text uses (the CJK ideograph and Hangul ranges
 /// only with `includeIdeographs`); each sprite sheet's index and image at ratios 1 and 2; and for
 /// each tiled source every tile of the area at every zoom the source serves within the region's.
+/// For an engine that loads Mapbox `imports` (`followsImports`), the same for every style the
+/// style imports, as that engine requests it (`RegionPlan+Imports`), and each style's `models`.
 struct RegionPlan: Sendable {
     /// A tiled source's tiles in the region: one zoom after another, made as they are wanted.
     struct TileSet: Sendable {
@@ -24,6 +26,8 @@ struct RegionPlan: Sendable {
         var definition: OfflineRegionDefinition
         /// How its vector tiles are encoded.
         var encoding = StyleSource.TileEncoding.mvt
+        /// The style whose source it is: the root, or an import.
+        var scope = StyleScope.root
 
         /// How many tiles the set has.
         var count: Int {
@@ -83,11 +87,24 @@ struct RegionPlan: Sendable {
     let definition: OfflineRegionDefinition
     /// The style's URLs, resolved and normalized.
     let resources: StyleResources
+    /// Whether the styles the style imports are part of the region (a Mapbox engine loads them;
+    /// MapLibre ignores `imports`).
+    let followsImports: Bool
+    /// What the engine adds to the query of a `mapbox://styles/…` import (`Engine.ImportRules.styleURLQuery`).
+    let importStyleQuery: String?
 
-    /// The plan of `definition`, with `mapbox` normalizing its URLs.
-    init(definition: OfflineRegionDefinition, mapbox: MapboxURL) {
+    /// The plan of `definition`, with `mapbox` normalizing its URLs; with `followsImports` the
+    /// styles it imports are part of it, requested with `importStyleQuery`.
+    init(definition: OfflineRegionDefinition, mapbox: MapboxURL, followsImports: Bool = false, importStyleQuery: String? = nil) {
         self.definition = definition
         resources = StyleResources(styleURL: mapbox.style(definition.styleURL), mapbox: mapbox)
+        self.followsImports = followsImports
+        self.importStyleQuery = importStyleQuery
+    }
+
+    /// The plan of `definition` for `engine`: with the styles it imports when the engine loads them.
+    init(definition: OfflineRegionDefinition, mapbox: MapboxURL, engine: Engine) {
+        self.init(definition: definition, mapbox: mapbox, followsImports: engine.imports != nil, importStyleQuery: engine.imports?.styleURLQuery)
     }
 
     /// The style.
@@ -108,20 +125,28 @@ struct RegionPlan: Sendable {
     /// `glyphs` false the glyph ranges are left out (a region that downloads only the ranges its
     /// tiles need finds them later).
     func styleResources(_ style: Style, glyphs: Bool = true) -> [Resource] {
+        styleResources(root(style), glyphs: glyphs)
+    }
+
+    /// The resources `member` names besides TileJSON and tiles, as `styleResources(_:glyphs:)`
+    /// lists a style's, resolved against the member's own URL; then, when the plan follows imports,
+    /// its models (asked for first).
+    func styleResources(_ member: Member, glyphs: Bool = true) -> [Resource] {
         var queued: [Resource] = []
-        for source in style.sources {
+        for source in member.style.sources {
             switch source.kind {
-            case .geojson: if let url = source.url { queued.append(.source(resources.resolve(url))) }
-            case .image: if let url = source.url, !url.isEmpty { queued.append(.image(resources.resolve(url))) }
+            case .geojson: if let url = source.url { queued.append(.source(member.resources.resolve(url))) }
+            case .image: if let url = source.url, !url.isEmpty { queued.append(.image(member.resources.resolve(url))) }
             default: break
             }
         }
-        if glyphs { queued += glyphRanges(style, needed: nil) }
-        for sheet in style.sprites {
-            let base = resources.spriteBase(sheet)
+        if glyphs { queued += glyphRanges(member, needed: nil) }
+        for sheet in member.style.sprites {
+            let base = member.resources.spriteBase(sheet)
             queued += [.spriteImage(base: base, pixelRatio: 1), .spriteImage(base: base, pixelRatio: 2),
                        .spriteJSON(base: base, pixelRatio: 1), .spriteJSON(base: base, pixelRatio: 2)]
         }
+        if followsImports { queued += models(of: member) }
         // Each is put at the front of MapLibre's queue: the last queued is asked for first.
         return queued.reversed()
     }
@@ -129,13 +154,18 @@ struct RegionPlan: Sendable {
     /// The glyph ranges of the style's font stacks: all of them (less the ideographs unless the
     /// region includes them), or with `needed` only those.
     func glyphRanges(_ style: Style, needed: Set<GlyphRangeKey>?) -> [Resource] {
-        guard let glyphs = style.glyphs else { return [] }
-        let template = resources.glyphTemplate(glyphs)
+        glyphRanges(root(style), needed: needed)
+    }
+
+    /// The glyph ranges of `member`'s font stacks from its glyphs URL, as `glyphRanges(_:needed:)`.
+    func glyphRanges(_ member: Member, needed: Set<GlyphRangeKey>?) -> [Resource] {
+        guard let glyphs = member.glyphs else { return [] }
+        let template = member.resources.glyphTemplate(glyphs)
         if let needed {
             return needed.sorted().map { Resource.glyphs(template: template, fontStack: $0.fontStack, rangeStart: $0.start) }
         }
         let ranges = definition.includeIdeographs ? Self.allGlyphRanges : Self.nonIdeographGlyphRanges
-        return style.fontStacks.flatMap { stack in ranges.map { Resource.glyphs(template: template, fontStack: stack, rangeStart: $0) } }
+        return member.style.fontStacks.flatMap { stack in ranges.map { Resource.glyphs(template: template, fontStack: stack, rangeStart: $0) } }
     }
 
     /// How many glyph ranges MapLibre Native downloads for the style.
@@ -143,9 +173,10 @@ struct RegionPlan: Sendable {
         style.glyphs == nil ? 0 : style.fontStacks.count * (definition.includeIdeographs ? Self.allGlyphRanges.count : Self.nonIdeographGlyphRanges.count)
     }
 
-    /// The tiles of `source` in the region, given its metadata (`tileJSON` from the server or
-    /// inline, resolved against `base`); nil when the region and the source share no zoom.
-    func tileSet(of source: StyleSource, tileJSON: TileJSON, base: String?) -> TileSet? {
+    /// The tiles of `source` (of the style `scope`) in the region, given its metadata (`tileJSON`
+    /// from the server or inline, resolved against `base`); nil when the region and the source
+    /// share no zoom.
+    func tileSet(of source: StyleSource, tileJSON: TileJSON, base: String?, scope: StyleScope = .root) -> TileSet? {
         let metadata = tileJSON.overridden(by: source)
         guard let template = resources.tileTemplate(metadata, base: base) else { return nil }
         // As MapLibre's coveringZoomLevel: raster rounds, vector and raster-dem floor; vector tiles are 512.
@@ -156,6 +187,6 @@ struct RegionPlan: Sendable {
         let displayMax = Int(pyramid.rounding == .floor ? floor(camera + log2(512 / Double(pyramid.tileSize))) : (camera + log2(512 / Double(pyramid.tileSize))).rounded())
         return TileSet(source: source.id, template: template, zooms: zooms, sourceMaxZoom: pyramid.maxZoom, displayMaxZoom: displayMax,
                        bounds: metadata.bounds, pixelRatio: definition.pixelRatio, definition: definition,
-                       encoding: source.tileEncoding ?? tileJSON.encoding ?? .mvt)
+                       encoding: source.tileEncoding ?? tileJSON.encoding ?? .mvt, scope: scope)
     }
 }

@@ -12,13 +12,20 @@ public enum DeepValidator {
     /// tile of its source has; and, as warnings, each `["get", FIELD]` whose field no loaded feature
     /// of the layer's source layer has. `bytes` is the style's text, for line numbers and paths. The
     /// environment's map options say how often a failure is retried.
+    ///
+    /// A Mapbox engine loads the style's `imports`: each imported style is fetched and read, and its
+    /// sources, sprites, glyphs, models and layers checked as the root's are; what goes wrong in
+    /// one is named by its chain of imports (`import basemap → landmarks: …`). For an engine
+    /// without imports (MapLibre's) a style with imports gets one warning that they are ignored.
     public static func validate(styleURL: String, bytes: [UInt8], environment: LoadingEnvironment) async -> [StyleDiagnostic] {
         let map = environment.makeMap()
         let errors = Mutex<[MapLoadingError]>([])
         let glyphRanges = Mutex<[Resource]>([])
+        let importedURLs = Mutex<[String: StyleScope]>([:])
         let subscription = map.subscribe(MapEvents.mapLoadingError) { event in errors.withLock { $0.append(event.payload) } }
         let requests = map.subscribe(MapEvents.resourceRequest) { event in
             let request = event.payload
+            if !request.request.scope.isRoot { importedURLs.withLock { $0[request.request.url] = request.request.scope } }
             guard request.request.kind == .glyphs, request.response?.data != nil || request.response?.size ?? 0 > 0 else { return }
             glyphRanges.withLock { if !$0.contains(where: { $0.url == request.request.url }) { $0.append(request.request) } }
         }
@@ -30,38 +37,78 @@ public enum DeepValidator {
         let sprite = await map.spriteImageNames
         let style = await map.style
         let data = await map.tileData
+        let imports = await map.importedStyles
+        let scopes = importedURLs.withLock { $0 }
 
         let redactor = URLRedactor()
         // A resource that failed more than once (retried, or revalidated) is reported once.
         var seen = Set<String>()
         var diagnostics = errors.withLock { $0 }.compactMap { error -> StyleDiagnostic? in
-            let message = redactor.redact("\(error.type.rawValue): \(error.message)")
+            let message = redactor.redact("\(error.type.rawValue): \(Self.naming(error, scopes: scopes))")
             return seen.insert(message).inserted ? StyleDiagnostic(message: message, line: nil) : nil
         }
         diagnostics += glyphWarnings.map { StyleDiagnostic(message: redactor.redact($0), line: nil, isWarning: true) }
-        guard let style else { return diagnostics }
+        let document = try? JSONParser.parse(bytes)
         let lines = JSONLineIndex(scanning: bytes)
-        let written = (try? JSONParser.parse(bytes))?["layers"]?.arrayValue ?? []
-        for (index, layer) in style.layers.enumerated() {
-            diagnostics += missingImages(layer, index: index, sprite: sprite, used: data.imagesByLayer[layer.id] ?? [], checksSprite: !style.sprites.isEmpty, lines: lines)
+        let engine = environment.mapOptions.engine
+        if engine.imports == nil, let message = engine.ignores[.imports], !(document?["imports"]?.arrayValue ?? []).isEmpty {
+            diagnostics.append(StyleDiagnostic(message: "imports: \(message)", line: lines.line("imports"), isWarning: true))
+        }
+        guard let style else { return diagnostics }
+        let written = document?["layers"]?.arrayValue ?? []
+        var styles: [StyleScope: (style: Style, written: [JSONValue])] = [.root: (style, written)]
+        for imported in imports where styles[imported.scope] == nil { styles[imported.scope] = (imported.style, []) }
+        for layer in style.layers {
+            let (name, scope) = StyleScope.split(layer.id)
+            guard let own = styles[scope] else { continue }
+            // The layer's place in its own style as written (a Mapbox engine's merge orders layers by slot).
+            let ownIDs = scope.isRoot ? written.map { $0["id"]?.stringValue } : own.style.layers.map { StyleScope.split($0.id).name as String? }
+            let index = ownIDs.firstIndex(of: name) ?? 0
+            let prefix = scope.isRoot ? "" : "import \(scope.chain): "
+            let lineOf: (String) -> Int? = { scope.isRoot ? lines.line($0) : nil }
+            let images = Self.images(of: scope, in: sprite)
+            diagnostics += missingImages(layer, index: index, sprite: images, used: data.imagesByLayer[layer.id] ?? [],
+                                         checksSprite: !own.style.sprites.isEmpty, prefix: prefix, line: lineOf)
             guard let sourceID = layer.source, let source = data.sources[sourceID] else { continue }
             let kind = style.source(id: sourceID)?.kind
+            let sourceName = StyleScope.split(sourceID).name
             if kind == .vector, let name = layer.sourceLayer, source.layers[name] == nil {
                 let path = "layers[\(index)].source-layer"
                 // The view's own zoom: a lower one prefetched (MapLibre Native) says nothing more.
                 let zoom = source.zooms.max().map(String.init) ?? "none"
-                diagnostics.append(StyleDiagnostic(message: "\(path): source layer \"\(name)\" is in no tile of source \"\(sourceID)\" (loaded at zoom \(zoom))",
-                                                   line: lines.line(path)))
+                diagnostics.append(StyleDiagnostic(message: "\(prefix)\(path): source layer \"\(name)\" is in no tile of source \"\(sourceName)\" (loaded at zoom \(zoom))",
+                                                   line: lineOf(path)))
                 continue
             }
             let sourceLayer = kind == .geojson ? "" : layer.sourceLayer ?? ""
-            guard index < written.count, let fields = source.layers[sourceLayer], fields.featureCount > 0 else { continue }
-            for (path, field) in fieldReads(in: written[index], path: "layers[\(index)]") where !fields.fields.contains(field) {
-                let owner = kind == .geojson ? "source \"\(sourceID)\"" : "source layer \"\(sourceLayer)\""
-                diagnostics.append(StyleDiagnostic(message: "\(path): no feature of \(owner) has the field \"\(field)\"", line: lines.line(path), isWarning: true))
+            guard index < own.written.count, let fields = source.layers[sourceLayer], fields.featureCount > 0 else { continue }
+            for (path, field) in fieldReads(in: own.written[index], path: "layers[\(index)]") where !fields.fields.contains(field) {
+                let owner = kind == .geojson ? "source \"\(sourceName)\"" : "source layer \"\(sourceLayer)\""
+                diagnostics.append(StyleDiagnostic(message: "\(prefix)\(path): no feature of \(owner) has the field \"\(field)\"", line: lineOf(path), isWarning: true))
             }
         }
         return diagnostics
+    }
+
+    /// A map loading error's message, named by the import it is about: a scoped source by the
+    /// import's chain and its own id, a resource an import asked for by the import's chain (a
+    /// message about an import's style names it already).
+    private static func naming(_ error: MapLoadingError, scopes: [String: StyleScope]) -> String {
+        guard !error.message.hasPrefix("import ") else { return error.message }
+        if let id = error.sourceID, id.contains(StyleScope.separator) {
+            let (name, scope) = StyleScope.split(id)
+            return "import \(scope.chain): " + error.message.replacing(id, with: name)
+        }
+        guard let scope = scopes.first(where: { error.message.contains($0.key) })?.value else { return error.message }
+        return "import \(scope.chain): \(error.message)"
+    }
+
+    /// The names of `scope`'s sprite images among `images` (named in their scopes), as its layers name them.
+    private static func images(of scope: StyleScope, in images: Set<String>) -> Set<String> {
+        Set(images.compactMap { image in
+            let (name, imageScope) = StyleScope.split(image)
+            return imageScope == scope ? name : nil
+        })
     }
 
     /// What the engine makes of glyphs that break the format's rules in the ranges the load used:
@@ -89,7 +136,7 @@ public enum DeepValidator {
     /// The images a layer needs that the sprite lacks: its constant `icon-image`, and every image
     /// its features asked for (icons, patterns), each once.
     private static func missingImages(_ layer: StyleLayer, index: Int, sprite: Set<String>, used: Set<String>, checksSprite: Bool,
-                                      lines: JSONLineIndex) -> [StyleDiagnostic] {
+                                      prefix: String, line: (String) -> Int?) -> [StyleDiagnostic] {
         let property: String
         switch layer.kind {
         case .fill: property = "paint.fill-pattern"
@@ -97,13 +144,14 @@ public enum DeepValidator {
         case .fillExtrusion: property = "paint.fill-extrusion-pattern"
         default: property = "layout.icon-image"
         }
-        var images = used
+        // An import's layers name its images in its scope: checked by their own names.
+        var images = Set(used.map { StyleScope.split($0).name })
         // An empty icon-image is no icon, as the SDKs read it.
-        if let icon = layer.iconImage, !icon.isEmpty { images.insert(icon) }
+        if let icon = layer.iconImage.map({ StyleScope.split($0).name }), !icon.isEmpty { images.insert(icon) }
         guard checksSprite || layer.iconImage != nil else { return [] }
         let path = "layers[\(index)].\(property)"
         return images.subtracting(sprite).sorted().map { image in
-            StyleDiagnostic(message: "\(path): image \"\(image)\" is not in the sprite", line: lines.line(path))
+            StyleDiagnostic(message: "\(prefix)\(path): image \"\(image)\" is not in the sprite", line: line(path))
         }
     }
 

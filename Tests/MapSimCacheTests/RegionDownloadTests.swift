@@ -46,9 +46,10 @@ struct RegionDownloadTests {
     /// A download of `definition` against a network answering with `answer` and a database holding
     /// `stored` (URL → body).
     private func run(_ definition: OfflineRegionDefinition = Self.world, stored: [String: [UInt8]] = [:], glyphs: RegionDownload.GlyphChoice = .all,
-                     tileLimit: Int = 6_000, retries: Int = 2, answer: @escaping @Sendable (Resource) -> Response = Self.serve) async -> Run {
+                     tileLimit: Int = 6_000, retries: Int = 2, engine: Engine = .maplibreNative,
+                     answer: @escaping @Sendable (Resource) -> Response = Self.serve) async -> Run {
         let loads = CannedLoads(answer)
-        let machine = RegionDownload(region: 1, plan: RegionPlan(definition: definition, mapbox: MapboxURL()), glyphs: glyphs, usableAt: 0,
+        let machine = RegionDownload(region: 1, plan: RegionPlan(definition: definition, mapbox: MapboxURL(), engine: engine), glyphs: glyphs, usableAt: 0,
                                      mapboxTiles: 0, mapboxTileLimit: tileLimit, loading: .init(), retries: retries)
         let loop = DriveLoop(machine: machine, loads: loads, timing: ImmediateDelivery())
         var outputs: [RegionDownload.Output] = []
@@ -116,6 +117,40 @@ struct RegionDownloadTests {
         #expect(status.completedResourceCount == 1 + 1 + 4 + 1 + 3 + 5, "style, TileJSON, sprites, GeoJSON, a range per stack, tiles")
         #expect(status.completedTileCount == 5 && status.requiredTileCount == 5)
         #expect(Set(run.stored) == Set(run.network.map(\.url)).subtracting(run.network.filter { Self.serve($0).error != nil }.map(\.url)))
+    }
+
+    /// A root importing `a` (relative URL) and an inline `b`; `a` imports `c` (a mapbox:// URL) and
+    /// `a` again (once is enough), `c` imports `missing` (404) and names a model; `a` names no glyphs.
+    private static let imports: [String: String] = [
+        "https://h/style.json": #"{"version": 8, "imports": [{"id": "a", "url": "a.json"}, {"id": "b", "url": "", "data": {"version": 8, "sources": {"g": {"type": "geojson", "data": "g.json"}}, "layers": []}}], "sources": {}, "layers": []}"#,
+        "https://h/a.json": #"{"version": 8, "imports": [{"id": "c", "url": "mapbox://styles/u/c"}, {"id": "again", "url": "a.json"}], "sprite": "https://h/a-sprite", "sources": {"v": {"type": "vector", "url": "https://h/v.json"}}, "layers": [{"id": "t", "type": "symbol", "source": "v", "source-layer": "l", "layout": {"text-field": "{name}", "text-font": ["A"]}}]}"#,
+        "https://api.mapbox.com/styles/v1/u/c": #"{"version": 8, "imports": [{"id": "missing", "url": "https://h/missing.json"}], "models": {"m": "https://h/m.glb"}, "glyphs": "https://h/{fontstack}/{range}.pbf", "sources": {"v": {"type": "vector", "url": "https://h/v.json"}}, "layers": [{"id": "t", "type": "symbol", "source": "v", "source-layer": "l", "layout": {"text-field": "{name}", "text-font": ["A"]}}]}"#,
+    ]
+
+    @Test func aMapboxEngineDownloadsEveryImportOnceAndMapLibreNone() async {
+        let answer: @Sendable (Resource) -> Response = { resource in
+            if let style = Self.imports[resource.url] { return .success(Array(style.utf8), source: .network) }
+            if resource.url.hasSuffix("missing.json") { return .failure(.notFound, "HTTP 404 Not Found", source: .network) }
+            return Self.serve(resource)
+        }
+        let download = await run(engine: .mapbox, answer: answer)
+        let urls = download.network.map(\.url)
+        for url in ["https://h/a.json", "https://api.mapbox.com/styles/v1/u/c", "https://h/missing.json", "https://h/m.glb", "https://h/g.json",
+                    "https://h/a-sprite@2x.png", "https://h/v.json", "https://h/0/0/0.pbf"] {
+            #expect(urls.filter { $0 == url }.count == 1, "\(url) once: \(urls)")
+        }
+        #expect(download.network.first { $0.url.hasSuffix(".glb") }?.kind == .model)
+        let glyphs = download.network.filter { $0.kind == .glyphs }.map(\.url)
+        #expect(glyphs.filter { $0.hasPrefix("https://api.mapbox.com/fonts/v1/mapbox/A/") }.count == 130, "a has no glyphs: Mapbox's default fonts")
+        #expect(glyphs.filter { $0.hasPrefix("https://h/A/") }.count == 130, "c's own glyphs")
+        #expect(download.network.filter { $0.kind == .tile }.count == 5, "a and c share v: its tiles once")
+        let status = download.machine.status
+        #expect(download.machine.outcome == .complete && download.machine.absent.map(\.url).contains("https://h/missing.json"), "\(download.machine.failures)")
+        // What the missing import would have named is unknown: the count is not precise, as after a missing TileJSON.
+        #expect(status.completedResourceCount == status.requiredResourceCount && !status.requiredResourceCountIsPrecise)
+
+        let maplibre = await run(answer: answer)
+        #expect(maplibre.network.map(\.url) == ["https://h/style.json"], "MapLibre ignores imports")
     }
 
     @Test func answersWithAMaxAgeLeaveNoTimerBehind() async {
@@ -205,7 +240,7 @@ struct RegionDownloadTests {
         #expect(Set(glyphs) == ["https://h/A/0-255.pbf", "https://h/A/1024-1279.pbf", "https://h/B/0-255.pbf"], "\(glyphs)")
         let firstGlyph = run.network.firstIndex { $0.kind == .glyphs } ?? 0
         #expect(run.network.lastIndex { $0.kind == .tile } ?? 0 < firstGlyph, "glyphs come after the tiles they are found in")
-        #expect(run.machine.neededGlyphs.count == 3 && run.machine.allGlyphRangeCount == 3 * 130)
+        #expect(run.machine.neededGlyphRangeCount == 3 && run.machine.allGlyphRangeCount == 3 * 130)
         #expect(run.machine.outcome == .complete)
     }
 

@@ -63,6 +63,15 @@ public struct StyleResources: Sendable, Equatable {
         tileJSON.tiles.first.map { TileURLTemplate(URLResolver.resolve(mapbox.tile($0), against: base ?? styleURL), scheme: tileJSON.scheme) }
     }
 
+    /// The URL a Mapbox engine requests the style an import names by: `url` resolved against this
+    /// style's URL; a `mapbox://styles/…` URL on the Styles API, with the engine's `query` (Mapbox GL
+    /// JS's `sdk=js-3.0.1`; `Engine.ImportRules.styleURLQuery`) and the token.
+    public func importedStyle(_ url: String, query: String?) -> String {
+        let resolved = resolve(url)
+        guard MapboxURL.isMapbox(resolved), let query else { return mapbox.style(resolved) }
+        return mapbox.style(resolved.contains("?") ? resolved + "&" + query : resolved + "?" + query)
+    }
+
     /// `url` resolved against the style's URL.
     public func resolve(_ url: String) -> String {
         URLResolver.resolve(url, against: styleURL)

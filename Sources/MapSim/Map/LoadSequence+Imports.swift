@@ -11,7 +11,7 @@ import MapSimStyle
 /// whose `failedImportBlocks` waits for it for ever (Mapbox GL JS 3.0.1), the SDK goes on without it.
 extension LoadSequence {
     /// How deep styles nest at most, the root included (Mapbox's `MAX_IMPORT_DEPTH`).
-    static let maximumImportDepth = 5
+    static let maximumImportDepth = StyleImport.maximumDepth
 
     /// The name the root style is imported under when it is a fragment or has a schema.
     static let wrappedRootImportID = "basemap"
@@ -30,8 +30,7 @@ extension LoadSequence {
     /// The style URL `url` as the engine requests it: `mapbox://styles/…` on the Styles API with
     /// the engine's query (`sdk=js-3.0.1`) and the token, any other URL as it is.
     func normalizedStyleURL(_ url: String) -> String {
-        guard MapboxURL.isMapbox(url), let query = options.engine.imports?.styleURLQuery else { return options.mapbox.style(url) }
-        return options.mapbox.style(url.contains("?") ? url + "&" + query : url + "?" + query)
+        StyleResources(styleURL: nil, mapbox: options.mapbox).importedStyle(url, query: options.engine.imports?.styleURLQuery)
     }
 
     /// The resolver of the URLs of `scope`'s style: relative URLs resolve against that style's own URL.
@@ -118,7 +117,7 @@ extension LoadSequence {
             if !ids.insert(entry.id).inserted {
                 actions.append(warning("\(describe(node.scope)) has two imports with the id \"\(entry.id)\": both load into one scope, the later one's sources in place of the earlier's", in: scope))
             }
-            let url = entry.url.isEmpty ? "" : normalizedStyleURL(node.resources.resolve(entry.url))
+            let url = entry.url.isEmpty ? "" : node.resources.importedStyle(entry.url, query: options.engine.imports?.styleURLQuery)
             // A style importing one of the styles above it: Mapbox GL JS compares the URL as written
             // with theirs as requested, so a mapbox:// cycle goes on until the depth limit.
             if !entry.url.isEmpty, node.ancestorURLs.contains(MapboxURL.isMapbox(entry.url) ? entry.url : url) {

@@ -255,7 +255,8 @@ extension LoadSequence {
     }
 
     /// The glyphs URL template of the style `scope` (the root's, or an import's), resolved: each
-    /// import uses its own, or Mapbox's default fonts when it names none — never its parent's.
+    /// import uses its own, or Mapbox's default fonts when it names none — never its parent's; so
+    /// does a root style with imports (Mapbox GL JS's `GLYPHS_URL`).
     /// The first time a style drawing text has none, the actions report it (an engine that draws
     /// such text locally says nothing).
     mutating func glyphTemplate(scope: StyleScope = .root) -> (String?, [Action]) {

@@ -108,6 +108,9 @@ public actor Map {
     /// The parsed style, once loaded.
     public var style: Style? { readout.style }
 
+    /// The styles the style imports that loaded (a Mapbox engine), as `MapReadout.importedStyles`.
+    public var importedStyles: [(scope: StyleScope, url: String?, style: Style)] { readout.importedStyles }
+
     /// The names of the images in the style's sprite sheets, once they are loaded (`id:` prefixed for
     /// sheets other than `default`).
     public var spriteImageNames: Set<String> { loop.machine.map.sequence.spriteImageNames }

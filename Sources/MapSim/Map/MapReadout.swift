@@ -25,6 +25,15 @@ public struct MapReadout: Sendable {
     /// What `["config", NAME]` reads now in the layers of `scope` (the root style, or an import).
     public func config(of scope: StyleScope) -> JSONObject { machine.sequence.config(of: scope) }
 
+    /// The styles the style imports that loaded (a Mapbox engine), in the order they loaded: each
+    /// with its scope, the URL it was requested by (its importer's for an inline one) and its style
+    /// as the map holds it: its sources and layers named in its scope (`StyleScope.qualify`).
+    public var importedStyles: [(scope: StyleScope, url: String?, style: Style)] {
+        machine.sequence.load.imports.nodes.dropFirst().compactMap { node in
+            node.style.map { (scope: node.scope, url: node.resources.styleURL, style: $0) }
+        }
+    }
+
     /// The global state expressions read now: the style's defaults with the values set over them.
     public var globalState: JSONObject { machine.sequence.globalState }
 

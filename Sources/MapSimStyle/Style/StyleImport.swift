@@ -3,6 +3,10 @@ import MapSimJSON
 /// One entry of a Mapbox style's `imports`: another style loaded into this one, in its own scope,
 /// from a URL or given inline, with config values over the imported style's `schema` defaults.
 public struct StyleImport: Sendable, Equatable {
+    /// How deep styles nest at most, the root included (Mapbox's `MAX_IMPORT_DEPTH`): the imports
+    /// of a style this deep are not loaded.
+    public static let maximumDepth = 5
+
     /// The import's id: its scope's name, and how `config` and the map address it.
     public var id: String
     /// Where the imported style is (`url`); `mapbox://styles/USER/STYLE`, a URL, or empty with `data`.

@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import Testing
+import MapSimTesting
+import MapSimJSON
+
+/// `mapsim region download` and `mapsim validate --deep` on a style with Mapbox imports
+/// (styles/mapbox-standard: an import, an import nested in it, a model), served over loopback with
+/// every mapbox:// URL pointed at the server.
+@Suite("mapsim region and validate with Mapbox imports", .serialized)
+struct ImportsCommandTests {
+    static let folder = SampleStyle.stylesFolder + "/mapbox-standard"
+    static let area = ["--bounds", "-122.46,37.76,-122.38,37.82", "--min-zoom", "10", "--max-zoom", "11"]
+
+    /// The options that load the example as the Mapbox SDK does from `server`.
+    static func mapbox(_ server: FixtureServer, engine: String = "mapbox") -> [String] {
+        ["--engine", engine, "--mapbox-api-url", server.baseURL, "--access-token", "pk.test"]
+    }
+
+    @Test func aRegionHoldsEveryImportAndAMapLoadsItOfflineFromTheDatabaseAlone() async throws {
+        let server = try await FixtureServer.start(serving: Self.folder)
+        let fixture = try FixtureDirectory()
+        let database = fixture.path + "/app.db"
+        let style = server.baseURL + "/style.json"
+        let download = try await CommandRunner.run(["region", "download", style, "--cache", database, "-q"] + Self.area + Self.mapbox(server))
+        // The example's fonts have the first two ranges of each glyphs URL (the root's Mapbox
+        // default, the imports' mapsim fonts): all else is what the server lacks, and nothing else.
+        let lines = download.standardOutput.split(separator: "\n").map(String.init)
+        #expect(download.status == 1 && lines.first?.hasPrefix("region 1 incomplete: ") == true, "\(download.standardOutput)\(download.standardError)")
+        #expect(lines.filter { $0.hasPrefix("  missing: ") } == ["  missing: 256 glyph ranges of Mapsim Sans Regular the server does not have (404): 512-767, 512-767, 768-1023, …, 65280-65535, 65280-65535"],
+                "\(download.standardOutput)")
+        // The region's status counts the imports' resources as the download did.
+        let status = try JSONParser.parse(try await CommandRunner.run(["region", "status", "1", "--json", "--cache", database]).standardOutput)
+        #expect(status["missing-resource-count"] == .number(256) && status["required-resource-count-is-precise"] == .bool(true), "\(status)")
+        let stored = try await DatabaseQueue(path: database).read { db in try String.fetchAll(db, sql: "SELECT url FROM resources") }
+        for url in ["mapbox://styles/mapsim/standard", "mapbox://styles/mapsim/landmarks", "mapbox://mapsim.streets",
+                    "mapbox://sprites/mapsim/standard-sprite@2x.png", "\(server.baseURL)/models/v1/mapsim/tower.glb?access_token=pk.test"] {
+            #expect(stored.contains(url), "\(url) is not stored: \(stored)")
+        }
+        #expect(stored.contains { $0.hasPrefix("mapbox://fonts/mapsim/Mapsim%20Sans%20Regular/") }, "\(stored)")
+        await server.stop()
+
+        // A view inside the region (a still map: no prefetch of zooms the region does not have).
+        let offline = try await CommandRunner.run(["load", style, "--offline", "--cache", database, "--fail-on-error", "-q", "--mode", "still",
+                                                   "--center", "-122.42,37.79", "--zoom", "11", "--size", "100x100"] + Self.mapbox(server))
+        #expect(offline.status == 0, "\(offline.standardOutput)\(offline.standardError)")
+        #expect(offline.standardOutput.contains("answered by    database"), "\(offline.standardOutput)")
+        #expect(!offline.standardOutput.contains("failed"), "\(offline.standardOutput)")
+    }
+
+    @Test func maplibreNativeDownloadsNoImports() async throws {
+        let server = try await FixtureServer.start(serving: Self.folder)
+        defer { Task { await server.stop() } }
+        let fixture = try FixtureDirectory()
+        let database = fixture.path + "/app.db"
+        let download = try await CommandRunner.run(["region", "download", server.baseURL + "/style.json", "--cache", database, "-q"] + Self.area
+                                                   + ["--mapbox-api-url", server.baseURL, "--access-token", "pk.test"])
+        #expect(download.status == 0 && download.standardOutput.hasPrefix("region 1 complete: 1 of 1 resources"), "\(download.standardOutput)\(download.standardError)")
+        let mapboxGLJS = try await CommandRunner.run(["region", "download", server.baseURL + "/style.json", "--cache", database] + Self.area + Self.mapbox(server, engine: "mapbox-gl-js"))
+        #expect(mapboxGLJS.status == 64 && mapboxGLJS.standardError.contains("Mapbox GL JS downloads no offline regions"), "\(mapboxGLJS.standardError)")
+    }
+
+    @Test func deepValidationChecksEveryImportForAMapboxEngineAndSaysOnceThatMapLibreIgnoresThem() async throws {
+        let server = try await FixtureServer.start(serving: Self.folder)
+        defer { Task { await server.stop() } }
+        let file = Self.folder + "/style.json"
+        let mapbox = try await CommandRunner.run(["validate", "--deep", "--no-cache", file] + Self.mapbox(server))
+        let deep = mapbox.standardOutput.split(separator: "\n").filter { $0.contains("import ") || $0.contains("failed") || $0.contains("could not") }
+        #expect(deep.isEmpty, "\(mapbox.standardOutput)")
+        #expect(server.received.contains { $0.path.hasPrefix("/styles/v1/mapsim/landmarks") } && server.received.contains { $0.path.hasPrefix("/models/v1/mapsim/tower.glb") })
+
+        let every = try await CommandRunner.run(["validate", "--deep", "--no-cache", file, "--mapbox-api-url", server.baseURL, "--access-token", "pk.test"])
+        let ignored = every.standardOutput.split(separator: "\n").filter { $0.contains("MapLibre has no style imports") }
+        #expect(ignored.count == 1 && ignored[0].contains("warning: maplibre-native, maplibre-gl-js: imports: "), "\(every.standardOutput)")
+    }
+
+    @Test func deepValidationNamesABrokenImportByItsChain() async throws {
+        let server = try await FixtureServer.start(serving: Self.folder)
+        defer { Task { await server.stop() } }
+        let fixture = try FixtureDirectory()
+        let file = try fixture.write("style.json", #"""
+            {"version": 8, "imports": [{"id": "basemap", "url": "", "data": {"version": 8, "sources": {}, "layers": [],
+              "imports": [{"id": "landmarks", "url": "mapbox://styles/mapsim/missing"}]}}], "sources": {}, "layers": []}
+            """#)
+        let result = try await CommandRunner.run(["validate", "--deep", "--no-cache", file] + Self.mapbox(server))
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("import basemap → landmarks: failed to load its style \(server.baseURL)/styles/v1/mapsim/missing"), "\(result.standardOutput)")
+    }
+}
