@@ -1,5 +1,8 @@
+import Synchronization
+
 /// Events as they come from a component that reports them through a handler, read by a test until
-/// what it waits for has happened (or 20 seconds pass: then a `TestSupportError` is thrown).
+/// what it waits for has happened (or two minutes pass: then a `TestSupportError` is thrown — a
+/// bound that a machine whose few cores the whole suite keeps busy still meets).
 public final class EventFeed<Event: Sendable>: Sendable {
     private let stream: AsyncStream<Event>
     /// Where the handler puts events.
@@ -15,25 +18,36 @@ public final class EventFeed<Event: Sendable>: Sendable {
         { [continuation] _, event in continuation.yield(event) }
     }
 
-    /// The events from here on until `done` says so (with every event read so far in this call).
+    /// The events from here on until `done` says so (with every event read so far in this call);
+    /// when two minutes pass first, the error lists what did come.
     public func events(until done: @escaping @Sendable ([Event]) -> Bool) async throws -> [Event] {
-        try await withThrowingTaskGroup(of: [Event]?.self) { group in
+        let seen = Seen()
+        let finished = try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
-                var seen: [Event] = []
                 for await event in self.stream {
-                    seen.append(event)
-                    if done(seen) { return seen }
+                    let all = seen.events.withLock { events in
+                        events.append(event)
+                        return events
+                    }
+                    if done(all) { return true }
                 }
-                return seen
+                return false
             }
             group.addTask {
-                try await Task.sleep(for: .seconds(20))
-                return nil
+                try await Task.sleep(for: .seconds(120))
+                return false
             }
             defer { group.cancelAll() }
-            guard let seen = try await group.next() ?? nil else { throw TestSupportError(.timedOut, "what the test waited for did not happen within 20 s") }
-            return seen
+            return try await group.next() ?? false
         }
+        let events = seen.events.withLock { $0 }
+        guard finished else { throw TestSupportError(.timedOut, "what the test waited for did not happen within 2 min; what came: \(events)") }
+        return events
+    }
+
+    /// The events one wait has read, shared with the task that reads them.
+    private final class Seen: Sendable {
+        let events = Mutex<[Event]>([])
     }
 
     /// Ends the feed and returns what is left in it.
