@@ -19,70 +19,30 @@ import os
 import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from benchmark_support import ROOT, release_binary, start_nginx
 GNU_TIME = "/usr/bin/time"
 
 
-def release_binary() -> str:
-    result = subprocess.run([str(ROOT / "scripts/build-release")], stdout=subprocess.PIPE, text=True)
-    if result.returncode != 0:
-        sys.exit("region-download: scripts/build-release failed")
-    return result.stdout.strip().splitlines()[-1]
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_listening(port: int) -> None:
-    for _ in range(400):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.025)
-    sys.exit(f"region-download: nothing listens on {port}")
 
 
 def site(work: str) -> str:
-    """A copy of the sample whose TileJSON has no bounds and a max zoom of 14, and one tile for all."""
+    """A copy of the sample whose TileJSON has no bounds and a max zoom of 16, and one tile for all."""
     folder = os.path.join(work, "site")
     shutil.copytree(ROOT / "styles/sample", folder)
     tilejson = json.load(open(os.path.join(folder, "tiles.json")))
     tilejson.pop("bounds", None)
-    tilejson["maxzoom"] = 14
+    tilejson["maxzoom"] = 16
     json.dump(tilejson, open(os.path.join(folder, "tiles.json"), "w"))
     shutil.copyfile(ROOT / "styles/sample/tiles/10/163/395.pbf", os.path.join(folder, "one.pbf"))
     return folder
 
-
-def start_nginx(work: str, root: str):
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    if not os.path.exists(nginx):
-        sys.exit("region-download: nginx is not installed (Debian: apt-get install nginx-light)")
-    port = free_port()
-    config = os.path.join(work, "nginx.conf")
-    with open(config, "w") as f:
-        f.write(f"""worker_processes 1; daemon off; pid {work}/nginx.pid; error_log {work}/error.log;
-events {{ worker_connections 2048; }}
-http {{ access_log off; keepalive_requests 100000; etag on; default_type application/octet-stream;
-  server {{ listen 127.0.0.1:{port}; root {root};
-    location /tiles/ {{ add_header Cache-Control "max-age=60"; try_files /one.pbf =404; }}
-    location / {{ add_header Cache-Control "max-age=60"; }} }} }}
-""")
-    process = subprocess.Popen([nginx, "-c", config, "-p", work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_listening(port)
-    return process, port
 
 
 def download(binary: str, url: str, database: str, bounds: str, min_zoom: int, max_zoom: int) -> tuple[float, float, int]:
@@ -113,10 +73,10 @@ def main() -> None:
     args = parser.parse_args()
     if not os.path.exists(GNU_TIME):
         sys.exit("region-download: GNU time is not installed (Debian: apt-get install time)")
-    binary = args.binary or release_binary()
+    binary = args.binary or release_binary("region-download")
     with tempfile.TemporaryDirectory() as work:
         os.chmod(work, 0o755)  # nginx's workers run as another user
-        process, port = start_nginx(work, site(work))
+        process, port = start_nginx(work, site(work), "region-download", 'location /tiles/ { add_header Cache-Control "max-age=60"; try_files /one.pbf =404; }')
         try:
             url = f"http://127.0.0.1:{port}/style.json"
             runs = [download(binary, url, os.path.join(work, "region.db"), args.bounds, args.min_zoom, args.max_zoom) for _ in range(args.rounds)]

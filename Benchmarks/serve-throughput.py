@@ -19,39 +19,16 @@ import os
 import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from benchmark_support import ROOT, free_port, release_binary, start_nginx, wait_listening
 TILE = "/tiles/10/163/395.pbf"
 
 
-def release_binary() -> str:
-    result = subprocess.run([str(ROOT / "scripts/build-release")], stdout=subprocess.PIPE, text=True)
-    if result.returncode != 0:
-        sys.exit("serve-throughput: scripts/build-release failed")
-    return result.stdout.strip().splitlines()[-1]
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_listening(port: int) -> None:
-    for _ in range(400):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.025)
-    sys.exit(f"serve-throughput: nothing listens on {port}")
 
 
 def start_mapsim(binary: str, work: str):
@@ -59,26 +36,9 @@ def start_mapsim(binary: str, work: str):
     process = subprocess.Popen([binary, "serve", str(ROOT / "styles/sample/style.json"), "--port", str(port), "--quiet",
                                 "--events", os.path.join(work, "serve.jsonl"), "--max-connections", "1024"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_listening(port)
+    wait_listening(port, "serve-throughput")
     return process, port
 
-
-def start_nginx(work: str):
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    if not os.path.exists(nginx):
-        sys.exit("serve-throughput: nginx is not installed (Debian: apt-get install nginx-light)")
-    port = free_port()
-    config = os.path.join(work, "nginx.conf")
-    with open(config, "w") as f:
-        f.write(f"""worker_processes 1; daemon off; pid {work}/nginx.pid; error_log {work}/error.log;
-events {{ worker_connections 2048; }}
-http {{ access_log off; keepalive_requests 100000; etag on;
-  server {{ listen 127.0.0.1:{port}; root {ROOT / 'styles/sample'};
-    location / {{ add_header Cache-Control "max-age=60"; add_header Access-Control-Allow-Origin "*"; }} }} }}
-""")
-    process = subprocess.Popen([nginx, "-c", config, "-p", work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_listening(port)
-    return process, port
 
 
 def wrk(port: int, connections: int, seconds: int) -> tuple[float, float]:
@@ -101,13 +61,13 @@ def main() -> None:
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("serve-throughput: wrk is not installed (Debian: apt-get install wrk)")
-    binary = args.binary or release_binary()
+    binary = args.binary or release_binary("serve-throughput")
     results = []
     with tempfile.TemporaryDirectory() as work:
         for connections in [int(c) for c in args.connections.split(",")]:
             figures = {"mapsim": [], "nginx": []}
             for _ in range(args.rounds):
-                for name, start in [("mapsim", lambda: start_mapsim(binary, work)), ("nginx", lambda: start_nginx(work))]:
+                for name, start in [("mapsim", lambda: start_mapsim(binary, work)), ("nginx", lambda: start_nginx(work, str(ROOT / "styles/sample"), "serve-throughput"))]:
                     process, port = start()
                     try:
                         figures[name].append(wrk(port, connections, args.seconds))
