@@ -350,11 +350,11 @@ CAMERAS = {
 def main():
     # Everything is written again except the recordings of the engines: mln/, which
     # scripts/record-mln-requests makes, serve/, which scripts/record-mln-through-serve makes, and
-    # gljs/, which scripts/record-gljs-through-serve makes.
+    # gljs/ and mapboxgl/, which scripts/record-gljs-through-serve makes.
     for name in CAMERAS:
         folder = os.path.join(ROOT, name)
         for entry in os.listdir(folder) if os.path.isdir(folder) else []:
-            if entry not in ("mln", "serve", "gljs"):
+            if entry not in ("mln", "serve", "gljs", "mapboxgl"):
                 path = os.path.join(folder, entry)
                 shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
     fonts = ["Fixture Regular", "Fixture Bold", "Fixture Italic,Fixture Regular", "Fixture CJK"]

@@ -24,23 +24,39 @@ import MapSimTesting
 struct MapboxParityTests {
     static let folder = SampleStyle.stylesFolder + "/mapbox-standard"
 
-    /// Every recording, in order.
-    static let recordings: [DifferentialRecording] = {
+    /// The differential fixtures (styles/differential: labels in many scripts, GeoJSON, a legacy
+    /// style, missing rasters, world copies), recorded with Mapbox GL JS too.
+    static let differential = SampleStyle.stylesFolder + "/differential"
+
+    /// Every recording of a fixture folder, in order.
+    static func recordings(of fixture: String, in folder: String) -> [DifferentialRecording] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/mapboxgl")) ?? []
-        return files.filter { $0.hasSuffix(".json") }.sorted().map { DifferentialRecording(fixture: "mapbox-standard", file: "\(folder)/mapboxgl/\($0)") }
-    }()
+        return files.filter { $0.hasSuffix(".json") }.sorted().map { DifferentialRecording(fixture: fixture, file: "\(folder)/mapboxgl/\($0)") }
+    }
+
+    /// Every recording: the Standard-shaped example's, then the differential fixtures'.
+    static let recordings: [DifferentialRecording] = recordings(of: "mapbox-standard", in: folder)
+        + ((try? FileManager.default.contentsOfDirectory(atPath: differential)) ?? []).sorted().flatMap { recordings(of: $0, in: "\(differential)/\($0)") }
+
+    /// The folder of a recording's fixture.
+    static func folder(of recording: DifferentialRecording) -> String {
+        recording.fixture == "mapbox-standard" ? folder : "\(differential)/\(recording.fixture)"
+    }
 
     @Test func everyCameraIsRecorded() throws {
-        let cameras = try JSONParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: Self.folder + "/cameras.json"))))
-        #expect(Self.recordings.count == cameras.arrayValue?.count)
-        #expect(Self.recordings.count >= 4)
+        for fixture in Set(Self.recordings.map(\.fixture)) {
+            let folder = Self.folder(of: DifferentialRecording(fixture: fixture, file: ""))
+            let cameras = try JSONParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: folder + "/cameras.json"))))
+            #expect(Self.recordings.count { $0.fixture == fixture } == cameras.arrayValue?.count, "\(fixture)")
+        }
+        #expect(Set(Self.recordings.map(\.fixture)).count == 6)
     }
 
     @Test(arguments: recordings)
     func serveRecordsOfMapsimWhatItRecordedOfMapboxGLJS(_ recording: DifferentialRecording) async throws {
         let golden = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: recording.file))))
         let expected = (golden["requests"]?.arrayValue ?? []).compactMap(\.stringValue).map(Self.anyFontOwner)
-        let (loaded, outcome) = try await Self.load(camera: golden["camera"] ?? .null)
+        let (loaded, outcome) = try await Self.load(camera: golden["camera"] ?? .null, folder: Self.folder(of: recording))
         let served = loaded.map(Self.anyFontOwner)
         if golden["idle"] == .bool(true) {
             guard case .reached = outcome else {
@@ -74,7 +90,7 @@ struct MapboxParityTests {
     /// What serve records while mapsim's Mapbox GL JS engine loads the example at `camera` (its
     /// `config` list set first, as `--config` sets it), sorted as the recordings are, and how the load
     /// ended.
-    static func load(camera: JSONValue) async throws -> ([String], Map.RunOutcome) {
+    static func load(camera: JSONValue, folder: String = folder) async throws -> ([String], Map.RunOutcome) {
         let recorded = Mutex<[MapEvent]>([])
         let server = try await StyleServer.start(.init(style: "\(folder)/style.json", port: 0)) { event in
             recorded.withLock { $0.append(event) }
