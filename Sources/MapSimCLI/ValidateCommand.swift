@@ -66,10 +66,15 @@ struct ValidateCommand: AsyncParsableCommand {
     @OptionGroup(title: "mapbox:// URLs (with --deep)")
     var mapbox: MapboxOptions
 
+    @Option(name: .customLong("config"), help: ArgumentHelp("With --deep and a Mapbox engine: set config NAME of the import IMPORT (NAME=JSON alone for the root style) before loading, as load --config does (repeatable).", valueName: "IMPORT.NAME=JSON"))
+    var config: [ConfigArgument] = []
+
     func run() async throws {
+        // An option that would do nothing is refused.
+        guard deep || config.isEmpty else { throw ValidationError("--config sets config values for the load --deep makes: add --deep") }
         let format = format ?? (json ? .json : .text)
         let flavor = loading.engine.flatMap { StyleSpecFlavor(engine: $0.rawValue) } ?? .maplibre
-        let status = deep ? await Self.validate(files, format: format, deepLoading: loading, mapbox: mapbox.normalizer, retries: retries)
+        let status = deep ? await Self.validate(files, format: format, deepLoading: loading, mapbox: mapbox.normalizer, retries: retries, config: config)
             : Self.validate(files, format: format, flavor: flavor)
         if status != ExitStatus.success { throw status }
     }
@@ -105,7 +110,9 @@ struct ValidateCommand: AsyncParsableCommand {
 
     /// Validates `files`, and loads each one that is JSON as `deepLoading` says, `mapbox://` URLs
     /// normalized by `mapbox`; the exit status as `validate(_:format:)` gives it.
-    static func validate(_ files: [String], format: ValidateFormat, deepLoading: LoadingOptions, mapbox: MapboxURL, retries: Int) async -> ExitCode {
+    static func validate(_ files: [String], format: ValidateFormat, deepLoading: LoadingOptions, mapbox: MapboxURL, retries: Int,
+                         config: [ConfigArgument] = []) async -> ExitCode {
+        let settings = config.map { (importID: $0.importID, name: $0.name, value: $0.value == .null ? nil : Optional($0.value)) }
         var outcome = Outcome()
         let flavor = deepLoading.engine.flatMap { StyleSpecFlavor(engine: $0.rawValue) } ?? .maplibre
         for file in files {
@@ -125,7 +132,7 @@ struct ValidateCommand: AsyncParsableCommand {
                     var options = deepLoading
                     options.engine = engine
                     guard let environment = try? options.environment(styleURL: styleURL, mapbox: mapbox, maximumRetries: retries) else { return ExitStatus.cannotWrite }
-                    byEngine.append((engine, await DeepValidator.validate(styleURL: styleURL, bytes: bytes, environment: environment)))
+                    byEngine.append((engine, await DeepValidator.validate(styleURL: styleURL, bytes: bytes, environment: environment, config: settings)))
                     await environment.shutdown()
                 }
                 diagnostics += Self.merged(byEngine)

@@ -17,8 +17,12 @@ public enum DeepValidator {
     /// sources, sprites, glyphs, models and layers checked as the root's are; what goes wrong in
     /// one is named by its chain of imports (`import basemap → landmarks: …`). For an engine
     /// without imports (MapLibre's) a style with imports gets one warning that they are ignored.
-    public static func validate(styleURL: String, bytes: [UInt8], environment: LoadingEnvironment) async -> [StyleDiagnostic] {
+    /// `config` values (import id — "" for the root style —, name, value) are set before the style
+    /// loads, as `load --config` sets them, so a config that shows a layer checks what it needs.
+    public static func validate(styleURL: String, bytes: [UInt8], environment: LoadingEnvironment,
+                                config: [(importID: String, name: String, value: JSONValue?)] = []) async -> [StyleDiagnostic] {
         let map = environment.makeMap()
+        for setting in config { await map.setConfigProperty(setting.importID, setting.name, setting.value) }
         let errors = Mutex<[MapLoadingError]>([])
         let glyphRanges = Mutex<[Resource]>([])
         let importedURLs = Mutex<[String: StyleScope]>([:])

@@ -86,4 +86,21 @@ struct ImportsCommandTests {
         #expect(result.status == 1)
         #expect(result.standardOutput.contains("import basemap → landmarks: failed to load its style \(server.baseURL)/styles/v1/mapsim/missing"), "\(result.standardOutput)")
     }
+
+    @Test func deepValidationLoadsWithTheConfigGivenAndRefusesItWithoutDeep() async throws {
+        let file = Self.folder + "/style.json"
+        var ranges: [String: Bool] = [:]
+        for shown in [false, true] {
+            let server = try await FixtureServer.start(serving: Self.folder)
+            let result = try await CommandRunner.run(["validate", "--deep", "--no-cache", file, "--config", "basemap.showPointOfInterestLabels=\(shown)"]
+                                                     + Self.mapbox(server, engine: "mapbox-gl-js"))
+            #expect(result.status == 0, "\(result.standardOutput)")
+            ranges["\(shown)"] = server.received.contains { $0.path.contains("/256-511.pbf") }
+            await server.stop()
+        }
+        // The points of interest's names need a range the rest of the map does not.
+        #expect(ranges == ["false": false, "true": true])
+        let refused = try await CommandRunner.run(["validate", file, "--config", "basemap.showPlaceLabels=false"])
+        #expect(refused.status == 64 && refused.standardError.contains("--config sets config values for the load --deep makes"), "\(refused.standardError)")
+    }
 }
