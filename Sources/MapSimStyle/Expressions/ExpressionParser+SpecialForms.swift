@@ -119,7 +119,7 @@ extension ExpressionParser {
     }
 
     func parseIndexOf(_ args: [JSONValue]) -> ParsedExpression? {
-        guard args.count == 3 || args.count == 4 else { return error("Expected 2 or 3 arguments, but found \(args.count - 1) instead.") }
+        guard args.count == 3 || args.count == 4 else { return error("Expected \(argumentCounts) arguments, but found \(args.count - 1) instead.") }
         let needle = parse(args[1], at: 1, expected: .value)
         let haystack = parse(args[2], at: 2, expected: .value)
         guard let needle, let haystack else { return nil }
@@ -135,7 +135,7 @@ extension ExpressionParser {
     }
 
     func parseSlice(_ args: [JSONValue]) -> ParsedExpression? {
-        guard args.count == 3 || args.count == 4 else { return error("Expected 2 or 3 arguments, but found \(args.count - 1) instead.") }
+        guard args.count == 3 || args.count == 4 else { return error("Expected \(argumentCounts) arguments, but found \(args.count - 1) instead.") }
         let input = parse(args[1], at: 1, expected: .value)
         let begin = parse(args[2], at: 2, expected: .number)
         guard let input, let begin else { return nil }
@@ -233,7 +233,8 @@ extension ExpressionParser {
     }
 
     func parseCoalesce(_ args: [JSONValue]) -> ParsedExpression? {
-        guard args.count >= 2 else { return error("Expected at least one argument.") }
+        // Mapbox's message has its typo.
+        guard args.count >= 2 else { return error(flavor == .mapbox ? "Expectected at least one argument." : "Expected at least one argument.") }
         var output = expectedType.flatMap { $0 == .value ? nil : $0 }
         var children: [ParsedExpression] = []
         for argument in args.dropFirst() {
@@ -410,6 +411,7 @@ extension ExpressionParser {
     }
 
     func parseImage(_ args: [JSONValue]) -> ParsedExpression? {
+        if flavor == .mapbox { return parseMapboxImage(args) }
         guard args.count == 2 else { return error("Expected two arguments.") }
         guard let name = parse(args[1], at: 1, expected: .string) else { return error("No image name provided.") }
         return ParsedExpression(.image, type: .resolvedImage, children: [name])
@@ -438,6 +440,7 @@ extension ExpressionParser {
     }
 
     func parseGeometryOperator(_ op: String, _ args: [JSONValue]) -> ParsedExpression? {
+        if op == "distance" && flavor == .mapbox { return parseMapboxDistance(args) }
         guard args.count == 2 else { return error("'\(op)' expression requires exactly one argument, but found \(args.count - 1) instead.") }
         let allowed: Set<String> = op == "within"
             ? ["Polygon", "MultiPolygon"]

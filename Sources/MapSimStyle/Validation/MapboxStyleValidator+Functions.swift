@@ -107,7 +107,8 @@ extension MapboxStyleValidator {
             errors += validateDomainValue(domain, container: options.value, containerPath: path, typeName: typeName, isDataDriven: isDataDriven, state: state)
         }
         let output = options.child(key: "\(key)[1]", value: pair[1], path: path.map { "\($0)[1]" }, valueSpec: propertySpec)
-        if isExpression(pair[1]) {
+        // The reference's `op in definitions`: an inherited member of Object.prototype counts too.
+        if isExpression(pair[1]) || pair[1].arrayValue?.first?.stringValue.map(StyleValidator.objectPrototypeMembers.contains) == true {
             return errors + [error(output, "expressions are not allowed in function stops.")]
         }
         return errors + validate(output)
