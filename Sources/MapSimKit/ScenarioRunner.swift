@@ -71,7 +71,7 @@ public struct ScenarioRunner: Sendable {
             throw ScenarioError(.cannotRun, file: scenario.name, environment.cacheError.map { "\($0)" } ?? environment.warnings.joined(separator: "; "))
         }
         if case .warm(let camera) = scenario.cache {
-            let warm = environment.faultless.makeMap(viewport: scenario.viewport, maximumPitch: scenario.maximumPitch ?? Camera.maximumPitch)
+            let warm = environment.faultless.makeMap(viewport: scenario.viewport)
             await warm.setCamera(camera ?? scenario.camera)
             await warm.setStyleURI(scenario.style)
             _ = await warm.run(until: .mapIdle, timeout: .seconds(60))
@@ -92,11 +92,11 @@ public struct ScenarioRunner: Sendable {
                 throw ScenarioError(.cannotRun, file: scenario.name, "the region download failed: \(error)", underlying: error)
             }
         }
-        let map = environment.makeMap(viewport: scenario.viewport, maximumPitch: scenario.maximumPitch ?? Camera.maximumPitch)
+        let map = environment.makeMap(viewport: scenario.viewport)
         let recorder = TraceRecorder(header: Trace.Header(scenario: scenario.name, seed: scenario.seed, engine: scenario.engine.rawValue,
                                                               style: redactor.redact(scenario.style), network: scenario.profile.rawValue,
                                                               camera: Trace.Header.camera(scenario.camera, viewport: scenario.viewport),
-                                                              view: Trace.Header.view(style: nil, globalState: scenario.globalState, config: scenario.config, maximumPitch: scenario.maximumPitch)),
+                                                              view: Trace.Header.view(style: nil, globalState: scenario.globalState, config: scenario.config)),
                                      redactor: redactor)
         let subscription = recorder.record(map)
         await map.setCamera(scenario.camera)

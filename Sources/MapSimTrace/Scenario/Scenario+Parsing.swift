@@ -42,7 +42,7 @@ private struct ScenarioParser {
     let folder: String
 
     func scenario() throws(StyleError) -> Scenario {
-        let known: Set<String> = ["name", "description", "style", "engine", "mirror", "network", "viewport", "camera", "max-pitch", "global-state", "config", "cache", "live", "entities",
+        let known: Set<String> = ["name", "description", "style", "engine", "mirror", "network", "viewport", "camera", "global-state", "config", "cache", "live", "entities",
                                   "content", "steps", "expect"]
         for key in try root.object().keys where !known.contains(key) { throw root.member(key)!.failure("unknown scenario key \"\(key)\"") }
         guard let style = root.member("style") else { throw root.failure("missing required key \"style\"") }
@@ -85,7 +85,6 @@ private struct ScenarioParser {
                                          height: try viewport.member("height")?.integer(in: 1...16_384) ?? 512,
                                          pixelRatio: try viewport.member("pixel-ratio")?.number(in: 0.1...8) ?? 1)
         }
-        if let maximum = root.member("max-pitch") { scenario.maximumPitch = try maximum.number(in: 0...Camera.steepestPitch) }
         if let camera = root.member("camera") { scenario.camera = try self.camera(camera) }
         if let state = root.member("global-state") { scenario.globalState = try state.object() }
         if let config = root.member("config") { scenario.config = try Self.config(config) }
@@ -141,13 +140,8 @@ private struct ScenarioParser {
         }
         options.zoom = try field.member("zoom")?.number(in: 0...Camera.maximumZoom)
         options.bearing = try field.member("bearing")?.number()
-        options.pitch = try field.member("pitch")?.number(in: 0...maximumPitch)
+        options.pitch = try field.member("pitch")?.number(in: 0...Camera.maximumPitch)
         return options
-    }
-
-    /// The steepest pitch the scenario's cameras take: its `max-pitch` (0–85), else the SDKs' 60.
-    private var maximumPitch: Double {
-        (try? root.member("max-pitch")?.number(in: 0...Camera.steepestPitch)) ?? Camera.maximumPitch
     }
 
     private func state(_ field: JSONField) throws(StyleError) -> Map.State {

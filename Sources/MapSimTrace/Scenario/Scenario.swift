@@ -213,9 +213,6 @@ public struct Scenario: Sendable, Equatable {
     public var viewport: Viewport
     /// The camera before loading (fields not given come from the style).
     public var camera: CameraOptions
-    /// The steepest pitch the map takes (`max-pitch`, 0–85; the SDKs' 60 when not given), as `load
-    /// --max-pitch` sets it.
-    public var maximumPitch: Double?
     /// Global state set over the style's before loading (`global-state`).
     public var globalState = JSONObject()
     /// Config set over a Mapbox style's imports before loading (`config`: `{IMPORT: {NAME: VALUE}}`).
