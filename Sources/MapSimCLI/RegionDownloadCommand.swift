@@ -161,7 +161,8 @@ struct RegionDownloadCommand: AsyncParsableCommand {
         }
         let writer: EventLineWriter?
         do {
-            writer = try events.map { try EventLineWriter(path: $0) }
+            // A file gets its lines in batches, none later than 100 ms after it came: a line per resource is a write per resource.
+            writer = try events.map { try EventLineWriter(path: $0, batchInterval: $0 == "-" ? nil : .milliseconds(100)) }
         } catch {
             await environment.shutdown()
             throw ExitStatus.fail(error)

@@ -199,8 +199,10 @@ struct ServeCommand: AsyncParsableCommand {
         let streamsTrace = trace.map { !($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) } ?? false
         let writers: [EventLineWriter]
         do {
-            writers = try (events.map { [try EventLineWriter(path: $0)] } ?? [])
-                + (streamsTrace ? trace.map { [try EventLineWriter(path: $0, header: header.json)] } ?? [] : [])
+            // A file gets its lines in batches, none later than 100 ms: one write per request would cost more than the answer.
+            let batch = { (path: String) in path == "-" ? nil : Duration.milliseconds(100) }
+            writers = try (events.map { [try EventLineWriter(path: $0, batchInterval: batch($0))] } ?? [])
+                + (streamsTrace ? trace.map { [try EventLineWriter(path: $0, header: header.json, batchInterval: batch($0))] } ?? [] : [])
         } catch {
             throw ExitStatus.fail(error)
         }

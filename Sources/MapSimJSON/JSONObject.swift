@@ -10,11 +10,23 @@ public struct JSONObject: Sendable, Equatable {
     private struct ExactKey: Hashable {
         let text: String
 
-        static func == (lhs: ExactKey, rhs: ExactKey) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
+        static func == (lhs: ExactKey, rhs: ExactKey) -> Bool { JSONObject.sameKey(lhs.text, rhs.text) }
 
         func hash(into hasher: inout Hasher) {
-            for byte in text.utf8 { hasher.combine(byte) }
+            if text.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
+                for byte in text.utf8 { hasher.combine(byte) }
+            }
         }
+    }
+
+    /// Whether two keys are the same code units: their UTF-8 bytes compared at once.
+    @inline(__always)
+    static func sameKey(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        let compared = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right in left.elementsEqual(right) }
+        }
+        return (compared ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 
     /// The members in document order. A repeated key keeps its last value, at its first position.
@@ -47,7 +59,7 @@ public struct JSONObject: Sendable, Equatable {
     private static func keysAreDistinct(_ members: [(key: String, value: JSONValue)]) -> Bool {
         if members.count <= indexThreshold {
             for i in members.indices {
-                for j in members.indices where j > i && members[i].key.utf8.elementsEqual(members[j].key.utf8) { return false }
+                for j in members.indices where j > i && sameKey(members[i].key, members[j].key) { return false }
             }
             return true
         }
@@ -57,7 +69,7 @@ public struct JSONObject: Sendable, Equatable {
 
     private func position(of key: String) -> Int? {
         if let index { return index[ExactKey(text: key)] }
-        return members.firstIndex { $0.key.utf8.elementsEqual(key.utf8) }
+        return members.firstIndex { Self.sameKey($0.key, key) }
     }
 
     /// The value of `key`, or nil when absent. Setting nil removes the member.
@@ -94,6 +106,6 @@ public struct JSONObject: Sendable, Equatable {
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
-            && zip(lhs.members, rhs.members).allSatisfy { $0.key.utf8.elementsEqual($1.key.utf8) && $0.value == $1.value }
+            && zip(lhs.members, rhs.members).allSatisfy { sameKey($0.key, $1.key) && $0.value == $1.value }
     }
 }

@@ -72,9 +72,21 @@ public enum JSONWriter {
         if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
             bytes.append(contentsOf: s.utf8)
         } else {
-            var escaped = ""
-            writeString(s, to: &escaped)
-            bytes.append(contentsOf: escaped.utf8.dropFirst().dropLast())
+            // Byte by byte: what needs escaping is ASCII, and every other byte goes as it is.
+            for byte in s.utf8 {
+                switch byte {
+                case 0x22: bytes.append(0x5C); bytes.append(0x22)
+                case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
+                case 0x0A: bytes.append(0x5C); bytes.append(0x6E)
+                case 0x0D: bytes.append(0x5C); bytes.append(0x72)
+                case 0x09: bytes.append(0x5C); bytes.append(0x74)
+                case ..<0x20:
+                    bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, byte < 0x10 ? 0x30 : 0x31])
+                    let low = byte & 0x0F
+                    bytes.append(low < 10 ? 0x30 + low : 0x61 + low - 10)
+                default: bytes.append(byte)
+                }
+            }
         }
         bytes.append(0x22)
     }

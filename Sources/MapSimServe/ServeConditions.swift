@@ -34,6 +34,9 @@ public final class ServeConditions: Sendable {
                 ("offline", windows.isEmpty ? "never" : windows.joined(separator: ", ") + " after the server started")]
     }
 
+    /// Whether every request is answered at once, as it is: no profile, no fault, no offline window.
+    var answersAtOnce: Bool { profile == nil && faults.isEmpty && offlineWindows.isEmpty }
+
     /// The machine that decides under these conditions, from the server's start.
     func machine() -> ServeConditionsMachine {
         ServeConditionsMachine(profile: profile, faults: faults, offlineWindows: offlineWindows)

@@ -13,7 +13,8 @@ struct ServeResponder: Sendable {
     let style: ServedStyle
     let remote: RemoteResources?
     let maxAge: Int
-    let conditions: ServeConditionsLoop
+    /// The conditions' loop; nil when every request is answered at once.
+    let conditions: ServeConditionsLoop?
     let start: ContinuousClock.Instant
     let page: ServePage
     let report: @Sendable (MapEvent) -> Void
@@ -63,7 +64,7 @@ struct ServeResponder: Sendable {
         }
         // The network's conditions: a profile's delay, a fault, an offline window.
         var truncated = false
-        switch await conditions.decide(resource, size: answer.body.count) {
+        switch await conditions?.decide(resource, size: answer.body.count) ?? .answer {
         case .answer:
             break
         case .status(let code, let headers):
@@ -98,11 +99,22 @@ struct ServeResponder: Sendable {
 
     private static func fields(_ answer: FileAnswer) -> HTTPFields {
         var fields = HTTPFields()
+        fields.reserveCapacity(answer.headers.count)
         for (name, value) in answer.headers {
-            if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+            if let name = knownNames[name] ?? HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
         }
         return fields
     }
+
+    /// The names every answer uses, made once rather than checked on every request.
+    private static let knownNames: [String: HTTPField.Name] = {
+        var names: [String: HTTPField.Name] = [:]
+        for name in ["Content-Type", "ETag", "Last-Modified", "Cache-Control", "Accept-Ranges", "Access-Control-Allow-Origin",
+                     "Access-Control-Expose-Headers", "Vary", "Content-Encoding", "Content-Range"] {
+            names[name] = HTTPField.Name(name)
+        }
+        return names
+    }()
 
     private func event(_ began: ContinuousClock.Instant, _ resource: Resource, _ response: MapSim.Response) -> MapEvent {
         MapEvent(begin: SimTime(began - start), end: SimTime(ContinuousClock.now - start),

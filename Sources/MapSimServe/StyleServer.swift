@@ -62,12 +62,12 @@ public final class StyleServer: Sendable {
     /// The host it listens on.
     public let host: String
     private let run: GracefulRun
-    private let conditions: ServeConditionsLoop
+    private let conditions: ServeConditionsLoop?
 
     /// The URL clients reach it at, `http://HOST:PORT/`.
     public var baseURL: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/" }
 
-    private init(host: String, port: Int, run: GracefulRun, conditions: ServeConditionsLoop) {
+    private init(host: String, port: Int, run: GracefulRun, conditions: ServeConditionsLoop?) {
         self.host = host
         self.port = port
         self.run = run
@@ -82,17 +82,15 @@ public final class StyleServer: Sendable {
         let (folder, style) = try await served(configuration)
         let log = ServedRequestLog()
         let page = ServePage(log: log, conditions: configuration.conditions, style: configuration.style, start: started)
-        let conditions = ServeConditionsLoop(configuration.conditions.machine())
+        // Without conditions every request is answered at once: no loop to ask.
+        let conditions = configuration.conditions.answersAtOnce ? nil : ServeConditionsLoop(configuration.conditions.machine())
         let responder = ServeResponder(folder: folder, style: style, remote: configuration.remote, maxAge: configuration.maxAge,
                                        conditions: conditions, start: started, page: page) { event in
             log.record(event)
             report(event)
         }
-        let router = Router(context: ServeRequestContext.self)
-        for method in [HTTPRequest.Method.get, .head, .options, .post, .put, .delete, .patch] {
-            router.on("**", method: method) { request, context in await responder.answer(request, context: context) }
-            router.on("/", method: method) { request, context in await responder.answer(request, context: context) }
-        }
+        // Every path and method goes to the one responder (which refuses what it does not serve): no router to walk per request.
+        let dispatch = CallbackResponder<ServeRequestContext> { request, context in await responder.answer(request, context: context) }
         let (portStream, portContinuation) = AsyncStream<Result<Int, ServeError>>.makeStream()
         var http1 = HTTP1Channel.Configuration(idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000
                                                                           + configuration.idleTimeout.components.attoseconds / 1_000_000_000))
@@ -100,7 +98,7 @@ public final class StyleServer: Sendable {
                                   maxHeaderFieldCount: 100)
         var logger = Logger(label: "mapsim-serve")
         logger.logLevel = .critical
-        let app = Application(router: router, server: .http1(configuration: http1),
+        let app = Application(responder: dispatch, server: .http1(configuration: http1),
                               configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                                    availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
                               onServerRunning: { channel in
@@ -157,6 +155,6 @@ public final class StyleServer: Sendable {
     /// Stops serving: no new connection is accepted, the answers in flight are finished.
     public func stop() async {
         await run.stop()
-        await conditions.stop()
+        await conditions?.stop()
     }
 }

@@ -67,6 +67,18 @@ struct ReportDataTests {
         #expect(ReportTiles.Key(url: "https://h/t/99/1/1.pbf") == nil && ReportTiles.Key(url: "https://h/t/2/4/0.pbf") == nil && ReportTiles.Key(url: "https://h/x.json") == nil)
     }
 
+    @Test func tileURLsReadTheSameWithOrWithoutOtherScripts() {
+        // ASCII URLs are read as bytes, others as characters: the two readings agree.
+        #expect(ReportTiles.Key(url: "https://h/t//3/2/1.pbf?a=1/2/3") == ReportTiles.Key(z: 3, x: 2, y: 1))
+        #expect(ReportTiles.Key(url: "https://h/té/3/2/1.pbf?a=1/2/3") == ReportTiles.Key(z: 3, x: 2, y: 1))
+        #expect(ReportTiles.Key(url: "https://h/t/3/2/1٣.pbf") == nil && ReportTiles.Key(url: "https://h/t/3/2/٣.pbf") == nil)
+        #expect(ReportTiles.Key(url: "https://h/t/3/2/x1.pbf") == nil && ReportTiles.Key(url: "3/2/1") == ReportTiles.Key(z: 3, x: 2, y: 1))
+        #expect(ReportTiles.Key(url: "https://h/t/3/99999999999999999999/1.pbf") == nil && ReportTiles.Key(url: "2/1") == nil)
+        #expect(ReportTiles.template(of: "https://h/té/10/163/395@2x.png?key=1") == "https://h/té/{z}/{x}/{y}@2x.png?key=1")
+        #expect(ReportTiles.template(of: "10/163/395.pbf") == "/{z}/{x}/{y}.pbf" && ReportTiles.template(of: "a/b") == "a/b")
+        #expect(ReportTiles.template(of: "https://h/t/1/2/3?q=/x/y/z") == "https://h/t/{z}/{x}/{y}?q=/x/y/z")
+    }
+
     @Test func theReportMarksTheCriticalPathAndListsTheMilestones() throws {
         let events = [
             request("https://h/style.json", .style, begin: 0, end: 10, .success([1], source: .network)),

@@ -34,6 +34,8 @@ public struct ResourcePath: Sendable, Equatable {
         } else {
             named = url
         }
+        // Most URLs hold no escape: no decoding to do.
+        guard named.utf8.contains(UInt8(ascii: "%")) else { return named }
         return named.removingPercentEncoding ?? named
     }
 

@@ -181,6 +181,9 @@ extension ExpressionParser {
     static let objectPrototypeNames = ["constructor", "__defineGetter__", "__defineSetter__", "hasOwnProperty", "__lookupGetter__", "__lookupSetter__",
                                        "isPrototypeOf", "propertyIsEnumerable", "toString", "valueOf", "__proto__", "toLocaleString"]
 
+    /// `objectPrototypeNames` as the keys `match` compares: their UTF-8 bytes.
+    private static let objectPrototypeKeys = Set(objectPrototypeNames.map { Array($0.utf8) })
+
     func parseMatch(_ args: [JSONValue]) -> ParsedExpression? {
         guard args.count >= 5 else { return error("Expected at least 4 arguments, but found only \(args.count - 1).") }
         guard args.count % 2 == 1 else { return error("Expected an even number of arguments.") }
@@ -188,8 +191,8 @@ extension ExpressionParser {
         var output = expectedType.flatMap { $0 == .value ? nil : $0 }
         // The reference keys its branches by `String(label)` in a plain object: the names
         // `Object.prototype` has are taken already, and keys compare by UTF-16 code units (never
-        // as canonically equivalent Unicode).
-        var seen = Set(Self.objectPrototypeNames.map { Array($0.utf16) })
+        // as canonically equivalent Unicode) — as their UTF-8 bytes compare.
+        var seen = Self.objectPrototypeKeys
         var labelSets: [[ExpressionValue]] = []
         var outputs: [ParsedExpression] = []
         var index = 2
@@ -217,7 +220,7 @@ extension ExpressionParser {
                 } else {
                     inputType = type
                 }
-                guard seen.insert(Array(key.utf16)).inserted else { return labelParser.error("Branch labels must be unique.") }
+                guard seen.insert(Array(key.utf8)).inserted else { return labelParser.error("Branch labels must be unique.") }
             }
             // The reference reports a branch's output at its label's position.
             guard let result = parse(args[index + 1], at: index, expected: output) else { return nil }

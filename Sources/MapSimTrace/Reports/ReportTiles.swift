@@ -21,6 +21,50 @@ public struct ReportTiles: Sendable {
         /// extension, `@2x` and a query after them allowed); nil when there are none or they are no
         /// tile.
         init?(url: String) {
+            // ASCII (nearly every URL): read as bytes. Otherwise as characters, where a digit may be
+            // one of another script.
+            guard url.utf8.allSatisfy({ $0 < 0x80 }) else {
+                self.init(characters: url)
+                return
+            }
+            let bytes = Array(url.utf8)
+            let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+            // The last three non-empty segments, from the end.
+            var segments: [Range<Int>] = []
+            var cursor = end
+            while segments.count < 3 {
+                while cursor > 0, bytes[cursor - 1] == UInt8(ascii: "/") { cursor -= 1 }
+                guard cursor > 0 else { return nil }
+                var start = cursor
+                while start > 0, bytes[start - 1] != UInt8(ascii: "/") { start -= 1 }
+                segments.append(start..<cursor)
+                cursor = start
+            }
+            func number(_ range: Range<Int>, prefixOnly: Bool) -> Int? {
+                var value = 0
+                var digits = 0
+                for index in range {
+                    let byte = bytes[index]
+                    guard byte >= 0x30, byte <= 0x39 else {
+                        if prefixOnly { break }
+                        return nil
+                    }
+                    let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+                    let (sum, carry) = times.addingReportingOverflow(Int(byte - 0x30))
+                    guard !overflow, !carry else { return nil }
+                    value = sum
+                    digits += 1
+                }
+                return digits > 0 ? value : nil
+            }
+            guard let z = number(segments[2], prefixOnly: false), let x = number(segments[1], prefixOnly: false),
+                  let y = number(segments[0], prefixOnly: true) else { return nil }
+            guard (0...30).contains(z), x < 1 << z, y < 1 << z else { return nil }
+            self.init(z: z, x: x, y: y)
+        }
+
+        /// `init(url:)` character by character.
+        private init?(characters url: String) {
             let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
             let segments = path.split(separator: "/").suffix(3)
             guard segments.count == 3 else { return nil }
@@ -161,6 +205,21 @@ public struct ReportTiles: Sendable {
 
     /// A tile URL with its `z/x/y` cut out: what the requests of one source's tiles share.
     static func template(of url: String) -> String {
+        // ASCII (nearly every URL): cut as bytes; otherwise as characters.
+        guard url.utf8.allSatisfy({ $0 < 0x80 }) else { return template(ofCharacters: url) }
+        let bytes = Array(url.utf8)
+        let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+        let slashes = bytes[..<end].indices.filter { bytes[$0] == UInt8(ascii: "/") }.suffix(3)
+        guard slashes.count >= 2 else { return url }
+        let last = slashes[slashes.endIndex - 1]
+        let kept = slashes.count == 3 ? slashes[slashes.startIndex] : 0
+        var suffixStart = last + 1
+        while suffixStart < end, bytes[suffixStart] >= 0x30, bytes[suffixStart] <= 0x39 { suffixStart += 1 }
+        return String(decoding: bytes[..<kept], as: UTF8.self) + "/{z}/{x}/{y}" + String(decoding: bytes[suffixStart...], as: UTF8.self)
+    }
+
+    /// `template(of:)` character by character.
+    private static func template(ofCharacters url: String) -> String {
         let cut = url.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         var segments = cut[0].split(separator: "/", omittingEmptySubsequences: false)
         guard segments.count >= 3 else { return url }
