@@ -60,7 +60,7 @@ struct ReportCommand: ParsableCommand {
             }
         }
         do {
-            try OutputFile.write(ReportPage.html(reports, title: title), to: output, format: .page)
+            try OutputFile.write(ReportPage.bytes(reports, title: title), to: output, format: .page)
         } catch {
             throw ExitStatus.fail(error)
         }

@@ -30,10 +30,16 @@ public struct PageDocument: Sendable {
     }
 
     /// The HTML.
-    public var html: String {
+    public var html: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The HTML as UTF-8, built in one buffer: a report of a large trace is written without a
+    /// copy of its data as text.
+    public var bytes: [UInt8] {
         var object = JSONObject([("mode", .string(mode)), ("title", .string(title)), ("generator", .string("mapsim \(MapSimInfo.version)"))])
         for member in data.members { object[member.key] = member.value }
-        var output = """
+        var json: [UInt8] = []
+        JSONWriter.write(.object(object), into: &json)
+        var output = Array("""
         <!doctype html>
         <html lang="en">
         <head>
@@ -47,10 +53,11 @@ public struct PageDocument: Sendable {
         <body>
         <main id="app"><noscript>This page draws itself with JavaScript; its data is in the element mapsim-data.</noscript></main>
         <script type="application/json" id="mapsim-data">
-        """
-        output.reserveCapacity(output.utf8.count + PageScript.source.utf8.count + 1024)
-        output += Self.embedded(JSONWriter.string(.object(object)))
-        output += "</script>\n<script>\(PageScript.source)</script>\n</body>\n</html>\n"
+        """.utf8)
+        let tail = Array("</script>\n<script>\(PageScript.source)</script>\n</body>\n</html>\n".utf8)
+        output.reserveCapacity(output.count + json.count + json.count / 64 + tail.count)
+        Self.appendEmbedded(json, to: &output)
+        output += tail
         return output
     }
 
@@ -69,15 +76,15 @@ public struct PageDocument: Sendable {
         return output
     }
 
-    /// JSON made safe inside a `<script>` element: every `<` (only ever inside a string) written as
-    /// `\u003c`, so no `</script>` in the data can end the element.
-    static func embedded(_ json: String) -> String {
-        guard json.utf8.contains(UInt8(ascii: "<")) else { return json }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(json.utf8.count + 64)
-        for byte in json.utf8 {
-            if byte == UInt8(ascii: "<") { bytes += Array("\\u003c".utf8) } else { bytes.append(byte) }
+    /// Appends `json` to `output` made safe inside a `<script>` element: every `<` (only ever
+    /// inside a string) written as `\u003c`, so no `</script>` in the data can end the element.
+    static func appendEmbedded(_ json: [UInt8], to output: inout [UInt8]) {
+        var start = 0
+        while let less = json[start...].firstIndex(of: UInt8(ascii: "<")) {
+            output += json[start..<less]
+            output += Array("\\u003c".utf8)
+            start = less + 1
         }
-        return String(decoding: bytes, as: UTF8.self)
+        output += json[start...]
     }
 }

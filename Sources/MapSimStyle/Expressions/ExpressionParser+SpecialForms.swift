@@ -192,7 +192,7 @@ extension ExpressionParser {
         // The reference keys its branches by `String(label)` in a plain object: the names
         // `Object.prototype` has are taken already, and keys compare by UTF-16 code units (never
         // as canonically equivalent Unicode) — as their UTF-8 bytes compare.
-        var seen = Self.objectPrototypeKeys
+        var seen: Set<[UInt8]> = []
         var labelSets: [[ExpressionValue]] = []
         var outputs: [ParsedExpression] = []
         var index = 2
@@ -220,7 +220,8 @@ extension ExpressionParser {
                 } else {
                     inputType = type
                 }
-                guard seen.insert(Array(key.utf8)).inserted else { return labelParser.error("Branch labels must be unique.") }
+                let bytes = Array(key.utf8)
+                guard !Self.objectPrototypeKeys.contains(bytes), seen.insert(bytes).inserted else { return labelParser.error("Branch labels must be unique.") }
             }
             // The reference reports a branch's output at its label's position.
             guard let result = parse(args[index + 1], at: index, expected: output) else { return nil }

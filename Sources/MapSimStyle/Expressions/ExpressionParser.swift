@@ -122,10 +122,9 @@ struct ExpressionParser {
     private func finish(_ parsedExpression: ParsedExpression?, annotation: Annotation?) -> ParsedExpression? {
         guard var parsed = parsedExpression else { return nil }
         if let expected = expectedType {
-            let actual = parsed.type.kind
-            if expected.isAssertedFromValue && actual == "value" {
+            if expected.isAssertedFromValue && parsed.type == .value {
                 parsed = annotate(parsed, as: expected, annotation ?? .assert)
-            } else if Self.coerces(to: expected.kind, from: actual) {
+            } else if Self.coerces(to: expected, from: parsed.type) {
                 parsed = annotate(parsed, as: expected, annotation ?? .coerce)
             } else if checkSubtype(expected, parsed.type) {
                 return nil
@@ -141,14 +140,15 @@ struct ExpressionParser {
         return parsed
     }
 
-    /// Whether a value of kind `actual` is coerced, not asserted or rejected, where `expected` is expected.
-    private static func coerces(to expected: String, from actual: String) -> Bool {
-        switch expected {
-        case "projectionDefinition": actual == "string" || actual == "array"
-        case "color", "formatted", "resolvedImage": actual == "value" || actual == "string"
-        case "padding", "numberArray": ["value", "number", "array"].contains(actual)
-        case "colorArray": ["value", "string", "array"].contains(actual)
-        case "variableAnchorOffsetCollection": actual == "value" || actual == "array"
+    /// Whether a value of type `actual` is coerced, not asserted or rejected, where `expected` is expected.
+    private static func coerces(to expected: ExpressionType, from actual: ExpressionType) -> Bool {
+        let isArray = if case .array = actual { true } else { false }
+        return switch expected {
+        case .projectionDefinition: actual == .string || isArray
+        case .color, .formatted, .resolvedImage: actual == .value || actual == .string
+        case .padding, .numberArray: actual == .value || actual == .number || isArray
+        case .colorArray: actual == .value || actual == .string || isArray
+        case .variableAnchorOffsetCollection: actual == .value || isArray
         default: false
         }
     }

@@ -133,8 +133,13 @@ public final class OutputFile: @unchecked Sendable {
 
     /// Writes `text`, a file of `format`, to `path` as a whole.
     public static func write(_ text: String, to path: String, format: OwnedFormat) throws(TraceError) {
+        try write(Array(text.utf8), to: path, format: format)
+    }
+
+    /// Writes `bytes`, a file of `format`, to `path` as a whole.
+    public static func write(_ bytes: [UInt8], to path: String, format: OwnedFormat) throws(TraceError) {
         let file = try OutputFile(path: path, format: format)
-        try file.write(Array(text.utf8))
+        try file.write(bytes)
         try file.close()
     }
 

@@ -18,6 +18,14 @@ public struct TraceReport: Sendable {
         self.trace = trace
     }
 
+    /// What a critical path's step and a request have in common.
+    private struct StepKey: Hashable {
+        var kind: Resource.Kind
+        var begin: SimTime
+        var end: SimTime
+        var url: String
+    }
+
     /// The number of requests (rows) the page shows.
     public var requestCount: Int {
         trace.events.reduce(0) { count, event in event.type == .resourceRequest ? count + 1 : count }
@@ -29,7 +37,12 @@ public struct TraceReport: Sendable {
         for event in trace.events { summary.record(event) }
         let naming = ResourcePath(base: summary.styleURL ?? trace.header.style ?? "")
         let critical = summary.criticalPath
-        let criticalSteps = Set((critical?.steps ?? []).map { "\($0.kind.rawValue) \($0.begin.microseconds) \($0.end.microseconds) \($0.url)" })
+        // Each step of the critical path by what names its request: the first step of each.
+        var criticalSteps: [StepKey: Int] = [:]
+        for (index, step) in (critical?.steps ?? []).enumerated() {
+            let key = StepKey(kind: step.kind, begin: step.begin, end: step.end, url: step.url)
+            if criticalSteps[key] == nil { criticalSteps[key] = index }
+        }
         var rows: [JSONValue] = []
         var criticalRows: [Int: Int] = [:]
         var duration = SimTime.zero
@@ -38,11 +51,9 @@ public struct TraceReport: Sendable {
             duration = max(duration, event.end)
             switch event.payload {
             case .resourceRequest(let request):
-                let key = "\(request.request.kind.rawValue) \(event.begin.microseconds) \(event.end.microseconds) \(request.request.url)"
-                let isCritical = criticalSteps.contains(key) && !request.cancelled
-                if isCritical, let step = critical?.steps.firstIndex(where: { "\($0.kind.rawValue) \($0.begin.microseconds) \($0.end.microseconds) \($0.url)" == key }) {
-                    criticalRows[step] = rows.count
-                }
+                let step = criticalSteps[StepKey(kind: request.request.kind, begin: event.begin, end: event.end, url: request.request.url)]
+                let isCritical = step != nil && !request.cancelled
+                if isCritical, let step { criticalRows[step] = rows.count }
                 if let row = RequestRow.row(event, naming: naming, critical: isCritical) { rows.append(row) }
             case .styleLoaded, .mapLoaded, .mapIdle:
                 milestones.append(.array([.string(event.type.rawValue), .number(Double(event.end.microseconds))]))
