@@ -32,13 +32,22 @@ public struct PageDocument: Sendable {
     /// The HTML.
     public var html: String { String(decoding: bytes, as: UTF8.self) }
 
-    /// The HTML as UTF-8, built in one buffer: a report of a large trace is written without a
-    /// copy of its data as text.
+    /// The HTML as UTF-8.
     public var bytes: [UInt8] {
-        var object = JSONObject([("mode", .string(mode)), ("title", .string(title)), ("generator", .string("mapsim \(MapSimInfo.version)"))])
-        for member in data.members { object[member.key] = member.value }
-        var json: [UInt8] = []
-        JSONWriter.write(.object(object), into: &json)
+        Self.page(mode: mode, title: title, head: head) { bytes in
+            for member in data.members {
+                bytes.append(UInt8(ascii: ","))
+                JSONWriter.writeString(member.key, into: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                JSONWriter.write(member.value, into: &bytes)
+            }
+        }
+    }
+
+    /// A page as UTF-8 whose data is `mode`, `title`, `generator` and the members `appendMembers`
+    /// writes after them (each as `,"NAME":VALUE`), written straight into the page: a report of a
+    /// large trace is never held as values or as a second copy of its text.
+    public static func page(mode: String, title: String, head: String = "", appendMembers: (inout [UInt8]) -> Void) -> [UInt8] {
         var output = Array("""
         <!doctype html>
         <html lang="en">
@@ -47,17 +56,34 @@ public struct PageDocument: Sendable {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="generator" content="mapsim \(MapSimInfo.version)">
         <link rel="icon" href="data:,">
-        <title>\(Self.escaped(title))</title>
+        <title>\(escaped(title))</title>
         \(head)<style>\(PageStyle.css)</style>
         </head>
         <body>
         <main id="app"><noscript>This page draws itself with JavaScript; its data is in the element mapsim-data.</noscript></main>
         <script type="application/json" id="mapsim-data">
         """.utf8)
-        let tail = Array("</script>\n<script>\(PageScript.source)</script>\n</body>\n</html>\n".utf8)
-        output.reserveCapacity(output.count + json.count + json.count / 64 + tail.count)
-        Self.appendEmbedded(json, to: &output)
-        output += tail
+        let start = output.count
+        JSONWriter.write(.object(JSONObject([("mode", .string(mode)), ("title", .string(title)), ("generator", .string("mapsim \(MapSimInfo.version)"))])),
+                         into: &output)
+        output.removeLast()
+        appendMembers(&output)
+        output.append(UInt8(ascii: "}"))
+        // Every `<` (only ever inside a string) written as `\u003c`, so that no `</script>` in the
+        // data can end the element; rarely there, so the data is copied only when it is.
+        if output[start...].contains(UInt8(ascii: "<")) {
+            let data = Array(output[start...])
+            output.removeSubrange(start...)
+            output.reserveCapacity(output.count + data.count + data.count / 64)
+            var from = 0
+            while let less = data[from...].firstIndex(of: UInt8(ascii: "<")) {
+                output += data[from..<less]
+                output += Array("\\u003c".utf8)
+                from = less + 1
+            }
+            output += data[from...]
+        }
+        output += Array("</script>\n<script>\(PageScript.source)</script>\n</body>\n</html>\n".utf8)
         return output
     }
 
@@ -74,17 +100,5 @@ public struct PageDocument: Sendable {
             }
         }
         return output
-    }
-
-    /// Appends `json` to `output` made safe inside a `<script>` element: every `<` (only ever
-    /// inside a string) written as `\u003c`, so no `</script>` in the data can end the element.
-    static func appendEmbedded(_ json: [UInt8], to output: inout [UInt8]) {
-        var start = 0
-        while let less = json[start...].firstIndex(of: UInt8(ascii: "<")) {
-            output += json[start..<less]
-            output += Array("\\u003c".utf8)
-            start = less + 1
-        }
-        output += json[start...]
     }
 }

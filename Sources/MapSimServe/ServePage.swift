@@ -34,7 +34,7 @@ struct ServePage: Sendable {
                 ("refreshMs", .number(Double(Self.refreshInterval.components.seconds * 1000 + Self.refreshInterval.components.attoseconds / 1_000_000_000_000_000))),
             ])))])
             let head = "<link rel=\"stylesheet\" href=\"maplibre-gl.css\">\n<script src=\"maplibre-gl.js\"></script>\n"
-            let html = Array(PageDocument(mode: "serve", title: "mapsim serve", data: data, head: head).html.utf8)
+            let html = PageDocument(mode: "serve", title: "mapsim serve", data: data, head: head).bytes
             return Self.fresh(html, type: "text/html; charset=utf-8")
         case "/requests.json":
             let after = query?.split(separator: "&").compactMap { part -> Int? in

@@ -6,16 +6,20 @@ import MapSimPages
 public enum ReportPage {
     /// The HTML of a report of `reports`, titled `title`.
     public static func html(_ reports: [TraceReport], title: String? = nil) -> String {
-        document(reports, title: title).html
+        String(decoding: bytes(reports, title: title), as: UTF8.self)
     }
 
-    /// The HTML of a report of `reports` as UTF-8, as it is written to a file.
+    /// The HTML of a report of `reports` as UTF-8, as it is written to a file: each trace's rows
+    /// go straight into the page.
     public static func bytes(_ reports: [TraceReport], title: String? = nil) -> [UInt8] {
-        document(reports, title: title).bytes
-    }
-
-    private static func document(_ reports: [TraceReport], title: String?) -> PageDocument {
         let heading = title ?? (reports.count == 1 ? "mapsim report: \(reports[0].name)" : "mapsim report: \(reports.count) traces")
-        return PageDocument(mode: "report", title: heading, data: JSONObject([("traces", .array(reports.map(\.json)))]))
+        return PageDocument.page(mode: "report", title: heading) { bytes in
+            bytes += Array(#","traces":["#.utf8)
+            for (index, report) in reports.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                report.appendJSON(to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
     }
 }

@@ -33,8 +33,25 @@ public struct TraceReport: Sendable {
 
     /// The trace as the page's script reads it.
     public var json: JSONValue {
+        var bytes: [UInt8] = []
+        appendJSON(to: &bytes)
+        return (try? JSONParser.parse(bytes)) ?? .null
+    }
+
+    /// Appends the trace as the page's script reads it, as JSON, to `bytes`: each row is written as
+    /// it is made, so the rows of a large trace are never held as values.
+    public func appendJSON(to bytes: inout [UInt8]) {
         var summary = LoadSummary()
-        for event in trace.events { summary.record(event) }
+        var duration = SimTime.zero
+        var milestones: [JSONValue] = []
+        for event in trace.events {
+            summary.record(event)
+            duration = max(duration, event.end)
+            switch event.payload {
+            case .styleLoaded, .mapLoaded, .mapIdle: milestones.append(.array([.string(event.type.rawValue), .number(Double(event.end.microseconds))]))
+            default: break
+            }
+        }
         let naming = ResourcePath(base: summary.styleURL ?? trace.header.style ?? "")
         let critical = summary.criticalPath
         // Each step of the critical path by what names its request: the first step of each.
@@ -43,39 +60,45 @@ public struct TraceReport: Sendable {
             let key = StepKey(kind: step.kind, begin: step.begin, end: step.end, url: step.url)
             if criticalSteps[key] == nil { criticalSteps[key] = index }
         }
-        var rows: [JSONValue] = []
+        func member(_ name: String, _ value: JSONValue) {
+            JSONWriter.writeString(name, into: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            JSONWriter.write(value, into: &bytes)
+            bytes.append(UInt8(ascii: ","))
+        }
+        bytes.append(UInt8(ascii: "{"))
+        member("name", .string(name))
+        member("header", .array(headerFacts(summary).map { .array([.string($0.0), .string($0.1)]) }))
+        member("duration", .number(Double(duration.microseconds)))
+        member("milestones", .array(milestones))
+        member("summary", Self.summaryJSON(summary))
+        bytes += Array(#""rows":["#.utf8)
+        var rowCount = 0
         var criticalRows: [Int: Int] = [:]
-        var duration = SimTime.zero
-        var milestones: [JSONValue] = []
         for event in trace.events {
-            duration = max(duration, event.end)
-            switch event.payload {
-            case .resourceRequest(let request):
-                let step = criticalSteps[StepKey(kind: request.request.kind, begin: event.begin, end: event.end, url: request.request.url)]
-                let isCritical = step != nil && !request.cancelled
-                if isCritical, let step { criticalRows[step] = rows.count }
-                if let row = RequestRow.row(event, naming: naming, critical: isCritical) { rows.append(row) }
-            case .styleLoaded, .mapLoaded, .mapIdle:
-                milestones.append(.array([.string(event.type.rawValue), .number(Double(event.end.microseconds))]))
-            default:
-                break
-            }
+            guard case .resourceRequest(let request) = event.payload else { continue }
+            let step = criticalSteps[StepKey(kind: request.request.kind, begin: event.begin, end: event.end, url: request.request.url)]
+            let isCritical = step != nil && !request.cancelled
+            if isCritical, let step { criticalRows[step] = rowCount }
+            guard let row = RequestRow.row(event, naming: naming, critical: isCritical) else { continue }
+            if rowCount > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONWriter.write(row, into: &bytes)
+            rowCount += 1
         }
-        var object = JSONObject([
-            ("name", .string(name)),
-            ("header", .array(headerFacts(summary).map { .array([.string($0.0), .string($0.1)]) })),
-            ("duration", .number(Double(duration.microseconds))),
-            ("milestones", .array(milestones)),
-            ("summary", Self.summaryJSON(summary)),
-            ("rows", .array(rows)),
-            ("tiles", ReportTiles(trace.events).json),
-        ])
+        bytes += Array("],".utf8)
         if let critical {
+            member("tiles", ReportTiles(trace.events).json)
             let steps = (0..<critical.steps.count).compactMap { criticalRows[$0] }
-            object["critical"] = .object(JSONObject([("milestone", .string(critical.milestone.rawValue)), ("time", .number(Double(critical.time.microseconds))),
-                                                     ("steps", .array(steps.map { .number(Double($0)) }))]))
+            JSONWriter.writeString("critical", into: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            JSONWriter.write(.object(JSONObject([("milestone", .string(critical.milestone.rawValue)), ("time", .number(Double(critical.time.microseconds))),
+                                                 ("steps", .array(steps.map { .number(Double($0)) }))])), into: &bytes)
+        } else {
+            JSONWriter.writeString("tiles", into: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            JSONWriter.write(ReportTiles(trace.events).json, into: &bytes)
         }
-        return .object(object)
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// The header as the page lists it: what ran, where, how.
