@@ -67,14 +67,24 @@ enum ExitStatus {
     /// `text` in lines of at most 70 characters, the first after `first`, the others after `rest`
     /// (help, and a manual page in its indent, would wrap a longer line without the indent).
     private static func wrap(_ text: String, first: String, rest: String) -> [String] {
+        // Lengths kept as the line grows: every command's help is built at start-up.
         var lines: [String] = []
         var line = first
+        var length = first.count
+        var isBare = true
+        let restLength = rest.count
         for word in text.split(separator: " ") {
-            if line.count + 1 + word.count > 70 && line.count > rest.count {
+            let wordLength = word.count
+            if length + 1 + wordLength > 70 && length > restLength {
                 lines.append(line)
                 line = rest + word
+                length = restLength + wordLength
+                isBare = false
             } else {
-                line += (line == first || line == rest ? "" : " ") + word
+                if !isBare { line += " " }
+                line += word
+                length += (isBare ? 0 : 1) + wordLength
+                isBare = false
             }
         }
         return lines + [line]
