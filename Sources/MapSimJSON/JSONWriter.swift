@@ -66,29 +66,42 @@ public enum JSONWriter {
         return "\(n)"
     }
 
-    /// Appends `s` as a quoted, escaped JSON string, as UTF-8.
+    /// Appends `s` as a quoted, escaped JSON string, as UTF-8: the runs between the bytes that need
+    /// escaping (ASCII only) are copied whole.
     public static func writeString(_ s: String, into bytes: inout [UInt8]) {
         bytes.append(0x22)
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            bytes.append(contentsOf: s.utf8)
-        } else {
-            // Byte by byte: what needs escaping is ASCII, and every other byte goes as it is.
+        let copied: Void? = s.utf8.withContiguousStorageIfAvailable { utf8 in
+            var runStart = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                appendEscape(byte, to: &bytes)
+                runStart = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        }
+        if copied == nil {
             for byte in s.utf8 {
-                switch byte {
-                case 0x22: bytes.append(0x5C); bytes.append(0x22)
-                case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
-                case 0x0A: bytes.append(0x5C); bytes.append(0x6E)
-                case 0x0D: bytes.append(0x5C); bytes.append(0x72)
-                case 0x09: bytes.append(0x5C); bytes.append(0x74)
-                case ..<0x20:
-                    bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, byte < 0x10 ? 0x30 : 0x31])
-                    let low = byte & 0x0F
-                    bytes.append(low < 10 ? 0x30 + low : 0x61 + low - 10)
-                default: bytes.append(byte)
-                }
+                if byte < 0x20 || byte == 0x22 || byte == 0x5C { appendEscape(byte, to: &bytes) } else { bytes.append(byte) }
             }
         }
         bytes.append(0x22)
+    }
+
+    /// Appends the JSON escape of one byte that needs one: `\"`, `\\`, `\n`, `\r`, `\t`, else `\u00XX`.
+    private static func appendEscape(_ byte: UInt8, to bytes: inout [UInt8]) {
+        switch byte {
+        case 0x22: bytes.append(0x5C); bytes.append(0x22)
+        case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
+        case 0x0A: bytes.append(0x5C); bytes.append(0x6E)
+        case 0x0D: bytes.append(0x5C); bytes.append(0x72)
+        case 0x09: bytes.append(0x5C); bytes.append(0x74)
+        default:
+            bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, byte < 0x10 ? 0x30 : 0x31])
+            let low = byte & 0x0F
+            bytes.append(low < 10 ? 0x30 + low : 0x61 + low - 10)
+        }
     }
 
     /// Appends `s` as a quoted, escaped JSON string.

@@ -85,6 +85,24 @@ struct TraceTests {
         #expect(try Trace.read(jsonLines: plainEvents, name: "run.jsonl").events.count == trace.events.count)
     }
 
+    @Test func aLongTraceReadInParallelNamesItsFirstBadLineAndKeepsItsOrder() throws {
+        // Long enough to be read in runs on several threads: the order and the first error are the file's.
+        let idle = #"{"type":"map-idle","begin":1,"end":2,"data":{}}"#
+        var lines = (0..<6_000).map { #"{"type":"map-idle","begin":\#($0),"end":\#($0),"data":{}}"# }
+        let read = try Trace.read(jsonLines: lines.joined(separator: "\n") + "\n")
+        #expect(read.events.map(\.begin.microseconds) == (0..<6_000).map(Int64.init))
+        lines[4_500] = #"{"type":"map-exploded","begin":0,"end":0}"#
+        lines[5_900] = "not json"
+        #expect(throws: TraceError(.malformed, file: "t.jsonl", line: 4_501, "unknown event type \"map-exploded\"")) {
+            try Trace.read(jsonLines: lines.joined(separator: "\n") + "\n", name: "t.jsonl")
+        }
+        lines[4_500] = idle
+        lines[5_900] = idle
+        let cut = lines.joined(separator: "\n").dropLast(5)
+        #expect(try Trace.read(jsonLines: String(cut), allowTruncated: true).events.count == 5_999)
+        #expect(throws: TraceError(.malformed, file: "t.jsonl", line: 6_000, Trace.cutLastLine)) { try Trace.read(jsonLines: String(cut), name: "t.jsonl") }
+    }
+
     @Test func unreadableTracesSayWhereAndWhy() {
         #expect(throws: TraceError(.malformed, file: "t.yaml", "not a mapsim trace (no \"mapsim\" and \"scenario\" header)")) { try Trace.read(yaml: "a: 1", name: "t.yaml") }
         #expect(throws: TraceError(.malformed, file: "t.jsonl", line: 2, "unknown event type \"map-exploded\"")) {

@@ -1,6 +1,7 @@
 import MapSim
 import Foundation
 import MapSimJSON
+import Synchronization
 
 extension Trace {
     /// The golden-trace YAML: a commented header, then one event per line in flow style, so a change
@@ -51,46 +52,84 @@ extension Trace {
         try read(jsonLines: Array(text.utf8), name: name, allowTruncated: allowTruncated)
     }
 
-    /// Reads the bytes of a JSON-lines trace, as `read(jsonLines:)` reads its text.
+    /// Reads the bytes of a JSON-lines trace, as `read(jsonLines:)` reads its text. The lines are
+    /// decoded in parallel, in as many runs of lines as there are cores; what is wrong is said of
+    /// the first line, in the file's order, that has it.
     public static func read(jsonLines bytes: [UInt8], name: String = "trace", allowTruncated: Bool = false) throws(TraceError) -> Trace {
-        var header = Header(scenario: name)
-        var events: [MapEvent] = []
+        // The lines that are not blank, each with its number.
+        var lines: [(range: Range<Int>, number: Int)] = []
         var start = 0
         var lineNumber = 0
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-            defer { start = end + 1 }
             lineNumber += 1
-            let line = start..<end
-            guard bytes[line].contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
-            let isUnfinishedLast = end == bytes.count
-            let object: JSONObject
-            do {
-                guard let parsed = try JSONParser.parse(Array(bytes[line])).objectValue else { throw TraceError(.malformed, "not an object") }
-                object = parsed
-            } catch {
-                if isUnfinishedLast {
-                    if allowTruncated { break }
-                    throw TraceError(.malformed, file: name, line: lineNumber,
-                                     "the last line is incomplete: the trace was cut mid-line (--allow-truncated reads the lines before it)")
+            if bytes[start..<end].contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) { lines.append((start..<end, lineNumber)) }
+            start = end + 1
+        }
+        var header = Header(scenario: name)
+        var first = 0
+        if let line = lines.first, line.number == 1, case .object(let object)? = try? JSONParser.parse(Array(bytes[line.range])),
+           let parsed = Header(json: object) {
+            if let camera = parsed.camera, let problem = Header.problem(ofCamera: camera) {
+                throw TraceError(.malformed, file: name, line: line.number, "the header's camera: \(problem)")
+            }
+            header = parsed
+            first = 1
+        }
+        // Each run decodes its lines until the first that fails.
+        let runCount = lines.count - first < 2_000 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let runLength = (lines.count - first + runCount - 1) / max(runCount, 1)
+        let decoded = Mutex<[(events: [MapEvent], failure: (index: Int, error: TraceError)?)]>(Array(repeating: ([], nil), count: runCount))
+        DispatchQueue.concurrentPerform(iterations: runCount) { [lines, first] run in
+            let indices = (first + run * runLength)..<min(first + (run + 1) * runLength, lines.count)
+            var events: [MapEvent] = []
+            events.reserveCapacity(indices.count)
+            var failure: (index: Int, error: TraceError)?
+            for index in indices {
+                let line = lines[index]
+                do throws(TraceError) {
+                    events.append(try decodeEvent(bytes, line: line, isUnfinishedLast: line.range.upperBound == bytes.count, name: name))
+                } catch {
+                    failure = (index, error)
+                    break
                 }
-                throw TraceError(.malformed, file: name, line: lineNumber, "not a JSON object: \(error)", underlying: error)
             }
-            if lineNumber == 1, let parsed = Header(json: object) {
-                if let camera = parsed.camera, let problem = Header.problem(ofCamera: camera) {
-                    throw TraceError(.malformed, file: name, line: lineNumber, "the header's camera: \(problem)")
-                }
-                header = parsed
-                continue
-            }
-            do {
-                events.append(try MapEvent(json: object))
-            } catch {
-                throw error.located(in: name, line: lineNumber)
-            }
+            decoded.withLock { $0[run] = (events, failure) }
+        }
+        var events: [MapEvent] = []
+        events.reserveCapacity(lines.count)
+        for run in decoded.withLock({ $0 }) {
+            events += run.events
+            guard let failure = run.failure else { continue }
+            // A last line cut mid-way is left out when asked; everything before it was read.
+            if allowTruncated, failure.error.reason == cutLastLine { break }
+            throw failure.error
         }
         return Trace(header: header, events: events)
     }
+
+    /// One line of a JSON-lines trace as an event; `isUnfinishedLast` when it is the last line and
+    /// no newline ends it (a run that died mid-line).
+    private static func decodeEvent(_ bytes: [UInt8], line: (range: Range<Int>, number: Int), isUnfinishedLast: Bool, name: String) throws(TraceError) -> MapEvent {
+        let object: JSONObject
+        do {
+            guard let parsed = try JSONParser.parse(Array(bytes[line.range])).objectValue else { throw TraceError(.malformed, "not an object") }
+            object = parsed
+        } catch {
+            if isUnfinishedLast {
+                throw TraceError(.malformed, file: name, line: line.number, cutLastLine)
+            }
+            throw TraceError(.malformed, file: name, line: line.number, "not a JSON object: \(error)", underlying: error)
+        }
+        do {
+            return try MapEvent(json: object)
+        } catch {
+            throw error.located(in: name, line: line.number)
+        }
+    }
+
+    /// What a trace whose last line was cut is told.
+    static let cutLastLine = "the last line is incomplete: the trace was cut mid-line (--allow-truncated reads the lines before it)"
 
     /// The largest YAML trace read (golden traces are reviewed by people: far smaller).
     public static let maximumYAMLSize = 32 * 1024 * 1024
