@@ -2,6 +2,7 @@ import Foundation
 import MapSim
 import MapSimJSON
 import MapSimPages
+import Synchronization
 
 /// One trace as a report page shows it (`PageDocument`'s `report` mode): its header, the summary
 /// (milestones, requests and bytes by kind, errors), a row per request, the milestones, the critical
@@ -72,22 +73,44 @@ public struct TraceReport: Sendable {
         member("duration", .number(Double(duration.microseconds)))
         member("milestones", .array(milestones))
         member("summary", Self.summaryJSON(summary))
+        // The rows in runs on every core, the tiles beside them: each run writes its rows (each but
+        // the very first after a comma) and notes which rows are critical steps.
+        let events = trace.events
+        let requests = events.indices.filter { if case .resourceRequest = events[$0].payload { true } else { false } }
+        let runCount = requests.count < 4_000 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let runLength = (requests.count + runCount - 1) / max(runCount, 1)
+        let runs = Mutex<[(bytes: [UInt8], critical: [(step: Int, row: Int)])]>(Array(repeating: ([], []), count: runCount))
+        let tiles = Mutex<JSONValue>(.array([]))
+        DispatchQueue.concurrentPerform(iterations: runCount + 1) { [criticalSteps] run in
+            guard run < runCount else {
+                let json = ReportTiles(events).json
+                tiles.withLock { $0 = json }
+                return
+            }
+            var written: [UInt8] = []
+            var critical: [(step: Int, row: Int)] = []
+            for row in (run * runLength)..<min((run + 1) * runLength, requests.count) {
+                let event = events[requests[row]]
+                guard case .resourceRequest(let request) = event.payload else { continue }
+                let step = criticalSteps[StepKey(kind: request.request.kind, begin: event.begin, end: event.end, url: request.request.url)]
+                let isCritical = step != nil && !request.cancelled
+                if isCritical, let step { critical.append((step, row)) }
+                guard let json = RequestRow.row(event, naming: naming, critical: isCritical) else { continue }
+                if row > 0 { written.append(UInt8(ascii: ",")) }
+                JSONWriter.write(json, into: &written)
+            }
+            runs.withLock { $0[run] = (written, critical) }
+        }
         bytes += Array(#""rows":["#.utf8)
-        var rowCount = 0
+        // A step asked twice is the later row's, as when the rows are written in order.
         var criticalRows: [Int: Int] = [:]
-        for event in trace.events {
-            guard case .resourceRequest(let request) = event.payload else { continue }
-            let step = criticalSteps[StepKey(kind: request.request.kind, begin: event.begin, end: event.end, url: request.request.url)]
-            let isCritical = step != nil && !request.cancelled
-            if isCritical, let step { criticalRows[step] = rowCount }
-            guard let row = RequestRow.row(event, naming: naming, critical: isCritical) else { continue }
-            if rowCount > 0 { bytes.append(UInt8(ascii: ",")) }
-            JSONWriter.write(row, into: &bytes)
-            rowCount += 1
+        for run in runs.withLock({ $0 }) {
+            bytes += run.bytes
+            for (step, row) in run.critical { criticalRows[step] = row }
         }
         bytes += Array("],".utf8)
         if let critical {
-            member("tiles", ReportTiles(trace.events).json)
+            member("tiles", tiles.withLock { $0 })
             let steps = (0..<critical.steps.count).compactMap { criticalRows[$0] }
             JSONWriter.writeString("critical", into: &bytes)
             bytes.append(UInt8(ascii: ":"))
@@ -96,7 +119,7 @@ public struct TraceReport: Sendable {
         } else {
             JSONWriter.writeString("tiles", into: &bytes)
             bytes.append(UInt8(ascii: ":"))
-            JSONWriter.write(ReportTiles(trace.events).json, into: &bytes)
+            JSONWriter.write(tiles.withLock { $0 }, into: &bytes)
         }
         bytes.append(UInt8(ascii: "}"))
     }
