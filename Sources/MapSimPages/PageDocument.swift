@@ -7,6 +7,7 @@ import MapSimJSON
 ///
 /// - `report`: `traces`, each `{name, header: [[field, value]], duration, milestones: [[type, µs]],
 ///   summary, critical: {milestone, time, steps: [row]}, rows: [RequestRow], tiles: [{source, tiles}]}`;
+///   a report page keeps each trace's `rows` apart, in the element `mapsim-rows-N` after the script;
 /// - `scenario`: one trace as in a report, `scenario` (its status, problems, budgets) and `diff`
 ///   (the golden and the new trace side by side);
 /// - `suite`: `suite.scenarios`, one `{name, status, seconds, events, budgets, problem, page}` each;
@@ -46,8 +47,11 @@ public struct PageDocument: Sendable {
 
     /// A page as UTF-8 whose data is `mode`, `title`, `generator` and the members `appendMembers`
     /// writes after them (each as `,"NAME":VALUE`), written straight into the page: a report of a
-    /// large trace is never held as values or as a second copy of its text.
-    public static func page(mode: String, title: String, head: String = "", appendMembers: (inout [UInt8]) -> Void) -> [UInt8] {
+    /// large trace is never held as values or as a second copy of its text. Each of `after` is a JSON
+    /// array, written in runs, in an element of its own id after the script — parsed after the page is
+    /// drawn, so that a large trace's rows do not hold back its first paint.
+    public static func page(mode: String, title: String, head: String = "", after: [(id: String, runs: [[UInt8]])] = [],
+                            appendMembers: (inout [UInt8]) -> Void) -> [UInt8] {
         var output = Array("""
         <!doctype html>
         <html lang="en">
@@ -69,22 +73,36 @@ public struct PageDocument: Sendable {
         output.removeLast()
         appendMembers(&output)
         output.append(UInt8(ascii: "}"))
-        // Every `<` (only ever inside a string) written as `\u003c`, so that no `</script>` in the
-        // data can end the element; rarely there, so the data is copied only when it is.
         if output[start...].contains(UInt8(ascii: "<")) {
             let data = Array(output[start...])
             output.removeSubrange(start...)
-            output.reserveCapacity(output.count + data.count + data.count / 64)
-            var from = 0
-            while let less = data[from...].firstIndex(of: UInt8(ascii: "<")) {
-                output += data[from..<less]
-                output += Array("\\u003c".utf8)
-                from = less + 1
-            }
-            output += data[from...]
+            appendEmbedded(data, to: &output)
         }
-        output += Array("</script>\n<script>\(PageScript.source)</script>\n</body>\n</html>\n".utf8)
+        output += Array("</script>\n<script>\(PageScript.source)</script>\n".utf8)
+        for element in after {
+            output += Array("<script type=\"application/json\" id=\"\(escaped(element.id))\">[".utf8)
+            for run in element.runs { appendEmbedded(run, to: &output) }
+            output += Array("]</script>\n".utf8)
+        }
+        output += Array("</body>\n</html>\n".utf8)
         return output
+    }
+
+    /// Appends `json` to `output` made safe inside a `<script>` element: every `<` (only ever inside
+    /// a string) written as `\u003c`, so that no `</script>` in the data can end the element. It is
+    /// rarely there: then `json` is copied whole.
+    private static func appendEmbedded(_ json: [UInt8], to output: inout [UInt8]) {
+        guard json.contains(UInt8(ascii: "<")) else {
+            output += json
+            return
+        }
+        var from = 0
+        while let less = json[from...].firstIndex(of: UInt8(ascii: "<")) {
+            output += json[from..<less]
+            output += Array("\\u003c".utf8)
+            from = less + 1
+        }
+        output += json[from...]
     }
 
     /// `text` with the characters HTML gives a meaning to escaped.

@@ -490,6 +490,9 @@ function pageHeader(title, subtitle) {
   return h('header', {class: 'page-header'}, h('h1', null, title), subtitle ? h('p', {class: 'muted'}, subtitle) : null);
 }
 
+// A report draws its headers and summaries at once; the rows of a trace that keeps them in an element
+// of their own after the script (a large trace: element mapsim-rows-N) are read once the page is
+// parsed, and its waterfall, critical path and tiles drawn then. Returns a promise of that, or null.
 function reportPage(root) {
   const traces = data.traces || [];
   root.append(pageHeader(data.title, data.generator));
@@ -497,7 +500,28 @@ function reportPage(root) {
     root.append(h('nav', {class: 'contents'}, h('strong', null, 'Traces: '), traces.map((trace, index) =>
       h('a', {href: '#', onclick: (event) => { event.preventDefault(); document.getElementById('trace-' + (index + 1)).scrollIntoView(); }}, trace.name))));
   }
-  traces.forEach((trace, index) => root.append(traceSection(trace, index)));
+  const waiting = [];
+  traces.forEach((trace, index) => {
+    if (trace.rows) {
+      root.append(traceSection(trace, index));
+      return;
+    }
+    const early = h('section', {class: 'trace', id: 'trace-' + (index + 1)}, h('h2', null, trace.name), definitionList(trace.header), summarySection(trace),
+      h('p', {class: 'muted'}, 'Reading ' + plural(trace.summary.total[0], 'request') + '…'));
+    root.append(early);
+    waiting.push([trace, index, early]);
+  });
+  if (!waiting.length) return null;
+  return new Promise((resolve) => {
+    const draw = () => {
+      for (const [trace, index, early] of waiting) {
+        trace.rows = JSON.parse(document.getElementById('mapsim-rows-' + (index + 1)).textContent);
+        early.replaceWith(traceSection(trace, index));
+      }
+      resolve();
+    };
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', draw); else draw();
+  });
 }
 
 // Golden and new trace side by side, the differing events marked; runs of equal events folded.
@@ -647,8 +671,8 @@ function servePage(root) {
 
 const root = document.getElementById('app');
 const pages = {report: reportPage, scenario: scenarioPage, suite: suitePage, serve: servePage};
-(pages[data.mode] || reportPage)(root);
-document.body.dataset.ready = 'true';
+const drawn = (pages[data.mode] || reportPage)(root);
+if (drawn) drawn.then(() => { document.body.dataset.ready = 'true'; }); else document.body.dataset.ready = 'true';
 })();
 """#
 }

@@ -7,12 +7,21 @@ import MapSimTesting
 /// browser, MapSimPagesTests), inputs that are not traces are named, exit statuses scripts trust.
 @Suite("mapsim report", .serialized)
 struct ReportCommandTests {
-    /// The data a page holds.
+    /// The data a page holds, each trace with its rows (which a report keeps in an element of their own).
     private func data(of page: String) throws -> JSONValue {
         let html = try String(contentsOfFile: page, encoding: .utf8)
-        let start = try #require(html.range(of: "<script type=\"application/json\" id=\"mapsim-data\">"))
-        let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
-        return try JSONParser.parse(String(html[start.upperBound..<end.lowerBound]))
+        func element(_ id: String) throws -> JSONValue {
+            let start = try #require(html.range(of: "<script type=\"application/json\" id=\"\(id)\">"))
+            let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+            return try JSONParser.parse(String(html[start.upperBound..<end.lowerBound]))
+        }
+        guard case .object(var data) = try element("mapsim-data"), let traces = data["traces"]?.arrayValue else { return try element("mapsim-data") }
+        data["traces"] = .array(try traces.enumerated().map { index, trace in
+            guard case .object(var object) = trace, object["rows"] == nil else { return trace }
+            object["rows"] = try element("mapsim-rows-\(index + 1)")
+            return .object(object)
+        })
+        return .object(data)
     }
 
     @Test func aTraceAndAnEventsFileBecomeOnePage() async throws {
@@ -25,6 +34,11 @@ struct ReportCommandTests {
         let page = try data(of: folder.path + "/run.html")
         #expect(page["title"] == .string("two views of one load") && page["mode"] == .string("report"))
         #expect(page["traces"]?.arrayValue?.map { $0["rows"]?.arrayValue?.count } == [11, 11])
+        // The rows come after the script, so that the summaries are drawn before they are parsed.
+        let html = try String(contentsOfFile: folder.path + "/run.html", encoding: .utf8)
+        let script = try #require(html.range(of: "<script>(() =>"))
+        #expect(html.range(of: "id=\"mapsim-rows-1\"").map { $0.lowerBound > script.upperBound } == true
+                && html.range(of: "id=\"mapsim-rows-2\"").map { $0.lowerBound > script.upperBound } == true)
         #expect(page["traces"]?.arrayValue?.first?["header"]?.arrayValue?.contains(.array([.string("engine"), .string("maplibre-native")])) == true)
         // To standard output too.
         let piped = try await CommandRunner.run(["report", folder.path + "/run.jsonl", "-o", "-"])

@@ -9,17 +9,18 @@ public enum ReportPage {
         String(decoding: bytes(reports, title: title), as: UTF8.self)
     }
 
-    /// The HTML of a report of `reports` as UTF-8, as it is written to a file: each trace's rows
-    /// go straight into the page.
+    /// The HTML of a report of `reports` as UTF-8, as it is written to a file. Each trace's rows
+    /// are in an element of their own after the page's script (`mapsim-rows-N`), so that a large
+    /// trace's headers and summary are drawn before its rows are read.
     public static func bytes(_ reports: [TraceReport], title: String? = nil) -> [UInt8] {
         let heading = title ?? (reports.count == 1 ? "mapsim report: \(reports[0].name)" : "mapsim report: \(reports.count) traces")
-        return PageDocument.page(mode: "report", title: heading) { bytes in
-            bytes += Array(#","traces":["#.utf8)
-            for (index, report) in reports.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                report.appendJSON(to: &bytes)
-            }
-            bytes.append(UInt8(ascii: "]"))
+        var data: [UInt8] = Array(#","traces":["#.utf8)
+        var rows: [(id: String, runs: [[UInt8]])] = []
+        for (index, report) in reports.enumerated() {
+            if index > 0 { data.append(UInt8(ascii: ",")) }
+            rows.append(("mapsim-rows-\(index + 1)", report.appendJSON(to: &data, rowsApart: true)))
         }
+        data.append(UInt8(ascii: "]"))
+        return PageDocument.page(mode: "report", title: heading, after: rows) { $0 += data }
     }
 }

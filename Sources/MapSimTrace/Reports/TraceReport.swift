@@ -42,6 +42,14 @@ public struct TraceReport: Sendable {
     /// Appends the trace as the page's script reads it, as JSON, to `bytes`: each row is written as
     /// it is made, so the rows of a large trace are never held as values.
     public func appendJSON(to bytes: inout [UInt8]) {
+        appendJSON(to: &bytes, rowsApart: false)
+    }
+
+    /// Appends the trace as `appendJSON(to:)` does; with `rowsApart`, without its rows, which are
+    /// returned instead: runs that make one JSON array written in order, for the page to put after
+    /// its script.
+    @discardableResult
+    func appendJSON(to bytes: inout [UInt8], rowsApart: Bool) -> [[UInt8]] {
         var summary = LoadSummary()
         var duration = SimTime.zero
         var milestones: [JSONValue] = []
@@ -101,14 +109,17 @@ public struct TraceReport: Sendable {
             }
             runs.withLock { $0[run] = (written, critical) }
         }
-        bytes += Array(#""rows":["#.utf8)
         // A step asked twice is the later row's, as when the rows are written in order.
         var criticalRows: [Int: Int] = [:]
-        for run in runs.withLock({ $0 }) {
-            bytes += run.bytes
+        let written = runs.withLock { $0 }
+        for run in written {
             for (step, row) in run.critical { criticalRows[step] = row }
         }
-        bytes += Array("],".utf8)
+        if !rowsApart {
+            bytes += Array(#""rows":["#.utf8)
+            for run in written { bytes += run.bytes }
+            bytes += Array("],".utf8)
+        }
         if let critical {
             member("tiles", tiles.withLock { $0 })
             let steps = (0..<critical.steps.count).compactMap { criticalRows[$0] }
@@ -122,6 +133,7 @@ public struct TraceReport: Sendable {
             JSONWriter.write(tiles.withLock { $0 }, into: &bytes)
         }
         bytes.append(UInt8(ascii: "}"))
+        return rowsApart ? written.map(\.bytes) : []
     }
 
     /// The header as the page lists it: what ran, where, how.
