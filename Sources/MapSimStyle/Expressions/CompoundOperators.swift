@@ -41,11 +41,12 @@ enum CompoundOperators {
     static func definitions(_ flavor: StyleSpecFlavor) -> [String: Definition] {
         switch flavor {
         case .maplibre: definitions
-        case .mapbox: mapboxDefinitions
+        case .mapboxGLJS: mapboxDefinitions
+        case .mapbox: mapboxCurrentDefinitions
         }
     }
 
-    /// Mapbox's (GL JS v3): MapLibre's without `split`, `join` and `elevation`, with `hsl`, `hsla`,
+    /// Mapbox's (GL JS 3.0.1): MapLibre's without `split`, `join` and `elevation`, with `hsl`, `hsla`,
     /// `config`, `random`, and the globals `pitch`, `distance-from-center`, `measure-light`,
     /// `raster-value` and `sky-radial-progress`.
     static let mapboxDefinitions: [String: Definition] = {
@@ -61,6 +62,9 @@ enum CompoundOperators {
         }
         return table
     }()
+
+    /// Mapbox's current language (the SDK v11's): 3.0.1's, for now.
+    static let mapboxCurrentDefinitions: [String: Definition] = mapboxDefinitions
 
     /// MapLibre's.
     static let definitions: [String: Definition] = {

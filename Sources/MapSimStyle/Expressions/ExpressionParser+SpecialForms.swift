@@ -234,7 +234,7 @@ extension ExpressionParser {
 
     func parseCoalesce(_ args: [JSONValue]) -> ParsedExpression? {
         // Mapbox's message has its typo.
-        guard args.count >= 2 else { return error(flavor == .mapbox ? "Expectected at least one argument." : "Expected at least one argument.") }
+        guard args.count >= 2 else { return error(flavor.isMapbox ? "Expectected at least one argument." : "Expected at least one argument.") }
         var output = expectedType.flatMap { $0 == .value ? nil : $0 }
         var children: [ParsedExpression] = []
         for argument in args.dropFirst() {
@@ -411,7 +411,7 @@ extension ExpressionParser {
     }
 
     func parseImage(_ args: [JSONValue]) -> ParsedExpression? {
-        if flavor == .mapbox { return parseMapboxImage(args) }
+        if flavor.isMapbox { return parseMapboxImage(args) }
         guard args.count == 2 else { return error("Expected two arguments.") }
         guard let name = parse(args[1], at: 1, expected: .string) else { return error("No image name provided.") }
         return ParsedExpression(.image, type: .resolvedImage, children: [name])
@@ -440,7 +440,7 @@ extension ExpressionParser {
     }
 
     func parseGeometryOperator(_ op: String, _ args: [JSONValue]) -> ParsedExpression? {
-        if op == "distance" && flavor == .mapbox { return parseMapboxDistance(args) }
+        if op == "distance" && flavor.isMapbox { return parseMapboxDistance(args) }
         guard args.count == 2 else { return error("'\(op)' expression requires exactly one argument, but found \(args.count - 1) instead.") }
         let allowed: Set<String> = op == "within"
             ? ["Polygon", "MultiPolygon"]

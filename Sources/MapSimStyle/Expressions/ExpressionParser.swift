@@ -103,9 +103,9 @@ struct ExpressionParser {
         guard let head = arguments.first else {
             return error("Expected an array with at least one element. If you wanted a literal array, use [\"literal\", []].")
         }
-        if flavor == .mapbox {
+        if flavor.isMapbox {
             // Mapbox reads an array that names no operator as an array of literals.
-            guard case .string(let op) = head, Self.isOperator(op, in: .mapbox) else { return parseImplicitArray(arguments) }
+            guard case .string(let op) = head, Self.isOperator(op, in: flavor) else { return parseImplicitArray(arguments) }
             return finish(parseOperator(op, arguments), annotation: annotation)
         }
         guard case .string(let op) = head else {
@@ -171,7 +171,8 @@ struct ExpressionParser {
     static func isOperator(_ name: String, in flavor: StyleSpecFlavor) -> Bool {
         switch flavor {
         case .maplibre: specialForms.contains(name) || CompoundOperators.definitions[name] != nil
-        case .mapbox: (specialForms.contains(name) && name != "global-state") || CompoundOperators.mapboxDefinitions[name] != nil
+        case .mapboxGLJS: (specialForms.contains(name) && name != "global-state") || CompoundOperators.mapboxDefinitions[name] != nil
+        case .mapbox: (specialForms.contains(name) && name != "global-state") || CompoundOperators.mapboxCurrentDefinitions[name] != nil
         }
     }
 

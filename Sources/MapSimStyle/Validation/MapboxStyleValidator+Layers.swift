@@ -134,7 +134,7 @@ extension MapboxStyleValidator {
         } else if StyleValidator.strictlyEqual(layerType, .string("model")), group == "paint", layer["layout"]?.objectValue?["model-id"] != nil,
                   propertySpec["property-type"] == .string("data-driven"), let parameters = propertySpec["expression"]?["parameters"]?.arrayValue,
                   parameters.contains(.string("measure-light")) || parameters.contains(.string("zoom")), let value = options.value,
-                  case .success(let compiled) = StyleExpressionCompiler.compileProperty(value, spec: propertySpec, flavor: .mapbox),
+                  case .success(let compiled) = StyleExpressionCompiler.compileProperty(value, spec: propertySpec, flavor: flavor),
                   compiled.expression.uses(anyOf: ["measure-light"]) {
             errors.append(error(options, "\(name) does not support measure-light expressions when the model layer source is vector tile or GeoJSON."))
         }
@@ -229,9 +229,9 @@ extension MapboxStyleValidator {
         let expression: ParsedExpression
         let result: Result<ParsedExpression, ExpressionCompilationError>
         if options.expressionContext == .property, let propertySpec = options.valueSpec {
-            result = StyleExpressionCompiler.compileProperty(value, spec: propertySpec, flavor: .mapbox).map(\.expression)
+            result = StyleExpressionCompiler.compileProperty(value, spec: propertySpec, flavor: flavor).map(\.expression)
         } else {
-            result = StyleExpressionCompiler.compile(value, spec: options.valueSpec, flavor: .mapbox)
+            result = StyleExpressionCompiler.compile(value, spec: options.valueSpec, flavor: flavor)
         }
         switch result {
         case .failure(let failure):

@@ -2,14 +2,15 @@ import Foundation
 import Testing
 @testable import MapSimStyle
 
-/// Styles checked under `--engine mapbox` (Mapbox's specification): imports, schema, slots, lights,
-/// fog, camera, models, the model, sky and slot layers, Mapbox's expressions, and what Mapbox
-/// refuses that MapLibre takes. Each fixture is ours; the `.output.json` beside it is what Mapbox
-/// GL JS 3.0.1's `validateStyle` reports for it (run over the fixture parsed with line numbers, as
-/// Mapbox's `gl-style-validate --json` parses it), which mapsim must give message for message.
-@Suite("StyleValidator.MapboxFixtures")
-struct MapboxFixtureTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/mapbox").path
+/// Styles checked under `--engine mapbox-gl-js` (Mapbox GL JS 3.0.1's specification): imports,
+/// schema, slots, lights, fog, camera, models, the model, sky and slot layers, Mapbox's
+/// expressions, and what Mapbox refuses that MapLibre takes. Each fixture is ours; the
+/// `.output.json` beside it is what Mapbox GL JS 3.0.1's `validateStyle` reports for it (run over
+/// the fixture parsed with line numbers, as Mapbox's `gl-style-validate --json` parses it), which
+/// mapsim must give message for message.
+@Suite("StyleValidator.MapboxGLJSFixtures")
+struct MapboxGLJSFixtureTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/mapbox-gl-js").path
     static let names: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
         .filter { $0.hasSuffix(".json") && !$0.hasSuffix(".output.json") }.map { String($0.dropLast(".json".count)) }.sorted()
 
@@ -23,7 +24,7 @@ struct MapboxFixtureTests {
     func matchesMapbox(name: String) throws {
         let style = try Data(contentsOf: URL(fileURLWithPath: "\(Self.folder)/\(name).json"))
         let expected = try String(contentsOfFile: "\(Self.folder)/\(name).output.json", encoding: .utf8)
-        #expect(StyleDiagnostic.jsonText(StyleValidator.validate(Array(style), flavor: .mapbox)) == expected)
+        #expect(StyleDiagnostic.jsonText(StyleValidator.validate(Array(style), flavor: .mapboxGLJS)) == expected)
     }
 
     /// A style with imports, checked for MapLibre: gl-style-validate's verdict (nothing: MapLibre's
@@ -42,11 +43,12 @@ struct MapboxFixtureTests {
         let style = #"{"version": 8, "sources": {}, "layers": []}"#
         #expect(StyleValidator.validate(Array(style.utf8)).isEmpty)
         #expect(StyleValidator.validate(Array(style.utf8), flavor: .mapbox).isEmpty)
+        #expect(StyleValidator.validate(Array(style.utf8), flavor: .mapboxGLJS).isEmpty)
     }
 
     @Test func enginesPickTheirFlavor() {
         #expect(StyleSpecFlavor(engine: "mapbox") == .mapbox)
-        #expect(StyleSpecFlavor(engine: "mapbox-gl-js") == .mapbox)
+        #expect(StyleSpecFlavor(engine: "mapbox-gl-js") == .mapboxGLJS)
         #expect(StyleSpecFlavor(engine: "maplibre-native") == .maplibre)
         #expect(StyleSpecFlavor(engine: "maplibre-gl-js") == .maplibre)
         #expect(StyleSpecFlavor(engine: "tangram") == nil)
