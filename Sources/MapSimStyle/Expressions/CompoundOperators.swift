@@ -63,8 +63,17 @@ enum CompoundOperators {
         return table
     }()
 
-    /// Mapbox's current language (the SDK v11's): 3.0.1's, for now.
-    static let mapboxCurrentDefinitions: [String: Definition] = mapboxDefinitions
+    /// Mapbox's current language (the SDK v11's): 3.0.1's without `config` (a form of its own now,
+    /// as `split` is), with `to-hsla`, `worldview`, `is-active-floor` and `raster-particle-speed`.
+    static let mapboxCurrentDefinitions: [String: Definition] = {
+        var table = mapboxDefinitions
+        table["config"] = nil
+        table["to-hsla"] = Definition(type: .array(number, count: 4), overloads: [.fixed([.color])])
+        table["worldview"] = Definition(type: string, overloads: [.fixed([])])
+        table["is-active-floor"] = Definition(type: boolean, overloads: [.variadic(string)])
+        table["raster-particle-speed"] = Definition(type: number, overloads: [.fixed([])])
+        return table
+    }()
 
     /// MapLibre's.
     static let definitions: [String: Definition] = {

@@ -375,6 +375,7 @@ extension ExpressionParser {
     }
 
     func parseFormat(_ args: [JSONValue]) -> ParsedExpression? {
+        if flavor == .mapbox { return parseCurrentMapboxFormat(args) }
         guard args.count >= 2 else { return error("Expected at least one argument.") }
         // JavaScript's `typeof null` is "object": a null first argument is refused as an object is.
         if args[1] == .null || args[1].objectValue != nil { return error("First argument must be an image or text section.") }
@@ -411,6 +412,7 @@ extension ExpressionParser {
     }
 
     func parseImage(_ args: [JSONValue]) -> ParsedExpression? {
+        if flavor == .mapbox { return parseCurrentMapboxImage(args) }
         if flavor.isMapbox { return parseMapboxImage(args) }
         guard args.count == 2 else { return error("Expected two arguments.") }
         guard let name = parse(args[1], at: 1, expected: .string) else { return error("No image name provided.") }
@@ -433,7 +435,8 @@ extension ExpressionParser {
             slots[keyPath: slot] = children.count
             children.append(parsed)
         }
-        if let currency = options["currency"], let unit = options["unit"], Self.isTruthy(currency), Self.isTruthy(unit) {
+        // MapLibre's own rule (and 3.0.1's here, as before); Mapbox's current language has none.
+        if flavor != .mapbox, let currency = options["currency"], let unit = options["unit"], Self.isTruthy(currency), Self.isTruthy(unit) {
             return error("NumberFormat options `currency` and `unit` are mutually exclusive")
         }
         return ParsedExpression(.numberFormat(slots), type: .string, children: children)

@@ -80,6 +80,9 @@ enum StyleExpressionCompiler {
         if parsed.uses(anyOf: ["measure-light"]) && !parameters.contains(.string("measure-light")) {
             return failure("measure-light expression not supported")
         }
+        if flavor == .mapbox && parsed.uses(anyOf: ["line-progress"]) && !parameters.contains(.string("line-progress")) {
+            return failure("line-progress expression not supported")
+        }
         switch mapboxZoomCurve(parsed) {
         case .none where !isZoomConstant && spec["expression"]?["relaxZoomRestriction"] != .bool(true):
             return failure("\"zoom\" expression may only be used as input to a top-level \"step\" or \"interpolate\" expression, or in the properties of atmosphere.")

@@ -171,15 +171,16 @@ struct MapboxStyleValidator {
         case "function": { $0.validateFunction($1) }
         case "layer": { $0.validateLayer($1) }
         case "object": { $0.validateObject($1) }
-        case "source": { $0.validateSource($1) }
+        case "source": { $0.isCurrent ? $0.validateCurrentSource($1) : $0.validateSource($1) }
         case "model": { $0.validateModelURL($1) }
         case "light": { $0.validateLight($1) }
-        case "light-3d": { $0.validateLight3D($1) }
+        case "light-3d": { $0.isCurrent ? $0.validateCurrentLight3D($1) : $0.validateLight3D($1) }
         case "terrain": { $0.validateTerrain($1) }
         case "fog": { $0.validateFog($1) }
         case "formatted", "resolvedImage": { $0.validateStringOrExpression($1) }
         case "projection": { $0.validateProjection($1) }
         case "import": { $0.validateImport($1) }
+        case "iconset": { $0.validateIconset($1) }
         default: nil
         }
     }
