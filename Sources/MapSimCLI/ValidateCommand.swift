@@ -18,9 +18,11 @@ struct ValidateCommand: AsyncParsableCommand {
 
         --engine picks whose specification: maplibre-native and maplibre-gl-js (the default) \
         check MapLibre's, with MapLibre's gl-style-validate's messages, and note that MapLibre \
-        ignores a style's "imports"; mapbox and mapbox-gl-js check Mapbox's (Mapbox GL JS v3: \
-        imports, schema and config, slots, lights, fog, camera, models, the model, sky and slot \
-        layers, Mapbox's expressions), with Mapbox's validateStyle messages. For example:
+        ignores a style's "imports"; mapbox checks Mapbox's current specification (the Maps SDK \
+        v11's: imports, schema and config, slots, lights, fog, snow, rain, color-theme, camera, \
+        models, iconsets, featuresets, the model, sky, slot, clip, building and raster-particle \
+        layers, raster-array sources, Mapbox's expressions) and mapbox-gl-js Mapbox GL JS \
+        3.0.1's, each with Mapbox's validateStyle messages. For example:
 
             mapsim validate --engine mapbox styles/standard-like.json
 

@@ -33,6 +33,25 @@ struct ValidateCommandTests {
         #expect(unreadable.status == 2 && unreadable.standardError.contains("cannot read"))
     }
 
+    /// `--engine mapbox` checks Mapbox's current specification (the Maps SDK v11's), which has the
+    /// clip layer; `--engine mapbox-gl-js` checks Mapbox GL JS 3.0.1's, which has not.
+    @Test func mapboxEnginesCheckTheirOwnSpecification() async throws {
+        let fixture = try FixtureDirectory()
+        let clip = try fixture.write("clip.json", """
+            {
+              "version": 8,
+              "sources": {"v": {"type": "vector", "url": "mapbox://mapbox.mapbox-streets-v8"}},
+              "layers": [{"id": "c", "type": "clip", "source": "v", "source-layer": "l", "layout": {"clip-layer-types": ["fill"]}}]
+            }
+            """)
+        let current = try await CommandRunner.run(["validate", "--engine", "mapbox", clip])
+        #expect(current.status == 1)
+        #expect(current.standardOutput == "\(clip):4: layers[0].layout.clip-layer-types[0]: expected one of [model, symbol], \"fill\" found\n")
+        let glJS = try await CommandRunner.run(["validate", "--engine", "mapbox-gl-js", clip])
+        #expect(glJS.status == 1)
+        #expect(glJS.standardOutput.hasPrefix("\(clip):4: layers[0].type: expected one of [fill, line, symbol, circle, heatmap, fill-extrusion, raster, hillshade, model, background, sky, slot], \"clip\" found\n"))
+    }
+
     @Test func deepValidationReportsWhatDoesNotResolve() async throws {
         let icon = try await CommandRunner.run(["validate", "--deep", "--no-cache", "styles/failing/missing-icon.json"])
         #expect(icon.status == 1)

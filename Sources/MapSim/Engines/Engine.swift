@@ -136,8 +136,11 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
     public var imports: ImportRules?
 
     /// Whose style spec the engine reads styles by: Mapbox's (imports, config, slots, its layer and
-    /// source types) for Mapbox's engines.
-    public var flavor: StyleSpecFlavor { imports == nil ? .maplibre : .mapbox }
+    /// source types) for Mapbox's engines — the current one for the SDK, 3.0.1's for Mapbox GL JS.
+    public var flavor: StyleSpecFlavor {
+        guard imports != nil else { return .maplibre }
+        return StyleSpecFlavor(engine: name.rawValue) ?? .mapbox
+    }
 
     /// The glyph URL template of a Mapbox style (or import) that names none.
     public static let mapboxDefaultGlyphs = "mapbox://fonts/mapbox/{fontstack}/{range}.pbf"

@@ -168,8 +168,8 @@ extension LoadSequence {
         let style: Style
         do {
             switch json {
-            case .bytes(let bytes): style = try Style.parse(bytes, flavor: .mapbox)
-            case .document(let document): style = try Style.parse(document, flavor: .mapbox)
+            case .bytes(let bytes): style = try Style.parse(bytes, flavor: options.engine.flavor)
+            case .document(let document): style = try Style.parse(document, flavor: options.engine.flavor)
             }
         } catch {
             return failImport(index, "its style does not load: \(error)")

@@ -8,6 +8,9 @@ enum CompoundOperator: Sendable {
     /// Mapbox's own: `hsl`, `hsla`, `config`, `random`, and the globals `pitch`,
     /// `distance-from-center`, `measure-light`, `raster-value` and `sky-radial-progress`.
     case hsl, hsla, config, random, pitch, distanceFromCenter, measureLight, rasterValue, skyRadialProgress
+    /// Mapbox's current language's: `to-hsla`, `at-interpolated`, and the globals `worldview`,
+    /// `is-active-floor` and `raster-particle-speed`.
+    case toHSLA, atInterpolated, worldview, isActiveFloor, rasterParticleSpeed
     case sqrt, log10, ln, log2, sin, cos, tan, asin, acos, atan, abs, floor, ceil, round, min, max
     /// The compiled forms of legacy filters (`filter-==`, `filter-id-in`, ...), by name.
     case filter(String)
@@ -32,5 +35,7 @@ enum CompoundOperator: Sendable {
         "acos": .acos, "atan": .atan, "abs": .abs, "floor": .floor, "ceil": .ceil, "round": .round, "min": .min, "max": .max,
         "hsl": .hsl, "hsla": .hsla, "config": .config, "random": .random, "pitch": .pitch, "distance-from-center": .distanceFromCenter,
         "measure-light": .measureLight, "raster-value": .rasterValue, "sky-radial-progress": .skyRadialProgress,
+        "to-hsla": .toHSLA, "at-interpolated": .atInterpolated, "worldview": .worldview, "is-active-floor": .isActiveFloor,
+        "raster-particle-speed": .rasterParticleSpeed,
     ]
 }

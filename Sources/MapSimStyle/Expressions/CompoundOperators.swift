@@ -41,11 +41,12 @@ enum CompoundOperators {
     static func definitions(_ flavor: StyleSpecFlavor) -> [String: Definition] {
         switch flavor {
         case .maplibre: definitions
-        case .mapbox: mapboxDefinitions
+        case .mapboxGLJS: mapboxDefinitions
+        case .mapbox: mapboxCurrentDefinitions
         }
     }
 
-    /// Mapbox's (GL JS v3): MapLibre's without `split`, `join` and `elevation`, with `hsl`, `hsla`,
+    /// Mapbox's (GL JS 3.0.1): MapLibre's without `split`, `join` and `elevation`, with `hsl`, `hsla`,
     /// `config`, `random`, and the globals `pitch`, `distance-from-center`, `measure-light`,
     /// `raster-value` and `sky-radial-progress`.
     static let mapboxDefinitions: [String: Definition] = {
@@ -59,6 +60,18 @@ enum CompoundOperators {
         for name in ["pitch", "distance-from-center", "raster-value", "sky-radial-progress"] {
             table[name] = Definition(type: number, overloads: [.fixed([])])
         }
+        return table
+    }()
+
+    /// Mapbox's current language (the SDK v11's): 3.0.1's without `config` (a form of its own now,
+    /// as `split` is), with `to-hsla`, `worldview`, `is-active-floor` and `raster-particle-speed`.
+    static let mapboxCurrentDefinitions: [String: Definition] = {
+        var table = mapboxDefinitions
+        table["config"] = nil
+        table["to-hsla"] = Definition(type: .array(number, count: 4), overloads: [.fixed([.color])])
+        table["worldview"] = Definition(type: string, overloads: [.fixed([])])
+        table["is-active-floor"] = Definition(type: boolean, overloads: [.variadic(string)])
+        table["raster-particle-speed"] = Definition(type: number, overloads: [.fixed([])])
         return table
     }()
 

@@ -315,9 +315,19 @@ struct ExpressionEvaluator {
         case .random:
             // Mapbox's: no feature seed here.
             return .null
-        case .pitch, .distanceFromCenter, .measureLight, .rasterValue, .skyRadialProgress:
+        case .pitch, .distanceFromCenter, .measureLight, .rasterValue, .skyRadialProgress, .rasterParticleSpeed:
             // Mapbox's globals, which are 0 where the reference has none.
             return .number(0)
+        case .worldview:
+            return .string("")
+        case .isActiveFloor:
+            // No indoor floor is ever active here.
+            return .bool(false)
+        case .toHSLA:
+            guard case .color(let color) = try evaluate(children[0]) else { return .null }
+            return .array(Self.hsla(of: color).map(ExpressionValue.number))
+        case .atInterpolated:
+            return try atInterpolated(number(evaluate(children[0])), evaluate(children[1]))
         case .upcase:
             return .string(try evaluate(children[0]).text.uppercased())
         case .downcase:

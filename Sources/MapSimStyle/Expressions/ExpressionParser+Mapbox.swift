@@ -32,7 +32,7 @@ extension ExpressionParser {
     /// How many arguments `index-of` and `slice` take, as the message counts them: MapLibre counts
     /// the operands, Mapbox (3.0.1) the array's elements.
     var argumentCounts: String {
-        flavor == .mapbox ? "3 or 4" : "2 or 3"
+        flavor.isMapbox ? "3 or 4" : "2 or 3"
     }
 
     /// Mapbox's `image`: a name, and optionally a secondary image variant (a string, which Mapbox

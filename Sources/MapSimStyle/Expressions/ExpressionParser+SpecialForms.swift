@@ -238,7 +238,7 @@ extension ExpressionParser {
 
     func parseCoalesce(_ args: [JSONValue]) -> ParsedExpression? {
         // Mapbox's message has its typo.
-        guard args.count >= 2 else { return error(flavor == .mapbox ? "Expectected at least one argument." : "Expected at least one argument.") }
+        guard args.count >= 2 else { return error(flavor.isMapbox ? "Expectected at least one argument." : "Expected at least one argument.") }
         var output = expectedType.flatMap { $0 == .value ? nil : $0 }
         var children: [ParsedExpression] = []
         for argument in args.dropFirst() {
@@ -379,6 +379,7 @@ extension ExpressionParser {
     }
 
     func parseFormat(_ args: [JSONValue]) -> ParsedExpression? {
+        if flavor == .mapbox { return parseCurrentMapboxFormat(args) }
         guard args.count >= 2 else { return error("Expected at least one argument.") }
         // JavaScript's `typeof null` is "object": a null first argument is refused as an object is.
         if args[1] == .null || args[1].objectValue != nil { return error("First argument must be an image or text section.") }
@@ -415,7 +416,8 @@ extension ExpressionParser {
     }
 
     func parseImage(_ args: [JSONValue]) -> ParsedExpression? {
-        if flavor == .mapbox { return parseMapboxImage(args) }
+        if flavor == .mapbox { return parseCurrentMapboxImage(args) }
+        if flavor.isMapbox { return parseMapboxImage(args) }
         guard args.count == 2 else { return error("Expected two arguments.") }
         guard let name = parse(args[1], at: 1, expected: .string) else { return error("No image name provided.") }
         return ParsedExpression(.image, type: .resolvedImage, children: [name])
@@ -437,14 +439,15 @@ extension ExpressionParser {
             slots[keyPath: slot] = children.count
             children.append(parsed)
         }
-        if let currency = options["currency"], let unit = options["unit"], Self.isTruthy(currency), Self.isTruthy(unit) {
+        // MapLibre's own rule (and 3.0.1's here, as before); Mapbox's current language has none.
+        if flavor != .mapbox, let currency = options["currency"], let unit = options["unit"], Self.isTruthy(currency), Self.isTruthy(unit) {
             return error("NumberFormat options `currency` and `unit` are mutually exclusive")
         }
         return ParsedExpression(.numberFormat(slots), type: .string, children: children)
     }
 
     func parseGeometryOperator(_ op: String, _ args: [JSONValue]) -> ParsedExpression? {
-        if op == "distance" && flavor == .mapbox { return parseMapboxDistance(args) }
+        if op == "distance" && flavor.isMapbox { return parseMapboxDistance(args) }
         guard args.count == 2 else { return error("'\(op)' expression requires exactly one argument, but found \(args.count - 1) instead.") }
         let allowed: Set<String> = op == "within"
             ? ["Polygon", "MultiPolygon"]

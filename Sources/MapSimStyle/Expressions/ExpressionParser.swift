@@ -17,18 +17,22 @@ struct ExpressionParser {
         case assert, coerce, omit
     }
 
-    /// The position in the expression, as the indices from the top: its text (`[1][0]`) is made only
-    /// for an error, since most positions never have one.
+    /// The position in the expression, as the indices from the top (and, in Mapbox's current
+    /// language, the names of option members): its text (`[1][0]`, `[2]['font-scale']`) is made
+    /// only for an error, since most positions never have one.
     final class Position: Sendable {
         let parent: Position?
         let index: Int
+        /// The name of an options object's member, for a position below an index.
+        let name: String?
 
-        init(parent: Position?, index: Int) {
+        init(parent: Position?, index: Int, name: String? = nil) {
             self.parent = parent
             self.index = index
+            self.name = name
         }
 
-        var key: String { (parent?.key ?? "") + "[\(index)]" }
+        var key: String { (parent?.key ?? "") + (name.map { "['\($0)']" } ?? "[\(index)]") }
     }
 
     let position: Position?
@@ -61,6 +65,14 @@ struct ExpressionParser {
     func child(_ index: Int?, expected: ExpressionType? = nil, bindings: [(name: String, expression: ParsedExpression)] = []) -> ExpressionParser {
         ExpressionParser(position: index.map { Position(parent: position, index: $0) } ?? position, expectedType: expected,
                          scope: bindings.isEmpty ? scope : scope + bindings, errorList: errorList, flavor: flavor)
+    }
+
+    /// A parser for the member `name` of an options object, below the argument at `index` when
+    /// there is one (Mapbox's `concat(index, key)`).
+    func child(_ index: Int?, name: String, expected: ExpressionType? = nil) -> ExpressionParser {
+        let base = index.map { Position(parent: position, index: $0) } ?? position
+        return ExpressionParser(position: Position(parent: base, index: -1, name: name), expectedType: expected, scope: scope,
+                                errorList: errorList, flavor: flavor)
     }
 
     /// A parser at the same position with a fresh error list, for trying one overload.
@@ -103,9 +115,9 @@ struct ExpressionParser {
         guard let head = arguments.first else {
             return error("Expected an array with at least one element. If you wanted a literal array, use [\"literal\", []].")
         }
-        if flavor == .mapbox {
+        if flavor.isMapbox {
             // Mapbox reads an array that names no operator as an array of literals.
-            guard case .string(let op) = head, Self.isOperator(op, in: .mapbox) else { return parseImplicitArray(arguments) }
+            guard case .string(let op) = head, Self.isOperator(op, in: flavor) else { return parseImplicitArray(arguments) }
             return finish(parseOperator(op, arguments), annotation: annotation)
         }
         guard case .string(let op) = head else {
@@ -134,7 +146,7 @@ struct ExpressionParser {
             do {
                 parsed = ParsedExpression(.literal(try ExpressionEvaluator(context: ExpressionContext()).evaluate(parsed)), type: parsed.type)
             } catch {
-                return self.error(error.message)
+                return self.error((flavor == .mapbox ? Self.mapboxAssertionFailure(parsed) : nil) ?? error.message)
             }
         }
         return parsed
@@ -171,7 +183,9 @@ struct ExpressionParser {
     static func isOperator(_ name: String, in flavor: StyleSpecFlavor) -> Bool {
         switch flavor {
         case .maplibre: specialForms.contains(name) || CompoundOperators.definitions[name] != nil
-        case .mapbox: (specialForms.contains(name) && name != "global-state") || CompoundOperators.mapboxDefinitions[name] != nil
+        case .mapboxGLJS: (specialForms.contains(name) && name != "global-state") || CompoundOperators.mapboxDefinitions[name] != nil
+        case .mapbox: (specialForms.contains(name) && name != "global-state") || currentMapboxForms.contains(name)
+            || CompoundOperators.mapboxCurrentDefinitions[name] != nil
         }
     }
 
@@ -204,6 +218,7 @@ struct ExpressionParser {
     }()
 
     private func parseOperator(_ op: String, _ args: [JSONValue]) -> ParsedExpression? {
+        if flavor == .mapbox, Self.currentMapboxForms.contains(op) { return parseCurrentMapboxForm(op, args) }
         guard let form = Self.specialFormsByName[op] else { return parseCompound(op, args) }
         switch form {
         case .comparison: return parseComparison(op, args)

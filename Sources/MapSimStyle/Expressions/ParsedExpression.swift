@@ -133,7 +133,8 @@ final class ParsedExpression: Sendable {
             case "zoom": return .zoom
             case "heatmap-density", "elevation", "line-progress", "accumulated", "is-supported-script": return .otherGlobals
             // Mapbox's globals, its configuration and its random numbers are never folded either.
-            case "pitch", "distance-from-center", "measure-light", "raster-value", "sky-radial-progress", "config", "random": return .otherGlobals
+            case "pitch", "distance-from-center", "measure-light", "raster-value", "sky-radial-progress", "config", "random", "worldview",
+                 "is-active-floor", "raster-particle-speed": return .otherGlobals
             default: return name.hasPrefix("filter-") ? .feature : []
             }
         default:

@@ -22,7 +22,7 @@ enum StyleExpressionCompiler {
 
     /// Compiles `json` as the value of the layout or paint property `spec`, with `flavor`'s rules.
     static func compileProperty(_ json: JSONValue, spec: JSONObject, flavor: StyleSpecFlavor = .maplibre) -> Result<Compiled, ExpressionCompilationError> {
-        if flavor == .mapbox { return compileMapboxProperty(json, spec: spec) }
+        if flavor.isMapbox { return compileMapboxProperty(json, spec: spec, flavor: flavor) }
         let parsed: ParsedExpression
         switch compile(json, spec: spec) {
         case .failure(let errors): return .failure(errors)
@@ -59,9 +59,9 @@ enum StyleExpressionCompiler {
     /// Mapbox's rules for a property's expression: `pitch` and `distance-from-center` count as
     /// zoom, `measure-light` only where the property lists it, and `["zoom"]` anywhere in a
     /// property that relaxes the zoom restriction (fog, for one).
-    private static func compileMapboxProperty(_ json: JSONValue, spec: JSONObject) -> Result<Compiled, ExpressionCompilationError> {
+    private static func compileMapboxProperty(_ json: JSONValue, spec: JSONObject, flavor: StyleSpecFlavor) -> Result<Compiled, ExpressionCompilationError> {
         let parsed: ParsedExpression
-        switch compile(json, spec: spec, flavor: .mapbox) {
+        switch compile(json, spec: spec, flavor: flavor) {
         case .failure(let errors): return .failure(errors)
         case .success(let expression): parsed = expression
         }
@@ -79,6 +79,9 @@ enum StyleExpressionCompiler {
         }
         if parsed.uses(anyOf: ["measure-light"]) && !parameters.contains(.string("measure-light")) {
             return failure("measure-light expression not supported")
+        }
+        if flavor == .mapbox && parsed.uses(anyOf: ["line-progress"]) && !parameters.contains(.string("line-progress")) {
+            return failure("line-progress expression not supported")
         }
         switch mapboxZoomCurve(parsed) {
         case .none where !isZoomConstant && spec["expression"]?["relaxZoomRestriction"] != .bool(true):

@@ -57,9 +57,10 @@ extension Style {
         for (id, _) in try sources.object().members {
             style.sources.append(try StyleSource.parse(id: id, sources.member(id)!, flavor: flavor))
         }
-        switch flavor {
-        case .mapbox: try parseMapboxMembers(root, into: &style)
-        case .maplibre: try? parseMapboxMembers(root, into: &style)
+        if flavor.isMapbox {
+            try parseMapboxMembers(root, into: &style)
+        } else {
+            try? parseMapboxMembers(root, into: &style)
         }
         if let projection = root.member("projection") { style.projection = try StyleProjection.parse(projection, warnings: &style.warnings) }
         if let terrain = root.member("terrain"), terrain.value != .null { style.terrain = try StyleTerrain.parse(terrain, sources: style.sources) }
@@ -146,7 +147,7 @@ extension StyleSource {
     static func parse(id: String, _ field: JSONField, flavor: StyleSpecFlavor = .maplibre) throws(StyleError) -> StyleSource {
         _ = try field.object()
         guard let type = field.member("type") else { throw field.failure("missing required property \"type\"") }
-        let kind = try type.enumeration(Kind.self, allowing: { flavor == .mapbox || !$0.isMapboxOnly })
+        let kind = try type.enumeration(Kind.self, allowing: { flavor.isMapbox || !$0.isMapboxOnly })
         var source = StyleSource(id: id, kind: kind)
         if let promote = field.member("promoteId") {
             switch promote.value {
@@ -240,7 +241,7 @@ extension StyleLayer {
         var layer = StyleLayer(id: id, kind: try type.enumeration(Kind.self, allowing: { $0.isKnown(to: flavor) }))
         layer.minZoom = try field.member("minzoom")?.number(in: 0...24)
         layer.maxZoom = try field.member("maxzoom")?.number(in: 0...24)
-        if flavor == .mapbox { layer.slot = try field.member("slot")?.string() }
+        if flavor.isMapbox { layer.slot = try field.member("slot")?.string() }
         switch layer.kind {
         case .background, .sky, .slot:
             break

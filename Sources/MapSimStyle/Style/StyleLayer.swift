@@ -27,11 +27,13 @@ public struct StyleLayer: Sendable, Equatable {
             }
         }
 
-        /// Whether `flavor`'s style spec has the type.
+        /// Whether a style read by `flavor`'s style spec may have the type. Both of Mapbox's read
+        /// every Mapbox type (the loader takes a `clip` layer in a style for Mapbox GL JS 3.0.1 as
+        /// the SDK does; only `validate --engine mapbox-gl-js` refuses it, as 3.0.1's validator does).
         public func isKnown(to flavor: StyleSpecFlavor) -> Bool {
             switch flavor {
             case .maplibre: !isMapboxOnly
-            case .mapbox: self != .colorRelief
+            case .mapbox, .mapboxGLJS: self != .colorRelief
             }
         }
 

@@ -8,6 +8,7 @@ extension MapboxStyleValidator {
     mutating func validateLayer(_ options: Options) -> [StyleDiagnostic] {
         let key = options.key
         let path = options.path ?? ""
+        if isCurrent, options.value?.objectValue == nil { return [error(options, "object expected")] }
         let layer = options.value?.objectValue ?? JSONObject()
         func member(_ name: String) -> String { Self.join(path, name) }
         var errors: [StyleDiagnostic] = []
@@ -44,7 +45,7 @@ extension MapboxStyleValidator {
         let layerSpec = section("layer") ?? JSONObject()
         var objectOptions = options
         objectOptions.valueSpec = layerSpec
-        errors += validateObject(objectOptions, elementValidators: [
+        var elementValidators: [String: Validator] = [
             "*": { _, _ in [] },
             "type": { validator, member in
                 var typeOptions = member
@@ -61,7 +62,11 @@ extension MapboxStyleValidator {
             },
             "layout": { validator, member in validator.validateProperties(member, group: "layout", layer: layer, layerType: layerType) },
             "paint": { validator, member in validator.validateProperties(member, group: "paint", layer: layer, layerType: layerType) },
-        ])
+        ]
+        if isCurrent {
+            elementValidators["appearances"] = { validator, member in validator.validateAppearances(member, layer: layer, layerType: layerType) }
+        }
+        errors += validateObject(objectOptions, elementValidators: elementValidators)
         return errors
     }
 
@@ -74,6 +79,10 @@ extension MapboxStyleValidator {
             return [error(key, "missing required property \"source\"", value: options.value, path: path)]
         }
         let sourcePath = Self.join(path, "source")
+        if isCurrent {
+            guard case .string = sourceName else { return [error("\(key).source", "\"source\" must be a string", value: sourceName, path: sourcePath)] }
+            return checkCurrentSource(of: layer, named: sourceName, type: type, options: options)
+        }
         guard let source = StyleValidator.member(of: options.style.map(JSONValue.object)?["sources"], named: sourceName), source != .null else {
             return [error(key, "source \"\(StyleValidator.javaScriptString(sourceName))\" not found", value: sourceName, path: sourcePath)]
         }
@@ -97,6 +106,39 @@ extension MapboxStyleValidator {
         return []
     }
 
+    /// The source rules of the current validator, for a layer whose source is a string.
+    private func checkCurrentSource(of layer: JSONObject, named sourceName: JSONValue, type: JSONValue?, options: Options) -> [StyleDiagnostic] {
+        let key = options.key
+        let path = options.path ?? ""
+        let name = StyleValidator.javaScriptString(layer["id"])
+        let sourcePath = Self.join(path, "source")
+        guard let source = StyleValidator.member(of: options.style.map(JSONValue.object)?["sources"], named: sourceName), source != .null else {
+            return [error(key, "source \"\(StyleValidator.javaScriptString(sourceName))\" not found", value: sourceName, path: sourcePath)]
+        }
+        let sourceType = source.objectValue?["type"]
+        func sourceIs(_ name: String) -> Bool { StyleValidator.strictlyEqual(sourceType, .string(name)) }
+        func layerIs(_ name: String) -> Bool { StyleValidator.strictlyEqual(type, .string(name)) }
+        if sourceIs("vector") && layerIs("raster") {
+            return [error(key, "layer \"\(name)\" requires a raster source", value: sourceName, path: sourcePath)]
+        } else if sourceIs("raster") && !layerIs("raster") {
+            return [error(key, "layer \"\(name)\" requires a vector source", value: sourceName, path: sourcePath)]
+        } else if sourceIs("vector") && !StyleValidator.isPresent(layer["source-layer"]) {
+            return [error(key, "layer \"\(name)\" must specify a \"source-layer\"", value: options.value, path: path)]
+        } else if sourceIs("raster-dem") && !layerIs("hillshade") {
+            return [error(key, "raster-dem source can only be used with layer type 'hillshade'.", value: sourceName, path: sourcePath)]
+        } else if sourceIs("raster-array") && !layerIs("raster") && !layerIs("raster-particle") {
+            return [error(key, "raster-array source can only be used with layer type 'raster'.", value: sourceName, path: sourcePath)]
+        } else if layerIs("line"), let paint = layer["paint"], StyleValidator.isPresent(paint),
+                  StyleValidator.isPresent(paint.objectValue?["line-gradient"]) || StyleValidator.isPresent(paint.objectValue?["line-trim-offset"]),
+                  sourceIs("geojson") && !StyleValidator.isPresent(source.objectValue?["lineMetrics"]) {
+            return [error(key, "layer \"\(name)\" specifies a line-gradient, which requires the GeoJSON source to have `lineMetrics` enabled.",
+                          value: options.value, path: path)]
+        } else if layerIs("raster-particle") && !sourceIs("raster-array") {
+            return [error(key, "layer \"\(name)\" requires a 'raster-array' source.", value: sourceName, path: sourcePath)]
+        }
+        return []
+    }
+
     /// A layer's `layout` or `paint`: each member by the property of that name of the layer's type.
     private mutating func validateProperties(_ options: Options, group: String, layer: JSONObject, layerType: JSONValue?) -> [StyleDiagnostic] {
         var object = options
@@ -107,10 +149,13 @@ extension MapboxStyleValidator {
     }
 
     /// One layout or paint property (or a paint property's transition).
-    private mutating func validateProperty(_ options: Options, group: String, layer: JSONObject, layerType: JSONValue?) -> [StyleDiagnostic] {
+    mutating func validateProperty(_ options: Options, group: String, layer: JSONObject, layerType: JSONValue?) -> [StyleDiagnostic] {
         let typeName = layerType.map { StyleValidator.javaScriptString($0) } ?? "undefined"
         guard let properties = section("\(group)_\(typeName)") else { return [] }
         let name = options.objectKey ?? ""
+        if isCurrent, let base = Self.suffixed(name, "-use-theme"), properties[base] != nil {
+            return validateUseTheme(options, group: group)
+        }
         if group == "paint", name.hasSuffix("-transition"), properties[String(name.dropLast("-transition".count))]?["transition"] == .bool(true) {
             var transition = options
             transition.valueSpec = section("transition")
@@ -134,8 +179,9 @@ extension MapboxStyleValidator {
         } else if StyleValidator.strictlyEqual(layerType, .string("model")), group == "paint", layer["layout"]?.objectValue?["model-id"] != nil,
                   propertySpec["property-type"] == .string("data-driven"), let parameters = propertySpec["expression"]?["parameters"]?.arrayValue,
                   parameters.contains(.string("measure-light")) || parameters.contains(.string("zoom")), let value = options.value,
-                  case .success(let compiled) = StyleExpressionCompiler.compileProperty(value, spec: propertySpec, flavor: .mapbox),
-                  compiled.expression.uses(anyOf: ["measure-light"]) {
+                  case .success(let compiled) = StyleExpressionCompiler.compileProperty(value, spec: propertySpec, flavor: flavor),
+                  compiled.expression.uses(anyOf: ["measure-light"]),
+                  !(isCurrent && name == "model-emissive-strength" && compiled.expression.isFeatureConstant && compiled.expression.isStateConstant) {
             errors.append(error(options, "\(name) does not support measure-light expressions when the model layer source is vector tile or GeoJSON."))
         }
         var property = options
@@ -144,6 +190,22 @@ extension MapboxStyleValidator {
         property.propertyType = group
         property.propertyKey = name
         return errors + validate(property)
+    }
+
+    /// A color property's `-use-theme` companion: a string, or an expression of zoom and feature
+    /// data that gives one.
+    private mutating func validateUseTheme(_ options: Options, group: String) -> [StyleDiagnostic] {
+        guard isExpression(options.value) else { return validatePrimitive(options, "string") }
+        var property = options
+        property.valueSpec = JSONObject([
+            ("type", .string("string")),
+            ("expression", .object(JSONObject([("interpolated", .bool(false)), ("parameters", .array([.string("zoom"), .string("feature")]))]))),
+            ("property-type", .string("data-driven")),
+        ])
+        property.expressionContext = .property
+        property.propertyType = group
+        property.propertyKey = options.objectKey
+        return validate(property)
     }
 
     /// The `NAME` of a string that is exactly `{NAME}`, the legacy token syntax.
@@ -187,7 +249,7 @@ extension MapboxStyleValidator {
                 if StyleValidator.strictlyEqual(parts[1], .string("$type")) {
                     errors += validateEnum(withSpec: section("geometry_type"), element(index))
                 } else if !["string", "number", "boolean"].contains(parts[index].typeName) {
-                    errors.append(error(element(index), "string, number, or boolean expected, \(parts[index].typeName) found"))
+                    errors.append(error(element(index), "string, number, or boolean expected, \(parts[index].typeName) found\(isCurrent ? "." : "")"))
                 }
             }
         }
@@ -229,9 +291,9 @@ extension MapboxStyleValidator {
         let expression: ParsedExpression
         let result: Result<ParsedExpression, ExpressionCompilationError>
         if options.expressionContext == .property, let propertySpec = options.valueSpec {
-            result = StyleExpressionCompiler.compileProperty(value, spec: propertySpec, flavor: .mapbox).map(\.expression)
+            result = StyleExpressionCompiler.compileProperty(value, spec: propertySpec, flavor: flavor).map(\.expression)
         } else {
-            result = StyleExpressionCompiler.compile(value, spec: options.valueSpec, flavor: .mapbox)
+            result = StyleExpressionCompiler.compile(value, spec: options.valueSpec, flavor: flavor)
         }
         switch result {
         case .failure(let failure):

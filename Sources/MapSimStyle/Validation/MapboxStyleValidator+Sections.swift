@@ -126,6 +126,7 @@ extension MapboxStyleValidator {
     /// An import: its members but `data` against the import entry, a non-empty id, then its
     /// `data` as a whole style of its own.
     mutating func validateImport(_ options: Options) -> [StyleDiagnostic] {
+        if isCurrent, options.value?.objectValue == nil { return [error(options, "import must be an object")] }
         switch options.value {
         case .string?, .array?, .number?, .bool?: return validateSpreadImport(options)
         default: break
@@ -177,7 +178,9 @@ extension MapboxStyleValidator {
 
     /// `terrain`: members by bare name, then its source, which must be a raster-dem source.
     mutating func validateTerrain(_ options: Options) -> [StyleDiagnostic] {
+        if isCurrent, options.value == nil || options.value == .null { return [] }
         guard let terrain = options.value?.objectValue else { return validateDetached(options, name: "terrain") }
+        if isCurrent { return validateDetached(options, name: "terrain") + checkCurrentTerrainSource(terrain, options: options) }
         var errors = validateDetached(options, name: "terrain")
         let sourcePath = options.path.map { Self.join($0, "source") }
         if let sourceName = terrain["source"], sourceName != .null {
@@ -221,6 +224,9 @@ extension MapboxStyleValidator {
     /// One member checked against `properties`, as a transition when it is one; an unknown one
     /// reported by its bare name.
     private mutating func validateMember(_ key: String, _ member: JSONValue, path: String?, of properties: JSONObject, options: Options) -> [StyleDiagnostic] {
+        if isCurrent, let base = Self.suffixed(key, "-use-theme"), properties[base] != nil {
+            return validatePrimitive(options.child(key: key, value: member, path: path, valueSpec: nil), "string")
+        }
         if key.hasSuffix("-transition"), properties[String(key.dropLast("-transition".count))]?["transition"] == .bool(true) {
             return validate(options.child(key: key, value: member, path: path, valueSpec: section("transition")))
         }

@@ -1,22 +1,33 @@
 import MapSimJSON
 
 /// Checks a style against Mapbox's style specification with the messages, lines and order of
-/// Mapbox's `gl-style-validate` (the validator of `@mapbox/mapbox-gl-style-spec`, as Mapbox GL JS
-/// 3.0.1 runs it): the reference's one recursive walk, which picks a validator by the type each
-/// value has in the specification, over Mapbox's table (`MapboxStyleSpecPatch` applied to
-/// MapLibre's). `StyleValidator.validate(_:flavor:)` is the way in.
+/// Mapbox's `gl-style-validate` (the validator of `@mapbox/mapbox-gl-style-spec`): the reference's
+/// one recursive walk, which picks a validator by the type each value has in the specification,
+/// over Mapbox's table — the current one (`MapboxCurrentStyleSpecPatch` applied to MapLibre's) as
+/// Mapbox's current validator checks it, or Mapbox GL JS 3.0.1's (`MapboxStyleSpecPatch`) as 3.0.1
+/// runs it. `StyleValidator.validate(_:flavor:)` is the way in.
 ///
 /// Where the walk surprises it is followed all the same: unknown properties are reported as
 /// Mapbox reports them (warnings to it, but printed and counted as errors by its tool); an array
 /// element that fails its type is checked again as an expression; light, lights, terrain and fog
 /// members are reported by their bare names.
 struct MapboxStyleValidator {
-    /// Mapbox's table: MapLibre's reference with the patch applied.
-    static let reference: JSONObject = {
+    /// Mapbox GL JS 3.0.1's table: MapLibre's reference with its patch applied.
+    static let glJSReference: JSONObject = patched(MapboxStyleSpecPatch.json)
+
+    /// Mapbox's current table: MapLibre's reference with the current patch applied.
+    static let currentReference: JSONObject = patched(MapboxCurrentStyleSpecPatch.json)
+
+    /// The table of `flavor`, one of Mapbox's.
+    static func reference(_ flavor: StyleSpecFlavor) -> JSONObject {
+        flavor == .mapboxGLJS ? glJSReference : currentReference
+    }
+
+    private static func patched(_ json: String) -> JSONObject {
         let maplibre = StyleValidator.parsedReference
-        guard let patch = try? JSONParser.parse(MapboxStyleSpecPatch.json) else { return maplibre }
+        guard let patch = try? JSONParser.parse(json) else { return maplibre }
         return merged(.object(maplibre), patch).objectValue ?? maplibre
-    }()
+    }
 
     /// A JSON merge patch applied to `base`: a null removes a key, `{"$replace": value}` replaces
     /// a value whole, an object is merged member by member (new keys last).
@@ -36,6 +47,10 @@ struct MapboxStyleValidator {
 
     let spec: JSONObject
     let lines: DocumentLines
+    /// Which of Mapbox's specifications: `.mapbox` (the current one) or `.mapboxGLJS` (3.0.1's).
+    let flavor: StyleSpecFlavor
+    /// Whether the rules are the current validator's rather than Mapbox GL JS 3.0.1's.
+    var isCurrent: Bool { flavor == .mapbox }
 
     /// What a validator is given about one value: the reference's `options`.
     struct Options {
@@ -74,8 +89,9 @@ struct MapboxStyleValidator {
     /// A validator of the reference's table of validators by type.
     typealias Validator = (inout MapboxStyleValidator, Options) -> [StyleDiagnostic]
 
-    /// Every problem of the style in `bytes`, sorted as Mapbox's `validate_style.min` sorts them.
-    static func validate(_ bytes: [UInt8]) -> [StyleDiagnostic] {
+    /// Every problem of the style in `bytes` under `flavor` (one of Mapbox's), sorted as Mapbox's
+    /// `validate_style.min` sorts them.
+    static func validate(_ bytes: [UInt8], flavor: StyleSpecFlavor) -> [StyleDiagnostic] {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
@@ -83,7 +99,7 @@ struct MapboxStyleValidator {
             let syntaxError = JSONLintSyntaxError.describe(bytes) ?? (error.message, error.line)
             return [StyleDiagnostic(message: syntaxError.message, line: syntaxError.line, isParseError: true)]
         }
-        var validator = MapboxStyleValidator(spec: reference, lines: DocumentLines(bytes: bytes))
+        var validator = MapboxStyleValidator(spec: reference(flavor), lines: DocumentLines(bytes: bytes), flavor: flavor)
         var diagnostics = validator.validateStyle(document, key: "", path: "")
         // `(a, b) => a.line && b.line ? a.line - b.line : 0`, in V8's sort.
         JavaScriptArraySort.sort(&diagnostics) { a, b in
@@ -155,15 +171,16 @@ struct MapboxStyleValidator {
         case "function": { $0.validateFunction($1) }
         case "layer": { $0.validateLayer($1) }
         case "object": { $0.validateObject($1) }
-        case "source": { $0.validateSource($1) }
+        case "source": { $0.isCurrent ? $0.validateCurrentSource($1) : $0.validateSource($1) }
         case "model": { $0.validateModelURL($1) }
         case "light": { $0.validateLight($1) }
-        case "light-3d": { $0.validateLight3D($1) }
+        case "light-3d": { $0.isCurrent ? $0.validateCurrentLight3D($1) : $0.validateLight3D($1) }
         case "terrain": { $0.validateTerrain($1) }
         case "fog": { $0.validateFog($1) }
         case "formatted", "resolvedImage": { $0.validateStringOrExpression($1) }
         case "projection": { $0.validateProjection($1) }
         case "import": { $0.validateImport($1) }
+        case "iconset": { $0.validateIconset($1) }
         default: nil
         }
     }
@@ -172,7 +189,7 @@ struct MapboxStyleValidator {
     /// operator of Mapbox's language.
     func isExpression(_ value: JSONValue?) -> Bool {
         guard case .array(let elements)? = value, case .string(let head)? = elements.first else { return false }
-        return ExpressionParser.isOperator(head, in: .mapbox)
+        return ExpressionParser.isOperator(head, in: flavor)
     }
 
     /// The reference's `validateObject`: each member by its element validator, its entry in

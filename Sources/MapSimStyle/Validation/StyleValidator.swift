@@ -52,7 +52,7 @@ public struct StyleValidator: Sendable {
     public static func validate(_ bytes: [UInt8], flavor: StyleSpecFlavor = .maplibre) -> [StyleDiagnostic] {
         switch flavor {
         case .maplibre: validateAsMapLibre(bytes)
-        case .mapbox: MapboxStyleValidator.validate(bytes)
+        case .mapbox, .mapboxGLJS: MapboxStyleValidator.validate(bytes, flavor: flavor)
         }
     }
 
