@@ -292,7 +292,8 @@ struct RegionDownload: DrivenMachine {
             do {
                 let style = try Style.parse(body, flavor: plan.followsImports ? .mapbox : .maplibre)
                 queuedURLs.insert(resource.url)
-                followsImports = plan.followsImports && (style.declaresImports || style.loadsAsImport || !style.models.isEmpty)
+                followsImports = plan.followsImports
+                    && (style.declaresImports || style.loadsAsImport || !style.models.isEmpty || style.sources.contains { $0.kind == .model })
                 load(plan.root(style))
                 notePrecision()
             } catch {

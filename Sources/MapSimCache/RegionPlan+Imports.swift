@@ -87,9 +87,11 @@ extension RegionPlan {
         member.resources.metadata(of: source)
     }
 
-    /// The models `member` names (`models`), each a `Resource.model` of its normalized URL.
+    /// The models `member` names — its `models`, then those of its `model` sources — each a
+    /// `Resource.model` of the URL the map asks for.
     func models(of member: Member) -> [Resource] {
         member.style.models.map { .model(member.resources.resolve(resources.mapbox.model($0.url))) }
+            + member.style.sources.filter { $0.kind == .model }.flatMap { source in source.models.map { .model(member.resources.resolve($0.url)) } }
     }
 
     /// How many glyph ranges the members download: every range of every font stack of each

@@ -124,7 +124,7 @@ struct RegionDownloadTests {
     private static let imports: [String: String] = [
         "https://h/style.json": #"{"version": 8, "imports": [{"id": "a", "url": "a.json"}, {"id": "b", "url": "", "data": {"version": 8, "sources": {"g": {"type": "geojson", "data": "g.json"}}, "layers": []}}], "sources": {}, "layers": []}"#,
         "https://h/a.json": #"{"version": 8, "imports": [{"id": "c", "url": "mapbox://styles/u/c"}, {"id": "again", "url": "a.json"}], "sprite": "https://h/a-sprite", "sources": {"v": {"type": "vector", "url": "https://h/v.json"}}, "layers": [{"id": "t", "type": "symbol", "source": "v", "source-layer": "l", "layout": {"text-field": "{name}", "text-font": ["A"]}}]}"#,
-        "https://api.mapbox.com/styles/v1/u/c": #"{"version": 8, "imports": [{"id": "missing", "url": "https://h/missing.json"}], "models": {"m": "https://h/m.glb"}, "glyphs": "https://h/{fontstack}/{range}.pbf", "sources": {"v": {"type": "vector", "url": "https://h/v.json"}}, "layers": [{"id": "t", "type": "symbol", "source": "v", "source-layer": "l", "layout": {"text-field": "{name}", "text-font": ["A"]}}]}"#,
+        "https://api.mapbox.com/styles/v1/u/c": #"{"version": 8, "imports": [{"id": "missing", "url": "https://h/missing.json"}], "models": {"m": "https://h/m.glb"}, "glyphs": "https://h/{fontstack}/{range}.pbf", "sources": {"v": {"type": "vector", "url": "https://h/v.json"}, "trees": {"type": "model", "models": {"oak": {"uri": "https://h/oak.glb"}}}}, "layers": [{"id": "t", "type": "symbol", "source": "v", "source-layer": "l", "layout": {"text-field": "{name}", "text-font": ["A"]}}]}"#,
     ]
 
     @Test func aMapboxEngineDownloadsEveryImportOnceAndMapLibreNone() async {
@@ -135,7 +135,7 @@ struct RegionDownloadTests {
         }
         let download = await run(engine: .mapbox, answer: answer)
         let urls = download.network.map(\.url)
-        for url in ["https://h/a.json", "https://api.mapbox.com/styles/v1/u/c", "https://h/missing.json", "https://h/m.glb", "https://h/g.json",
+        for url in ["https://h/a.json", "https://api.mapbox.com/styles/v1/u/c", "https://h/missing.json", "https://h/m.glb", "https://h/oak.glb", "https://h/g.json",
                     "https://h/a-sprite@2x.png", "https://h/v.json", "https://h/0/0/0.pbf"] {
             #expect(urls.filter { $0 == url }.count == 1, "\(url) once: \(urls)")
         }
