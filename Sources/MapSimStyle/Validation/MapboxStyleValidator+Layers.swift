@@ -83,21 +83,12 @@ extension MapboxStyleValidator {
             guard case .string = sourceName else { return [error("\(key).source", "\"source\" must be a string", value: sourceName, path: sourcePath)] }
             return checkCurrentSource(of: layer, named: sourceName, type: type, options: options)
         }
-        guard let source = StyleValidator.member(of: options.style.map(JSONValue.object)?["sources"], named: sourceName), source != .null else {
-            return [error(key, "source \"\(StyleValidator.javaScriptString(sourceName))\" not found", value: sourceName, path: sourcePath)]
-        }
+        let (found, shared) = sharedSourceRules(of: layer, named: sourceName, type: type, options: options)
+        guard let source = found, shared.isEmpty else { return shared }
         let sourceType = source.objectValue?["type"]
         func sourceIs(_ name: String) -> Bool { StyleValidator.strictlyEqual(sourceType, .string(name)) }
         func layerIs(_ name: String) -> Bool { StyleValidator.strictlyEqual(type, .string(name)) }
-        if sourceIs("vector") && layerIs("raster") {
-            return [error(key, "layer \"\(name)\" requires a raster source", value: sourceName, path: sourcePath)]
-        } else if sourceIs("raster") && !layerIs("raster") {
-            return [error(key, "layer \"\(name)\" requires a vector source", value: sourceName, path: sourcePath)]
-        } else if sourceIs("vector") && !StyleValidator.isPresent(layer["source-layer"]) {
-            return [error(key, "layer \"\(name)\" must specify a \"source-layer\"", value: options.value, path: path)]
-        } else if sourceIs("raster-dem") && !layerIs("hillshade") {
-            return [error(key, "raster-dem source can only be used with layer type 'hillshade'.", value: sourceName, path: sourcePath)]
-        } else if layerIs("line"), let paint = layer["paint"], StyleValidator.isPresent(paint),
+        if layerIs("line"), let paint = layer["paint"], StyleValidator.isPresent(paint),
                   StyleValidator.isPresent(paint.objectValue?["line-gradient"]) || StyleValidator.isPresent(paint.objectValue?["line-trim-offset"]),
                   !(sourceIs("geojson") && StyleValidator.isPresent(source.objectValue?["lineMetrics"])) {
             return [error(key, "layer \"\(name)\" specifies a line-gradient, which requires a GeoJSON source with `lineMetrics` enabled.",
@@ -112,21 +103,12 @@ extension MapboxStyleValidator {
         let path = options.path ?? ""
         let name = StyleValidator.javaScriptString(layer["id"])
         let sourcePath = Self.join(path, "source")
-        guard let source = StyleValidator.member(of: options.style.map(JSONValue.object)?["sources"], named: sourceName), source != .null else {
-            return [error(key, "source \"\(StyleValidator.javaScriptString(sourceName))\" not found", value: sourceName, path: sourcePath)]
-        }
+        let (found, shared) = sharedSourceRules(of: layer, named: sourceName, type: type, options: options)
+        guard let source = found, shared.isEmpty else { return shared }
         let sourceType = source.objectValue?["type"]
         func sourceIs(_ name: String) -> Bool { StyleValidator.strictlyEqual(sourceType, .string(name)) }
         func layerIs(_ name: String) -> Bool { StyleValidator.strictlyEqual(type, .string(name)) }
-        if sourceIs("vector") && layerIs("raster") {
-            return [error(key, "layer \"\(name)\" requires a raster source", value: sourceName, path: sourcePath)]
-        } else if sourceIs("raster") && !layerIs("raster") {
-            return [error(key, "layer \"\(name)\" requires a vector source", value: sourceName, path: sourcePath)]
-        } else if sourceIs("vector") && !StyleValidator.isPresent(layer["source-layer"]) {
-            return [error(key, "layer \"\(name)\" must specify a \"source-layer\"", value: options.value, path: path)]
-        } else if sourceIs("raster-dem") && !layerIs("hillshade") {
-            return [error(key, "raster-dem source can only be used with layer type 'hillshade'.", value: sourceName, path: sourcePath)]
-        } else if sourceIs("raster-array") && !layerIs("raster") && !layerIs("raster-particle") {
+        if sourceIs("raster-array") && !layerIs("raster") && !layerIs("raster-particle") {
             return [error(key, "raster-array source can only be used with layer type 'raster'.", value: sourceName, path: sourcePath)]
         } else if layerIs("line"), let paint = layer["paint"], StyleValidator.isPresent(paint),
                   StyleValidator.isPresent(paint.objectValue?["line-gradient"]) || StyleValidator.isPresent(paint.objectValue?["line-trim-offset"]),
@@ -137,6 +119,33 @@ extension MapboxStyleValidator {
             return [error(key, "layer \"\(name)\" requires a 'raster-array' source.", value: sourceName, path: sourcePath)]
         }
         return []
+    }
+
+    /// The source rules of both Mapbox validators, in their order: the source exists, and vector,
+    /// raster and raster-dem sources feed the layers they can. The source found (nil when it is
+    /// not), and what these rules report.
+    private func sharedSourceRules(of layer: JSONObject, named sourceName: JSONValue, type: JSONValue?,
+                                   options: Options) -> (source: JSONValue?, diagnostics: [StyleDiagnostic]) {
+        let key = options.key
+        let path = options.path ?? ""
+        let name = StyleValidator.javaScriptString(layer["id"])
+        let sourcePath = Self.join(path, "source")
+        guard let source = StyleValidator.member(of: options.style.map(JSONValue.object)?["sources"], named: sourceName), source != .null else {
+            return (nil, [error(key, "source \"\(StyleValidator.javaScriptString(sourceName))\" not found", value: sourceName, path: sourcePath)])
+        }
+        let sourceType = source.objectValue?["type"]
+        func sourceIs(_ name: String) -> Bool { StyleValidator.strictlyEqual(sourceType, .string(name)) }
+        func layerIs(_ name: String) -> Bool { StyleValidator.strictlyEqual(type, .string(name)) }
+        if sourceIs("vector") && layerIs("raster") {
+            return (source, [error(key, "layer \"\(name)\" requires a raster source", value: sourceName, path: sourcePath)])
+        } else if sourceIs("raster") && !layerIs("raster") {
+            return (source, [error(key, "layer \"\(name)\" requires a vector source", value: sourceName, path: sourcePath)])
+        } else if sourceIs("vector") && !StyleValidator.isPresent(layer["source-layer"]) {
+            return (source, [error(key, "layer \"\(name)\" must specify a \"source-layer\"", value: options.value, path: path)])
+        } else if sourceIs("raster-dem") && !layerIs("hillshade") {
+            return (source, [error(key, "raster-dem source can only be used with layer type 'hillshade'.", value: sourceName, path: sourcePath)])
+        }
+        return (source, [])
     }
 
     /// A layer's `layout` or `paint`: each member by the property of that name of the layer's type.
