@@ -96,21 +96,20 @@ let package = Package(
         .target(
             name: "MapSimServe",
             dependencies: [
-                "MapSim", "MapSimJSON", "MapSimStyle", "MapSimArchives", "MapSimPages", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                "MapSim", "MapSimJSON", "MapSimStyle", "MapSimArchives", "MapSimPages",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .target(name: "MapSimKit", dependencies: ["MapSimServe", "MapSim", "MapSimStyle", "MapSimJSON", "MapSimTrace", "MapSimCache", "MapSimArchives", "MapSimHTTP", "MapSimLive", "MapSimContent"]),
         .target(
             name: "MapSimTesting",
             dependencies: [
-                "MapSim", "MapSimJSON", "MapSimServe",
+                "MapSim", "MapSimJSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

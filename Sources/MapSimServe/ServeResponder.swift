@@ -1,8 +1,5 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
 import MapSim
-import NIOCore
 
 /// Answers one request of `mapsim serve` and reports it: the style (rewritten for the host the
 /// client used), TileJSONs (their tiles rewritten), files of the folder, archives' TileJSONs and
@@ -17,104 +14,114 @@ struct ServeResponder: Sendable {
     let conditions: ServeConditionsLoop?
     let start: ContinuousClock.Instant
     let page: ServePage
+    /// What the URLs asked for were found to be.
+    let resolvedURLs = ResolvedURLs()
     let report: @Sendable (MapEvent) -> Void
 
-    func answer(_ request: Request, context: ServeRequestContext) async -> Hummingbird.Response {
+    /// What a request needs after the part answered at once: the resource of another server to
+    /// fetch, the network's conditions to wait for.
+    struct Pending: Sendable {
+        let began: ContinuousClock.Instant
+        var resource: Resource
+        /// The answer so far; nil while the resource of another server is not fetched.
+        var answer: FileAnswer?
+        /// The resource of another server the answer is: its original URL, its path below the folder, its role.
+        var remote: (original: String, path: String, role: ServedStyle.Role?)?
+        let request: ServeRequest
+        let base: String
+    }
+
+    /// The reply to `request` when it can be given at once (on the connection's event loop, with no
+    /// task to start), or what is left to do (`finish`): fetching from another server, waiting for
+    /// the conditions.
+    func reply(to request: ServeRequest) -> Either {
         let began = ContinuousClock.now
-        var headers: [String: String] = [:]
-        for field in request.headers { headers[field.name.canonicalName] = field.value }
-        let host = request.head.authority ?? headers["host"] ?? "localhost"
-        let base = "http://\(host)/"
-        let path = request.uri.path
+        let base = "http://\(request.host ?? "localhost")/"
+        let path = request.path
         // The server's own page is not a served resource: answered at once, under no conditions, not reported.
         if ServePage.owns(path) {
-            return Self.response(page.answer(path: path, query: request.uri.query, base: base, requestHeaders: headers), method: request.method.rawValue)
+            return .now(.answer(page.answer(path: path, query: request.query, base: base, requestHeaders: request.headers)))
         }
-        let query = request.uri.query.map { "?" + $0 } ?? ""
+        let query = request.query.map { "?" + $0 } ?? ""
         let url = base + path.drop { $0 == "/" } + query
-        let relative = path == "/" ? nil : ServedFolder.relativePath(path)
-        var (resource, role) = relative.map { style.resource(url: url, path: $0) } ?? (Resource(url: url, kind: .unknown), nil)
-        let method = request.method.rawValue
-        var answer: FileAnswer
+        let resolved = resolvedURLs.resolution(of: url) {
+            let relative = path == "/" ? nil : ServedFolder.relativePath(path)
+            let (resource, role) = relative.map { style.resource(url: url, path: $0) } ?? (Resource(url: url, kind: .unknown), nil)
+            return ResolvedURLs.Resolved(relative: relative, resource: resource, role: role)
+        }
+        let (relative, role) = (resolved.relative, resolved.role)
+        var resource = resolved.resource
+        let method = request.method
+        var pending = Pending(began: began, resource: resource, answer: nil, remote: nil, request: request, base: base)
         switch method {
         case "GET", "HEAD":
+            let headers = request.headers
             if let archived = archiveAnswer(role: role, resource: resource, method: method, headers: headers, base: base) {
-                answer = archived
-            } else if let remote, let relative, let original = RemoteResources.originalURL(path + query) {
-                answer = await remoteAnswer(remote, original: original, path: relative, role: role, resource: resource, method: method, headers: headers, base: base)
+                pending.answer = archived
+            } else if remote != nil, let relative, let original = RemoteResources.originalURL(path + query) {
+                pending.remote = (original, relative, role)
             } else if role == .style {
                 let bytes = style.style(base: base)
-                answer = FileAnswer.answer(method: method, requestHeaders: headers, content: bytes, contentType: "application/json",
-                                           etag: SimulatedNetwork.etag(for: bytes), modified: style.modified, maxAge: maxAge)
+                pending.answer = FileAnswer.answer(method: method, requestHeaders: headers, content: bytes, contentType: "application/json",
+                                                   etag: SimulatedNetwork.etag(for: bytes), modified: style.modified, maxAge: maxAge)
             } else if let relative, let (content, etag, file, type) = content(of: relative, role: role, base: base) {
-                answer = FileAnswer.answer(method: method, requestHeaders: headers, content: content, contentType: type,
-                                           etag: etag, modified: file.modified, modifiedText: file.modifiedText, maxAge: maxAge)
+                let answer = FileAnswer.answer(method: method, requestHeaders: headers, content: content, contentType: type,
+                                               etag: etag, modified: file.modified, modifiedText: file.modifiedText, maxAge: maxAge)
                 if let range = answer.range { resource.dataRange = UInt64(range.lowerBound)...UInt64(range.upperBound) }
+                pending.resource = resource
+                pending.answer = answer
             } else {
-                answer = Self.refusal(404, "not found: \(path)")
+                pending.answer = Self.refusal(404, "not found: \(path)")
             }
         case "OPTIONS":
-            answer = FileAnswer(status: 204, headers: FileAnswer.crossOrigin + [("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"),
-                                                                                ("Access-Control-Allow-Headers", "*"), ("Access-Control-Max-Age", "86400")],
-                                body: [], contentLength: 0)
+            pending.answer = FileAnswer(status: 204, headers: FileAnswer.crossOrigin + [("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS"),
+                                                                                         ("Access-Control-Allow-Headers", "*"), ("Access-Control-Max-Age", "86400")],
+                                        body: [], contentLength: 0)
         default:
             var refused = Self.refusal(405, "\(method) is not served: GET, HEAD and OPTIONS are")
             refused.headers.append(("Allow", "GET, HEAD, OPTIONS"))
-            answer = refused
+            pending.answer = refused
         }
-        // The network's conditions: a profile's delay, a fault, an offline window.
-        var truncated = false
+        guard conditions == nil, let answer = pending.answer else { return .later(pending) }
+        report(event(began, pending.resource, Self.response(answer)))
+        return .now(.answer(answer))
+    }
+
+    /// A reply given at once, or what is left to do for it.
+    enum Either: Sendable {
+        case now(ServeReply)
+        case later(Pending)
+    }
+
+    /// The reply to a request `reply(to:)` left pending: the resource of another server fetched,
+    /// the network's conditions applied (a profile's delay, a fault, an offline window), and reported.
+    func finish(_ pending: Pending) async -> ServeReply {
+        var answer: FileAnswer
+        if let (original, path, role) = pending.remote, let remote {
+            answer = await remoteAnswer(remote, original: original, path: path, role: role, resource: pending.resource,
+                                        method: pending.request.method, headers: pending.request.headers, base: pending.base)
+        } else {
+            answer = pending.answer ?? Self.refusal(500, "no answer")
+        }
+        let resource = pending.resource
         switch await conditions?.decide(resource, size: answer.body.count) ?? .answer {
         case .answer:
             break
         case .status(let code, let headers):
             answer = Self.refusal(code, "a fault rule answers \(code)")
-            answer.headers += headers.map { ($0.name, $0.value) }
+            // A rule's headers are the user's: none that would break the answer's framing.
+            answer.headers += headers.filter { !($0.name + $0.value).utf8.contains { $0 == 13 || $0 == 10 } }.map { ($0.name, $0.value) }
         case .drop:
-            context.channel.close(promise: nil)
-            report(event(began, resource, MapSim.Response.failure(.connection, "the connection was dropped", source: .network)))
-            return Hummingbird.Response(status: .ok)
+            report(event(pending.began, resource, MapSim.Response.failure(.connection, "the connection was dropped", source: .network)))
+            return .drop
         case .truncate:
-            truncated = true
+            report(event(pending.began, resource, MapSim.Response.failure(.connection, "the body was cut after \(answer.body.count / 2) of \(answer.body.count) bytes",
+                                                                          source: .network)))
+            return .truncated(answer)
         }
-        report(event(began, resource, truncated ? MapSim.Response.failure(.connection, "the body was cut after \(answer.body.count / 2) of \(answer.body.count) bytes",
-                                                                           source: .network) : Self.response(answer)))
-        guard truncated else { return Self.response(answer, method: method) }
-        // The length says all of it; half comes, then the connection closes.
-        let half = ByteBuffer(bytes: answer.body.prefix(answer.body.count / 2))
-        let channel = context.channel
-        return Hummingbird.Response(status: .init(code: answer.status), headers: Self.fields(answer), body: .init(contentLength: answer.body.count) { writer in
-            try await writer.write(half)
-            try await writer.finish(nil)
-            channel.close(promise: nil)
-        })
+        report(event(pending.began, resource, Self.response(answer)))
+        return .answer(answer)
     }
-
-    /// The HTTP response of `answer` to a `method` request.
-    private static func response(_ answer: FileAnswer, method: String) -> Hummingbird.Response {
-        var fields = fields(answer)
-        if method == "HEAD" { fields[.contentLength] = String(answer.contentLength) }
-        return Hummingbird.Response(status: .init(code: answer.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
-    }
-
-    private static func fields(_ answer: FileAnswer) -> HTTPFields {
-        var fields = HTTPFields()
-        fields.reserveCapacity(answer.headers.count)
-        for (name, value) in answer.headers {
-            if let name = knownNames[name] ?? HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
-        }
-        return fields
-    }
-
-    /// The names every answer uses, made once rather than checked on every request.
-    private static let knownNames: [String: HTTPField.Name] = {
-        var names: [String: HTTPField.Name] = [:]
-        for name in ["Content-Type", "ETag", "Last-Modified", "Cache-Control", "Accept-Ranges", "Access-Control-Allow-Origin",
-                     "Access-Control-Expose-Headers", "Vary", "Content-Encoding", "Content-Range"] {
-            names[name] = HTTPField.Name(name)
-        }
-        return names
-    }()
 
     private func event(_ began: ContinuousClock.Instant, _ resource: Resource, _ response: MapSim.Response) -> MapEvent {
         MapEvent(begin: SimTime(began - start), end: SimTime(ContinuousClock.now - start),

@@ -13,8 +13,24 @@ final class ServedFolder: Sendable {
         var modified: HTTPDate
         /// `modified` as a header says it.
         var modifiedText: String
-        var size: Int
-        var modifiedNanoseconds: Int
+        /// Which file it was read from, and when it was last changed: a file at the same path with
+        /// another identity is read again.
+        var identity: Identity
+
+        /// A file's device, inode, size and modification time.
+        struct Identity: Sendable, Equatable {
+            var device: UInt64
+            var inode: UInt64
+            var size: Int
+            var modifiedNanoseconds: Int
+
+            init(_ status: stat) {
+                device = UInt64(status.st_dev)
+                inode = UInt64(status.st_ino)
+                size = Int(status.st_size)
+                modifiedNanoseconds = Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec)
+            }
+        }
     }
 
     /// The folder, as its real path (symbolic links resolved).
@@ -42,26 +58,29 @@ final class ServedFolder: Sendable {
     }
 
     /// The file at a path `relativePath` already made (below the folder, decoded), or nil when
-    /// there is none there.
+    /// there is none there. A file served before is served again after one `stat` finds the same
+    /// file (device, inode, size, time) at the path; anything else is resolved again, symbolic
+    /// links and all, before it is served.
     func file(atRelativePath relative: String) -> File? {
-        guard let real = realpath(root + "/" + relative, nil) else { return nil }
+        let path = root + "/" + relative
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        let identity = File.Identity(status)
+        if let held = files.withLock({ $0[relative] }), held.identity == identity {
+            return held
+        }
+        guard let real = realpath(path, nil) else { return nil }
         let resolved = String(cString: real)
         free(real)
         // A symbolic link may lead anywhere: only what really is below the folder is served.
         guard resolved.hasPrefix(root + "/") else { return nil }
-        var status = stat()
         guard stat(resolved, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) <= maximumFileSize else { return nil }
-        let size = Int(status.st_size)
-        let nanoseconds = Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec)
-        if let held = files.withLock({ $0[resolved] }), held.size == size, held.modifiedNanoseconds == nanoseconds {
-            return held
-        }
         guard let data = FileManager.default.contents(atPath: resolved) else { return nil }
         let bytes = [UInt8](data)
         let modified = HTTPDate(secondsSince1970: Int64(status.st_mtim.tv_sec))
         let file = File(bytes: bytes, etag: SimulatedNetwork.etag(for: bytes), modified: modified, modifiedText: modified.description,
-                        size: size, modifiedNanoseconds: nanoseconds)
-        files.withLock { $0[resolved] = file }
+                        identity: File.Identity(status))
+        files.withLock { $0[relative] = file }
         return file
     }
 

@@ -1,11 +1,8 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
-import HummingbirdCore
-import Logging
 import MapSim
 import NIOCore
-import Synchronization
+import NIOHTTP1
+import NIOPosix
 
 /// `mapsim serve`: a style and everything it needs over HTTP from the style's folder, for a real
 /// map SDK, with every request reported as a `resource-request` event — the URL the client asked
@@ -61,16 +58,17 @@ public final class StyleServer: Sendable {
     public let port: Int
     /// The host it listens on.
     public let host: String
-    private let run: GracefulRun
+    /// The listening channel, whose pipeline holds the connections' keeper (`ServeConnections`).
+    private let listener: any Channel
     private let conditions: ServeConditionsLoop?
 
     /// The URL clients reach it at, `http://HOST:PORT/`.
     public var baseURL: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/" }
 
-    private init(host: String, port: Int, run: GracefulRun, conditions: ServeConditionsLoop?) {
+    private init(host: String, port: Int, listener: any Channel, conditions: ServeConditionsLoop?) {
         self.host = host
         self.port = port
-        self.run = run
+        self.listener = listener
         self.conditions = conditions
     }
 
@@ -89,33 +87,40 @@ public final class StyleServer: Sendable {
             log.record(event)
             report(event)
         }
-        // Every path and method goes to the one responder (which refuses what it does not serve): no router to walk per request.
-        let dispatch = CallbackResponder<ServeRequestContext> { request, context in await responder.answer(request, context: context) }
-        let (portStream, portContinuation) = AsyncStream<Result<Int, ServeError>>.makeStream()
-        var http1 = HTTP1Channel.Configuration(idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000
-                                                                          + configuration.idleTimeout.components.attoseconds / 1_000_000_000))
-        http1.httpDecoder = .init(maxHeaderFieldSize: configuration.maximumHeaderBytes, maxHeaderListSize: configuration.maximumHeaderBytes,
-                                  maxHeaderFieldCount: 100)
-        var logger = Logger(label: "mapsim-serve")
-        logger.logLevel = .critical
-        let app = Application(responder: dispatch, server: .http1(configuration: http1),
-                              configuration: .init(address: .hostname(configuration.host, port: configuration.port),
-                                                   availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
-                              onServerRunning: { channel in
-                                  portContinuation.yield(.success(channel.localAddress?.port ?? configuration.port))
-                                  portContinuation.finish()
-                              }, logger: logger)
-        let run = GracefulRun(app, logger: logger) { error in
-            portContinuation.yield(.failure(ServeError(.unavailable, "cannot listen on \(configuration.host):\(configuration.port): \(error)", underlying: error)))
-            portContinuation.finish()
-        }
-        for await outcome in portStream {
-            switch outcome {
-            case .success(let port): return StyleServer(host: configuration.host, port: port, run: run, conditions: conditions)
-            case .failure(let error): throw error
+        // Each connection's requests are answered on its event loop (`ServeChannelHandler`): no task per request.
+        let limits = {
+            var limits = NIOHTTPDecoderLimitConfiguration()
+            limits.maxHeaderFieldSize = configuration.maximumHeaderBytes
+            limits.maxHeaderListSize = configuration.maximumHeaderBytes
+            limits.maxHeaderFieldCount = 100
+            return limits
+        }()
+        let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000
+                                          + configuration.idleTimeout.components.attoseconds / 1_000_000_000)
+        let maximumConnections = configuration.maximumConnections
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(ServeConnections(maximum: maximumConnections)) }
             }
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    // The headers are the responder's own (a fault rule's are checked there): not validated again per answer.
+                    try pipeline.configureHTTPServerPipeline(withOutboundHeaderValidation: false, withEncoderConfiguration: .init(),
+                                                             withDecoderLimitConfiguration: limits)
+                    try pipeline.addHandler(ServeChannelHandler(responder: responder, idleTimeout: idle))
+                }
+            }
+        do {
+            let listener = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+            return StyleServer(host: configuration.host, port: listener.localAddress?.port ?? configuration.port, listener: listener, conditions: conditions)
+        } catch {
+            await conditions?.stop()
+            throw ServeError(.unavailable, "cannot listen on \(configuration.host):\(configuration.port): \(error)", underlying: error)
         }
-        throw ServeError(.unavailable, "the server stopped before it listened on \(configuration.host):\(configuration.port)")
     }
 
     /// The folder and style a configuration serves: a style file and its folder, or a style on
@@ -152,9 +157,16 @@ public final class StyleServer: Sendable {
         return (folder, style)
     }
 
-    /// Stops serving: no new connection is accepted, the answers in flight are finished.
-    public func stop() async {
-        await run.stop()
+    /// Stops serving: no new connection is accepted, the answers in flight are finished, and what a
+    /// client keeps open after `grace` is closed anyway.
+    public func stop(grace: Duration = .seconds(2)) async {
+        let listener = self.listener
+        let nanoseconds = grace.components.seconds * 1_000_000_000 + grace.components.attoseconds / 1_000_000_000
+        // The conditions' loop first: a request waiting for its delay is answered at once, so that its connection can close.
         await conditions?.stop()
+        try? await listener.eventLoop.flatSubmit {
+            (try? listener.pipeline.syncOperations.handler(type: ServeConnections.self))?.stop(grace: .nanoseconds(nanoseconds), on: listener.eventLoop)
+                ?? listener.close()
+        }.get()
     }
 }

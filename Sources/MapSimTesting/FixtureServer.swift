@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import MapSim
 import NIOCore
-import MapSimServe
 import Synchronization
 
 /// A real HTTP server on 127.0.0.1 (an ephemeral port) for tests: serves a folder like a static file

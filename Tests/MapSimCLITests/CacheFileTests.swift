@@ -6,8 +6,9 @@ import MapSimTesting
 /// set aside unless SQLite says it is not a database, and served read-only when it cannot be written.
 @Suite("mapsim cache files", .serialized)
 struct CacheFileTests {
-    private func remoteLoad(cache: String, in directory: String, offline: Bool = false, unprivileged: Bool = false) async throws -> CommandRunner.Result {
-        try await CommandRunner.run(["load", "https://maps.test/style.json", "--network", "lan", "--mirror", "https://maps.test/=\(SampleStyle.folder)",
+    private func remoteLoad(cache: String, in directory: String, offline: Bool = false, unprivileged: Bool = false,
+                            mirroring folder: String = SampleStyle.folder) async throws -> CommandRunner.Result {
+        try await CommandRunner.run(["load", "https://maps.test/style.json", "--network", "lan", "--mirror", "https://maps.test/=\(folder)",
                                "--cache", cache, "--quiet"] + (offline ? ["--offline"] : []), in: directory, unprivileged: unprivileged)
     }
 
@@ -85,15 +86,20 @@ struct CacheFileTests {
 
     @Test func aReadOnlyCacheServesAndWarnsOnceAsAnUnprivilegedUser() async throws {
         let fixture = try FixtureDirectory()
+        // The user `nobody` must reach the style wherever the clone is (a private folder too): a copy
+        // of the sample in a folder everyone may read.
+        let sample = fixture.path + "/sample"
+        try FileManager.default.copyItem(atPath: SampleStyle.folder, toPath: sample)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fixture.path)
         let folder = fixture.path + "/ro"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let warm = try await remoteLoad(cache: folder + "/cache.db", in: fixture.path)
+        let warm = try await remoteLoad(cache: folder + "/cache.db", in: fixture.path, mirroring: sample)
         #expect(warm.status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/cache.db"))
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folder + "/cache.db")
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
-        let offline = try await remoteLoad(cache: folder + "/cache.db", in: fixture.path, offline: true, unprivileged: true)
+        let offline = try await remoteLoad(cache: folder + "/cache.db", in: fixture.path, offline: true, unprivileged: true, mirroring: sample)
         #expect(offline.status == 0, "\(offline.standardError)")
         #expect(offline.standardOutput.contains("answered by    database 11"), "\(offline.standardOutput)")
         #expect(offline.standardError.components(separatedBy: "nothing will be written").count == 2, "\(offline.standardError)")

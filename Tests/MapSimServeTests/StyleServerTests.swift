@@ -15,6 +15,7 @@ struct StyleServerTests {
     private final class Events: Sendable {
         private let recorded = Mutex<[MapEvent]>([])
         var report: @Sendable (MapEvent) -> Void { { event in self.recorded.withLock { $0.append(event) } } }
+        var events: [MapEvent] { recorded.withLock { $0 } }
         var requests: [ResourceRequest] { recorded.withLock { $0 }.compactMap { if case .resourceRequest(let r) = $0.payload { r } else { nil } } }
     }
 
@@ -170,6 +171,70 @@ struct StyleServerTests {
             #expect(error.description.contains("cannot listen"), "\(error)")
         }
         await first.stop()
+    }
+
+    @Test func keepAlivePipelinedRequestsHeadHTTP10AndOversizedHeadersAreAnsweredAsAStaticServerAnswersThem() async throws {
+        let events = Events()
+        let server = try await start(events: events)
+        let connection = try RawHTTPConnection(port: server.port)
+        // Three requests in one write, on one connection: three answers, in order.
+        connection.send("GET /style.json HTTP/1.1\r\nHost: maps.example:8080\r\n\r\nHEAD /tiles/10/163/395.pbf HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "GET /nosuch.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        let style = try #require(connection.answer())
+        #expect(style.status == 200 && style.headers["content-length"] == String(style.body.count) && style.headers["date"]?.hasSuffix(" GMT") == true)
+        #expect(String(decoding: style.body, as: UTF8.self).contains("http://maps.example:8080/tiles.json"), "the style is rewritten for the Host the client used")
+        let head = try #require(connection.answer(bodyless: true))
+        #expect(head.status == 200 && (Int(head.headers["content-length"] ?? "") ?? 0) > 0 && head.headers["etag"] != nil)
+        #expect(try #require(connection.answer()).status == 404)
+        // Headers beyond the limit never reach the responder: refused, and the connection closed.
+        let oversized = try RawHTTPConnection(port: server.port)
+        oversized.send("GET /style.json HTTP/1.1\r\nHost: x\r\nX-Padding: \(String(repeating: "a", count: 20_000))\r\n\r\n")
+        #expect(oversized.answer()?.status == 400)
+        #expect(oversized.isClosedByServer())
+        // HTTP/1.0 without keep-alive: answered, then closed.
+        let old = try RawHTTPConnection(port: server.port)
+        old.send("GET /tiles.json HTTP/1.0\r\n\r\n")
+        let tileJSON = try #require(old.answer())
+        #expect(tileJSON.status == 200 && tileJSON.headers["connection"] == "close")
+        #expect(old.isClosedByServer())
+        await server.stop()
+        #expect(events.requests.map(\.request.url) == ["http://maps.example:8080/style.json", "http://x/tiles/10/163/395.pbf", "http://x/nosuch.json",
+                                                        "http://localhost/tiles.json"])
+    }
+
+    @Test func anIdleOrHalfSentConnectionClosesAndOnesBeyondTheLimitWaitForIt() async throws {
+        let events = Events()
+        let server = try await StyleServer.start(.init(style: SampleStyle.folder + "/style.json", port: 0, maximumConnections: 1, idleTimeout: .milliseconds(300)),
+                                                 report: events.report)
+        let first = try RawHTTPConnection(port: server.port)
+        first.send("GET /tiles.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(first.answer()?.status == 200)
+        // The second connection waits in the kernel's queue while the first is open...
+        let second = try RawHTTPConnection(port: server.port)
+        second.send("GET /style.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        // ...and is answered once the first, idle, is closed by the server.
+        #expect(first.isClosedByServer())
+        #expect(second.answer()?.status == 200)
+        // Half a request is no request: the connection that sent it is closed when its idle time is over.
+        let partial = try RawHTTPConnection(port: server.port)
+        partial.send("GET /style.json HTTP/1.1\r\nHost: x\r\n")
+        #expect(partial.isClosedByServer())
+        await server.stop()
+        let times = events.events.map(\.begin)
+        #expect(times.count == 2)
+        if times.count == 2 { #expect(times[1] - times[0] >= .milliseconds(250), "the second request was answered before the first connection closed") }
+    }
+
+    @Test func stoppingClosesIdleConnectionsAtOnceAndTakesNoNewOnes() async throws {
+        let server = try await StyleServer.start(.init(style: SampleStyle.folder + "/style.json", port: 0, idleTimeout: .seconds(60))) { _ in }
+        let open = try RawHTTPConnection(port: server.port)
+        open.send("GET /tiles.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(open.answer()?.status == 200)
+        let began = ContinuousClock.now
+        await server.stop(grace: .seconds(30))
+        #expect(ContinuousClock.now - began < .seconds(30), "an idle keep-alive connection held the stop for its whole grace")
+        #expect(open.isClosedByServer())
+        #expect(throws: (any Error).self) { try RawHTTPConnection(port: server.port) }
     }
 
     @Test func faultsOfflineWindowsAndProfilesShapeTheAnswersAndTheEventsSayHow() async throws {

@@ -1,0 +1,100 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One TCP connection to a loopback server, spoken to in bytes: requests written as they are
+/// (pipelined, oversized), answers read one at a time, and whether the server closed it. Every read
+/// gives up after `timeout`, so a server that never answers fails the test instead of holding it.
+final class RawHTTPConnection {
+    /// One answer: its status, headers (names lowercased) and body.
+    struct Answer {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+    }
+
+    private let descriptor: Int32
+    private var buffered: [UInt8] = []
+
+    /// Connects to 127.0.0.1:`port`.
+    init(port: Int, timeout: Int = 10) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var wait = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else {
+            close(descriptor)
+            throw POSIXError(.ECONNREFUSED)
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Writes `text` as it is.
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let written = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { return }
+            sent += written
+        }
+    }
+
+    /// The next answer, nil when the connection closed (or nothing came in time) before a whole one.
+    /// `bodyless` for the answer to a `HEAD`, whose length is not followed by a body.
+    func answer(bodyless: Bool = false) -> Answer? {
+        while true {
+            if let end = headEnd() {
+                let head = String(decoding: buffered[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+                let parts = head[0].split(separator: " ")
+                guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
+                var headers: [String: String] = [:]
+                for line in head.dropFirst() {
+                    guard let colon = line.firstIndex(of: ":") else { continue }
+                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                }
+                let length = bodyless || status == 204 || status == 304 ? 0 : Int(headers["content-length"] ?? "0") ?? 0
+                while buffered.count < end + 4 + length {
+                    guard receive() else { return nil }
+                }
+                let body = Array(buffered[(end + 4)..<(end + 4 + length)])
+                buffered.removeFirst(end + 4 + length)
+                return Answer(status: status, headers: headers, body: body)
+            }
+            guard receive() else { return nil }
+        }
+    }
+
+    /// Whether the server closes the connection (rather than sending more) within the timeout.
+    func isClosedByServer() -> Bool {
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, 0) == 0
+    }
+
+    private func headEnd() -> Int? {
+        guard buffered.count >= 4 else { return nil }
+        for index in 0...(buffered.count - 4) where buffered[index] == 13 && buffered[index + 1] == 10 && buffered[index + 2] == 13 && buffered[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+
+    /// Reads what has come; false when the connection closed or nothing came in time.
+    private func receive() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return false }
+        buffered += chunk[..<count]
+        return true
+    }
+}
