@@ -52,19 +52,34 @@ public enum LoopbackPort {
     /// Whether something accepts connections on 127.0.0.1 at `port` within a few seconds of trying.
     public static func waitUntilListening(_ port: Int) -> Bool {
         for attempt in 0..<200 {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            if let descriptor = connectedSocket(port) {
+                close(descriptor)
+                return true
             }
-            close(descriptor)
-            if connected { return true }
             // The server is starting: it is its readiness that is waited for, not a duration.
             usleep(useconds_t(min(50_000, 1_000 * (attempt + 1))))
         }
         return false
+    }
+
+    /// A blocking TCP socket connected to 127.0.0.1:`port` (the caller closes it), nil when nothing
+    /// accepts there; reads give up after `receiveTimeout` seconds.
+    public static func connectedSocket(_ port: Int, receiveTimeout: Int = 10) -> Int32? {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return nil }
+        var wait = timeval(tv_sec: receiveTimeout, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
     }
 }

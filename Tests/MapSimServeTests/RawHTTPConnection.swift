@@ -1,4 +1,5 @@
 import Foundation
+import MapSimTesting
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,20 +20,8 @@ final class RawHTTPConnection {
 
     /// Connects to 127.0.0.1:`port`.
     init(port: Int, timeout: Int = 10) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var wait = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-        guard connected else {
-            close(descriptor)
-            throw POSIXError(.ECONNREFUSED)
-        }
+        guard let descriptor = LoopbackPort.connectedSocket(port, receiveTimeout: timeout) else { throw POSIXError(.ECONNREFUSED) }
+        self.descriptor = descriptor
     }
 
     deinit {
