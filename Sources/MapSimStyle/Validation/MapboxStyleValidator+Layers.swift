@@ -300,7 +300,18 @@ extension MapboxStyleValidator {
         let expression: ParsedExpression
         let result: Result<ParsedExpression, ExpressionCompilationError>
         if options.expressionContext == .property, let propertySpec = options.valueSpec {
-            result = StyleExpressionCompiler.compileProperty(value, spec: propertySpec, flavor: flavor).map(\.expression)
+            let flavor = self.flavor
+            if let propertyType = options.propertyType, let propertyKey = options.propertyKey {
+                // A property's spec is the same in every layer that has it.
+                result = compiled.result(for: propertyType + ":" + propertyKey, value) {
+                    StyleExpressionCompiler.compileProperty(value, spec: propertySpec, flavor: flavor).map(\.expression)
+                }
+            } else {
+                result = StyleExpressionCompiler.compileProperty(value, spec: propertySpec, flavor: flavor).map(\.expression)
+            }
+        } else if options.valueSpec == nil {
+            let flavor = self.flavor
+            result = compiled.result(for: "\(String(describing: options.expressionContext))", value) { StyleExpressionCompiler.compile(value, spec: nil, flavor: flavor) }
         } else {
             result = StyleExpressionCompiler.compile(value, spec: options.valueSpec, flavor: flavor)
         }

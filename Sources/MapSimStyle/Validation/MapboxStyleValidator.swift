@@ -47,6 +47,8 @@ struct MapboxStyleValidator {
 
     let spec: JSONObject
     let lines: DocumentLines
+    /// The expressions compiled so far, each once.
+    var compiled = ExpressionCompileCache()
     /// Which of Mapbox's specifications: `.mapbox` (the current one) or `.mapboxGLJS` (3.0.1's).
     let flavor: StyleSpecFlavor
     /// Whether the rules are the current validator's rather than Mapbox GL JS 3.0.1's.

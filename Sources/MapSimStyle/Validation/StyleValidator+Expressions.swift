@@ -30,17 +30,22 @@ extension StyleValidator {
             diagnostics.append(StyleDiagnostic(message: "\(path)\(key): \(message)", line: line))
         }
         guard let value else { return add("", "'undefined' value invalid. Use null instead.") }
+        let result: Result<ParsedExpression, ExpressionCompilationError>
+        switch (context, spec) {
+        case (.property(let layout, let key), let spec?):
+            // A property's spec is the same in every layer that has it.
+            result = compiled.result(for: (layout ? "layout:" : "paint:") + key, value) {
+                StyleExpressionCompiler.compileProperty(value, spec: spec).map(\.expression)
+            }
+        case (_, nil):
+            result = compiled.result(for: "\(context)", value) { StyleExpressionCompiler.compile(value, spec: nil) }
+        case (_, let spec?):
+            result = StyleExpressionCompiler.compile(value, spec: spec)
+        }
         let expression: ParsedExpression
-        if case .property = context, let spec {
-            switch StyleExpressionCompiler.compileProperty(value, spec: spec) {
-            case .failure(let failure): return failure.errors.forEach { add($0.key, $0.message) }
-            case .success(let compiled): expression = compiled.expression
-            }
-        } else {
-            switch StyleExpressionCompiler.compile(value, spec: spec) {
-            case .failure(let failure): return failure.errors.forEach { add($0.key, $0.message) }
-            case .success(let parsed): expression = parsed
-            }
+        switch result {
+        case .failure(let failure): return failure.errors.forEach { add($0.key, $0.message) }
+        case .success(let parsed): expression = parsed
         }
         switch context {
         case .property(let layout, let key):

@@ -16,6 +16,8 @@ public struct StyleValidator: Sendable {
     private var layerRanges: [Range<Int>]?
     /// The layers by id, in order, for the duplicate and ref checks (`===` between ids).
     private var layersByID: [LayerID: [Int]] = [:]
+    /// The expressions compiled so far, each once.
+    var compiled = ExpressionCompileCache()
     /// Whether the root has `imports`, which MapLibre's specification does not have.
     private var hasImports = false
 
