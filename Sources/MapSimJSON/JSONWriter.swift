@@ -69,23 +69,29 @@ public enum JSONWriter {
     /// Appends `s` as a quoted, escaped JSON string, as UTF-8: the runs between the bytes that need
     /// escaping (ASCII only) are copied whole.
     public static func writeString(_ s: String, into bytes: inout [UInt8]) {
-        bytes.append(0x22)
-        let copied: Void? = s.utf8.withContiguousStorageIfAvailable { utf8 in
-            var runStart = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                appendEscape(byte, to: &bytes)
-                runStart = index + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-        }
+        let copied: Void? = s.utf8.withContiguousStorageIfAvailable { writeString(utf8: $0, into: &bytes) }
         if copied == nil {
+            bytes.append(0x22)
             for byte in s.utf8 {
                 if byte < 0x20 || byte == 0x22 || byte == 0x5C { appendEscape(byte, to: &bytes) } else { bytes.append(byte) }
             }
+            bytes.append(0x22)
         }
+    }
+
+    /// Appends the UTF-8 text `utf8` as a quoted, escaped JSON string, copying the runs between the
+    /// bytes that need escaping whole.
+    public static func writeString(utf8: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) {
+        bytes.append(0x22)
+        var runStart = 0
+        for index in utf8.indices {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            appendEscape(byte, to: &bytes)
+            runStart = index + 1
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         bytes.append(0x22)
     }
 

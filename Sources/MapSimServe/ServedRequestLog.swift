@@ -60,10 +60,10 @@ final class ServedRequestLog: Sendable {
             guard case .resourceRequest(let request) = event.payload else { continue }
             let url = request.request.url
             let origin = url.range(of: "://").flatMap { scheme in url[scheme.upperBound...].firstIndex(of: "/") }.map { String(url[..<$0]) + "/" } ?? ""
-            guard let row = RequestRow.row(event, naming: ResourcePath(base: origin)) else { continue }
+            guard case .resourceRequest = event.payload else { continue }
             if !first { output.append(0x2C) }
             first = false
-            JSONWriter.write(row, into: &output)
+            RequestRow.write(event, naming: ResourcePath(base: origin), into: &output)
         }
         output += Array("],\"next\":\(total),\"dropped\":\(dropped),\"now\":\(now.microseconds)}".utf8)
         return String(decoding: output, as: UTF8.self)

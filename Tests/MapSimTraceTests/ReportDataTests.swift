@@ -22,7 +22,11 @@ struct ReportDataTests {
 
     @Test func aRowSaysHowARequestEndedAndWhatAnsweredIt() throws {
         let naming = ResourcePath(base: "https://h/maps/style.json")
-        func row(_ event: MapEvent) -> [JSONValue] { RequestRow.row(event, naming: naming)?.arrayValue ?? [] }
+        func row(_ event: MapEvent) -> [JSONValue] {
+            var bytes: [UInt8] = []
+            guard RequestRow.write(event, naming: naming, into: &bytes) else { return [] }
+            return (try? JSONParser.parse(bytes))?.arrayValue ?? []
+        }
         let ok = row(request("https://h/maps/tiles/1/0/0.pbf", end: 5, .success([1, 2], source: .network)))
         #expect(Array(ok[2...8]) == [.string("tile"), .string("tiles/1/0/0.pbf"), .string("ok"), .string("200"), .string("network"), .number(2), .number(0)])
         #expect(ok[9].stringValue?.hasPrefix("{\"type\":\"resource-request\"") == true)
@@ -34,7 +38,11 @@ struct ReportDataTests {
         #expect(row(request("https://h/t.pbf", end: 1, .failure(.connection, "dropped", source: .network)))[5] == .string("connection"))
         #expect(row(request("https://h/t.pbf", end: 1, nil))[4...6] == [.string("cancelled"), .string("cancelled"), .string("—")])
         #expect(row(request("pmtiles:///a.pmtiles", end: 1, .success([1], source: .localFile), source: .fileSystem))[6] == .string("archive"))
-        #expect(RequestRow.row(MapEvent(begin: .zero, end: .zero, payload: .mapIdle), naming: naming) == nil)
+        var nothing: [UInt8] = []
+        #expect(!RequestRow.write(MapEvent(begin: .zero, end: .zero, payload: .mapIdle), naming: naming, into: &nothing) && nothing.isEmpty)
+        // The event's line inside the row is the event's JSON line, whatever it holds.
+        let quoted = request("https://h/maps/tiles/1/0/0.pbf?q=\"a\"\\b", end: 5, .failure(.server, "HTTP 500: \"broken\"\n\tline", source: .network))
+        #expect(row(quoted)[9] == .string(quoted.jsonLine))
     }
 
     @Test func tilesAreNamedBySourceWithHowAndWhenTheyArrived() throws {

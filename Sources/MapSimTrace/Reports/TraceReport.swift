@@ -103,9 +103,8 @@ public struct TraceReport: Sendable {
                 let step = criticalSteps[StepKey(kind: request.request.kind, begin: event.begin, end: event.end, url: request.request.url)]
                 let isCritical = step != nil && !request.cancelled
                 if isCritical, let step { critical.append((step, row)) }
-                guard let json = RequestRow.row(event, naming: naming, critical: isCritical) else { continue }
                 if row > 0 { written.append(UInt8(ascii: ",")) }
-                JSONWriter.write(json, into: &written)
+                RequestRow.write(event, naming: naming, critical: isCritical, into: &written)
             }
             runs.withLock { $0[run] = (written, critical) }
         }
