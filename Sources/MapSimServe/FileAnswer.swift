@@ -24,9 +24,10 @@ struct FileAnswer: Sendable {
     static let crossOrigin = [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", "ETag, Content-Range, Content-Length")]
 
     /// The answer to a `method` request (`GET` or `HEAD`) with `requestHeaders` (names lowercased)
-    /// for `content`.
+    /// for `content`; `gzip` compresses it (given its ETag) for a client that takes gzip.
     static func answer(method: String, requestHeaders: [String: String], content: [UInt8], contentType: String, etag: String,
-                       modified: HTTPDate, modifiedText: String? = nil, maxAge: Int) -> FileAnswer {
+                       modified: HTTPDate, modifiedText: String? = nil, maxAge: Int,
+                       gzip compress: ([UInt8], String) -> [UInt8]? = { content, _ in ZlibCodec.deflate(content, format: .gzip) }) -> FileAnswer {
         let compressible = contentType.hasPrefix("application/x-protobuf") || contentType.hasPrefix("application/json")
             || contentType.hasPrefix("application/geo+json") || contentType.hasPrefix("application/vnd.mapbox-vector-tile")
         let acceptsGzip = requestHeaders["accept-encoding"].map(Self.acceptsGzip) ?? false
@@ -63,7 +64,7 @@ struct FileAnswer: Sendable {
                 return FileAnswer(status: 416, headers: headers, body: [], contentLength: 0, modified: modified)
             }
         } else if gzip {
-            if !storedGzip, let compressed = ZlibCodec.deflate(content, format: .gzip) { body = compressed }
+            if !storedGzip, let compressed = compress(content, etag) { body = compressed }
             headers.append(("Content-Encoding", "gzip"))
         } else if storedGzip && compressible, let inflated = try? ZlibCodec.inflate(content) {
             body = inflated

@@ -16,6 +16,8 @@ struct ServeResponder: Sendable {
     let page: ServePage
     /// What the URLs asked for were found to be.
     let resolvedURLs = ResolvedURLs()
+    /// The bodies made for answers (rewritten, gzipped), kept to be sent again.
+    let bodies = ServedBodies()
     let report: @Sendable (MapEvent) -> Void
 
     /// What a request needs after the part answered at once: the resource of another server to
@@ -61,12 +63,17 @@ struct ServeResponder: Sendable {
             } else if remote != nil, let relative, let original = RemoteResources.originalURL(path + query) {
                 pending.remote = (original, relative, role)
             } else if role == .style {
-                let bytes = style.style(base: base)
-                pending.answer = FileAnswer.answer(method: method, requestHeaders: headers, content: bytes, contentType: "application/json",
-                                                   etag: SimulatedNetwork.etag(for: bytes), modified: style.modified, maxAge: maxAge)
+                let style = self.style
+                // The style as rewritten for this host, made once per host.
+                let body = bodies.body("style \(base)") {
+                    let bytes = style.style(base: base)
+                    return ServedBodies.Body(bytes: bytes, etag: SimulatedNetwork.etag(for: bytes))
+                }
+                pending.answer = FileAnswer.answer(method: method, requestHeaders: headers, content: body?.bytes ?? [], contentType: "application/json",
+                                                   etag: body?.etag ?? "\"\"", modified: style.modified, maxAge: maxAge, gzip: gzip)
             } else if let relative, let (content, etag, file, type) = content(of: relative, role: role, base: base) {
                 let answer = FileAnswer.answer(method: method, requestHeaders: headers, content: content, contentType: type,
-                                               etag: etag, modified: file.modified, modifiedText: file.modifiedText, maxAge: maxAge)
+                                               etag: etag, modified: file.modified, modifiedText: file.modifiedText, maxAge: maxAge, gzip: gzip)
                 if let range = answer.range { resource.dataRange = UInt64(range.lowerBound)...UInt64(range.upperBound) }
                 pending.resource = resource
                 pending.answer = answer
@@ -153,7 +160,7 @@ struct ServeResponder: Sendable {
             return nil
         }
         return FileAnswer.answer(method: method, requestHeaders: headers, content: bytes, contentType: type, etag: SimulatedNetwork.etag(for: bytes),
-                                 modified: archive.modified, maxAge: maxAge)
+                                 modified: archive.modified, maxAge: maxAge, gzip: gzip)
     }
 
     /// The answer for a resource of another server, served at `path`: the cache's copy or the
@@ -184,17 +191,28 @@ struct ServeResponder: Sendable {
             }
         }
         return FileAnswer.answer(method: method, requestHeaders: headers, content: bytes, contentType: type, etag: etag,
-                                 modified: response.modified ?? style.modified, maxAge: maxAge)
+                                 modified: response.modified ?? style.modified, maxAge: maxAge, gzip: gzip)
     }
 
     /// The bytes served for a file below the folder, when and as what: TileJSONs rewritten for
-    /// `base`, other files as they are.
+    /// `base` (once per host and version of the file), other files as they are.
     private func content(of relative: String, role: ServedStyle.Role?, base: String) -> (bytes: [UInt8], etag: String, file: ServedFolder.File, type: String)? {
         guard let folder, let file = folder.file(atRelativePath: relative) else { return nil }
-        let rewritten: [UInt8]? = role == .tileJSON ? style.tileJSON(file.bytes, path: relative, base: base) : nil
         // A file as it is keeps the ETag the folder worked out once; a rewritten one has its own.
-        guard let rewritten else { return (file.bytes, file.etag, file, ServedFolder.contentType(of: relative)) }
-        return (rewritten, SimulatedNetwork.etag(for: rewritten), file, "application/json")
+        guard role == .tileJSON else { return (file.bytes, file.etag, file, ServedFolder.contentType(of: relative)) }
+        let style = self.style
+        let rewritten = bodies.body("tilejson \(relative) \(file.etag) \(base)") {
+            let bytes = style.tileJSON(file.bytes, path: relative, base: base)
+            return ServedBodies.Body(bytes: bytes, etag: SimulatedNetwork.etag(for: bytes))
+        }
+        guard let rewritten else { return nil }
+        return (rewritten.bytes, rewritten.etag, file, "application/json")
+    }
+
+    /// Gzips a body for a client that takes gzip, once per ETag.
+    private var gzip: ([UInt8], String) -> [UInt8]? {
+        let bodies = self.bodies
+        return { content, etag in bodies.gzipped(content, etag: etag) }
     }
 
     /// A 204, for a tile an archive or a cache does not have: no content, as a map takes it.

@@ -202,6 +202,27 @@ struct StyleServerTests {
                                                         "http://localhost/tiles.json"])
     }
 
+    @Test func aFileChangedWhileServedIsServedAsItIsNowRewrittenAndGzippedAgain() async throws {
+        let fixture = try FixtureDirectory()
+        let folder = fixture.path + "/sample"
+        try FileManager.default.copyItem(atPath: SampleStyle.folder, toPath: folder)
+        let server = try await StyleServer.start(.init(style: folder + "/style.json", port: 0)) { _ in }
+        let gzip = [("Accept-Encoding", "gzip")]
+        let first = try await get(server.baseURL + "tiles.json")
+        let firstGzipped = try await get(server.baseURL + "tiles.json", gzip)
+        #expect(try ZlibCodec.inflate(firstGzipped.body) == first.body)
+        #expect(try await get(server.baseURL + "tiles.json", gzip).body == firstGzipped.body, "the same file, the same bytes")
+        // The TileJSON changes on disk: the next answers are of the new file, rewritten and gzipped anew.
+        var tileJSON = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/tiles.json")))).objectValue ?? JSONObject()
+        tileJSON["tiles"] = .array([.string("other/{z}/{x}/{y}.pbf")])
+        try Data(JSONWriter.string(.object(tileJSON)).utf8).write(to: URL(fileURLWithPath: folder + "/tiles.json"))
+        let second = try await get(server.baseURL + "tiles.json")
+        #expect(try JSONParser.parse(second.body)["tiles"] == .array([.string(server.baseURL + "other/{z}/{x}/{y}.pbf")]))
+        #expect(second.headers["ETag"] != first.headers["ETag"])
+        #expect(try ZlibCodec.inflate(try await get(server.baseURL + "tiles.json", gzip).body) == second.body)
+        await server.stop()
+    }
+
     @Test func anIdleOrHalfSentConnectionClosesAndOnesBeyondTheLimitWaitForIt() async throws {
         let events = Events()
         let server = try await StyleServer.start(.init(style: SampleStyle.folder + "/style.json", port: 0, maximumConnections: 1, idleTimeout: .milliseconds(300)),
