@@ -11,7 +11,9 @@ struct RegionCheckCommand: ParsableCommand {
         the zooms), lays each vector tile out as the map does, and reports what the database lacks \
         or holds only expired and to be revalidated: the style, TileJSON, sprite sheets at the \
         region's pixel ratio, GeoJSON documents, images, tiles (named z/x/y) and glyph ranges — \
-        counted per zoom and listed. A view inside a region check calls complete loads offline to \
+        counted per zoom and listed. With --engine mapbox, as the region was downloaded for the \
+        Mapbox SDK, every style the style imports (nested ones too) is checked the same way, with \
+        its models; the default engine, MapLibre Native, ignores imports. A view inside a region check calls complete loads offline to \
         map-idle with no error. For a region given by its ID, the region's own verdict comes first \
         (complete as `region status` says, what is missing and why).
 
@@ -19,6 +21,7 @@ struct RegionCheckCommand: ParsableCommand {
 
         Examples:
           mapsim region check 1 --cache app.db
+          mapsim region check 2 --engine mapbox --cache standard.db
           mapsim region check --style https://maps.example/style.json \\
               --bounds -122.52,37.70,-122.35,37.83 --min-zoom 10 --max-zoom 14 \\
               --cache app.db --json
@@ -42,6 +45,9 @@ struct RegionCheckCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Without an ID: the pixel ratio the map would load sprites and {ratio} tiles for.")
     var pixelRatio: Double = 1
 
+    @Option(help: ArgumentHelp("The map whose offline view is checked: maplibre-native (the default) or mapbox (the Mapbox Maps SDK, which loads a style's imports: every imported style and what it names is checked too).", valueName: "ENGINE"))
+    var engine: Engine.Name?
+
     @OptionGroup var file: CacheFileOption
 
     @OptionGroup(title: "mapbox:// URLs")
@@ -51,6 +57,9 @@ struct RegionCheckCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
+        if let engine, engine == .maplibreGLJS || engine == .mapboxGLJS {
+            throw ValidationError("--engine \(engine.rawValue): a browser's map keeps no offline region; check one for maplibre-native (the default) or mapbox")
+        }
         if id != nil {
             guard style == nil, bounds == nil, minZoom == nil, maxZoom == nil else {
                 throw ValidationError("give a region ID, or --style, --bounds, --min-zoom and --max-zoom, not both")
@@ -89,7 +98,8 @@ struct RegionCheckCommand: ParsableCommand {
         let bar = ProgressBar(terminal: .standardOutput())
         let report: RegionCheck.Report
         do {
-            report = try RegionCheck(database: database, definition: definition, now: WallClock.today().start).run { done, total in
+            report = try RegionCheck(database: database, definition: definition, now: WallClock.today().start,
+                                     engine: Engine.named(engine ?? .maplibreNative)).run { done, total in
                 bar.show(done, of: total, "tiles")
             }
         } catch {

@@ -4,7 +4,8 @@ import MapSimStyle
 /// The offline regression test of a region: walks every zoom and every tile of every source in the
 /// region, lays each vector tile out as the map does, and lists everything a map in the region would
 /// need offline that the database lacks — the style, TileJSON, tiles, glyph ranges, sprite sheets,
-/// GeoJSON documents and images. A row that must be revalidated and has expired counts as missing:
+/// GeoJSON documents and images — and, for an engine that loads Mapbox `imports`, the same for every
+/// style imported, and the models. A row that must be revalidated and has expired counts as missing:
 /// offline, the map cannot use it. Tiles outside a source's bounds are not asked for by the map and
 /// are not checked. What `check` calls complete, an offline load of a view in the region reaches
 /// map-idle from, with no error.
@@ -20,6 +21,8 @@ public struct RegionCheck: Sendable {
         /// A stored tile the map cannot read (its error would stop the tile).
         case unreadableTile = "unreadable-tile"
         case glyphs
+        /// A glTF model of a Mapbox style or of its `model` source.
+        case model
     }
 
     /// One thing a map in the region would need and the database lacks.
@@ -71,69 +74,73 @@ public struct RegionCheck: Sendable {
     public var definition: OfflineRegionDefinition
     /// The time rows must be usable at, in seconds since 1970.
     public var now: Int64
+    /// The engine whose map is checked: one that loads Mapbox `imports` needs every imported
+    /// style and what each names.
+    public var engine: Engine
 
-    /// A check of `definition` in `database` at `now`.
-    public init(database: OfflineDatabase, definition: OfflineRegionDefinition, now: HTTPDate) {
+    /// A check of `definition` in `database` at `now`, for a map of `engine`.
+    public init(database: OfflineDatabase, definition: OfflineRegionDefinition, now: HTTPDate, engine: Engine = .maplibreNative) {
         self.database = database
         self.definition = definition
         self.now = now.secondsSince1970
+        self.engine = engine
+    }
+
+    /// One tileset to walk: its tiles and the member whose style lays them out.
+    private struct Walk {
+        var set: RegionPlan.TileSet
+        var member: Int
     }
 
     /// Runs the check; `progress` is told the tiles checked so far and the tiles to check.
     public func run(progress: (Int, Int) -> Void = { _, _ in }) throws(CacheError) -> Report {
         var report = Report()
-        let plan = RegionPlan(definition: definition, mapbox: database.options.mapbox)
+        let plan = RegionPlan(definition: definition, mapbox: database.options.mapbox, engine: engine)
         guard let body = try lookUp([plan.style], bodies: true, into: &report).first ?? nil else {
             report.missing.append(Missing(kind: .style, url: plan.style.url))
             return report
         }
         let style: Style
         do {
-            style = try Style.parse(body)
+            style = try Style.parse(body, flavor: plan.followsImports ? .mapbox : .maplibre)
         } catch {
             report.missing.append(Missing(kind: .style, url: plan.style.url, reason: "the stored style cannot be read: \(error)"))
             return report
         }
-        var images = Set<String>()
-        for sheet in style.sprites {
-            let parts = [plan.resources.spriteJSON(sheet, pixelRatio: definition.pixelRatio), plan.resources.spriteImage(sheet, pixelRatio: definition.pixelRatio)]
-            let found = try lookUp(parts, bodies: true, into: &report)
-            for (part, data) in zip(parts, found) {
-                guard let data else {
-                    report.missing.append(Missing(kind: .sprite, url: part.url))
+        let members = try self.members(root: plan.root(style), plan: plan, into: &report)
+        var images: [Set<String>] = []
+        var walks: [Walk] = []
+        for (index, member) in members.enumerated() {
+            images.append(try checkStyleResources(of: member, plan: plan, into: &report))
+            for source in plan.tiledSources(member.style) {
+                guard let metadata = plan.tileJSON(of: source, in: member) else {
+                    if let set = plan.tileSet(of: source, tileJSON: TileJSON(tiles: source.tiles ?? []), base: member.resources.styleURL, scope: member.scope) {
+                        walks.append(Walk(set: set, member: index))
+                    }
                     continue
                 }
-                if part.kind == .spriteJSON, let index = try? SpriteIndex.parse(data) { images.formUnion(index.names) }
-            }
-        }
-        var sets: [RegionPlan.TileSet] = []
-        for source in plan.tiledSources(style) {
-            guard let metadata = plan.tileJSON(of: source) else {
-                if let set = plan.tileSet(of: source, tileJSON: TileJSON(tiles: source.tiles ?? []), base: plan.resources.styleURL) { sets.append(set) }
-                continue
-            }
-            guard let data = try lookUp([metadata], bodies: true, into: &report).first ?? nil else {
-                report.missing.append(Missing(kind: .tileJSON, url: metadata.url, source: source.id))
-                continue
-            }
-            do {
-                if let set = plan.tileSet(of: source, tileJSON: try TileJSON.parse(data), base: metadata.url) { sets.append(set) }
-            } catch {
-                report.missing.append(Missing(kind: .tileJSON, url: metadata.url, source: source.id, reason: "the stored TileJSON cannot be read: \(error)"))
-            }
-        }
-        for source in style.sources where (source.kind == .geojson || source.kind == .image) && !(source.url ?? "").isEmpty {
-            let resource = source.kind == .geojson ? Resource.source(plan.resources.resolve(source.url ?? "")) : Resource.image(plan.resources.resolve(source.url ?? ""))
-            if try lookUp([resource], bodies: false, into: &report).first ?? nil == nil {
-                report.missing.append(Missing(kind: source.kind == .geojson ? .geojson : .image, url: resource.url, source: source.id))
+                guard let data = try lookUp([metadata], bodies: true, into: &report).first ?? nil else {
+                    report.missing.append(Missing(kind: .tileJSON, url: metadata.url, source: source.id))
+                    continue
+                }
+                do {
+                    if let set = plan.tileSet(of: source, tileJSON: try TileJSON.parse(data), base: metadata.url, scope: member.scope) {
+                        walks.append(Walk(set: set, member: index))
+                    }
+                } catch {
+                    report.missing.append(Missing(kind: .tileJSON, url: metadata.url, source: source.id, reason: "the stored TileJSON cannot be read: \(error)"))
+                }
             }
         }
         var counts: [Int: ZoomCount] = [:]
-        var glyphZooms: [GlyphRangeKey: Int] = [:]
-        let total = sets.reduce(0) { $0 + $1.count }
+        // The glyph ranges each member's tiles need, each at the lowest zoom that needs it.
+        var glyphZooms: [[GlyphRangeKey: Int]] = Array(repeating: [:], count: members.count)
+        let total = walks.reduce(0) { $0 + $1.set.count }
         var done = 0
-        for set in sets {
-            let vector = style.sources.first { $0.id == set.source }?.kind == .vector
+        for walk in walks {
+            let set = walk.set
+            let member = members[walk.member]
+            let vector = member.style.sources.first { $0.id == set.source }?.kind == .vector
             var tiles = set.makeIterator()
             var exhausted = false
             while !exhausted {
@@ -159,8 +166,9 @@ public struct RegionCheck: Sendable {
                     guard vector, !data.isEmpty else { continue }
                     do {
                         for zoom in set.layoutZooms(of: id) {
-                            let needs = try TileRequirements(vectorTile: data, style: style, source: set.source, tile: id, zoom: zoom, availableImages: images, encoding: set.encoding)
-                            for key in needs.glyphs where (glyphZooms[key] ?? .max) > zoom { glyphZooms[key] = zoom }
+                            let needs = try TileRequirements(vectorTile: data, style: member.style, source: set.source, tile: id, zoom: zoom,
+                                                             availableImages: images[walk.member], encoding: set.encoding)
+                            for key in needs.glyphs where (glyphZooms[walk.member][key] ?? .max) > zoom { glyphZooms[walk.member][key] = zoom }
                         }
                     } catch {
                         counts[id.z]?.missingTiles += 1
@@ -170,18 +178,88 @@ public struct RegionCheck: Sendable {
                 progress(done, total)
             }
         }
-        let glyphs = glyphZooms.keys.sorted()
-        let glyphResources = plan.glyphRanges(style, needed: Set(glyphs))
-        let found = try lookUp(glyphResources, bodies: false, into: &report)
-        for (key, (resource, data)) in zip(glyphs, zip(glyphResources, found)) where data == nil {
-            let zoom = glyphZooms[key] ?? 0
-            counts[zoom, default: ZoomCount(zoom: zoom)].missingGlyphRanges += 1
-            report.missing.append(Missing(kind: .glyphs, url: resource.url, glyphs: key, zoom: zoom))
+        // A range two styles share (an import's default fonts) is one resource, listed once.
+        var listed = Set<String>()
+        for (member, zooms) in zip(members, glyphZooms) {
+            let glyphs = zooms.keys.sorted()
+            let glyphResources = plan.glyphRanges(member, needed: Set(glyphs))
+            let found = try lookUp(glyphResources, bodies: false, into: &report)
+            for (key, (resource, data)) in zip(glyphs, zip(glyphResources, found)) where data == nil && listed.insert(resource.url).inserted {
+                let zoom = zooms[key] ?? 0
+                counts[zoom, default: ZoomCount(zoom: zoom)].missingGlyphRanges += 1
+                report.missing.append(Missing(kind: .glyphs, url: resource.url, glyphs: key, zoom: zoom))
+            }
         }
         report.zooms = counts.values.sorted { $0.zoom < $1.zoom }
         let order = Dictionary(uniqueKeysWithValues: Kind.allCases.enumerated().map { ($1, $0) })
         report.missing = report.missing.enumerated().sorted { (order[$0.element.kind] ?? 0, $0.offset) < (order[$1.element.kind] ?? 0, $1.offset) }.map(\.element)
         return report
+    }
+
+    /// The styles of the region as the engine loads them: the root, then (for an engine that loads
+    /// imports) each style it imports, as stored, in the engine's order; an imported style the
+    /// database lacks, or cannot read, is missing, and so is what it would have named.
+    private func members(root: RegionPlan.Member, plan: RegionPlan, into report: inout Report) throws(CacheError) -> [RegionPlan.Member] {
+        var members = [root]
+        var pending = plan.imports(of: root)
+        var seen = Set<String>()
+        while !pending.isEmpty {
+            let next = pending.removeFirst()
+            let member: RegionPlan.Member
+            switch next.style {
+            case .url(let url):
+                // A style imported twice (or in a cycle) is one style of the region.
+                guard seen.insert(url).inserted else { continue }
+                guard let body = try lookUp([.style(url)], bodies: true, into: &report).first ?? nil else {
+                    report.missing.append(Missing(kind: .style, url: url))
+                    continue
+                }
+                do {
+                    member = try plan.member(next, bytes: body)
+                } catch {
+                    report.missing.append(Missing(kind: .style, url: url, reason: "the stored style cannot be read: \(error)"))
+                    continue
+                }
+            case .inline:
+                guard let made = try? plan.member(next) else { continue }
+                member = made
+            }
+            members.append(member)
+            pending += plan.imports(of: member)
+        }
+        return members
+    }
+
+    /// Checks what `member` names besides TileJSON and tiles — sprite sheets at the region's pixel
+    /// ratio, GeoJSON documents, images and (for an engine that loads imports) models — and
+    /// returns the names of its sprites' images.
+    private func checkStyleResources(of member: RegionPlan.Member, plan: RegionPlan, into report: inout Report) throws(CacheError) -> Set<String> {
+        var images = Set<String>()
+        for sheet in member.style.sprites {
+            let parts = [member.resources.spriteJSON(sheet, pixelRatio: definition.pixelRatio), member.resources.spriteImage(sheet, pixelRatio: definition.pixelRatio)]
+            let found = try lookUp(parts, bodies: true, into: &report)
+            for (part, data) in zip(parts, found) {
+                guard let data else {
+                    report.missing.append(Missing(kind: .sprite, url: part.url))
+                    continue
+                }
+                if part.kind == .spriteJSON, let index = try? SpriteIndex.parse(data) { images.formUnion(index.names) }
+            }
+        }
+        for source in member.style.sources where (source.kind == .geojson || source.kind == .image) && !(source.url ?? "").isEmpty {
+            let url = member.resources.resolve(source.url ?? "")
+            let resource = source.kind == .geojson ? Resource.source(url) : Resource.image(url)
+            if try lookUp([resource], bodies: false, into: &report).first ?? nil == nil {
+                report.missing.append(Missing(kind: source.kind == .geojson ? .geojson : .image, url: resource.url, source: source.id))
+            }
+        }
+        if plan.followsImports {
+            let models = plan.models(of: member)
+            for (model, data) in zip(models, try lookUp(models, bodies: false, into: &report)) where data == nil {
+                report.missing.append(Missing(kind: .model, url: model.url))
+            }
+        }
+        return images
     }
 
     /// The bodies of the usable rows of `resources` (empty for no content), nil for each the

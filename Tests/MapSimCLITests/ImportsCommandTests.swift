@@ -38,6 +38,18 @@ struct ImportsCommandTests {
             #expect(stored.contains(url), "\(url) is not stored: \(stored)")
         }
         #expect(stored.contains { $0.hasPrefix("mapbox://fonts/mapsim/Mapsim%20Sans%20Regular/") }, "\(stored)")
+
+        // `region check` for the Mapbox SDK walks every imported style's tiles; MapLibre Native's
+        // map has the root style alone (no tiles), so its check finds nothing of the imports'.
+        func check() async throws -> (mapbox: JSONValue, maplibre: JSONValue) {
+            let mapbox = try await CommandRunner.run(["region", "check", "1", "--json", "--cache", database] + Self.mapbox(server))
+            let maplibre = try await CommandRunner.run(["region", "check", "1", "--json", "--cache", database, "--mapbox-api-url", server.baseURL, "--access-token", "pk.test"])
+            return (try JSONParser.parse(mapbox.standardOutput), try JSONParser.parse(maplibre.standardOutput))
+        }
+        let before = try await check()
+        #expect(before.mapbox["offline-complete"] == .bool(true) && before.mapbox["zooms"]?.arrayValue?.isEmpty == false, "\(before.mapbox)")
+        #expect((before.mapbox["checked"]?.numberValue ?? 0) > (before.maplibre["checked"]?.numberValue ?? 0), "\(before)")
+        #expect(before.maplibre["offline-complete"] == .bool(true) && before.maplibre["zooms"] == .array([]), "\(before.maplibre)")
         await server.stop()
 
         // A view inside the region (a still map: no prefetch of zooms the region does not have).
@@ -46,6 +58,18 @@ struct ImportsCommandTests {
         #expect(offline.status == 0, "\(offline.standardOutput)\(offline.standardError)")
         #expect(offline.standardOutput.contains("answered by    database"), "\(offline.standardOutput)")
         #expect(!offline.standardOutput.contains("failed"), "\(offline.standardOutput)")
+
+        // A tile of an imported style lost: the Mapbox check names it.
+        let lost = try await DatabaseQueue(path: database).write { db in
+            let row = try Row.fetchOne(db, sql: "SELECT id, z, x, y FROM tiles ORDER BY z DESC, x, y LIMIT 1")
+            try db.execute(sql: "DELETE FROM region_tiles WHERE tile_id = ?", arguments: [row?["id"] as Int64?])
+            try db.execute(sql: "DELETE FROM tiles WHERE id = ?", arguments: [row?["id"] as Int64?])
+            return "\(row?["z"] as Int? ?? -1)/\(row?["x"] as Int? ?? -1)/\(row?["y"] as Int? ?? -1)"
+        }
+        let after = try await check()
+        let missing = after.mapbox["missing"]?.arrayValue ?? []
+        #expect(missing.count == 1 && missing.first?["kind"] == .string("tile") && missing.first?["tile"] == .string(lost), "\(after.mapbox)")
+        #expect(after.maplibre["offline-complete"] == .bool(true), "\(after.maplibre)")
     }
 
     @Test func maplibreNativeDownloadsNoImports() async throws {
@@ -58,6 +82,8 @@ struct ImportsCommandTests {
         #expect(download.status == 0 && download.standardOutput.hasPrefix("region 1 complete: 1 of 1 resources"), "\(download.standardOutput)\(download.standardError)")
         let mapboxGLJS = try await CommandRunner.run(["region", "download", server.baseURL + "/style.json", "--cache", database] + Self.area + Self.mapbox(server, engine: "mapbox-gl-js"))
         #expect(mapboxGLJS.status == 64 && mapboxGLJS.standardError.contains("Mapbox GL JS downloads no offline regions"), "\(mapboxGLJS.standardError)")
+        let check = try await CommandRunner.run(["region", "check", "1", "--cache", database, "--engine", "mapbox-gl-js"])
+        #expect(check.status == 64 && check.standardError.contains("a browser's map keeps no offline region"), "\(check.standardError)")
     }
 
     @Test func deepValidationChecksEveryImportForAMapboxEngineAndSaysOnceThatMapLibreIgnoresThem() async throws {
