@@ -32,7 +32,9 @@ public enum ZlibCodec {
 
     /// Whether `bytes` start with the gzip magic number (what MapLibre Native's MBTiles source looks for).
     public static func isGzip(_ bytes: some Collection<UInt8>) -> Bool {
-        bytes.starts(with: [0x1F, 0x8B])
+        // The two bytes read in place: no array to compare with (this runs on every answer `serve` gives).
+        var iterator = bytes.makeIterator()
+        return iterator.next() == 0x1F && iterator.next() == 0x8B
     }
 
     /// `bytes` deflated in `format`; nil when zlib fails (it does not for well-formed input).
