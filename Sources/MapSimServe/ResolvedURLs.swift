@@ -1,5 +1,4 @@
 import MapSim
-import Synchronization
 
 /// What `mapsim serve` made of the URLs it was asked for — the path below the folder, the resource
 /// as the map names it, its role in the style — kept so that a URL asked again (every tile of a busy
@@ -15,21 +14,15 @@ final class ResolvedURLs: Sendable {
         var role: ServedStyle.Role?
     }
 
-    let capacity: Int
-    private let resolved = Mutex<[String: Resolved]>([:])
+    private let kept: BoundedCache<Resolved>
 
     init(capacity: Int = 8_192) {
-        self.capacity = max(capacity, 1)
+        kept = BoundedCache(budget: capacity)
     }
 
     /// `url`'s resolution: the one kept, or `resolve`'s, kept.
     func resolution(of url: String, _ resolve: () -> Resolved) -> Resolved {
-        if let kept = resolved.withLock({ $0[url] }) { return kept }
-        let made = resolve()
-        resolved.withLock { table in
-            if table.count >= capacity { table.removeAll(keepingCapacity: true) }
-            table[url] = made
-        }
-        return made
+        // `resolve` always makes one.
+        kept.value(url) { resolve() } ?? resolve()
     }
 }

@@ -95,8 +95,7 @@ public final class StyleServer: Sendable {
             limits.maxHeaderFieldCount = 100
             return limits
         }()
-        let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000
-                                          + configuration.idleTimeout.components.attoseconds / 1_000_000_000)
+        let idle = TimeAmount(configuration.idleTimeout)
         let maximumConnections = configuration.maximumConnections
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
@@ -161,11 +160,10 @@ public final class StyleServer: Sendable {
     /// client keeps open after `grace` is closed anyway.
     public func stop(grace: Duration = .seconds(2)) async {
         let listener = self.listener
-        let nanoseconds = grace.components.seconds * 1_000_000_000 + grace.components.attoseconds / 1_000_000_000
         // The conditions' loop first: a request waiting for its delay is answered at once, so that its connection can close.
         await conditions?.stop()
         try? await listener.eventLoop.flatSubmit {
-            (try? listener.pipeline.syncOperations.handler(type: ServeConnections.self))?.stop(grace: .nanoseconds(nanoseconds), on: listener.eventLoop)
+            (try? listener.pipeline.syncOperations.handler(type: ServeConnections.self))?.stop(grace: TimeAmount(grace), on: listener.eventLoop)
                 ?? listener.close()
         }.get()
     }
