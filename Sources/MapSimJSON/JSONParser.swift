@@ -1,6 +1,9 @@
 /// A strict JSON parser (RFC 8259) over UTF-8 bytes that reports errors by line and column.
 public struct JSONParser {
     private let bytes: [UInt8]
+    /// Where the document starts and ends in `bytes`: lines and columns count from `start`.
+    private let start: Int
+    private let end: Int
     private var position = 0
     private var depth = 0
     private static let maximumDepth = 512
@@ -54,13 +57,23 @@ public struct JSONParser {
         return try parser.parseValue()
     }
 
+    /// Parses the one JSON document that `range` of `bytes` holds, as `parse(_:)` parses a whole
+    /// buffer: nothing is read outside the range, and an error's line and column count from its start.
+    public static func parse(_ bytes: [UInt8], document range: Range<Int>) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes, range: range)
+        return try parser.parseDocument()
+    }
+
     /// Parses one JSON document from a string.
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parse(Array(text.utf8))
     }
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: [UInt8], range: Range<Int>? = nil) {
         self.bytes = bytes
+        self.start = range?.lowerBound ?? 0
+        self.end = range?.upperBound ?? bytes.count
+        self.position = start
     }
 
     /// One value, with only white space around it.
@@ -68,12 +81,12 @@ public struct JSONParser {
         skipWhitespace()
         let value = try parseValue()
         skipWhitespace()
-        if position < bytes.count { throw error("unexpected content after the JSON value") }
+        if position < end { throw error("unexpected content after the JSON value") }
         return value
     }
 
     private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
-        guard position < bytes.count else { throw error("unexpected end of input, expected a value") }
+        guard position < end else { throw error("unexpected end of input, expected a value") }
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -166,7 +179,7 @@ public struct JSONParser {
     /// Checks one value as `parseValue` would, without building it. Its errors say only where:
     /// callers that need the message parse again.
     private mutating func skipValue() throws(JSONSyntaxError) {
-        guard position < bytes.count else { throw error("unexpected end of input") }
+        guard position < end else { throw error("unexpected end of input") }
         switch bytes[position] {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             try enter()
@@ -221,7 +234,7 @@ public struct JSONParser {
     private mutating func skipString() throws(JSONSyntaxError) {
         let start = position
         position += 1
-        while position < bytes.count {
+        while position < end {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 position += 1
@@ -247,7 +260,7 @@ public struct JSONParser {
         position += 1
         let start = position
         // Fast path: no escapes.
-        while position < bytes.count {
+        while position < end {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 let text = String(decoding: bytes[start..<position], as: UTF8.self)
@@ -259,7 +272,7 @@ public struct JSONParser {
             position += 1
         }
         var buffer = Array(bytes[start..<position])
-        while position < bytes.count {
+        while position < end {
             let byte = bytes[position]
             switch byte {
             case UInt8(ascii: "\""):
@@ -267,7 +280,7 @@ public struct JSONParser {
                 return String(decoding: buffer, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 position += 1
-                guard position < bytes.count else { break }
+                guard position < end else { break }
                 let escape = bytes[position]
                 position += 1
                 switch escape {
@@ -281,7 +294,7 @@ public struct JSONParser {
                 case UInt8(ascii: "t"): buffer.append(0x09)
                 case UInt8(ascii: "u"):
                     var scalar = try parseHex4()
-                    if (0xD800...0xDBFF).contains(scalar), position + 1 < bytes.count,
+                    if (0xD800...0xDBFF).contains(scalar), position + 1 < end,
                        bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") {
                         position += 2
                         let low = try parseHex4()
@@ -309,7 +322,7 @@ public struct JSONParser {
     }
 
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
-        guard position + 4 <= bytes.count else { throw error("truncated \\u escape") }
+        guard position + 4 <= end else { throw error("truncated \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[position]
@@ -354,24 +367,24 @@ public struct JSONParser {
     private mutating func parseNumberToken() throws(JSONSyntaxError) -> Bool {
         var isInteger = true
         if peek(UInt8(ascii: "-")) { position += 1 }
-        guard position < bytes.count, isDigit(bytes[position]) else { throw error("invalid number") }
+        guard position < end, isDigit(bytes[position]) else { throw error("invalid number") }
         if bytes[position] == UInt8(ascii: "0") {
             position += 1
         } else {
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+            while position < end, isDigit(bytes[position]) { position += 1 }
         }
         if peek(UInt8(ascii: ".")) {
             isInteger = false
             position += 1
-            guard position < bytes.count, isDigit(bytes[position]) else { throw error("invalid number: digits expected after '.'") }
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+            guard position < end, isDigit(bytes[position]) else { throw error("invalid number: digits expected after '.'") }
+            while position < end, isDigit(bytes[position]) { position += 1 }
         }
-        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+        if position < end, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
             isInteger = false
             position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
-            guard position < bytes.count, isDigit(bytes[position]) else { throw error("invalid number: digits expected in the exponent") }
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+            if position < end, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+            guard position < end, isDigit(bytes[position]) else { throw error("invalid number: digits expected in the exponent") }
+            while position < end, isDigit(bytes[position]) { position += 1 }
         }
         return isInteger
     }
@@ -379,13 +392,13 @@ public struct JSONParser {
     private mutating func expectLiteral(_ literal: String) throws(JSONSyntaxError) {
         let expected = Array(literal.utf8)
         let count = expected.count
-        let matches = position + count <= bytes.count && expected.indices.allSatisfy { bytes[position + $0] == expected[$0] }
+        let matches = position + count <= end && expected.indices.allSatisfy { bytes[position + $0] == expected[$0] }
         guard matches else { throw error("unexpected character \(describe(bytes[position])), expected a value") }
         position += count
     }
 
     private mutating func skipWhitespace() {
-        while position < bytes.count {
+        while position < end {
             switch bytes[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
             default: return
@@ -394,7 +407,7 @@ public struct JSONParser {
     }
 
     private func peek(_ byte: UInt8) -> Bool {
-        position < bytes.count && bytes[position] == byte
+        position < end && bytes[position] == byte
     }
 
     private func isDigit(_ byte: UInt8) -> Bool {
@@ -407,8 +420,8 @@ public struct JSONParser {
 
     private func error(_ message: String, code: JSONSyntaxError.Code = .malformed) -> JSONSyntaxError {
         var line = 1
-        var lineStart = 0
-        for index in 0..<min(position, bytes.count) where bytes[index] == 0x0A {
+        var lineStart = start
+        for index in start..<min(position, end) where bytes[index] == 0x0A {
             line += 1
             lineStart = index + 1
         }

@@ -10,19 +10,32 @@ public enum RequestRow {
     /// for another event. Paths are named by `naming` (below the style's folder).
     @discardableResult
     public static func write(_ event: MapEvent, naming: ResourcePath, critical: Bool = false, into bytes: inout [UInt8]) -> Bool {
+        var line: [UInt8] = []
+        return write(event, naming: naming, critical: critical, into: &bytes, lineBuffer: &line)
+    }
+
+    /// Writes a row as `write(_:naming:critical:into:)` does, with `lineBuffer` to write the event's
+    /// JSON line in before it is escaped into the row: one buffer serves every row of a run.
+    @discardableResult
+    public static func write(_ event: MapEvent, naming: ResourcePath, critical: Bool, into bytes: inout [UInt8], lineBuffer line: inout [UInt8]) -> Bool {
         guard case .resourceRequest(let request) = event.payload else { return false }
+        func text(_ text: String) {
+            bytes.append(UInt8(ascii: ","))
+            JSONWriter.writeString(text, into: &bytes)
+        }
         bytes.append(UInt8(ascii: "["))
         JSONWriter.writeNumber(Double(event.begin.microseconds), into: &bytes)
         bytes.append(UInt8(ascii: ","))
         JSONWriter.writeNumber(Double(event.end.microseconds), into: &bytes)
-        for text in [request.request.kind.rawValue, naming.path(of: request.request.url), request.outcome.rawValue, request.status, request.answeredBy] {
-            bytes.append(UInt8(ascii: ","))
-            JSONWriter.writeString(text, into: &bytes)
-        }
+        text(request.request.kind.rawValue)
+        text(naming.path(of: request.request.url))
+        text(request.outcome.rawValue)
+        text(request.status)
+        text(request.answeredBy)
         bytes.append(UInt8(ascii: ","))
         JSONWriter.writeNumber(Double(request.response?.size ?? 0), into: &bytes)
-        bytes.append(contentsOf: critical ? Array(",1,".utf8) : Array(",0,".utf8))
-        var line: [UInt8] = []
+        bytes.append(contentsOf: critical ? ",1,".utf8 : ",0,".utf8)
+        line.removeAll(keepingCapacity: true)
         event.appendJSONLine(to: &line)
         line.withUnsafeBufferPointer { JSONWriter.writeString(utf8: $0, into: &bytes) }
         bytes.append(UInt8(ascii: "]"))

@@ -2,12 +2,42 @@ import MapSimJSON
 
 /// A JSON value with its path in the document, for decoding with precise error messages.
 public struct JSONField: Sendable {
+    /// The value.
     public let value: JSONValue
-    public let path: String
+    /// Where the value is, below its parent's path: the path is only spelled out for a message, so
+    /// that decoding a document builds no string per member it reads.
+    private let location: Location
+
+    /// A field's place: a whole path, or one or two members below a path, or an element of one.
+    private enum Location: Sendable {
+        case path(String)
+        case member(parent: String, key: String)
+        case grandchild(parent: String, key: String, member: String)
+        case element(parent: String, index: Int)
+    }
+
+    /// The value's path in its document: `layers[3].paint.fill-color`; empty for the root.
+    public var path: String {
+        switch location {
+        case .path(let path): path
+        case .member(let parent, let key): Self.join(parent, key)
+        case .grandchild(let parent, let key, let member): Self.join(parent, key) + "." + member
+        case .element(let parent, let index): parent + "[" + String(index) + "]"
+        }
+    }
+
+    private static func join(_ parent: String, _ key: String) -> String {
+        parent.isEmpty ? key : parent + "." + key
+    }
 
     public init(_ value: JSONValue, path: String = "") {
         self.value = value
-        self.path = path
+        self.location = .path(path)
+    }
+
+    private init(_ value: JSONValue, location: Location) {
+        self.value = value
+        self.location = location
     }
 
     /// The root of a JSON document; a syntax error is reported as "`what` is not valid JSON: ...".
@@ -24,7 +54,12 @@ public struct JSONField: Sendable {
     }
 
     public func member(_ key: String) -> JSONField? {
-        value[key].map { JSONField($0, path: path.isEmpty ? key : "\(path).\(key)") }
+        guard let member = value[key] else { return nil }
+        switch location {
+        case .path(let path): return JSONField(member, location: .member(parent: path, key: key))
+        case .member(let parent, let name): return JSONField(member, location: .grandchild(parent: parent, key: name, member: key))
+        default: return JSONField(member, location: .member(parent: path, key: key))
+        }
     }
 
     public func object() throws(StyleError) -> JSONObject {
@@ -34,7 +69,8 @@ public struct JSONField: Sendable {
 
     public func array() throws(StyleError) -> [JSONField] {
         guard let array = value.arrayValue else { throw failure("expected an array, found \(value.typeName)") }
-        return array.enumerated().map { JSONField($1, path: "\(path)[\($0)]") }
+        let parent = path
+        return array.enumerated().map { JSONField($1, location: .element(parent: parent, index: $0)) }
     }
 
     public func string() throws(StyleError) -> String {

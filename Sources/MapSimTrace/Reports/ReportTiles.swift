@@ -27,19 +27,24 @@ public struct ReportTiles: Sendable {
                 self.init(characters: url)
                 return
             }
-            let bytes = Array(url.utf8)
+            guard let key = url.utf8.withContiguousStorageIfAvailable(Self.parse) ?? Array(url.utf8).withUnsafeBufferPointer(Self.parse) else { return nil }
+            self = key
+        }
+
+        /// The tile the ASCII URL `bytes` names, as `init(url:)` reads it.
+        private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Key? {
             let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
-            // The last three non-empty segments, from the end.
-            var segments: [Range<Int>] = []
+            // The last three non-empty segments, from the end: y, x, z.
             var cursor = end
-            while segments.count < 3 {
+            func previousSegment() -> Range<Int>? {
                 while cursor > 0, bytes[cursor - 1] == UInt8(ascii: "/") { cursor -= 1 }
                 guard cursor > 0 else { return nil }
                 var start = cursor
                 while start > 0, bytes[start - 1] != UInt8(ascii: "/") { start -= 1 }
-                segments.append(start..<cursor)
-                cursor = start
+                defer { cursor = start }
+                return start..<cursor
             }
+            guard let ySegment = previousSegment(), let xSegment = previousSegment(), let zSegment = previousSegment() else { return nil }
             func number(_ range: Range<Int>, prefixOnly: Bool) -> Int? {
                 var value = 0
                 var digits = 0
@@ -57,10 +62,10 @@ public struct ReportTiles: Sendable {
                 }
                 return digits > 0 ? value : nil
             }
-            guard let z = number(segments[2], prefixOnly: false), let x = number(segments[1], prefixOnly: false),
-                  let y = number(segments[0], prefixOnly: true) else { return nil }
+            guard let z = number(zSegment, prefixOnly: false), let x = number(xSegment, prefixOnly: false),
+                  let y = number(ySegment, prefixOnly: true) else { return nil }
             guard (0...30).contains(z), x < 1 << z, y < 1 << z else { return nil }
-            self.init(z: z, x: x, y: y)
+            return Key(z: z, x: x, y: y)
         }
 
         /// `init(url:)` character by character.
@@ -101,22 +106,26 @@ public struct ReportTiles: Sendable {
 
     /// The tiles of `events`.
     public init(_ events: [MapEvent]) {
+        /// A tile request: what the tiles need of it.
         struct Request {
             var key: Key
-            var template: String
-            var begin: SimTime
+            var url: String
             var end: SimTime
-            var request: ResourceRequest
+            var outcome: ResourceRequest.Outcome
+            var cancelled: Bool
+            var fromCache: Bool
         }
         var requests: [Request] = []
         var loads: [(source: String, key: Key, time: SimTime)] = []
         var failures: [(source: String, key: Key, time: SimTime)] = []
-        for event in events {
+        for index in events.indices {
+            let event = events[index]
             switch event.payload {
             case .resourceRequest(let request) where request.request.kind == .tile:
                 let id = request.request.tileData.map { Key($0.id) } ?? Key(url: request.request.url)
                 guard let id else { continue }
-                requests.append(Request(key: id, template: Self.template(of: request.request.url), begin: event.begin, end: event.end, request: request))
+                requests.append(Request(key: id, url: request.request.url, end: event.end, outcome: request.outcome, cancelled: request.cancelled,
+                                        fromCache: request.answeredBy == "cache"))
             case .sourceDataLoaded(let loaded) where loaded.type == .tile:
                 if let tile = loaded.tileID { loads.append((loaded.id, Key(tile), event.end)) }
             case .mapLoadingError(let error) where error.type == .tile:
@@ -130,10 +139,13 @@ public struct ReportTiles: Sendable {
         var requestsByKey: [Key: [Int]] = [:]
         for (index, request) in requests.enumerated() { requestsByKey[request.key, default: []].append(index) }
         func answering(_ key: Key, by time: SimTime) -> Request? {
-            (requestsByKey[key] ?? []).map { requests[$0] }.last { $0.end <= time && !$0.request.cancelled }
+            (requestsByKey[key] ?? []).map { requests[$0] }.last { $0.end <= time && !$0.cancelled }
         }
         for load in loads + failures {
-            if let request = answering(load.key, by: load.time), templates[request.template] == nil { templates[request.template] = load.source }
+            if let request = answering(load.key, by: load.time) {
+                let template = Self.template(of: request.url)
+                if templates[template] == nil { templates[template] = load.source }
+            }
         }
         var sources: [(source: String, tiles: [Key: Tile])] = []
         func update(_ source: String, _ key: Key, _ change: (inout Tile?) -> Void) {
@@ -154,7 +166,7 @@ public struct ReportTiles: Sendable {
             update(load.source, load.key) { tile in
                 guard tile == nil else { return }
                 let request = answering(load.key, by: load.time)
-                let state = request.map { $0.request.outcome == .noContent ? "empty" : $0.request.answeredBy == "cache" ? "cache" : "loaded" } ?? "loaded"
+                let state = request.map { $0.outcome == .noContent ? "empty" : $0.fromCache ? "cache" : "loaded" } ?? "loaded"
                 tile = Tile(state: state, time: load.time, copies: loadCounts[load.source]?[load.key]?.count ?? 1)
             }
         }
@@ -165,11 +177,11 @@ public struct ReportTiles: Sendable {
             }
         }
         // Requests no load followed: cancelled, or failed without a tile error (a map retries).
-        for request in requests {
-            guard let source = templates[request.template] else { continue }
+        for request in requests where !templates.isEmpty {
+            guard let source = templates[Self.template(of: request.url)] else { continue }
             update(source, request.key) { tile in
                 guard tile == nil else { return }
-                let state = request.request.outcome == .cancelled ? "cancelled" : request.request.outcome == .error ? "failed" : "empty"
+                let state = request.outcome == .cancelled ? "cancelled" : request.outcome == .error ? "failed" : "empty"
                 tile = Tile(state: state, time: request.end, copies: 1)
             }
         }

@@ -29,7 +29,9 @@ public struct TraceReport: Sendable {
 
     /// The number of requests (rows) the page shows.
     public var requestCount: Int {
-        trace.events.reduce(0) { count, event in event.type == .resourceRequest ? count + 1 : count }
+        var count = 0
+        for index in trace.events.indices where trace.events[index].type == .resourceRequest { count += 1 }
+        return count
     }
 
     /// The trace as the page's script reads it.
@@ -81,21 +83,24 @@ public struct TraceReport: Sendable {
         member("duration", .number(Double(duration.microseconds)))
         member("milestones", .array(milestones))
         member("summary", Self.summaryJSON(summary))
-        // The rows in runs on every core, the tiles beside them: each run writes its rows (each but
-        // the very first after a comma) and notes which rows are critical steps.
+        // The tiles first, the rows beside them in runs (four per core, so that the cores finish
+        // together): each run writes its rows (each but the very first after a comma) and notes
+        // which rows are critical steps.
         let events = trace.events
         let requests = events.indices.filter { if case .resourceRequest = events[$0].payload { true } else { false } }
-        let runCount = requests.count < 4_000 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let runCount = requests.count < 4_000 ? 1 : 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
         let runLength = (requests.count + runCount - 1) / max(runCount, 1)
         let runs = Mutex<[(bytes: [UInt8], critical: [(step: Int, row: Int)])]>(Array(repeating: ([], []), count: runCount))
         let tiles = Mutex<JSONValue>(.array([]))
-        DispatchQueue.concurrentPerform(iterations: runCount + 1) { [criticalSteps] run in
-            guard run < runCount else {
+        DispatchQueue.concurrentPerform(iterations: runCount + 1) { [criticalSteps] iteration in
+            guard iteration > 0 else {
                 let json = ReportTiles(events).json
                 tiles.withLock { $0 = json }
                 return
             }
+            let run = iteration - 1
             var written: [UInt8] = []
+            var line: [UInt8] = []
             var critical: [(step: Int, row: Int)] = []
             for row in (run * runLength)..<min((run + 1) * runLength, requests.count) {
                 let event = events[requests[row]]
@@ -104,7 +109,7 @@ public struct TraceReport: Sendable {
                 let isCritical = step != nil && !request.cancelled
                 if isCritical, let step { critical.append((step, row)) }
                 if row > 0 { written.append(UInt8(ascii: ",")) }
-                RequestRow.write(event, naming: naming, critical: isCritical, into: &written)
+                RequestRow.write(event, naming: naming, critical: isCritical, into: &written, lineBuffer: &line)
             }
             runs.withLock { $0[run] = (written, critical) }
         }
