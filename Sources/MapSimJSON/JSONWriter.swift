@@ -79,19 +79,59 @@ public enum JSONWriter {
         }
     }
 
-    /// Appends the UTF-8 text `utf8` as a quoted, escaped JSON string, copying the runs between the
-    /// bytes that need escaping whole.
+    /// What escaping each byte adds to a JSON string: one byte for `\"`, `\\`, `\n`, `\r`, `\t`, five
+    /// for another control character (`\u00XX`), none for the rest.
+    private static let escapeLengths: [UInt8] = (0...255).map { byte in
+        switch byte {
+        case 0x22, 0x5C, 0x0A, 0x0D, 0x09: 1
+        case 0..<0x20: 5
+        default: 0
+        }
+    }
+
+    /// Appends the UTF-8 text `utf8` as a quoted, escaped JSON string: copied whole when nothing in
+    /// it needs escaping.
     public static func writeString(utf8: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) {
         bytes.append(0x22)
-        var runStart = 0
-        for index in utf8.indices {
-            let byte = utf8[index]
-            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-            appendEscape(byte, to: &bytes)
-            runStart = index + 1
+        // What the escapes add, counted without a branch per byte.
+        var added = 0
+        escapeLengths.withUnsafeBufferPointer { lengths in
+            for byte in utf8 { added &+= Int(lengths[Int(byte)]) }
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        guard added > 0 else {
+            bytes.append(contentsOf: utf8)
+            bytes.append(0x22)
+            return
+        }
+        // A text with escapes (a JSON line in a string: a quote every few bytes) is written byte
+        // by byte into room made for it, then appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count + added) { room in
+            var out = room.baseAddress!
+            for byte in utf8 {
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else {
+                    out.pointee = byte
+                    out += 1
+                    continue
+                }
+                out.pointee = 0x5C
+                switch byte {
+                case 0x22, 0x5C: out[1] = byte
+                case 0x0A: out[1] = 0x6E
+                case 0x0D: out[1] = 0x72
+                case 0x09: out[1] = 0x74
+                default:
+                    let low = byte & 0x0F
+                    out[1] = 0x75
+                    out[2] = 0x30
+                    out[3] = 0x30
+                    out[4] = byte < 0x10 ? 0x30 : 0x31
+                    out[5] = low < 10 ? 0x30 + low : 0x61 + low - 10
+                    out += 4
+                }
+                out += 2
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: room[..<(out - room.baseAddress!)]))
+        }
         bytes.append(0x22)
     }
 

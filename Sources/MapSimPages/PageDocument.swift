@@ -79,6 +79,7 @@ public struct PageDocument: Sendable {
             appendEmbedded(data, to: &output)
         }
         output += Array("</script>\n<script>\(PageScript.source)</script>\n".utf8)
+        output.reserveCapacity(output.count + after.reduce(0) { $0 + $1.runs.reduce(0) { $0 + $1.count } + 100 } + 100)
         for element in after {
             output += Array("<script type=\"application/json\" id=\"\(escaped(element.id))\">[".utf8)
             for run in element.runs { appendEmbedded(run, to: &output) }

@@ -42,4 +42,18 @@ struct JSONParserTests {
         #expect(JSONWriter.formatNumber(316_667) == "316667")
         #expect(JSONWriter.formatNumber(.nan) == "null")
     }
+
+    @Test func theByteWriterEscapesAsTheTextWriterAndReadsBack() throws {
+        // Every ASCII byte, alone and among others, and text with no escape at all.
+        let texts = (0..<128).map { String(UnicodeScalar(UInt8($0))) } + ["plain é text", "", #"{"a":"b\c","d":[1]}"#,
+                                                                        String(decoding: Array(0..<128), as: UTF8.self)]
+        for text in texts {
+            var expected = ""
+            JSONWriter.writeString(text, to: &expected)
+            var bytes: [UInt8] = [0x2A]
+            Array(text.utf8).withUnsafeBufferPointer { JSONWriter.writeString(utf8: $0, into: &bytes) }
+            #expect(bytes == [0x2A] + Array(expected.utf8), "\(Array(text.utf8))")
+            #expect(try JSONParser.parse(Array(bytes.dropFirst())) == .string(text))
+        }
+    }
 }

@@ -41,8 +41,8 @@ extension ResourceRequest {
     /// `pmtiles://` source); `—` for nothing (cancelled, or offline).
     public var answeredBy: String {
         guard let response, !cancelled, response.error?.reason != .inOfflineMode else { return "—" }
-        let scheme = request.url.prefix { $0 != ":" }
-        if scheme == "mbtiles" || scheme == "pmtiles" { return "archive" }
+        let scheme = request.url.utf8.prefix { $0 != UInt8(ascii: ":") }
+        if scheme.elementsEqual("mbtiles".utf8) || scheme.elementsEqual("pmtiles".utf8) { return "archive" }
         if response.source == .cache || dataSource == .database { return "cache" }
         switch dataSource {
         case .fileSystem: return "file"

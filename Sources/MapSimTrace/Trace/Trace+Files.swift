@@ -68,7 +68,7 @@ extension Trace {
         }
         var header = Header(scenario: name)
         var first = 0
-        if let line = lines.first, line.number == 1, case .object(let object)? = try? JSONParser.parse(Array(bytes[line.range])),
+        if let line = lines.first, line.number == 1, case .object(let object)? = try? JSONParser.parse(bytes, document: line.range),
            let parsed = Header(json: object) {
             if let camera = parsed.camera, let problem = Header.problem(ofCamera: camera) {
                 throw TraceError(.malformed, file: name, line: line.number, "the header's camera: \(problem)")
@@ -85,13 +85,20 @@ extension Trace {
             var events: [MapEvent] = []
             events.reserveCapacity(indices.count)
             var failure: (index: Int, error: TraceError)?
-            for index in indices {
-                let line = lines[index]
-                do throws(TraceError) {
-                    events.append(try decodeEvent(bytes, line: line, isUnfinishedLast: line.range.upperBound == bytes.count, name: name))
-                } catch {
-                    failure = (index, error)
-                    break
+            bytes.withUnsafeBufferPointer { buffer in
+                for index in indices {
+                    let line = lines[index]
+                    // A resource request read straight from its bytes; anything else as JSON.
+                    if let event = ResourceRequestLine.event(buffer, range: line.range) {
+                        events.append(event)
+                        continue
+                    }
+                    do throws(TraceError) {
+                        events.append(try decodeEvent(bytes, line: line, isUnfinishedLast: line.range.upperBound == bytes.count, name: name))
+                    } catch {
+                        failure = (index, error)
+                        break
+                    }
                 }
             }
             decoded.withLock { $0[run] = (events, failure) }
@@ -113,7 +120,7 @@ extension Trace {
     private static func decodeEvent(_ bytes: [UInt8], line: (range: Range<Int>, number: Int), isUnfinishedLast: Bool, name: String) throws(TraceError) -> MapEvent {
         let object: JSONObject
         do {
-            guard let parsed = try JSONParser.parse(Array(bytes[line.range])).objectValue else { throw TraceError(.malformed, "not an object") }
+            guard let parsed = try JSONParser.parse(bytes, document: line.range).objectValue else { throw TraceError(.malformed, "not an object") }
             object = parsed
         } catch {
             if isUnfinishedLast {
