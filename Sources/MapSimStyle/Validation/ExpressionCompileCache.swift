@@ -1,11 +1,14 @@
 import MapSimJSON
+import Synchronization
 
 /// The expressions a validation compiled, by the property they set and their JSON text: a large
 /// style repeats the same `match` or `interpolate` in layer after layer (the 1.2 MB benchmark style
 /// has 5,432 expressions, 1,097 of them different), and each is compiled once. The compiler's result
 /// depends only on the expression and the property's spec (and the validator's flavor, fixed for a
 /// validation), and its errors are keyed below the expression, so a kept result serves every use.
-struct ExpressionCompileCache: Sendable {
+/// One cache serves a whole validation: the threads that check halves of the layers share it, so
+/// that what one compiled the other finds.
+final class ExpressionCompileCache: Sendable {
     private struct Key: Hashable {
         /// What the expression sets: a property's name (and section), or a context without a spec.
         let target: String
@@ -18,19 +21,20 @@ struct ExpressionCompileCache: Sendable {
         }
     }
 
-    private var kept: [Key: Result<ParsedExpression, ExpressionCompilationError>] = [:]
+    private let kept = Mutex<[Key: Result<ParsedExpression, ExpressionCompilationError>]>([:])
 
-    /// The result of compiling `value` for `target`: the one kept, or `compile`'s, kept.
-    mutating func result(for target: String, _ value: JSONValue,
+    /// The result of compiling `value` for `target`: the one kept, or `compile`'s, kept. Two threads
+    /// asking for one expression at once may both compile it; both results are the same.
+    func result(for target: String, _ value: JSONValue,
                          compile: () -> Result<ParsedExpression, ExpressionCompilationError>) -> Result<ParsedExpression, ExpressionCompilationError> {
         // A plain value (a number, a colour) costs less to compile than to look up.
         guard case .array = value else { return compile() }
         var json: [UInt8] = []
         JSONWriter.write(value, into: &json)
         let key = Key(target: target, json: json)
-        if let result = kept[key] { return result }
+        if let result = kept.withLock({ $0[key] }) { return result }
         let result = compile()
-        kept[key] = result
+        kept.withLock { $0[key] = result }
         return result
     }
 }

@@ -311,7 +311,7 @@ extension MapboxStyleValidator {
             }
         } else if options.valueSpec == nil {
             let flavor = self.flavor
-            result = compiled.result(for: "\(String(describing: options.expressionContext))", value) { StyleExpressionCompiler.compile(value, spec: nil, flavor: flavor) }
+            result = compiled.result(for: options.expressionContext?.rawValue ?? "nil", value) { StyleExpressionCompiler.compile(value, spec: nil, flavor: flavor) }
         } else {
             result = StyleExpressionCompiler.compile(value, spec: options.valueSpec, flavor: flavor)
         }

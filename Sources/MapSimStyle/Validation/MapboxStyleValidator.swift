@@ -48,7 +48,7 @@ struct MapboxStyleValidator {
     let spec: JSONObject
     let lines: DocumentLines
     /// The expressions compiled so far, each once.
-    var compiled = ExpressionCompileCache()
+    let compiled = ExpressionCompileCache()
     /// Which of Mapbox's specifications: `.mapbox` (the current one) or `.mapboxGLJS` (3.0.1's).
     let flavor: StyleSpecFlavor
     /// Whether the rules are the current validator's rather than Mapbox GL JS 3.0.1's.
@@ -84,7 +84,7 @@ struct MapboxStyleValidator {
     }
 
     /// Where an expression is, which decides the rules it must follow.
-    enum ExpressionPlace {
+    enum ExpressionPlace: String {
         case property, filter, clusterMap, clusterReduce
     }
 

@@ -13,6 +13,17 @@ extension StyleValidator {
         case filter
         case clusterMap
         case clusterReduce
+
+        /// What the compile cache keeps its results under, for the contexts without a spec.
+        var cacheName: String {
+            switch self {
+            case .plain: "plain"
+            case .property(let layout, let key): (layout ? "layout:" : "paint:") + key
+            case .filter: "filter"
+            case .clusterMap: "cluster-map"
+            case .clusterReduce: "cluster-reduce"
+            }
+        }
     }
 
     /// Whether `value` is an expression: an array whose first element names an operator.
@@ -32,13 +43,14 @@ extension StyleValidator {
         guard let value else { return add("", "'undefined' value invalid. Use null instead.") }
         let result: Result<ParsedExpression, ExpressionCompilationError>
         switch (context, spec) {
-        case (.property(let layout, let key), let spec?):
+        case (.property, let spec?):
             // A property's spec is the same in every layer that has it.
-            result = compiled.result(for: (layout ? "layout:" : "paint:") + key, value) {
+            result = compiled.result(for: context.cacheName, value) {
                 StyleExpressionCompiler.compileProperty(value, spec: spec).map(\.expression)
             }
         case (_, nil):
-            result = compiled.result(for: "\(context)", value) { StyleExpressionCompiler.compile(value, spec: nil) }
+            // Apart from a property's own spec: compiled without one.
+            result = compiled.result(for: context.cacheName + "?", value) { StyleExpressionCompiler.compile(value, spec: nil) }
         case (_, let spec?):
             result = StyleExpressionCompiler.compile(value, spec: spec)
         }

@@ -17,7 +17,7 @@ public struct StyleValidator: Sendable {
     /// The layers by id, in order, for the duplicate and ref checks (`===` between ids).
     private var layersByID: [LayerID: [Int]] = [:]
     /// The expressions compiled so far, each once.
-    var compiled = ExpressionCompileCache()
+    let compiled = ExpressionCompileCache()
     /// Whether the root has `imports`, which MapLibre's specification does not have.
     private var hasImports = false
 
