@@ -60,7 +60,10 @@ struct ReportCommand: ParsableCommand {
             }
         }
         do {
-            try OutputFile.write(ReportPage.bytes(reports, title: title), to: output, format: .page)
+            // Piece by piece: the page of a large trace is not copied whole before it is written.
+            let file = try OutputFile(path: output, format: .page)
+            for piece in ReportPage.pieces(reports, title: title) { try file.write(piece) }
+            try file.close()
         } catch {
             throw ExitStatus.fail(error)
         }

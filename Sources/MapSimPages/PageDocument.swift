@@ -52,6 +52,18 @@ public struct PageDocument: Sendable {
     /// drawn, so that a large trace's rows do not hold back its first paint.
     public static func page(mode: String, title: String, head: String = "", after: [(id: String, runs: [[UInt8]])] = [],
                             appendMembers: (inout [UInt8]) -> Void) -> [UInt8] {
+        let pieces = pieces(mode: mode, title: title, head: head, after: after, appendMembers: appendMembers)
+        var output: [UInt8] = []
+        output.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
+        for piece in pieces { output += piece }
+        return output
+    }
+
+    /// The page `page(mode:title:head:after:appendMembers:)` makes, as the pieces that make it in
+    /// order, to be written one after another: a run of `after` with nothing to escape is its piece
+    /// as it is, so that a large page is never copied whole in memory.
+    public static func pieces(mode: String, title: String, head: String = "", after: [(id: String, runs: [[UInt8]])] = [],
+                              appendMembers: (inout [UInt8]) -> Void) -> [[UInt8]] {
         var output = Array("""
         <!doctype html>
         <html lang="en">
@@ -79,14 +91,22 @@ public struct PageDocument: Sendable {
             appendEmbedded(data, to: &output)
         }
         output += Array("</script>\n<script>\(PageScript.source)</script>\n".utf8)
-        output.reserveCapacity(output.count + after.reduce(0) { $0 + $1.runs.reduce(0) { $0 + $1.count } + 100 } + 100)
+        var pieces = [output]
         for element in after {
-            output += Array("<script type=\"application/json\" id=\"\(escaped(element.id))\">[".utf8)
-            for run in element.runs { appendEmbedded(run, to: &output) }
-            output += Array("]</script>\n".utf8)
+            pieces.append(Array("<script type=\"application/json\" id=\"\(escaped(element.id))\">[".utf8))
+            for run in element.runs {
+                guard run.contains(UInt8(ascii: "<")) else {
+                    pieces.append(run)
+                    continue
+                }
+                var embedded: [UInt8] = []
+                appendEmbedded(run, to: &embedded)
+                pieces.append(embedded)
+            }
+            pieces.append(Array("]</script>\n".utf8))
         }
-        output += Array("</body>\n</html>\n".utf8)
-        return output
+        pieces.append(Array("</body>\n</html>\n".utf8))
+        return pieces
     }
 
     /// Appends `json` to `output` made safe inside a `<script>` element: every `<` (only ever inside

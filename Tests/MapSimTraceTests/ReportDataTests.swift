@@ -129,6 +129,18 @@ struct ReportDataTests {
         #expect(report.pageNames == ["_.._.._etc_passwd.html", "_.hidden.html"])
     }
 
+    @Test func rowsWrittenPieceByPieceMakeThePageAndCannotEndTheirElement() {
+        let plain = Array(#"[1,"a"],[2,"b"]"#.utf8)
+        let hostile = Array(#",[3,"</script><script>alert(1)</script>"]"#.utf8)
+        let after = [(id: "mapsim-rows-1", runs: [plain, hostile])]
+        let pieces = PageDocument.pieces(mode: "report", title: "t", after: after) { _ in }
+        let page = PageDocument.page(mode: "report", title: "t", after: after) { _ in }
+        #expect(pieces.reduce(into: []) { $0 += $1 } == page)
+        #expect(pieces.contains(plain), "a run with nothing to escape is written as it is")
+        let html = String(decoding: page, as: UTF8.self)
+        #expect(html.contains(#"<script type="application/json" id="mapsim-rows-1">[[1,"a"],[2,"b"],[3,"\u003c/script>\u003cscript>alert(1)\u003c/script>"]]</script>"#))
+    }
+
     @Test func scenariosWhoseNamesMakeOnePageGetOneEach() {
         let names = ["cold load", "cold_load", "cold-load", "a/cold-load", "Cold-Load", "index", "cold-load", "café"]
         let report = SuiteReport(entries: names.map { SuiteReport.Entry(name: $0, passed: true, seconds: 0, problems: [], trace: nil, golden: nil) })

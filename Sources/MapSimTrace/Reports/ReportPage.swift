@@ -13,6 +13,12 @@ public enum ReportPage {
     /// are in an element of their own after the page's script (`mapsim-rows-N`), so that a large
     /// trace's headers and summary are drawn before its rows are read.
     public static func bytes(_ reports: [TraceReport], title: String? = nil) -> [UInt8] {
+        pieces(reports, title: title).reduce(into: []) { $0 += $1 }
+    }
+
+    /// The page `bytes(_:title:)` makes, as pieces to write one after another: a page of a large
+    /// trace is never held whole in memory besides its rows.
+    public static func pieces(_ reports: [TraceReport], title: String? = nil) -> [[UInt8]] {
         let heading = title ?? (reports.count == 1 ? "mapsim report: \(reports[0].name)" : "mapsim report: \(reports.count) traces")
         var data: [UInt8] = Array(#","traces":["#.utf8)
         var rows: [(id: String, runs: [[UInt8]])] = []
@@ -21,6 +27,6 @@ public enum ReportPage {
             rows.append(("mapsim-rows-\(index + 1)", report.appendJSON(to: &data, rowsApart: true)))
         }
         data.append(UInt8(ascii: "]"))
-        return PageDocument.page(mode: "report", title: heading, after: rows) { $0 += data }
+        return PageDocument.pieces(mode: "report", title: heading, after: rows) { $0 += data }
     }
 }
