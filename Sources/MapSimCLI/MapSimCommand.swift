@@ -54,7 +54,11 @@ struct MapSimCommand: ParsableCommand {
         }
         let command: any ParsableCommand
         do {
-            command = try parseAsRoot(arguments)
+            if let leaf = leafCommand(arguments) {
+                command = leaf
+            } else {
+                command = try parseAsRoot(arguments)
+            }
         } catch {
             exit(reporting: error)
         }
@@ -76,6 +80,18 @@ struct MapSimCommand: ParsableCommand {
             StandardOutput.exit(ExitStatus.success.rawValue)
         }
         while true { pause() }
+    }
+
+    /// A command without subcommands of its own (`load`, `report`…) parsed straight from the
+    /// arguments after its name, or nil. Parsed from the root, ArgumentParser first builds the
+    /// command's whole set of options once more, to look for pass-through arguments, before it
+    /// parses them (a fifth of a `load`'s start-up). What this refuses — help, a mistake — is
+    /// parsed again from the root, which words it as it always has.
+    private static func leafCommand(_ arguments: [String]) -> sending (any ParsableCommand)? {
+        guard let name = arguments.first,
+              let leaf = configuration.subcommands.first(where: { $0.configuration.commandName == name && $0.configuration.subcommands.isEmpty })
+        else { return nil }
+        return try? leaf.parse(Array(arguments.dropFirst()))
     }
 
     /// Reports `error` as ArgumentParser words it (usage, help, a status) and exits with its status.

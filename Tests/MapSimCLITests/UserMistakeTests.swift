@@ -7,6 +7,21 @@ import MapSimTesting
 /// user's touched — and the output formats as `--help` describes them.
 @Suite("CLI and ordinary mistakes")
 struct UserMistakeTests {
+    @Test func aCommandsMistakesAndHelpAreWordedAsFromTheRoot() async throws {
+        // `load` and `report` are parsed on their own for speed; what they refuse is parsed again
+        // from the root, so the usage and help name `mapsim COMMAND`, and the statuses are as ever.
+        let unknown = try await CommandRunner.run(["load", "styles/sample/style.json", "--bogus"])
+        #expect(unknown.status == 64 && unknown.standardError.contains("Unknown option '--bogus'")
+                && unknown.standardError.contains("Usage: mapsim load [<options>] <style>"), "\(unknown.standardError)")
+        let invalid = try await CommandRunner.run(["load", "styles/sample/style.json", "--pixel-ratio", "0", "-q"])
+        #expect(invalid.status == 64 && invalid.standardError.contains("--pixel-ratio must be above 0"), "\(invalid.standardError)")
+        let help = try await CommandRunner.run(["report", "--help"])
+        let helpFromRoot = try await CommandRunner.run(["help", "report"])
+        #expect(help.status == 0 && help.standardOutput.contains("USAGE: mapsim report") && help.standardOutput == helpFromRoot.standardOutput)
+        let missing = try await CommandRunner.run(["report"])
+        #expect(missing.status == 64 && missing.standardError.contains("Usage: mapsim report"), "\(missing.standardError)")
+    }
+
     @Test func aMirrorFolderThatDoesNotExistIsNamedNotServedAsA404() async throws {
         let load = try await CommandRunner.run(["load", "https://maps.test/style.json", "--network", "lan", "--mirror", "https://maps.test/=styles/no-such", "-q"])
         #expect(load.status == 64 && load.standardError.contains("styles/no-such does not exist"), "\(load.standardError)")
