@@ -66,16 +66,12 @@ public enum JSONWriter {
         return "\(n)"
     }
 
-    /// Appends `s` as a quoted, escaped JSON string, as UTF-8: the runs between the bytes that need
-    /// escaping (ASCII only) are copied whole.
+    /// Appends `s` as a quoted, escaped JSON string, as UTF-8, as `writeString(utf8:into:)` writes it.
     public static func writeString(_ s: String, into bytes: inout [UInt8]) {
         let copied: Void? = s.utf8.withContiguousStorageIfAvailable { writeString(utf8: $0, into: &bytes) }
         if copied == nil {
-            bytes.append(0x22)
-            for byte in s.utf8 {
-                if byte < 0x20 || byte == 0x22 || byte == 0x5C { appendEscape(byte, to: &bytes) } else { bytes.append(byte) }
-            }
-            bytes.append(0x22)
+            // A string without contiguous UTF-8 (bridged): its bytes copied once.
+            Array(s.utf8).withUnsafeBufferPointer { writeString(utf8: $0, into: &bytes) }
         }
     }
 
@@ -133,21 +129,6 @@ public enum JSONWriter {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: room[..<(out - room.baseAddress!)]))
         }
         bytes.append(0x22)
-    }
-
-    /// Appends the JSON escape of one byte that needs one: `\"`, `\\`, `\n`, `\r`, `\t`, else `\u00XX`.
-    private static func appendEscape(_ byte: UInt8, to bytes: inout [UInt8]) {
-        switch byte {
-        case 0x22: bytes.append(0x5C); bytes.append(0x22)
-        case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
-        case 0x0A: bytes.append(0x5C); bytes.append(0x6E)
-        case 0x0D: bytes.append(0x5C); bytes.append(0x72)
-        case 0x09: bytes.append(0x5C); bytes.append(0x74)
-        default:
-            bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, byte < 0x10 ? 0x30 : 0x31])
-            let low = byte & 0x0F
-            bytes.append(low < 10 ? 0x30 + low : 0x61 + low - 10)
-        }
     }
 
     /// Appends `s` as a quoted, escaped JSON string.

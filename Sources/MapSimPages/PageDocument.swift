@@ -52,7 +52,11 @@ public struct PageDocument: Sendable {
     /// drawn, so that a large trace's rows do not hold back its first paint.
     public static func page(mode: String, title: String, head: String = "", after: [(id: String, runs: [[UInt8]])] = [],
                             appendMembers: (inout [UInt8]) -> Void) -> [UInt8] {
-        let pieces = pieces(mode: mode, title: title, head: head, after: after, appendMembers: appendMembers)
+        joined(pieces(mode: mode, title: title, head: head, after: after, appendMembers: appendMembers))
+    }
+
+    /// The pieces of a page as one buffer, made once at its whole size.
+    public static func joined(_ pieces: [[UInt8]]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
         for piece in pieces { output += piece }

@@ -13,7 +13,7 @@ public enum ReportPage {
     /// are in an element of their own after the page's script (`mapsim-rows-N`), so that a large
     /// trace's headers and summary are drawn before its rows are read.
     public static func bytes(_ reports: [TraceReport], title: String? = nil) -> [UInt8] {
-        pieces(reports, title: title).reduce(into: []) { $0 += $1 }
+        PageDocument.joined(pieces(reports, title: title))
     }
 
     /// The page `bytes(_:title:)` makes, as pieces to write one after another: a page of a large

@@ -177,7 +177,7 @@ public struct ReportTiles: Sendable {
             }
         }
         // Requests no load followed: cancelled, or failed without a tile error (a map retries).
-        for request in requests where !templates.isEmpty {
+        for request in templates.isEmpty ? [] : requests {
             guard let source = templates[Self.template(of: request.url)] else { continue }
             update(source, request.key) { tile in
                 guard tile == nil else { return }
