@@ -13,7 +13,9 @@ struct RegionExportCommand: ParsableCommand {
         tiles gzip-compressed, metadata json with vector_layers) or PMTiles v3 (clustered, identical \
         tiles stored once, gzip directories; the same tiles give the same bytes). Rows MapLibre \
         stored zlib-compressed are inflated first. A style with several tiled sources needs \
-        --source. The archive is written beside OUT and moved over it when complete. Load it back \
+        --source. A region downloaded with --engine mapbox holds the sources of the styles its \
+        style imports too: name one IMPORT/ID (basemap/composite), or by its ID alone when no \
+        other style has a source of that ID. The archive is written beside OUT and moved over it when complete. Load it back \
         with a source whose url is mbtiles:///ABS/PATH or pmtiles://file:///ABS/PATH.
 
         \(ExitStatus.section([(ExitStatus.success, "the archive is written"), (ExitStatus.failure, "there is no such region, or it holds no tiles of the source"), (ExitStatus.cannotWrite, "the cache cannot be opened or the archive cannot be written")]))
@@ -22,6 +24,8 @@ struct RegionExportCommand: ParsableCommand {
           mapsim region export 1 --cache app.db --pmtiles sf.pmtiles
           mapsim region export 1 --cache app.db --mbtiles sf.mbtiles \\
               --source openmaptiles
+          mapsim region export 2 --cache app.db --pmtiles standard.pmtiles \\
+              --source basemap/composite
         """)
 
     @Argument(help: "The region's ID (mapsim region list lists them).")
@@ -33,7 +37,7 @@ struct RegionExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write a PMTiles archive.", valueName: "OUT"))
     var pmtiles: String?
 
-    @Option(help: ArgumentHelp("The source whose tiles to write, when the style has several.", valueName: "ID"))
+    @Option(help: ArgumentHelp("The source whose tiles to write, when the style has several (an import's as IMPORT/ID).", valueName: "ID"))
     var source: String?
 
     @OptionGroup var file: CacheFileOption

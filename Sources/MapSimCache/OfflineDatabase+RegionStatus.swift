@@ -28,18 +28,32 @@ extension OfflineDatabase {
             status.requiredResourceCount += glyphRanges
             return status
         }
-        // The styles the style imports, as the download found them: each URL once.
+        let stored = try storedMembers(root: root, plan: plan)
+        status.requiredResourceCount += stored.importedStyles
+        if !stored.isWhole { status.requiredResourceCountIsPrecise = false }
+        let members = stored.members
+        let needed = try glyphSavings(of: region.id)?.needed
+        var shared = Set<String>()
+        for member in members { try count(member, plan: plan, shared: &shared, glyphs: needed == nil, into: &status) }
+        status.requiredResourceCount += needed ?? 0
+        return status
+    }
+
+    /// The styles of a region downloaded for an engine that loads imports, as the download found
+    /// them: `root`, then each style it imports as stored, each URL once (a style imported twice, or
+    /// in a cycle, is one style of the region). `importedStyles` counts the imported styles' URLs;
+    /// `isWhole` is false when one of them is not stored, so what it names is not known.
+    func storedMembers(root: RegionPlan.Member, plan: RegionPlan) throws(CacheError) -> (members: [RegionPlan.Member], importedStyles: Int, isWhole: Bool) {
         var members = [root]
         var seen: Set<String> = [plan.style.url]
+        var isWhole = true
         var next = 0
         while next < members.count {
             for pending in plan.imports(of: members[next]) {
                 if case .url(let url) = pending.style {
                     guard seen.insert(url).inserted else { continue }
-                    status.requiredResourceCount += 1
-                    let resource = Resource.style(url)
-                    guard let data = try storedResponse(RowKey(resource, mapbox: options.mapbox), for: url)?.data else {
-                        status.requiredResourceCountIsPrecise = false
+                    guard let data = try storedResponse(RowKey(.style(url), mapbox: options.mapbox), for: url)?.data else {
+                        isWhole = false
                         continue
                     }
                     if let member = try? plan.member(pending, bytes: data) { members.append(member) }
@@ -49,11 +63,7 @@ extension OfflineDatabase {
             }
             next += 1
         }
-        let needed = try glyphSavings(of: region.id)?.needed
-        var shared = Set<String>()
-        for member in members { try count(member, plan: plan, shared: &shared, glyphs: needed == nil, into: &status) }
-        status.requiredResourceCount += needed ?? 0
-        return status
+        return (members, seen.count - 1, isWhole)
     }
 
     /// Adds to `status` what one style of the region requires besides its glyph ranges: its

@@ -7,7 +7,8 @@ import MapSimJSON
 /// Writes the tiles of one source of an offline region as a tile archive — MBTiles 1.3 or PMTiles
 /// v3 — with metadata from the source's stored TileJSON, so that a region mapsim downloaded or
 /// checked ships as one file. Rows MapLibre stored zlib-compressed are inflated; vector tiles are
-/// written gzip-compressed and declared so, images as they are.
+/// written gzip-compressed and declared so, images as they are. A region downloaded for an engine
+/// that loads Mapbox imports exports the sources of its imported styles too (`IMPORT/ID`).
 public struct RegionArchiveExport {
     /// The archive formats.
     public enum Format: String, Sendable, CaseIterable {
@@ -16,7 +17,7 @@ public struct RegionArchiveExport {
 
     /// What was written.
     public struct Summary: Sendable, Equatable {
-        /// The source whose tiles were written.
+        /// The source whose tiles were written, by its name (`RegionArchiveSource.name`).
         public var source: String
         /// How many tiles.
         public var tiles: Int
@@ -53,7 +54,7 @@ public struct RegionArchiveExport {
             tiles[id] = row
         }
         guard !tiles.isEmpty else {
-            throw CacheError(.noSuchRegion, path: database.path, "region \(region.id) holds no tiles of source \"\(source.id)\" in \(database.path): download it first (mapsim region download)")
+            throw CacheError(.noSuchRegion, path: database.path, "region \(region.id) holds no tiles of source \"\(source.name)\" in \(database.path): download it first (mapsim region download)")
         }
         var ordered = tiles.map { (id: $0.key, row: $0.value) }
         switch format {
@@ -108,23 +109,34 @@ public struct RegionArchiveExport {
             }
             try writer.finish(metadata: Self.pmtilesMetadata(source, region: region))
         }
-        return Summary(source: source.id, tiles: ordered.count, tileFormat: tileFormat, path: path)
+        return Summary(source: source.name, tiles: ordered.count, tileFormat: tileFormat, path: path)
     }
 
-    /// The source to export: the one named, else the only one whose tiles the region holds.
+    /// The source to export: the one named — by its name (`ID`, or `IMPORT/ID` for an import's), or
+    /// by its id when that is unambiguous — else the only one whose tiles the region holds. Sources
+    /// whose tiles are the same (a style imported twice) count as one.
     private func choose(_ sourceID: String?, among sources: [RegionArchiveSource], rows: [OfflineDatabase.RegionTile]) throws -> RegionArchiveSource {
-        let names = sources.map { "\"\($0.id)\"" }.joined(separator: ", ")
+        func listed(_ sources: [RegionArchiveSource]) -> String { sources.map { "\"\($0.name)\"" }.joined(separator: ", ") }
+        /// The first of each set of sources keyed by the same tiles.
+        func distinct(_ sources: [RegionArchiveSource]) -> [RegionArchiveSource] {
+            var templates = Set<String>()
+            return sources.filter { templates.insert($0.urlTemplate).inserted }
+        }
+        let names = sources.isEmpty ? "none" : listed(sources)
         if let sourceID {
-            guard let source = sources.first(where: { $0.id == sourceID }) else {
-                throw CacheError(.noSuchRegion, path: database.path, "the style of region \(region.id) has no tiled source \"\(sourceID)\"; its tiled sources are \(names.isEmpty ? "none" : names)")
+            if let named = sources.first(where: { $0.name == sourceID }) { return named }
+            let byID = distinct(sources.filter { $0.id == sourceID })
+            guard byID.count == 1, let only = byID.first else {
+                if byID.isEmpty { throw CacheError(.noSuchRegion, path: database.path, "the style of region \(region.id) has no tiled source \"\(sourceID)\"; its tiled sources are \(names)") }
+                throw CacheError(.noSuchRegion, path: database.path, "several styles of region \(region.id) have a tiled source \"\(sourceID)\" (\(listed(byID))): choose one with --source IMPORT/ID")
             }
-            return source
+            return only
         }
         let templates = Set(rows.map(\.urlTemplate))
-        let held = sources.filter { templates.contains($0.urlTemplate) }
+        let held = distinct(sources.filter { templates.contains($0.urlTemplate) })
         guard held.count == 1, let only = held.first else {
-            if held.isEmpty { throw CacheError(.noSuchRegion, path: database.path, "region \(region.id) holds no tiles of its style's tiled sources (\(names.isEmpty ? "none" : names)) in \(database.path)") }
-            throw CacheError(.noSuchRegion, path: database.path, "region \(region.id) holds tiles of several sources (\(held.map { "\"\($0.id)\"" }.joined(separator: ", "))): choose one with --source ID")
+            if held.isEmpty { throw CacheError(.noSuchRegion, path: database.path, "region \(region.id) holds no tiles of its style's tiled sources (\(names)) in \(database.path)") }
+            throw CacheError(.noSuchRegion, path: database.path, "region \(region.id) holds tiles of several sources (\(listed(held))): choose one with --source ID")
         }
         return only
     }

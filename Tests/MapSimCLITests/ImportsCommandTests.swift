@@ -3,6 +3,7 @@ import GRDB
 import Testing
 import MapSimTesting
 import MapSimJSON
+import MapSim
 
 /// `mapsim region download` and `mapsim validate --deep` on a style with Mapbox imports
 /// (styles/mapbox-standard: an import, an import nested in it, a model), served over loopback with
@@ -70,6 +71,30 @@ struct ImportsCommandTests {
         let missing = after.mapbox["missing"]?.arrayValue ?? []
         #expect(missing.count == 1 && missing.first?["kind"] == .string("tile") && missing.first?["tile"] == .string(lost), "\(after.mapbox)")
         #expect(after.maplibre["offline-complete"] == .bool(true), "\(after.maplibre)")
+    }
+
+    @Test func aRegionExportsTheSourcesOfItsImportedStylesByTheirImportsName() async throws {
+        let server = try await FixtureServer.start(serving: Self.folder)
+        defer { Task { await server.stop() } }
+        let fixture = try FixtureDirectory()
+        let cache = ["--cache", fixture.path + "/app.db"]
+        _ = try await CommandRunner.run(["region", "download", server.baseURL + "/style.json", "-q"] + cache + Self.area + Self.mapbox(server))
+        // The root style has no source of its own: its tiles are the import basemap's.
+        let archive = fixture.path + "/region.pmtiles"
+        let export = try await CommandRunner.run(["region", "export", "1", "--pmtiles", archive] + cache)
+        #expect(export.status == 0 && export.standardOutput.hasPrefix("wrote 2 pbf tiles of source \"basemap/streets\" of region 1"),
+                "\(export.standardOutput)\(export.standardError)")
+        let pm = try PMTilesFileReader(path: archive)
+        for (z, x, y) in [(10, 163, 395), (11, 327, 791)] {
+            let served = try InputFile.read("\(Self.folder)/v4/mapsim.streets/\(z)/\(x)/\(y).vector.pbf", limit: 1 << 20)
+            #expect(try pm.tile(z: z, x: x, y: y) == served, "\(z)/\(x)/\(y)")
+        }
+        #expect(try JSONParser.parse(try pm.metadata())["name"] == .string("Mapsim City"))
+        // Named by its id alone (no other style has one of that id), or wrongly: the names are listed.
+        let byID = try await CommandRunner.run(["region", "export", "1", "--mbtiles", fixture.path + "/region.mbtiles", "--source", "streets"] + cache)
+        #expect(byID.status == 0 && byID.standardOutput.contains("of source \"basemap/streets\""), "\(byID.standardOutput)\(byID.standardError)")
+        let unknown = try await CommandRunner.run(["region", "export", "1", "--mbtiles", fixture.path + "/x.mbtiles", "--source", "composite"] + cache)
+        #expect(unknown.status == 1 && unknown.standardError.contains("has no tiled source \"composite\"; its tiled sources are \"basemap/streets\""), "\(unknown.standardError)")
     }
 
     @Test func maplibreNativeDownloadsNoImports() async throws {
