@@ -145,6 +145,9 @@ CAMERAS = [
     {"name": "z11-no-labels", "center": [-122.42, 37.78], "zoom": 11,
      "config": ["basemap.showPlaceLabels=false", "basemap.showRoadLabels=false"]},
     {"name": "z11-pois", "center": [-122.42, 37.78], "zoom": 11, "config": ["basemap.showPointOfInterestLabels=true"]},
+    # Rotated and pitched views where Mapbox GL JS's walk of the pyramid takes other tiles than MapLibre's.
+    {"name": "z12-b20-p50", "center": [-122.43, 37.77], "zoom": 12, "bearing": 20, "pitch": 50},
+    {"name": "z11.5-b-40-p72", "center": [-122.42, 37.79], "zoom": 11.5, "bearing": -40, "pitch": 72},
 ]
 
 

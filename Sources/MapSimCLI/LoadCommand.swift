@@ -40,7 +40,8 @@ struct LoadCommand: AsyncParsableCommand {
         5.24.0 does; MapLibre Native and Mapbox draw them flat and say so once \
         (style-feature-ignored).
 
-        --pitch goes up to 60 degrees, the SDKs' default maxPitch; --max-pitch raises that \
+        --pitch goes up to the engine's default maxPitch — 60 degrees for MapLibre Native and \
+        MapLibre GL JS, 85 for the Mapbox SDK and Mapbox GL JS —; --max-pitch changes that \
         limit, up to 85 (GL JS's steepest views, past which the ground is mostly sky). A \
         --pitch above the limit is refused, naming both.
 
@@ -143,8 +144,8 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Degrees of tilt, 0 to --max-pitch (default: the style's).")
     var pitch: Double?
 
-    @Option(parsing: .unconditional, help: "The steepest pitch the map takes (its maxPitch), 0–85; a style's own pitch above it is clamped to it.")
-    var maxPitch: Double = Camera.maximumPitch
+    @Option(parsing: .unconditional, help: "The steepest pitch the map takes (its maxPitch), 0–85 (default: the engine's, 60 or 85); a style's own pitch above it is clamped to it.")
+    var maxPitch: Double?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The view size in logical pixels, each side 1 to 16384.", valueName: "WxH"))
     var size: SizeArgument = SizeArgument(width: 512, height: 512)
@@ -213,12 +214,15 @@ struct LoadCommand: AsyncParsableCommand {
     @Flag(help: "Refuse to load (exit 69) when this cache has never reached the site's content server, as the SDK refuses on a fresh install.")
     var requireFirstOnlineCheck = false
 
-    /// `--max-pitch` when it is not the default: the trace header records it, as it changes the cover.
-    var raisedMaximumPitch: Double? { maxPitch == Camera.maximumPitch ? nil : maxPitch }
+    /// The map's steepest pitch: `--max-pitch`, else the engine's.
+    var maximumPitch: Double { maxPitch ?? loading.chosenEngine.maximumPitch }
+
+    /// `--max-pitch` when it is not the engine's: the trace header records it, as it changes the cover.
+    var raisedMaximumPitch: Double? { maxPitch == loading.chosenEngine.maximumPitch ? nil : maxPitch }
 
     func validate() throws {
         try size.check("--size")
-        try CameraArguments.validate(center: center?.value, zoom: zoom, pitch: pitch, maximumPitch: maxPitch)
+        try CameraArguments.validate(center: center?.value, zoom: zoom, pitch: pitch, maximumPitch: maximumPitch)
         guard pixelRatio > 0, pixelRatio <= 8 else { throw ValidationError("--pixel-ratio must be above 0 and at most 8") }
         guard timeout.time > .zero, timeout.time <= .seconds(86_400) else {
             throw ValidationError("--timeout must be above 0 and at most a day (86400 s), not \(timeout.time.shortDescription)")
@@ -347,7 +351,7 @@ struct LoadCommand: AsyncParsableCommand {
         let environment = try loading.environment(styleURL: styleURL, mapbox: mapbox.normalizer, budget: timeout.time)
         let viewport = Viewport(width: size.width, height: size.height, pixelRatio: pixelRatio)
         let camera = CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch)
-        let map = environment.makeMap(viewport: viewport, maximumPitch: maxPitch)
+        let map = environment.makeMap(viewport: viewport, maximumPitch: maximumPitch)
         await map.setCamera(camera)
         for setting in globalState { await map.setGlobalStateProperty(setting.name, setting.value == .null ? nil : setting.value) }
         var setState = JSONObject()

@@ -212,10 +212,11 @@ public struct LoadingEnvironment: Sendable {
     }
 
     /// A map of this environment, offline already if it starts offline, whose camera takes pitches
-    /// up to `maximumPitch` (the map's `maxPitch`, 60 unless raised, at most 85).
-    public func makeMap(viewport: Viewport = Viewport(width: 512, height: 512), maximumPitch: Double = Camera.maximumPitch) -> Map {
+    /// up to `maximumPitch` (the map's `maxPitch`; by default the engine's: 60 for MapLibre's, 85
+    /// for Mapbox's; at most 85).
+    public func makeMap(viewport: Viewport = Viewport(width: 512, height: 512), maximumPitch: Double? = nil) -> Map {
         var options = mapOptions
-        options.maximumPitch = maximumPitch
+        options.maximumPitch = maximumPitch ?? options.engine.maximumPitch
         return Map(backends: backends, viewport: viewport, options: options, timing: timing)
     }
 

@@ -89,6 +89,15 @@ struct LoadCommandTests {
         #expect(tiles[0] > 0 && tiles[1] > tiles[0], "tiles asked at pitch 60 and 80: \(tiles)")
     }
 
+    @Test func theMapboxEnginesTakePitchesUpTo85AsTheirMaxPitchDoes() async throws {
+        for engine in ["mapbox", "mapbox-gl-js"] {
+            let steep = try await CommandRunner.run(["load", "styles/sample/style.json", "--engine", engine, "--pitch", "75", "--quiet"])
+            #expect(steep.status == 0, "\(engine): \(steep.standardError)")
+            let lowered = try await CommandRunner.run(["load", "styles/sample/style.json", "--engine", engine, "--pitch", "75", "--max-pitch", "60"])
+            #expect(lowered.status == 64 && lowered.standardError.contains("--pitch must be between 0 and 60 degrees"), "\(engine): \(lowered.standardError)")
+        }
+    }
+
     @Test func helpTeachesUsage() async throws {
         let result = try await CommandRunner.run(["load", "--help"])
         #expect(result.status == 0)

@@ -134,6 +134,11 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
     public var ignores: [StyleFeature: String] = [:]
     /// How the engine loads `imports`; nil for an engine that has none (MapLibre's).
     public var imports: ImportRules?
+    /// Whose walk of the tile pyramid a `frustum` cover takes: MapLibre GL JS's, or Mapbox GL JS's.
+    public var coverWalk: CoveringTiles.Walk = .maplibreGLJS
+    /// The steepest pitch the map takes unless told otherwise (its default `maxPitch`): 60 for
+    /// MapLibre's engines, 85 for Mapbox's.
+    public var maximumPitch: Double = Camera.maximumPitch
 
     /// Whose style spec the engine reads styles by: Mapbox's (imports, config, slots, its layer and
     /// source types) for Mapbox's engines — the current one for the SDK, 3.0.1's for Mapbox GL JS.
@@ -182,11 +187,12 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
                           .video: "the Mapbox Maps SDK has no video sources: nothing is loaded for them",
                           .globalState: "the Mapbox Maps SDK has no global state: [\"global-state\", …] reads null (Mapbox styles use config)"]
         engine.imports = ImportRules(failedImportBlocks: false, requiresGlyphsURL: false, styleURLQuery: nil, readsConfigEverywhere: true)
+        engine.maximumPitch = Camera.steepestPitch
         return engine
     }()
 
-    /// Mapbox GL JS v3.0.1 in a browser: GL JS's cover, fallback and requests, Mapbox's local
-    /// ideographs, imports as 3.0.1 loads them.
+    /// Mapbox GL JS v3.0.1 in a browser: GL JS's fallback and requests, its own walk of the tile
+    /// pyramid, Mapbox's local ideographs, imports as 3.0.1 loads them.
     public static let mapboxGLJS: Engine = {
         var engine = maplibreGLJS
         engine.name = .mapboxGLJS
@@ -194,6 +200,8 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         engine.glyphs.drawsWithoutGlyphsURL = false
         engine.ignores = [.globalState: "Mapbox GL JS has no global state: [\"global-state\", …] reads null (Mapbox styles use config)"]
         engine.imports = ImportRules(failedImportBlocks: true, requiresGlyphsURL: true, styleURLQuery: "sdk=js-3.0.1", readsConfigEverywhere: false)
+        engine.coverWalk = .mapboxGLJS
+        engine.maximumPitch = Camera.steepestPitch
         return engine
     }()
 

@@ -46,7 +46,7 @@ extension LoadSequence {
                                                   terrain: terrain)
         } else {
             tiles = CoveringTiles.tiles(camera: camera, viewport: viewport, projection: coverProjection, source: pyramid.coverOptions,
-                                        terrain: terrain)
+                                        terrain: terrain, walk: options.engine.coverWalk)
         }
         return tiles.filter { pyramid.bounds.intersects($0.canonical) }
     }

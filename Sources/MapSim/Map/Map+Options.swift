@@ -20,22 +20,24 @@ extension Map {
         public var loading: RequestPipeline.Configuration
         /// Which map is simulated: its tile cover, fallback, prefetch, glyph and request rules.
         public var engine: Engine
-        /// The steepest pitch the camera takes (the SDKs' `maxPitch`): 60 by default, at most
-        /// `Camera.steepestPitch` (85); a pitch above it is clamped to it.
+        /// The steepest pitch the camera takes (the SDKs' `maxPitch`): by default the engine's (60
+        /// for MapLibre's, 85 for Mapbox's), at most `Camera.steepestPitch` (85); a pitch above it
+        /// is clamped to it.
         public var maximumPitch: Double
 
         /// Options with the SDK defaults.
         public init(mapbox: MapboxURL = MapboxURL(), symbolFadeDuration: SimTime = .milliseconds(300),
                     maximumTilesPerSource: Int = Self.defaultMaximumTilesPerSource, mode: MapMode = .continuous,
                     loading: RequestPipeline.Configuration = RequestPipeline.Configuration(), engine: Engine = .maplibreNative,
-                    maximumPitch: Double = Camera.maximumPitch) {
+                    maximumPitch: Double? = nil) {
             self.mapbox = mapbox
             self.symbolFadeDuration = symbolFadeDuration
             self.maximumTilesPerSource = max(1, maximumTilesPerSource)
             self.mode = mode
             self.loading = loading
             self.engine = engine
-            self.maximumPitch = min(max(maximumPitch.isFinite ? maximumPitch : Camera.maximumPitch, 0), Camera.steepestPitch)
+            let maximumPitch = maximumPitch ?? engine.maximumPitch
+            self.maximumPitch = min(max(maximumPitch.isFinite ? maximumPitch : engine.maximumPitch, 0), Camera.steepestPitch)
         }
 
         /// The request pipeline's configuration: `loading` with the engine's rules for retries,

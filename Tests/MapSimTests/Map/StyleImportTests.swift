@@ -122,6 +122,23 @@ struct StyleImportTests {
         #expect(!recorder.events.contains { $0.type == .styleLoaded })
     }
 
+    @Test func mapboxGLJSRefusesAStyleWhoseInlineImportDrawsTextWithoutGlyphsBeforeAnyImportIsAsked() async throws {
+        // GL JS validates an import's inline `data` with the style that holds it: one request, then
+        // nothing; the SDK loads the import (its own default fonts) and the rest.
+        let inline = #"{"version": 8, "sources": {"x": {"type": "geojson", "data": {"type": "FeatureCollection", "features": []}}}, "layers": [{"id": "t", "type": "background"}, {"id": "names", "type": "symbol", "source": "x", "layout": {"text-field": "x"}}]}"#
+        let fixture = try Self.folder(["root.json": Self.style(imports: #"[{"id": "a", "url": "a.json"}, {"id": "inline", "url": "", "data": \#(inline)}]"#),
+                                       "a.json": Self.style(sources: Self.city)])
+        let (_, recorder, outcome) = await Self.load(fixture, engine: .mapboxGLJS)
+        guard case .styleFailed = outcome else { Issue.record("\(outcome)"); return }
+        let errors = recorder.payloads(of: MapEvents.mapLoadingError).map(\.message)
+        #expect(errors.count == 1 && errors[0].hasSuffix("does not load: imports[1].data.layers[1].layout.text-field: use of \"text-field\" requires a style \"glyphs\" property"), "\(errors)")
+        #expect(Self.requests(recorder).map(\.request.kind) == [.style])
+        let (_, sdk, sdkOutcome) = await Self.load(fixture)
+        guard case .reached = sdkOutcome else { Issue.record("\(sdkOutcome)"); return }
+        #expect(sdk.payloads(of: MapEvents.mapLoadingError).isEmpty)
+        #expect(Self.requests(sdk).count { $0.request.kind == .style } == 2)
+    }
+
     @Test func twoImportsWithOneIDAreAWarning() async throws {
         let fixture = try Self.folder(["root.json": Self.style(imports: #"[{"id": "x", "url": "a.json"}, {"id": "x", "url": "b.json"}]"#),
                                        "a.json": Self.style(sources: Self.city), "b.json": Self.style(sources: Self.city)])

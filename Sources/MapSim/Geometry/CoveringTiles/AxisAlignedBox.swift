@@ -21,11 +21,20 @@ struct AxisAlignedBox: TileVolume {
         self.init(min: low, max: high)
     }
 
+    /// Its eight corners: the bottom face, then the top.
+    var corners: [Vector3] {
+        [Vector3(min.x, min.y, min.z), Vector3(max.x, min.y, min.z), Vector3(max.x, max.y, min.z), Vector3(min.x, max.y, min.z),
+         Vector3(min.x, min.y, max.z), Vector3(max.x, min.y, max.z), Vector3(max.x, max.y, max.z), Vector3(min.x, max.y, max.z)]
+    }
+
     /// The signed gap along x from `x` to the box (0 inside its x range).
     func distanceX(from x: Double) -> Double { Swift.max(Swift.min(max.x, x), min.x) - x }
 
     /// The signed gap along y from `y` to the box (0 inside its y range).
     func distanceY(from y: Double) -> Double { Swift.max(Swift.min(max.y, y), min.y) - y }
+
+    /// The signed gap along z from `z` to the box (0 inside its z range).
+    func distanceZ(from z: Double) -> Double { Swift.max(Swift.min(max.z, z), min.z) - z }
 
     /// Inside when the corner nearest the plane's back is on its inside; outside when even the
     /// farthest corner is behind it.

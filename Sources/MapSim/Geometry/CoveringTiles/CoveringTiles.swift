@@ -13,6 +13,18 @@ import MapSimStyle
 /// zoom, whatever the tile's own zoom (a GL JS quirk, kept). Mercator walks world copies ±1...±3 too;
 /// the globe reports a tile across the antimeridian with wrap ±1. Source bounds are the caller's.
 public enum CoveringTiles {
+    /// Whose walk of the pyramid.
+    public enum Walk: Sendable, Hashable {
+        /// MapLibre GL JS 5.24.0's.
+        case maplibreGLJS
+        /// Mapbox GL JS 3.0.1's: a tile the frustum's planes do not leave wholly inside is tested
+        /// once more before it is taken, against the axes across the frustum's edges
+        /// (`FrustumEdgeAxes`); in Mercator, the far plane is Mapbox's (farther at steep pitches)
+        /// and zooms fall with distance by Mapbox's rule (`MapboxTileSplit`); and world copies are
+        /// sorted by their own distance from the centre.
+        case mapboxGLJS
+    }
+
     /// The source as the cover sees it (GL JS's `CoveringTilesOptions`).
     public struct SourceOptions: Sendable, Hashable {
         /// The tile size in CSS pixels.
@@ -63,15 +75,15 @@ public enum CoveringTiles {
     }
 
     /// The tiles of `source` that `camera` needs through `viewport` under `projection`, with
-    /// `terrain` when the map has 3D terrain; in GL JS's order.
+    /// `terrain` when the map has 3D terrain; in the order of the GL JS whose `walk` it is.
     public static func tiles(camera: Camera, viewport: Viewport, projection: StyleProjection = .mercator, source: SourceOptions,
-                             terrain: CoverTerrain? = nil) -> [OverscaledTileID] {
+                             terrain: CoverTerrain? = nil, walk: Walk = .maplibreGLJS) -> [OverscaledTileID] {
         let view = CoverCamera(camera: camera, viewport: viewport, elevation: terrain?.elevation ?? 0,
                                minimumElevation: terrain?.minimumElevation ?? 0)
         if coversAsGlobe(projection, zoom: camera.zoom) {
-            return tiles(transform: GlobeCoverTransform(camera: view), source: source, terrain: terrain)
+            return tiles(transform: GlobeCoverTransform(camera: view), source: source, terrain: terrain, walk: walk)
         }
-        return tiles(transform: MercatorCoverTransform(camera: view), source: source, terrain: terrain)
+        return tiles(transform: MercatorCoverTransform(camera: view, walk: walk), source: source, terrain: terrain, walk: walk)
     }
 
     /// The source's covering zoom (`coveringZoomLevel`): the camera's zoom plus log2(512 / tileSize),
@@ -95,7 +107,7 @@ public enum CoveringTiles {
         var fullyVisible: Bool
     }
 
-    static func tiles<Transform: CoverTransform>(transform: Transform, source: SourceOptions, terrain: CoverTerrain?) -> [OverscaledTileID] {
+    static func tiles<Transform: CoverTransform>(transform: Transform, source: SourceOptions, terrain: CoverTerrain?, walk: Walk) -> [OverscaledTileID] {
         let view = transform.camera
         let details = transform.details
         let camera = transform.cameraPoint
@@ -112,6 +124,9 @@ public enum CoveringTiles {
         let centerDistance = hypot(centerDistance2D, height)
         let requestedZoom = view.zoom + TileZoomCurve.log2(512 / Double(source.tileSize))
         let curve = TileZoomCurve()
+        let edgeAxes = walk == .mapboxGLJS ? FrustumEdgeAxes(transform.frustum) : nil
+        let split = walk == .mapboxGLJS && allowsVariableZoom && transform is MercatorCoverTransform
+            ? MapboxTileSplit(view: view, camera: camera, coveringZoom: nominalZ, source: source, measuresHeights: terrain != nil) : nil
 
         var stack: [Pending] = []
         if details.allowsWorldCopies {
@@ -135,17 +150,29 @@ public enum CoveringTiles {
             }
             let distance = details.distance(fromX: camera.x, y: camera.y, toTileZ: tile.z, x: tile.x, y: tile.y, volume: volume)
             var tileZoom = Double(desiredZ)
-            if allowsVariableZoom {
+            if allowsVariableZoom && split == nil {
                 tileZoom = curve.zoom(centerZoom: requestedZoom, distance: distance, height: height, centerDistance: centerDistance,
                                       fieldOfView: view.fieldOfViewDegrees)
             }
             let thisZ = integerZoom(tileZoom, round: source.roundZoom)
             let target = min(thisZ, maxZoom)
             tile.wrap = details.wrap(center: center, z: tile.z, x: tile.x, wrap: tile.wrap)
-            if tile.z >= target {
+            let takes: Bool
+            if let split, let box = volume as? AxisAlignedBox {
+                takes = tile.z >= nominalZ || !split.splits(z: tile.z, box: box)
+            } else {
+                takes = tile.z >= target
+            }
+            if takes {
                 if tile.z < source.minZoom { continue }
+                if let edgeAxes, !tile.fullyVisible, edgeAxes.separates(volume.corners) { continue }
                 let overscaledZ = tile.z == maxZoom && source.reparseOverscaled ? max(tile.z, thisZ) : tile.z
-                let dx = centerInTiles.x - 0.5 - Double(tile.x)
+                let dx: Double
+                if walk == .mapboxGLJS {
+                    dx = centerInTiles.x - (0.5 + Double(tile.x) + Double(tile.wrap) * pow(2, Double(tile.z))) * pow(2, Double(nominalZ - tile.z))
+                } else {
+                    dx = centerInTiles.x - 0.5 - Double(tile.x)
+                }
                 let dy = centerInTiles.y - 0.5 - Double(tile.y)
                 found.append((OverscaledTileID(overscaledZ: overscaledZ, wrap: tile.wrap, canonical: CanonicalTileID(z: tile.z, x: tile.x, y: tile.y)),
                               dx * dx + dy * dy))

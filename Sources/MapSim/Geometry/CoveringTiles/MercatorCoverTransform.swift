@@ -14,7 +14,9 @@ struct MercatorCoverTransform: CoverTransform {
     /// The angle in degrees past which GL JS draws no more of the ground (`maxMercatorHorizonAngle`).
     static let maximumHorizonAngle = 89.25
 
-    init(camera: CoverCamera) {
+    /// The transform of `camera` as the GL JS whose `walk` it is sets it up: they differ in the far
+    /// plane only.
+    init(camera: CoverCamera, walk: CoveringTiles.Walk = .maplibreGLJS) {
         self.camera = camera
         let c = camera
         let worldSize = c.worldSize
@@ -38,7 +40,8 @@ struct MercatorCoverTransform: CoverTransform {
         let minimumAngle = GLJSMercator.radians(0.75)
         let topAngle = horizonAngle > minimumAngle ? 2 * horizonAngle * 0.5 : minimumAngle
         let topDistance = sin(topAngle) * distance / clampedSin(topAngle)
-        let farZ = 1.01 * (cos(Double.pi / 2 - horizonPitch) * min(bottomDistance, topDistance) + distance)
+        let farZ = walk == .mapboxGLJS ? Self.mapboxFarZ(camera: c, pixelsPerMetre: pixelsPerMetre)
+            : 1.01 * (cos(Double.pi / 2 - horizonPitch) * min(bottomDistance, topDistance) + distance)
         let nearZ = c.height / 50
 
         var matrix = Matrix4.perspective(fieldOfView: c.fieldOfView, aspect: c.width / c.height, near: nearZ, far: farZ)
@@ -56,6 +59,19 @@ struct MercatorCoverTransform: CoverTransform {
         // pixel matrix (the centre's elevation).
         let ground = Self.unproject(c.cameraScreenPoint, inverse: pixelMatrix.inverted ?? .identity, worldSize: worldSize)
         cameraPoint = Vector3(ground.x, ground.y, c.centerPoint.z + c.cameraHeight)
+    }
+
+    /// Mapbox GL JS 3.0.1's far plane (`farthestPixelDistance` in Mercator): 1% past the ground
+    /// point seen along the top of the view from the camera's altitude above the lowest ground, and
+    /// no farther than ten times that altitude's slant distance (its horizon shift of 0.1) — farther
+    /// than MapLibre's at steep pitches, which stops at the horizon it draws.
+    private static func mapboxFarZ(camera c: CoverCamera, pixelsPerMetre: Double) -> Double {
+        let aboveCenter = c.fieldOfView / 2
+        let altitude = cos(c.pitchRadians) * c.cameraToCenterDistance + (c.elevation - min(0, c.minimumElevation)) * pixelsPerMetre
+        let slant = altitude / cos(c.pitchRadians)
+        let top = sin(aboveCenter) * slant / sin(max(Double.pi / 2 - c.pitchRadians - aboveCenter, 0.01))
+        let horizonShift = 0.1
+        return min(1.01 * (sin(c.pitchRadians) * top + slant), slant / horizonShift)
     }
 
     /// The world point (fractions) of a screen point on the plane z = 0 of the pixel matrix.

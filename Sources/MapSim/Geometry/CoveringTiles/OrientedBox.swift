@@ -2,6 +2,7 @@
 /// globe tile's volume on the unit sphere. A tile touching a pole has six points, not eight.
 struct OrientedBox: TileVolume {
     var points: [Vector3]
+    var corners: [Vector3] { points }
     var planes: [Plane]
 
     /// The box from `min` to `max` along the axes, in GL JS's corner and face order.

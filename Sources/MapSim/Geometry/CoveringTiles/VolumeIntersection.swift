@@ -11,6 +11,8 @@ enum VolumeIntersection: Int, Sendable {
 /// A tile's bounding volume, as a details provider builds it: tested against the camera's frustum
 /// and the globe's horizon plane.
 protocol TileVolume: Sendable {
+    /// Its corner points.
+    var corners: [Vector3] { get }
     /// How the volume lies against `frustum`.
     func intersection(with frustum: Frustum) -> VolumeIntersection
     /// How the volume lies against `plane`: inside is the side its normal points to.
