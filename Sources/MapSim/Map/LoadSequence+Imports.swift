@@ -261,7 +261,7 @@ extension LoadSequence {
               load.imports.isSettled(failedImportBlocks: options.engine.imports?.failedImportBlocks ?? false) else { return [] }
         load.imports.isMerged = true
         mergeImportedLayers()
-        return [.invalidate] + checkStyleLoaded()
+        return settleTilesThatWaitedForImports() + [.invalidate] + checkStyleLoaded()
     }
 
     /// The layers of every loaded style, ordered as Mapbox's `mergeLayers` orders them: a post-order

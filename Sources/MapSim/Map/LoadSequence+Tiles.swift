@@ -218,6 +218,10 @@ extension LoadSequence {
     /// Lays the tile out and requests the glyph ranges its text needs, or completes the tile when
     /// it needs none.
     mutating func settleContent(source index: Int, tile: TileKey) -> [Action] {
+        if waitsForImports(source: index) {
+            load.sources[index].setStatus(.parsing, of: tile)
+            return []
+        }
         guard let layout = layOut(source: index, tile: tile) else { return complete(source: index, tile: tile) }
         var actions: [Action] = []
         var waiting = Set<GlyphRangeKey>()
@@ -242,6 +246,26 @@ extension LoadSequence {
         }
         if waiting.isEmpty { return actions + complete(source: index, tile: tile) }
         load.sources[index].setStatus(.waitingForGlyphs(waiting), of: tile)
+        return actions
+    }
+
+    /// Whether a tile of source `index` waits for the imports before it is laid out: Mapbox GL JS
+    /// 3.0.1 gives its workers the root style's layers only once every import has loaded, so a tile
+    /// of the root's own sources is laid out then (with an import failed, never: its worker throws
+    /// on it, nothing of it is asked for, and it never finishes).
+    private func waitsForImports(source index: Int) -> Bool {
+        options.engine.imports?.failedImportBlocks == true && load.imports.isActive && !load.imports.isMerged
+            && StyleScope.split(load.sources[index].spec.id).scope.isRoot
+    }
+
+    /// Lays out the tiles of the root's own sources that waited for the imports (`waitsForImports`).
+    mutating func settleTilesThatWaitedForImports() -> [Action] {
+        var actions: [Action] = []
+        for index in load.sources.indices where StyleScope.split(load.sources[index].spec.id).scope.isRoot {
+            let waiting = load.sources[index].tiles.filter { $0.value.status == .parsing && $0.value.content != nil }
+                .sorted { ($0.value.requestOrder, $0.key) < ($1.value.requestOrder, $1.key) }
+            for (tile, _) in waiting { actions += settleContent(source: index, tile: tile) }
+        }
         return actions
     }
 

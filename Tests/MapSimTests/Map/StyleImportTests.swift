@@ -120,6 +120,12 @@ struct StyleImportTests {
         guard case .timedOut = outcome else { Issue.record("Mapbox GL JS 3.0.1 waits for every import: \(outcome)"); return }
         #expect(await browser.readout.blockingImportFailures == ["a → gone"])
         #expect(!recorder.events.contains { $0.type == .styleLoaded })
+        // Its workers never get the root's layers: the root's tiles are asked for, but none is laid
+        // out, so none asks for a glyph range; the SDK lays them out.
+        let requests = Self.requests(recorder)
+        #expect(requests.contains { $0.request.kind == .tile && $0.request.scope == .root })
+        #expect(!requests.contains { $0.request.kind == .glyphs && $0.request.scope == .root }, "\(requests.map(\.request.url))")
+        #expect(Self.requests(sdk).contains { $0.request.kind == .glyphs && $0.request.scope == .root })
     }
 
     @Test func mapboxGLJSRefusesAStyleWhoseInlineImportDrawsTextWithoutGlyphsBeforeAnyImportIsAsked() async throws {
