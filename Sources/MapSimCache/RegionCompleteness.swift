@@ -35,14 +35,22 @@ public struct RegionCompleteness: Sendable, Equatable {
     public var missingCount: Int { max(0, status.requiredResourceCount - status.completedResourceCount) }
 
     /// What is missing, one line per kind of reason: the server's 404s by kind (glyph ranges by
-    /// font stack), then what is not downloaded yet. Empty when complete.
+    /// font stack, and by glyphs URL when one font stack comes from several), then what is not
+    /// downloaded yet. Empty when complete.
     public var missingLines: [String] {
         guard !isComplete else { return [] }
         var lines: [String] = []
         var groups: [(one: String, many: String, items: [String])] = []
-        for item in absent {
-            let (one, many, name) = Self.describe(item)
-            if let index = groups.firstIndex(where: { $0.many == many }) { groups[index].items.append(name) } else { groups.append((one, many, [name])) }
+        let described = absent.map(Self.describe)
+        var glyphURLs: [String: Set<String>] = [:]
+        for item in described { if let glyphs = item.glyphs { glyphURLs[glyphs.fontStack, default: []].insert(glyphs.base) } }
+        for item in described {
+            var (one, many) = (item.one, item.many)
+            if let glyphs = item.glyphs, (glyphURLs[glyphs.fontStack]?.count ?? 0) > 1 {
+                one += " from \(glyphs.base)"
+                many += " from \(glyphs.base)"
+            }
+            if let index = groups.firstIndex(where: { $0.many == many }) { groups[index].items.append(item.name) } else { groups.append((one, many, [item.name])) }
         }
         for var group in groups {
             group.items.sort { $0.compare($1, options: .numeric) == .orderedAscending }
@@ -57,18 +65,21 @@ public struct RegionCompleteness: Sendable, Equatable {
     }
 
     /// How an absent resource is named: its group, singular and plural (glyph ranges by font
-    /// stack), and its short name (a range, a tile's z/x/y, else its URL).
-    private static func describe(_ item: Absent) -> (one: String, many: String, name: String) {
+    /// stack), its short name (a range, a tile's z/x/y, else its URL), and for a glyph range its
+    /// font stack and the glyphs URL up to it.
+    private static func describe(_ item: Absent) -> (one: String, many: String, name: String, glyphs: (fontStack: String, base: String)?) {
         let path = item.url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? item.url
-        let parts = path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map { String($0).removingPercentEncoding ?? String($0) }
         switch item.kind {
         case .glyphs where parts.count >= 2:
             let range = parts[parts.count - 1].split(separator: ".").first.map(String.init) ?? parts[parts.count - 1]
-            return ("glyph range of \(parts[parts.count - 2])", "glyph ranges of \(parts[parts.count - 2])", range)
+            let fontStack = parts[parts.count - 2]
+            let base = path.split(separator: "/", omittingEmptySubsequences: false).dropLast(2).joined(separator: "/") + "/"
+            return ("glyph range of \(fontStack)", "glyph ranges of \(fontStack)", range, (fontStack, base))
         case .tile where parts.count >= 3:
-            return ("tile", "tiles", parts.suffix(3).joined(separator: "/"))
+            return ("tile", "tiles", parts.suffix(3).joined(separator: "/"), nil)
         default:
-            return (item.kind.rawValue, item.kind.rawValue + " resources", item.url)
+            return (item.kind.rawValue, item.kind.rawValue + " resources", item.url, nil)
         }
     }
 

@@ -28,8 +28,10 @@ struct ImportsCommandTests {
         // default, the imports' mapsim fonts): all else is what the server lacks, and nothing else.
         let lines = download.standardOutput.split(separator: "\n").map(String.init)
         #expect(download.status == 1 && lines.first?.hasPrefix("region 1 incomplete: ") == true, "\(download.standardOutput)\(download.standardError)")
-        #expect(lines.filter { $0.hasPrefix("  missing: ") } == ["  missing: 256 glyph ranges of Mapsim Sans Regular the server does not have (404): 512-767, 512-767, 768-1023, …, 65280-65535, 65280-65535"],
-                "\(download.standardOutput)")
+        // One font stack from two glyphs URLs: a line for each, named by its URL.
+        #expect(lines.filter { $0.hasPrefix("  missing: ") } == ["mapbox", "mapsim"].map {
+            "  missing: 128 glyph ranges of Mapsim Sans Regular from \(server.baseURL)/fonts/v1/\($0)/ the server does not have (404): 512-767, 768-1023, 1024-1279, …, 65024-65279, 65280-65535"
+        }, "\(download.standardOutput)")
         // The region's status counts the imports' resources as the download did.
         let status = try JSONParser.parse(try await CommandRunner.run(["region", "status", "1", "--json", "--cache", database]).standardOutput)
         #expect(status["missing-resource-count"] == .number(256) && status["required-resource-count-is-precise"] == .bool(true), "\(status)")
