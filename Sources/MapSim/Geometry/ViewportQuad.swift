@@ -1,7 +1,8 @@
 import Foundation
 
 /// The four corners of the view projected onto the ground, in world fractions (0...1 is one world),
-/// with bearing and pitch applied, as the camera of MapLibre Native sees it.
+/// with bearing and pitch applied, as the camera of MapLibre Native sees it; a view that reaches
+/// past the horizon ends at it.
 public struct ViewportQuad: Sendable, Equatable {
     /// Corners in the order top-left, top-right, bottom-right, bottom-left (screen order).
     public var corners: [(x: Double, y: Double)]
@@ -22,7 +23,13 @@ public struct ViewportQuad: Sendable, Equatable {
         let pitch = camera.pitch * .pi / 180
         let bearing = camera.bearing * .pi / 180
         let screenOffsets = [(-halfWidth, -halfHeight), (halfWidth, -halfHeight), (halfWidth, halfHeight), (-halfWidth, halfHeight)]
-        corners = screenOffsets.map { dx, dy in
+        // A ray past the horizon meets no ground: above the row seen at GL JS's steepest angle
+        // from straight down (89.25°; a pitch past 71.6° at this field of view) the view is
+        // clamped to that row, so the quad ends there instead of turning behind the camera.
+        let steepest = MercatorCoverTransform.maximumHorizonAngle * .pi / 180
+        let highestRow = -distance * tan(steepest - pitch)
+        corners = screenOffsets.map { dx, rawDY in
+            let dy = max(rawDY, highestRow)
             // Ray from the camera through the screen point, in a frame with x to the right,
             // y forward along the ground and z up; the camera looks at the origin.
             let cameraY = -distance * sin(pitch)

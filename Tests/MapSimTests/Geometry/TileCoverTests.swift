@@ -7,7 +7,7 @@ struct TileCoverTests {
     private func cover(_ lon: Double, _ lat: Double, zoom: Double, size: (Int, Int) = (512, 512), bearing: Double = 0, pitch: Double = 0,
                        pyramid: TilePyramid = TilePyramid(rounding: .floor)) -> [String] {
         let viewport = Viewport(width: size.0, height: size.1)
-        let camera = Camera(center: LngLat(longitude: lon, latitude: lat), zoom: zoom, bearing: bearing, pitch: pitch).constrained(to: viewport)
+        let camera = Camera(center: LngLat(longitude: lon, latitude: lat), zoom: zoom, bearing: bearing, pitch: pitch, maximumPitch: Camera.steepestPitch).constrained(to: viewport)
         return pyramid.visibleTiles(camera: camera, viewport: viewport).map { "\($0.canonical)" }
     }
 
@@ -62,6 +62,20 @@ struct TileCoverTests {
         let rows = pitched.map { Int($0.split(separator: "/")[2])! }
         #expect(rows.min()! < 395)
         #expect(rows.max()! <= 396)
+    }
+
+    @Test func aViewPastTheHorizonEndsAtItAndStillReachesAhead() {
+        // Past a pitch of 71.6° the top of the view sees sky: its corners stay ahead of the centre
+        // (where the horizon row meets the ground), farther than at 60°, and the cover grows.
+        var reach: [Double] = []
+        for pitch in [60.0, 75, 85] {
+            let quad = ViewportQuad(camera: Camera(center: LngLat(longitude: -122.5, latitude: 37.8), zoom: 10, pitch: pitch, maximumPitch: 85),
+                                    viewport: Viewport(width: 512, height: 512))
+            #expect(quad.corners[0].y < quad.center.y && quad.corners[1].y < quad.center.y, "pitch \(pitch): \(quad.corners)")
+            reach.append(quad.center.y - quad.corners[0].y)
+        }
+        #expect(reach[0] < reach[1] && reach[0] < reach[2] && reach.allSatisfy(\.isFinite), "\(reach)")
+        #expect(cover(-122.5, 37.8, zoom: 10, pitch: 85).count > cover(-122.5, 37.8, zoom: 10, pitch: 60).count)
     }
 
     @Test func bearingTurnsWhatIsAhead() {
