@@ -98,6 +98,11 @@ struct ScenarioParsingTests {
                                                     LoadBudget(.bytes(nil), limit: 5_000_000)])])
     }
 
+    @Test func aMapboxEnginesCameraTakesPitchesTo85AsItsMap() throws {
+        let scenario = try Scenario.parse("style: x\nengine: mapbox\ncamera: {pitch: 80}\nsteps: [load, {camera: {pitch: 85}}]", name: "x", folder: "/base")
+        #expect(scenario.camera.pitch == 80 && scenario.steps.last == .camera(CameraOptions(pitch: 85)))
+    }
+
     @Test(arguments: [
         ("steps: [load]", "scenario: missing required key \"style\""),
         ("style: x\nsteps: [jump]", "scenario: steps[0]: unknown step \"jump\""),
@@ -116,6 +121,8 @@ struct ScenarioParsingTests {
         ("style: x\nsteps: [{set-config: {basemap: 3}}]", "scenario: steps[0].set-config.basemap: config values are given by import: {\"IMPORT\": {\"NAME\": VALUE}} (\"\" for the root style)"),
         ("style: x\nsteps: [load]\nconfig: {showLabels: false}", "scenario: config.showLabels: config values are given by import: {\"IMPORT\": {\"NAME\": VALUE}} (\"\" for the root style)"),
         ("style: x\nsteps: [load]\ncache: none\ncontent: {server: s}", "scenario: content: the data manager keeps its content in the cache: it cannot go with cache: none"),
+        ("style: x\nsteps: [load]\ncamera: {pitch: 70}", "scenario: camera.pitch: 70 is outside 0...60"),
+        ("style: x\nengine: mapbox-gl-js\nsteps: [{camera: {pitch: 86}}]", "scenario: steps[0].camera.pitch: 86 is outside 0...85"),
     ])
     func namesWhatIsWrong(yaml: String, message: String) {
         #expect { try Scenario.parse(yaml, name: "x", folder: "/") } throws: { error in

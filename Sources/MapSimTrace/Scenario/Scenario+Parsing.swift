@@ -56,6 +56,8 @@ private struct ScenarioParser {
             }
             scenario.engine = known
         }
+        // The camera's pitch goes as far as the engine's map takes it (60 for MapLibre's, 85 for Mapbox's).
+        let maximumPitch = Engine.named(scenario.engine).maximumPitch
         if let mirror = root.member("mirror") {
             for (prefix, _) in try mirror.object().members {
                 let directory = try mirror.member(prefix)!.string()
@@ -85,7 +87,7 @@ private struct ScenarioParser {
                                          height: try viewport.member("height")?.integer(in: 1...16_384) ?? 512,
                                          pixelRatio: try viewport.member("pixel-ratio")?.number(in: 0.1...8) ?? 1)
         }
-        if let camera = root.member("camera") { scenario.camera = try self.camera(camera) }
+        if let camera = root.member("camera") { scenario.camera = try self.camera(camera, maximumPitch: maximumPitch) }
         if let state = root.member("global-state") { scenario.globalState = try state.object() }
         if let config = root.member("config") { scenario.config = try Self.config(config) }
         if let cache = root.member("cache") {
@@ -103,12 +105,12 @@ private struct ScenarioParser {
                 scenario.cache = .region(Scenario.Region(bounds: try bounds.bounds(), minZoom: try low.integer(in: 0...22), maxZoom: try high.integer(in: 0...22)))
             } else {
                 guard let warm = cache.member("warm") else { throw cache.failure("expected empty, warm, none, {warm: {camera}} or {region: {...}}") }
-                scenario.cache = .warm(try warm.member("camera").map { field throws(StyleError) in try self.camera(field) })
+                scenario.cache = .warm(try warm.member("camera").map { field throws(StyleError) in try self.camera(field, maximumPitch: maximumPitch) })
             }
         }
         if let live = root.member("live") { scenario.live = try self.live(live) }
         guard let steps = root.member("steps") else { throw root.failure("missing required key \"steps\"") }
-        for step in try steps.array() { scenario.steps.append(try self.step(step)) }
+        for step in try steps.array() { scenario.steps.append(try self.step(step, maximumPitch: maximumPitch)) }
         if scenario.live == nil && scenario.steps.contains(where: \.isLive) {
             scenario.live = Scenario.LiveSetup(source: nil, broker: SimulatedBroker.Configuration(), fields: LiveLocationFields(), floor: nil)
         }
@@ -131,7 +133,7 @@ private struct ScenarioParser {
         return scenario
     }
 
-    private func camera(_ field: JSONField) throws(StyleError) -> CameraOptions {
+    private func camera(_ field: JSONField, maximumPitch: Double) throws(StyleError) -> CameraOptions {
         var options = CameraOptions()
         if let center = field.member("center") {
             let values = try center.array()
@@ -140,7 +142,7 @@ private struct ScenarioParser {
         }
         options.zoom = try field.member("zoom")?.number(in: 0...Camera.maximumZoom)
         options.bearing = try field.member("bearing")?.number()
-        options.pitch = try field.member("pitch")?.number(in: 0...Camera.maximumPitch)
+        options.pitch = try field.member("pitch")?.number(in: 0...maximumPitch)
         return options
     }
 
@@ -156,7 +158,7 @@ private struct ScenarioParser {
         return type
     }
 
-    private func step(_ field: JSONField) throws(StyleError) -> Scenario.Step {
+    private func step(_ field: JSONField, maximumPitch: Double) throws(StyleError) -> Scenario.Step {
         if case .string(let word) = field.value {
             switch word {
             case "load": return .load
@@ -185,7 +187,7 @@ private struct ScenarioParser {
         case "set-global-state": return .setGlobalState(try value.object())
         case "set-config": return .setConfig(try Self.config(value))
         case "advance": return .advance(try value.duration())
-        case "camera": return .camera(try camera(value))
+        case "camera": return .camera(try camera(value, maximumPitch: maximumPitch))
         case "subscribe": return .subscribe(try criteria(value))
         case "unsubscribe": return .unsubscribe(try criteria(value))
         case "outage": return .outage(try value.duration(atLeast: .milliseconds(1)))
