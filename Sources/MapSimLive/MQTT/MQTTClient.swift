@@ -27,7 +27,6 @@ public final class MQTTClient: Sendable {
         var nextPacketID: UInt16 = 1
         var pending: [UInt16: CheckedContinuation<MQTTPacket, any Error>] = [:]
         var closed: String?
-        var lastHeard = NIODeadline.now()
     }
 
     /// Connects to `host:port` and waits for the broker's CONNACK; a refusal, a protocol error or no
@@ -110,7 +109,6 @@ public final class MQTTClient: Sendable {
     private func read(_ stream: AsyncStream<MQTTPacket>) async {
         var reason = "the connection closed"
         for await packet in stream {
-            state.withLock { $0.lastHeard = .now() }
             switch packet {
             case .suback(let id, _), .unsuback(let id), .puback(let id):
                 let continuation = state.withLock { $0.pending.removeValue(forKey: id) }
@@ -141,7 +139,7 @@ public final class MQTTClient: Sendable {
                 task.cancel()
                 return
             }
-            let silent = self.state.withLock { NIODeadline.now() - $0.lastHeard }
+            let silent = NIODeadline.now() - self.report.lastHeard
             // Nothing from the broker for one and a half keep-alive periods: the connection is gone.
             if silent > interval + half {
                 task.cancel()
@@ -214,10 +212,17 @@ public final class MQTTClient: Sendable {
     }
 }
 
-/// What a connection's handler tells the client from its event loop: deliveries dropped because
-/// the backlog was full, and why the connection was closed when a packet was malformed.
+/// What a connection's handler tells the client from its event loop: when the broker was last
+/// heard from, deliveries dropped because the backlog was full, and why the connection was closed
+/// when a packet was malformed.
 private final class MQTTConnectionReport: Sendable {
-    private let state = Mutex((missed: 0, malformed: String?.none))
+    private let state = Mutex((missed: 0, malformed: String?.none, lastHeard: NIODeadline.now()))
+
+    /// When the last packet arrived, as the event loop read it — however long the client's own
+    /// reader takes to get to it, so that a busy process never takes a live broker for a dead one.
+    var lastHeard: NIODeadline { state.withLock { $0.lastHeard } }
+
+    func heard() { state.withLock { $0.lastHeard = .now() } }
 
     /// Deliveries dropped because the backlog was full.
     var missed: Int { state.withLock { $0.missed } }
@@ -251,6 +256,7 @@ private final class MQTTChannelHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let packet = unwrapInboundIn(data)
+        report.heard()
         guard case .publish(let publish) = packet else {
             packets.yield(packet)
             return
