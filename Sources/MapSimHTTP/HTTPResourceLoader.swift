@@ -50,8 +50,8 @@ public final class HTTPResourceLoader: ResourceLoader {
 
     /// The settings.
     public let options: Options
-    /// The client, once a request needed it.
-    private let started = Mutex<HTTPClient?>(nil)
+    /// The client, once a request needed it, and whether `shutdown()` closed it.
+    private let started = Mutex<(client: HTTPClient?, isShutDown: Bool)>((nil, false))
 
     /// A loader; its client starts with the first request. Call `shutdown()` before releasing it.
     public init(options: Options = Options()) {
@@ -60,8 +60,8 @@ public final class HTTPResourceLoader: ResourceLoader {
 
     /// The client, started on first use.
     private var client: HTTPClient {
-        started.withLock { client in
-            if let client { return client }
+        started.withLock { state in
+            if let client = state.client { return client }
             var configuration = HTTPClient.Configuration(
                 timeout: .init(connect: .init(options.connectTimeout), read: .init(options.readTimeout)),
                 decompression: .enabled(limit: .size(options.maximumResponseSize)))
@@ -73,15 +73,27 @@ public final class HTTPResourceLoader: ResourceLoader {
             // per host (AsyncHTTPClient's is 8), as MapLibre's curl client adds none.
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1_000
             let created = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            client = created
+            state.client = created
             return created
         }
     }
 
     /// Closes every connection, if a request ever opened one; the loader answers nothing afterwards.
     public func shutdown() async throws {
-        guard let client = started.withLock({ $0 }) else { return }
+        guard let client = started.withLock({ state -> HTTPClient? in
+            state.isShutDown = true
+            return state.client
+        }) else { return }
         try await client.shutdown()
+    }
+
+    /// A loader released without `shutdown()` — by a task that ended early on an error — still
+    /// closes its client's connections, rather than leak them (which a debug build of
+    /// AsyncHTTPClient stops the process for).
+    deinit {
+        let (client, isShutDown) = started.withLock { ($0.client, $0.isShutDown) }
+        guard let client, !isShutDown else { return }
+        client.shutdown { _ in withExtendedLifetime(client) {} }
     }
 
     public func handles(_ url: String) -> Bool {

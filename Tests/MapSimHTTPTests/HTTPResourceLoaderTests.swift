@@ -20,6 +20,19 @@ struct HTTPResourceLoaderTests {
         await server.stop()
     }
 
+    @Test func aLoaderReleasedWithoutShutdownClosesItsClientAndTheProcessGoesOn() async throws {
+        // A task that ends early on an error drops its loader unshut: before, AsyncHTTPClient's debug
+        // check stopped the whole process there.
+        let server = try await FixtureServer.start(serving: SampleStyle.folder)
+        var loader: HTTPResourceLoader? = HTTPResourceLoader()
+        #expect(await loader?.load(Resource(url: server.baseURL + "/style.json", kind: .style)).error == nil)
+        loader = nil
+        let again = HTTPResourceLoader()
+        #expect(await again.load(Resource(url: server.baseURL + "/style.json", kind: .style)).error == nil)
+        try await again.shutdown()
+        await server.stop()
+    }
+
     @Test func loadsFilesAndSendsItsHeaders() async throws {
         try await withServer { server, loader in
             let response = await loader.load(Resource(url: server.baseURL + "/style.json", kind: .style))
