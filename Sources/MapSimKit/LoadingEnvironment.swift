@@ -216,7 +216,7 @@ public struct LoadingEnvironment: Sendable {
     /// for Mapbox's; at most 85).
     public func makeMap(viewport: Viewport = Viewport(width: 512, height: 512), maximumPitch: Double? = nil) -> Map {
         var options = mapOptions
-        options.maximumPitch = maximumPitch ?? options.engine.maximumPitch
+        if let maximumPitch { options.maximumPitch = maximumPitch }
         return Map(backends: backends, viewport: viewport, options: options, timing: timing)
     }
 
