@@ -17,6 +17,8 @@ final class ProgressBar: Sendable {
     private let drawn = Mutex(-1)
     /// Resources that failed so far.
     private let failures = Mutex(0)
+    /// Failed attempts that were tried again, so far.
+    private let retries = Mutex(0)
 
     /// A bar on `terminal`, drawn when `enabled` and standard output is a terminal.
     init(terminal: Terminal, enabled: Bool = true) {
@@ -29,13 +31,23 @@ final class ProgressBar: Sendable {
         failures.withLock { $0 += 1 }
     }
 
-    /// Shows a download's status, with the number of resources that failed so far.
-    func show(_ status: OfflineRegionStatus) {
+    /// Counts a failed attempt that will be tried again, and shows `status` with it at once: a
+    /// download that waits on a retry says so, though no resource arrived.
+    func noteRetry(_ status: OfflineRegionStatus) {
+        retries.withLock { $0 += 1 }
+        show(status, redraw: true)
+    }
+
+    /// Shows a download's status, with the numbers of resources that failed and of attempts
+    /// retried so far; drawn again at once when `redraw`, else when the tenth of a percent changes.
+    func show(_ status: OfflineRegionStatus, redraw: Bool = false) {
         let failed = failures.withLock { $0 }
+        let retried = retries.withLock { $0 }
         let more = status.requiredResourceCountIsPrecise ? "" : "+"
         let failures = failed == 0 ? "" : terminal.paint(" \(failed) failed", .red)
-        draw(fraction: Self.fraction(of: status),
-             "\(status.completedResourceCount)/\(status.requiredResourceCount)\(more) resources \(ByteCount.format(status.completedResourceSize))\(failures)")
+        let retries = retried == 0 ? "" : terminal.paint(" \(retried) retried", .yellow)
+        draw(fraction: Self.fraction(of: status), redraw: redraw,
+             "\(status.completedResourceCount)/\(status.requiredResourceCount)\(more) resources \(ByteCount.format(status.completedResourceSize))\(failures)\(retries)")
     }
 
     /// Shows `done` of `total` things, named by `what`.
@@ -44,14 +56,14 @@ final class ProgressBar: Sendable {
         draw(fraction: min(1, Double(done) / Double(total)), "\(done)/\(total) \(what)")
     }
 
-    private func draw(fraction: Double, _ text: String) {
+    private func draw(fraction: Double, redraw: Bool = false, _ text: String) {
         guard interactive else { return }
         let width = 30
         let shown = advance(to: fraction)
         // Redrawn when the tenth of a percent changes: a terminal is not written 20,000 times.
         guard drawn.withLock({ drawn in
             defer { drawn = Int(shown * 1000) }
-            return drawn != Int(shown * 1000)
+            return redraw || drawn != Int(shown * 1000)
         }) else { return }
         let filled = Int(shown * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)

@@ -42,11 +42,17 @@ struct RegionDownloadCommand: AsyncParsableCommand {
         MapLibre skips it) is still required, and named once in the last lines — "128 glyph ranges \
         of Noto Sans Regular the server does not have" — with what is not downloaded yet. Exit \
         status: 0 exactly when the region is complete; 1 when it is not (what is missing is \
-        listed), the style failed or the mapbox:// tile limit was reached; 74 when the database \
-        cannot be written; 130, 143 or 129 when stopped by Ctrl-C, SIGTERM or SIGHUP (what was \
-        downloaded is kept).
+        listed), the style failed or the mapbox:// tile limit was reached; 2 when --timeout passed \
+        first; 74 when the database cannot be written; 130, 143 or 129 when stopped by Ctrl-C, \
+        SIGTERM or SIGHUP (what was downloaded is kept).
 
-        \(ExitStatus.section([(ExitStatus.success, "the region is complete"), (ExitStatus.failure, "it is not complete (what the server lacks is named), or there is no such region"), (ExitStatus.usage, "bad arguments"), (ExitStatus.cannotWrite, "the cache or --events cannot be written"), (ExitStatus.interrupted, "Ctrl-C (what came is kept)"), (ExitStatus.terminated, "SIGTERM (likewise)"), (ExitStatus.hungUp, "SIGHUP (likewise)")]))
+        A download never waits in silence: without a terminal a progress line every 10 s says how \
+        far it is, how long nothing has arrived, and the last failed attempt it tries again \
+        ("http://… timed out (attempt 2 of 4; trying again)"); on a terminal the bar counts the \
+        retries. Each request waits at most --request-timeout (else 10 s to connect and 30 s of \
+        silence) and is tried 1 + --retries times; --timeout bounds the whole download.
+
+        \(ExitStatus.section([(ExitStatus.success, "the region is complete"), (ExitStatus.failure, "it is not complete (what the server lacks is named), or there is no such region"), (ExitStatus.notReached, "--timeout passed first (what came is kept)"), (ExitStatus.usage, "bad arguments"), (ExitStatus.cannotWrite, "the cache or --events cannot be written"), (ExitStatus.interrupted, "Ctrl-C (what came is kept)"), (ExitStatus.terminated, "SIGTERM (likewise)"), (ExitStatus.hungUp, "SIGHUP (likewise)")]))
 
         Examples:
           mapsim region download https://maps.example/style.json \\
@@ -59,6 +65,9 @@ struct RegionDownloadCommand: AsyncParsableCommand {
               --access-token pk.… --bounds -122.46,37.76,-122.38,37.82 \\
               --min-zoom 10 --max-zoom 11 --cache app.db
           mapsim region download 3 --cache app.db          # resume region 3
+          mapsim region download https://maps.example/style.json \\
+              --bounds -122.52,37.70,-122.35,37.83 --min-zoom 10 --max-zoom 12 \\
+              --cache app.db --request-timeout 5s --timeout 10min   # in CI
         """
     )
 
@@ -94,6 +103,9 @@ struct RegionDownloadCommand: AsyncParsableCommand {
 
     @Option(parsing: .unconditional, help: "How many times a failing resource is retried, on the pipeline's schedule, before it counts as failed.")
     var retries: Int = 3
+
+    @Option(help: ArgumentHelp("Stop the download after this long (250ms, 30s, 2min…), keeping what arrived: the same command resumes it. By default a download ends when its work does, each request bounded by --request-timeout and --retries.", valueName: "DURATION"))
+    var timeout: DurationArgument?
 
     @Option(parsing: .unconditional, help: "The most mapbox:// tiles the database's regions may hold (MapLibre's setOfflineMapboxTileCountLimit).")
     var mapboxTileLimit: Int = OfflineDatabase.Options.defaultMapboxTileCountLimit
@@ -134,6 +146,7 @@ struct RegionDownloadCommand: AsyncParsableCommand {
         }
         guard (0...8).contains(pixelRatio), pixelRatio > 0 else { throw ValidationError("--pixel-ratio must be above 0 and at most 8") }
         guard retries >= 0, mapboxTileLimit >= 0 else { throw ValidationError("--retries and --mapbox-tile-limit cannot be negative") }
+        if let timeout, timeout.time < .milliseconds(1) { throw ValidationError("--timeout must be 1ms or more") }
         if resumedID != nil {
             if bounds != nil || geometry != nil || minZoom != nil || maxZoom != nil {
                 throw ValidationError("a region ID resumes that region: its area and zooms are its own (drop --bounds, --geometry, --min-zoom, --max-zoom)")
@@ -168,25 +181,27 @@ struct RegionDownloadCommand: AsyncParsableCommand {
             throw ExitStatus.fail(error)
         }
         let bar = ProgressBar(terminal: .standardOutput(), enabled: !quiet)
-        let latest = Mutex<OfflineRegionStatus?>(nil)
+        let progress = Mutex(DownloadProgress())
         let ticker = ProgressTicker(enabled: !quiet) { seconds in
-            guard let status = latest.withLock({ $0 }) else { return "downloading for \(seconds) s: nothing answered yet" }
-            return "downloading for \(seconds) s: \(status.completedResourceCount) of \(status.requiredResourceCount)\(status.requiredResourceCountIsPrecise ? "" : "+") resources, \(ByteCount.format(status.completedResourceSize))"
+            progress.withLock { $0.line(after: seconds) }
         }
         let task = Task { [glyphs, retries] in
-            try await environment.downloadRegion(region, glyphs: glyphs, retries: retries) { event in
+            try await environment.downloadRegion(region, glyphs: glyphs, retries: retries, observe: { event in
                 writer?.write(event)
                 guard case .offlineRegion(let payload) = event.payload else { return }
                 switch payload {
                 case .statusChanged(_, let status):
-                    latest.withLock { $0 = status }
+                    progress.withLock { $0.note(status) }
                     bar.show(status)
                 case .responseError(_, _, _, let failure) where failure.reason != .notFound: bar.noteFailure()
                 default: break
                 }
-            }
+            }, retrying: { retry in
+                guard let status = progress.withLock({ $0.note(retry) }) else { return }
+                bar.noteRetry(status)
+            })
         }
-        let stop = StreamStop { task.cancel() }
+        let stop = StreamStop(after: timeout?.time) { task.cancel() }
         let outcome = await task.result
         stop.cancel()
         ticker.stop()
@@ -197,12 +212,15 @@ struct RegionDownloadCommand: AsyncParsableCommand {
         } catch {
             throw ExitStatus.fail(error)
         }
-        let result: RegionDownloader.Result
+        var result: RegionDownloader.Result
         switch outcome {
         case .success(let value): result = value
         case .failure(let error): throw ExitStatus.fail(error)
         }
+        let timedOut = result.wasInterrupted && stop.caughtSignal == nil
+        if timedOut, let timeout { result.stopReason = "the \(timeout.time.shortDescription) --timeout passed" }
         report(result, database: cache.path)
+        if timedOut { throw ExitStatus.notReached }
         if result.wasInterrupted { throw ExitStatus.stopped(by: stop.caughtSignal ?? SIGINT) }
         // The exit status says what `region status` says: 0 exactly when the region is complete.
         guard result.completeness.isComplete else { throw ExitStatus.failure }

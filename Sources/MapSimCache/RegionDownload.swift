@@ -52,6 +52,9 @@ struct RegionDownload: DrivenMachine {
         case link(Resource)
         /// An event for the region's observer.
         case report(OfflineRegionEvent)
+        /// Attempt `attempt` (1 for the first) of a resource failed, and the pipeline will try it
+        /// again on its retry schedule: what a download that waits is waiting for.
+        case retrying(Resource, Response.Failure, attempt: Int)
     }
 
     /// How the download ended.
@@ -122,6 +125,8 @@ struct RegionDownload: DrivenMachine {
     private var lookups: [Int: [Resource]] = [:]
     private var nextBatch = 0
     private var requests: [RequestID: Resource] = [:]
+    /// The failed attempts of requests under way that will be tried again.
+    private var failedAttempts: [RequestID: Int] = [:]
     private var nextRequest = 0
     /// Whether every tile was laid out and the glyph ranges they need (`neededGlyphs`) were queued.
     private(set) var glyphsQueued = false
@@ -228,9 +233,14 @@ struct RegionDownload: DrivenMachine {
             case .scheduleTimer(let id, let time) where requests[id] != nil: actions.append(.schedule(.timer(id), at: time))
             case .scheduleTimer: continue
             case .deliver(let id, let response, let final) where final: actions += answered(id, response, at: now)
-            // Retried failures wait for their last answer; a download is always online, writes its
-            // answers itself, and sends no map events.
-            case .deliver, .store, .refreshCache, .scheduleConnectivity, .emit: continue
+            // A retried failure is only noted: the resource waits for its last answer.
+            case .deliver(let id, let response, _):
+                guard let failure = response.error, let resource = requests[id] else { continue }
+                let attempt = failedAttempts[id, default: 0] + 1
+                failedAttempts[id] = attempt
+                actions.append(.output(.retrying(resource, failure, attempt: attempt)))
+            // A download is always online, writes its answers itself, and sends no map events.
+            case .store, .refreshCache, .scheduleConnectivity, .emit: continue
             }
         }
         return actions
@@ -238,6 +248,7 @@ struct RegionDownload: DrivenMachine {
 
     private mutating func answered(_ id: RequestID, _ response: Response, at now: SimTime) -> [Action] {
         guard let resource = requests.removeValue(forKey: id) else { return [] }
+        failedAttempts[id] = nil
         if isMapboxTile(resource) { mapboxTilesInFlight -= 1 }
         // The pipeline forgets the request (and would-be expiry refreshes).
         var actions = route(pipeline.handle(.cancel(id), at: now), at: now)
@@ -439,6 +450,7 @@ struct RegionDownload: DrivenMachine {
         var actions = report()
         let stopped = requests.keys.sorted()
         requests = [:]
+        failedAttempts = [:]
         for id in stopped { actions += route(pipeline.handle(.cancel(id), at: now), at: now) }
         return actions
     }

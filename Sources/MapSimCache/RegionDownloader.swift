@@ -33,6 +33,24 @@ public struct RegionDownloader: Sendable {
         public var wasInterrupted: Bool
     }
 
+    /// A failed attempt that will be tried again: what a download that seems stuck is waiting for.
+    public struct Retry: Sendable, Equatable {
+        /// The resource's URL.
+        public var url: String
+        /// Why the attempt failed.
+        public var failure: Response.Failure
+        /// The attempt that failed, 1 for the first.
+        public var attempt: Int
+        /// How many attempts the resource gets: the first and its retries.
+        public var attempts: Int
+
+        /// What a progress line says: the failure, and which attempt comes next.
+        public var description: String {
+            let named = failure.message.contains(url) ? failure.message : "\(url): \(failure.message)"
+            return "\(named) (attempt \(attempt) of \(attempts); trying again)"
+        }
+    }
+
     /// The database to fill.
     public var database: OfflineDatabase
     /// The backends the download loads through (the network is asked).
@@ -67,8 +85,10 @@ public struct RegionDownloader: Sendable {
     }
 
     /// Downloads `region` (or what it still lacks), handing every event — the region's status after
-    /// each resource, errors, the tile limit — to `observe`, timed on the download's virtual clock.
-    public func download(_ region: OfflineRegion, observe: @escaping @Sendable (MapEvent) -> Void = { _ in }) async throws(CacheError) -> Result {
+    /// each resource, errors, the tile limit — to `observe`, timed on the download's virtual clock,
+    /// and each failed attempt that will be retried to `retrying`.
+    public func download(_ region: OfflineRegion, observe: @escaping @Sendable (MapEvent) -> Void = { _ in },
+                         retrying: @escaping @Sendable (Retry) -> Void = { _ in }) async throws(CacheError) -> Result {
         let definition: OfflineRegionDefinition
         switch region.definition {
         case .success(let decoded): definition = decoded
@@ -100,6 +120,8 @@ public struct RegionDownloader: Sendable {
                         database.queueRegionWrite(resource, region: region.id, response: nil, body: StoredBody(data: nil, compressed: false), accessed: 0)
                     case .report(let event):
                         observe(MapEvent(begin: loop.now, end: loop.now, payload: .offlineRegion(event)))
+                    case .retrying(let resource, let failure, let attempt):
+                        retrying(Retry(url: resource.url, failure: failure, attempt: attempt, attempts: retries + 1))
                     }
                 }
             }

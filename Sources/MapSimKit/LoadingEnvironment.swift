@@ -221,9 +221,10 @@ public struct LoadingEnvironment: Sendable {
     }
 
     /// Downloads an offline region of the cache (or what it still lacks) through this environment's
-    /// network, handing its events to `observe`.
+    /// network, handing its events to `observe` and each failed attempt that will be retried to `retrying`.
     public func downloadRegion(_ region: OfflineRegion, glyphs: RegionDownloader.GlyphChoice = .all, retries: Int = 3,
-                               observe: @escaping @Sendable (MapEvent) -> Void = { _ in }) async throws(CacheError) -> RegionDownloader.Result {
+                               observe: @escaping @Sendable (MapEvent) -> Void = { _ in },
+                               retrying: @escaping @Sendable (RegionDownloader.Retry) -> Void = { _ in }) async throws(CacheError) -> RegionDownloader.Result {
         guard let cache else {
             throw CacheError(.cannotWrite, path: "", "a region is downloaded into a cache, and this environment has none")
         }
@@ -233,7 +234,7 @@ public struct LoadingEnvironment: Sendable {
         // would take on that network, the same on every run.
         let downloader = RegionDownloader(database: cache, backends: backends, timing: timing, loading: mapOptions.loading, retries: retries, glyphs: glyphs,
                                           engine: mapOptions.engine, delivery: http == nil ? .deterministic : .onArrival)
-        return try await downloader.download(region, observe: observe)
+        return try await downloader.download(region, observe: observe, retrying: retrying)
     }
 
     /// Waits for the cache's writes and closes the network client; call once, when done. Returns

@@ -113,4 +113,37 @@ struct RealServerTests {
         #expect(given["data"]?["response"]?["error"]?["message"] == .string("no answer within the 2 s --timeout: \(url)"))
         #expect(given["end"] == .number(2_000_000), "given up at the timeout")
     }
+
+    @Test func aDownloadWaitingOnASilentServerSaysOnEachProgressLineWhatItWaitsFor() async throws {
+        let silent = try DroppingServer(.hold)
+        defer { silent.stop() }
+        let folder = try FixtureDirectory()
+        let url = "http://127.0.0.1:\(silent.port)/style.json"
+        let download = try await CommandRunner.run(["region", "download", url, "--cache", folder.path + "/offline.db", "--request-timeout", "300ms",
+                                                    "--retries", "2"] + area, environment: ["MAPSIM_PROGRESS_INTERVAL": "0.1"])
+        #expect(download.status == 1, "\(download.standardError)")
+        let lines = download.standardError.split(separator: "\n").map(String.init).filter { $0.hasPrefix("mapsim: downloading for ") }
+        // The first retry comes 1 s after the first attempt's 300 ms, the second 2 s after the next.
+        #expect(lines.contains { $0.contains("; nothing has arrived for ") }, "\(lines)")
+        #expect(lines.contains { $0.hasSuffix("; 1 attempt failed and is tried again, the last: \(url) timed out (attempt 1 of 3; trying again)") }, "\(lines)")
+        #expect(lines.contains { $0.hasSuffix("; 2 attempts failed and are tried again, the last: \(url) timed out (attempt 2 of 3; trying again)") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("attempt 3 of 3") }, "the last attempt is no retry: it is the failure")
+        #expect(download.standardOutput.contains("stopped: cannot download the style \(url): \(url) timed out"), "\(download.standardOutput)")
+    }
+
+    @Test func aDownloadEndsAtItsTimeoutKeepingWhatCameAndSaysSo() async throws {
+        let silent = try DroppingServer(.hold)
+        defer { silent.stop() }
+        let folder = try FixtureDirectory()
+        let url = "http://127.0.0.1:\(silent.port)/style.json"
+        let started = ContinuousClock.now
+        // Without --timeout the default attempts (30 s of silence each, 4 of them) would take minutes.
+        let download = try await CommandRunner.run(["region", "download", url, "--cache", folder.path + "/offline.db", "--timeout", "1s", "--json"] + area)
+        #expect(ContinuousClock.now - started < .seconds(1) + Self.ending, "the 1 s --timeout is the whole budget")
+        #expect(download.status == 2, "\(download.standardError)")
+        let result = try JSONParser.parse(Array(download.standardOutput.utf8))
+        #expect(result["stopped"] == .string("the 1 s --timeout passed"), "\(download.standardOutput)")
+        let bad = try await CommandRunner.run(["region", "download", url, "--cache", folder.path + "/offline.db", "--timeout", "0s"] + area)
+        #expect(bad.status == 64 && bad.standardError.contains("--timeout must be 1ms or more"), "\(bad.standardError)")
+    }
 }

@@ -41,6 +41,7 @@ struct RegionDownloadTests {
         var stored: [String] { outputs.compactMap { if case .store(let resource, _, _) = $0 { resource.url } else { nil } } }
         var linked: [String] { outputs.compactMap { if case .link(let resource) = $0 { resource.url } else { nil } } }
         var events: [OfflineRegionEvent] { outputs.compactMap { if case .report(let event) = $0 { event } else { nil } } }
+        var retries: [(url: String, attempt: Int)] { outputs.compactMap { if case .retrying(let resource, _, let attempt) = $0 { (resource.url, attempt) } else { nil } } }
     }
 
     /// A download of `definition` against a network answering with `answer` and a database holding
@@ -198,6 +199,8 @@ struct RegionDownloadTests {
             resource.url == "https://h/sprite.png" ? .failure(.server, "HTTP 500 server error: \(resource.url)", source: .network) : Self.serve(resource)
         }
         #expect(run.network.filter { $0.url == "https://h/sprite.png" }.count == 3, "the first try and two retries")
+        // Each retried attempt is noted as it fails (what a waiting download says it waits for); the last is the failure.
+        #expect(run.retries.map(\.url) == ["https://h/sprite.png", "https://h/sprite.png"] && run.retries.map(\.attempt) == [1, 2])
         let errors = run.events.filter { if case .responseError(_, let url, _, _) = $0 { url == "https://h/sprite.png" } else { false } }
         #expect(errors.count == 1)
         #expect(run.machine.outcome == .incomplete && run.machine.failures.count == 1)
