@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Record Mapbox GL JS 3.0.1's tile cover into Tests/MapSimTests/Geometry/Fixtures/MapboxCover/flat.json.
+"""Record Mapbox GL JS 3.0.1's tile cover into Tests/MapSimTests/Geometry/Fixtures/MapboxCover/flat.json (or globe.json).
 
 nginx (one worker, from Debian's nginx-light) serves a style with two tiled sources and no bounds — a
 vector source (512 px tiles, maxzoom 14) and a raster one (256 px tiles, maxzoom 15) — answering every
@@ -8,9 +8,11 @@ Mapbox GL JS requests is its cover. ../shared/tools/mapboxgl-requests (Mapbox GL
 Chromium; its set-up) shows the style at each camera below, 512x512, and the canonical tiles it asked
 for of each source, in order and each once, are written with the camera in the format of the GL JS
 cover goldens (scripts/make-cover-goldens.py). MapboxCoverTests holds mapsim's `mapboxGLJS` walk to
-them; nothing in the tests needs a browser.
+them; nothing in the tests needs a browser. With --projection globe the style has
+`"projection": {"name": "globe"}` and the cameras are GLOBE_CAMERAS (low zooms, where 3.0.1 covers the
+globe), written to globe.json.
 
-    python3 scripts/make-mapbox-cover-goldens.py [--tool PATH]
+    python3 scripts/make-mapbox-cover-goldens.py [--projection mercator|globe] [--tool PATH]
 """
 import argparse
 import json
@@ -24,7 +26,7 @@ import tempfile
 import time
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-OUT = os.path.join(ROOT, "Tests", "MapSimTests", "Geometry", "Fixtures", "MapboxCover", "flat.json")
+FIXTURES = os.path.join(ROOT, "Tests", "MapSimTests", "Geometry", "Fixtures", "MapboxCover")
 
 # name, centre, zoom, bearing, pitch: flat and pitched views, rotated ones (the separating axes), steep
 # ones past 60 degrees (Mapbox's split by distance and its far plane), low zooms (world copies).
@@ -49,6 +51,22 @@ CAMERAS = [
     ("z2.68-b-45-p85", [-122.4958, 37.8212], 2.68, -45, 85),
     ("z0.5-b0-p0", [10.0, 20.0], 0.5, 0, 0),
 ]
+# The globe: whole-Earth views, rotated and pitched ones, a pole, the antimeridian, and zooms about the
+# globe's hand-over to Mercator (5 to 6).
+GLOBE_CAMERAS = [
+    ("g-z0-b0-p0", [0.0, 0.0], 0, 0, 0),
+    ("g-z1.5-b0-p0", [-122.4, 37.8], 1.5, 0, 0),
+    ("g-z2.2-b10-p0", [-122.4315, 37.7289], 2.2, 10, 0),
+    ("g-z3-b0-p0", [-122.4, 37.8], 3, 0, 0),
+    ("g-z3.4-b-60-p40", [139.7, 35.7], 3.4, -60, 40),
+    ("g-z4.3-b30-p20", [-122.4, 37.8], 4.3, 30, 20),
+    ("g-z2.5-b0-p30", [20.0, 78.0], 2.5, 0, 30),
+    ("g-z3.7-b150-p55", [179.0, -17.0], 3.7, 150, 55),
+    ("g-z5.2-b-20-p45", [-122.42, 37.78], 5.2, -20, 45),
+    ("g-z5.7-b80-p60", [2.35, 48.85], 5.7, 80, 60),
+    ("g-z6.5-b20-p50", [-122.43, 37.77], 6.5, 20, 50),
+    ("g-z1-b0-p0", [-40.0, -60.0], 1, 0, 0),
+]
 SOURCES = [
     {"id": "v", "type": "vector", "tileSize": 512, "minzoom": 0, "maxzoom": 14},
     {"id": "r", "type": "raster", "tileSize": 256, "minzoom": 0, "maxzoom": 15},
@@ -61,7 +79,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_nginx(work: str, port: int) -> subprocess.Popen:
+def start_nginx(work: str, port: int, projection: str) -> subprocess.Popen:
     site = os.path.join(work, "site")
     os.makedirs(site)
     shutil.copyfile(os.path.join(ROOT, "styles/sample/tiles/10/163/395.pbf"), os.path.join(site, "one.pbf"))
@@ -72,6 +90,8 @@ def start_nginx(work: str, port: int) -> subprocess.Popen:
         "r": {"type": "raster", "tiles": [base + "/raster/{z}/{x}/{y}.png"], "tileSize": 256, "maxzoom": 15}},
         "layers": [{"id": "r", "type": "raster", "source": "r"},
                    {"id": "water", "type": "fill", "source": "v", "source-layer": "water"}]}
+    if projection != "mercator":
+        style["projection"] = {"name": projection}
     with open(os.path.join(site, "style.json"), "w") as f:
         json.dump(style, f)
     config = os.path.join(work, "nginx.conf")
@@ -98,14 +118,16 @@ http {{ access_log off; default_type application/octet-stream;
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tool", default=os.path.join(ROOT, "..", "shared", "tools", "mapboxgl-requests"))
+    parser.add_argument("--projection", choices=["mercator", "globe"], default="mercator")
     args = parser.parse_args()
+    out_path = os.path.join(FIXTURES, "flat.json" if args.projection == "mercator" else "globe.json")
     cameras = []
     with tempfile.TemporaryDirectory() as work:
         os.chmod(work, 0o755)  # nginx's workers run as another user
         port = free_port()
-        nginx = start_nginx(work, port)
+        nginx = start_nginx(work, port, args.projection)
         try:
-            for name, center, zoom, bearing, pitch in CAMERAS:
+            for name, center, zoom, bearing, pitch in (CAMERAS if args.projection == "mercator" else GLOBE_CAMERAS):
                 out = os.path.join(work, name + ".json")
                 command = [args.tool, f"http://127.0.0.1:{port}/style.json", "--center", f"{center[0]},{center[1]}", "--zoom", str(zoom),
                            "--bearing", str(bearing), "--pitch", str(pitch), "--size", "512x512", "--json", out]
@@ -124,16 +146,16 @@ def main() -> None:
                 if not recording.get("idle"):
                     sys.exit(f"make-mapbox-cover-goldens: {name}: Mapbox GL JS did not go idle")
                 cameras.append({"name": name, "camera": {"center": center, "zoom": zoom, "bearing": bearing, "pitch": pitch},
-                                "size": [512, 512], "projection": "mercator", "sources": SOURCES, "tiles": tiles})
+                                "size": [512, 512], "projection": args.projection, "sources": SOURCES, "tiles": tiles})
                 print(f"{name}: {len(tiles['v'])} vector tiles, {len(tiles['r'])} raster tiles")
         finally:
             nginx.send_signal(signal.SIGTERM)
             nginx.wait(timeout=30)
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w") as f:
+    os.makedirs(FIXTURES, exist_ok=True)
+    with open(out_path, "w") as f:
         json.dump({"oracle": "Mapbox GL JS v3.0.1 (mapboxgl-requests, headless Chromium)", "cameras": cameras}, f, indent=1)
         f.write("\n")
-    print(f"wrote {OUT}: {len(cameras)} cameras")
+    print(f"wrote {out_path}: {len(cameras)} cameras")
 
 
 if __name__ == "__main__":

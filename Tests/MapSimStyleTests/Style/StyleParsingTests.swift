@@ -115,6 +115,18 @@ struct TileJSONTests {
         #expect(try Style.parse(Array(#"{"version": 8, "zoom": 3, "sources": {}, "layers": []}"#.utf8)).warnings.isEmpty)
     }
 
+    @Test func aProjectionIsNamedByTypeInMapLibresSpecAndByNameInMapboxs() throws {
+        func projection(_ member: String, _ flavor: StyleSpecFlavor) throws -> Style {
+            try Style.parse(Array(#"{"version": 8, "projection": \#(member), "sources": {}, "layers": []}"#.utf8), flavor: flavor)
+        }
+        #expect(try projection(#"{"type": "globe"}"#, .maplibre).projection == .globe)
+        #expect(try projection(#"{"name": "globe"}"#, .maplibre).projection == .mercator, "MapLibre reads no name")
+        #expect(try projection(#"{"name": "globe"}"#, .mapbox).projection == .globe)
+        let albers = try projection(#"{"name": "albers", "center": [-96, 37.5], "parallels": [29.5, 45.5]}"#, .mapbox)
+        #expect(albers.projection == .mercator && albers.warnings == [#"projection: "albers" is covered as mercator (mapsim models Mercator and the globe)"#])
+        #expect(try projection(#"{"name": "mercator"}"#, .mapbox).warnings.isEmpty)
+    }
+
     @Test func legacyRefLayersTakeTheirParentsTypeSourceZoomsFilterAndLayout() throws {
         let style = try Style.parse(Array(#"""
         {"version": 8, "sources": {"v": {"type": "vector", "url": "https://h/v.json"}},

@@ -66,10 +66,10 @@ public enum CoveringTiles {
     /// Whether GL JS covers a view at `zoom` with the globe's transform under `projection`: `globe`
     /// below zoom 12 (its cover switches to Mercator's exactly there, with no blend),
     /// `vertical-perspective` at every zoom, `mercator` never.
-    public static func coversAsGlobe(_ projection: StyleProjection, zoom: Double) -> Bool {
+    public static func coversAsGlobe(_ projection: StyleProjection, zoom: Double, walk: Walk = .maplibreGLJS) -> Bool {
         switch projection {
         case .mercator: false
-        case .globe: zoom < 12
+        case .globe: zoom < (walk == .mapboxGLJS ? 6 : 12)
         case .verticalPerspective: true
         }
     }
@@ -80,7 +80,8 @@ public enum CoveringTiles {
                              terrain: CoverTerrain? = nil, walk: Walk = .maplibreGLJS) -> [OverscaledTileID] {
         let view = CoverCamera(camera: camera, viewport: viewport, elevation: terrain?.elevation ?? 0,
                                minimumElevation: terrain?.minimumElevation ?? 0)
-        if coversAsGlobe(projection, zoom: camera.zoom) {
+        if coversAsGlobe(projection, zoom: camera.zoom, walk: walk) {
+            if walk == .mapboxGLJS { return MapboxGlobeCover(camera: view).tiles(source: source) }
             return tiles(transform: GlobeCoverTransform(camera: view), source: source, terrain: terrain, walk: walk)
         }
         return tiles(transform: MercatorCoverTransform(camera: view, walk: walk), source: source, terrain: terrain, walk: walk)

@@ -6,7 +6,7 @@ struct Frustum: Sendable {
     var bounds: AxisAlignedBox
 
     /// The corners of clip space, near face first, in GL JS's order.
-    private static let clipCorners: [(Double, Double, Double)] = [(-1, 1, -1), (1, 1, -1), (1, -1, -1), (-1, -1, -1),
+    static let clipCorners: [(Double, Double, Double)] = [(-1, 1, -1), (1, 1, -1), (1, -1, -1), (-1, -1, -1),
                                                                    (-1, 1, 1), (1, 1, 1), (1, -1, 1), (-1, -1, 1)]
 
     /// The frustum of the inverse view-projection `inverse`: x and y of its corners divided by
@@ -25,6 +25,14 @@ struct Frustum: Sendable {
         }
         points = corners
         planes = faces.map { Plane(through: corners[$0[0]], corners[$0[1]], corners[$0[2]]) }
+        bounds = AxisAlignedBox(enclosing: corners)
+    }
+
+    /// The frustum with these corners, in GL JS's order (near face 0–3, far face 4–7), as they are:
+    /// Mapbox's globe scales all three of their coordinates to tile units itself.
+    init(corners: [Vector3]) {
+        points = corners
+        planes = [[0, 1, 2], [6, 5, 4], [0, 3, 7], [2, 1, 5], [3, 2, 6], [0, 4, 5]].map { Plane(through: corners[$0[0]], corners[$0[1]], corners[$0[2]]) }
         bounds = AxisAlignedBox(enclosing: corners)
     }
 
