@@ -1,3 +1,4 @@
+import MapSimJSON
 import MapSimStyle
 
 /// GL JS's cover of a view: its projection (the globe below zoom 12), its 3D terrain (the terrain
@@ -45,10 +46,35 @@ extension LoadSequence {
             tiles = CoveringTiles.terrainDEMTiles(camera: camera, viewport: viewport, projection: coverProjection, source: pyramid.coverOptions,
                                                   terrain: terrain)
         } else {
-            tiles = CoveringTiles.tiles(camera: camera, viewport: viewport, projection: coverProjection, source: pyramid.coverOptions,
-                                        terrain: terrain, walk: options.engine.coverWalk)
+            let covered = CoveringTiles.tiles(camera: camera, viewport: viewport, projection: coverProjection, source: pyramid.coverOptions,
+                                              terrain: terrain, walk: options.engine.coverWalk)
+            if terrain == nil, let fog = fogCulling(camera: camera) {
+                let view = CoverCamera(camera: camera, viewport: viewport)
+                tiles = covered.filter { fog.keeps($0, camera: view) }
+            } else {
+                tiles = covered
+            }
         }
         return tiles.filter { pyramid.bounds.intersects($0.canonical) }
+    }
+
+    /// Mapbox GL JS's fog culling for `camera` (`mapbox-gl-js` only): by the fog of the merged style
+    /// — the root's, else the last import's in merge order — on a Mercator cover; nil when none.
+    /// With 3D terrain Mapbox keeps tiles that rise above the horizon: not modelled, so nothing is culled.
+    func fogCulling(camera: Camera) -> MapboxFogCulling? {
+        guard options.engine.coverWalk == .mapboxGLJS,
+              !CoveringTiles.coversAsGlobe(coverProjection, zoom: camera.zoom, walk: .mapboxGLJS) else { return nil }
+        let fog: JSONObject?
+        if load.imports.isActive {
+            guard load.imports.isMerged else { return nil }
+            fog = load.imports.postOrder.reversed().lazy.compactMap { self.load.imports[$0].style?.fog }.first
+        } else {
+            fog = load.style?.fog
+        }
+        guard let fog else { return nil }
+        // 3.0.1 reads a fog's `["config", …]` as null, whatever the import's config, its schema's
+        // default or setConfigProperty say (measured).
+        return MapboxFogCulling(fog: fog, zoom: camera.zoom, pitch: camera.pitch)
     }
 
     /// Takes the heights of a PNG tile of the terrain's DEM source that arrived as `data`; nil when

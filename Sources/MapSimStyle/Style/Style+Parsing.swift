@@ -122,6 +122,7 @@ extension Style {
             }
         }
         style.fragment = try root.member("fragment")?.bool()
+        if let fog = root.member("fog"), fog.value != .null { style.fog = try fog.object() }
         if let models = root.member("models") {
             for (id, _) in try models.object().members { style.models.append(StyleModel(id: id, url: try models.member(id)!.string())) }
         }

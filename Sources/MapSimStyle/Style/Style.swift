@@ -34,6 +34,9 @@ public struct Style: Sendable, Equatable {
     public var projection = StyleProjection.mercator
     /// The ground's heights (`terrain`), when the style raises it.
     public var terrain: StyleTerrain?
+    /// Mapbox's `fog` as written (an object), when the style has one: Mapbox GL JS drops the tiles
+    /// beyond it from a steep view.
+    public var fog: JSONObject?
     /// The defaults of the style's global state (`state`: each name's `default`), which
     /// `["global-state", NAME]` reads until the map sets another value.
     public var state = JSONObject()
