@@ -60,16 +60,6 @@ struct MapboxCoverTests {
              "layers": [{"id": "water", "type": "fill", "source": "v", "source-layer": "water"}]}
             """#)
         let camera = Camera(center: LngLat(longitude: 139.7, latitude: 35.7), zoom: 3.4, bearing: -60, pitch: 40)
-        func requestedTiles(_ engine: Engine) async -> Set<String> {
-            let map = Map(backends: .only(FileResourceLoader(assetRoot: "/")), options: Map.Options(engine: engine))
-            let recorder = EventRecorder(map)
-            await map.setCamera(CameraOptions(center: camera.center, zoom: camera.zoom, bearing: camera.bearing, pitch: camera.pitch))
-            await map.setStyleURI(URL(fileURLWithPath: style).absoluteString)
-            _ = await map.run(until: .mapIdle, timeout: .seconds(30))
-            return Set(recorder.payloads(of: MapEvents.resourceRequest).compactMap { event in
-                event.request.url.range(of: "/tiles/").map { String(event.request.url[$0.upperBound...].dropLast(4)) }
-            })
-        }
         let source = CoveringTiles.SourceOptions(kind: .vector, maxZoom: 14)
         let viewport = Viewport(width: 512, height: 512)
         let globe = Set(GLJSCoverTests.paths(CoveringTiles.tiles(camera: camera, viewport: viewport, projection: .globe, source: source, walk: .mapboxGLJS)))
@@ -78,10 +68,23 @@ struct MapboxCoverTests {
         // Every tile exists, so no parent is asked for in place of one.
         let tile = try Array(Data(contentsOf: URL(fileURLWithPath: SampleStyle.folder + "/tiles/10/163/395.pbf")))
         for path in globe.union(flat) { _ = try folder.write("tiles/\(path).pbf", tile) }
-        let mapbox = await requestedTiles(.mapboxGLJS)
+        let mapbox = await Self.requestedTiles(style, camera: camera, engine: .mapboxGLJS)
         #expect(mapbox == globe, "Mapbox reads the projection's name: \(mapbox.sorted())")
-        let maplibre = await requestedTiles(.maplibreGLJS)
+        let maplibre = await Self.requestedTiles(style, camera: camera, engine: .maplibreGLJS)
         #expect(maplibre == flat, "MapLibre reads its type, which this style has not: \(maplibre.sorted())")
+    }
+
+    /// The tiles (`z/x/y` under `tiles/`) a map of `engine` asks for when it loads the style file
+    /// `style` at `camera` (its pitch allowed) and goes idle.
+    static func requestedTiles(_ style: String, camera: Camera, engine: Engine) async -> Set<String> {
+        let map = Map(backends: .only(FileResourceLoader(assetRoot: "/")), options: Map.Options(engine: engine, maximumPitch: camera.maximumPitch))
+        let recorder = EventRecorder(map)
+        await map.setCamera(CameraOptions(center: camera.center, zoom: camera.zoom, bearing: camera.bearing, pitch: camera.pitch))
+        await map.setStyleURI(URL(fileURLWithPath: style).absoluteString)
+        _ = await map.run(until: .mapIdle, timeout: .seconds(30))
+        return Set(recorder.payloads(of: MapEvents.resourceRequest).compactMap { event in
+            event.request.url.range(of: "/tiles/").map { String(event.request.url[$0.upperBound...].dropLast(4)) }
+        })
     }
 
     @Test func mapLibresWalkTakesTilesMapboxsLeavesOut() {

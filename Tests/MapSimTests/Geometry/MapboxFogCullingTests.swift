@@ -69,26 +69,14 @@ struct MapboxFogCullingTests {
                 _ = try folder.write("tiles/\(path).pbf", tile)
             }
         }
-        func requestedTiles(_ engine: Engine) async -> Set<String> {
-            var options = Map.Options(engine: engine)
-            options.maximumPitch = 85
-            let map = Map(backends: .only(FileResourceLoader(assetRoot: "/")), options: options)
-            let recorder = EventRecorder(map)
-            await map.setCamera(CameraOptions(center: camera.center, zoom: camera.zoom, bearing: camera.bearing, pitch: camera.pitch))
-            await map.setStyleURI(URL(fileURLWithPath: style).absoluteString)
-            _ = await map.run(until: .mapIdle, timeout: .seconds(30))
-            return Set(recorder.payloads(of: MapEvents.resourceRequest).compactMap { event in
-                event.request.url.range(of: "/tiles/").map { String(event.request.url[$0.upperBound...].dropLast(4)) }
-            })
-        }
         let covered = Set(GLJSCoverTests.paths(CoveringTiles.tiles(camera: camera, viewport: viewport, source: source, walk: .mapboxGLJS)))
         let culling = try #require(MapboxFogCulling(fog: Self.fog(#"{"range": [0.5, 3]}"#), zoom: 12, pitch: 75))
         let view = CoverCamera(camera: camera, viewport: viewport)
         let kept = Set(GLJSCoverTests.paths(CoveringTiles.tiles(camera: camera, viewport: viewport, source: source, walk: .mapboxGLJS).filter { culling.keeps($0, camera: view) }))
         #expect(kept.count < covered.count)
-        let mapbox = await requestedTiles(.mapboxGLJS)
+        let mapbox = await MapboxCoverTests.requestedTiles(style, camera: camera, engine: .mapboxGLJS)
         #expect(mapbox == kept, "\(mapbox.sorted())")
-        let maplibre = await requestedTiles(.maplibreGLJS)
+        let maplibre = await MapboxCoverTests.requestedTiles(style, camera: camera, engine: .maplibreGLJS)
         #expect(maplibre == Set(GLJSCoverTests.paths(CoveringTiles.tiles(camera: camera, viewport: viewport, source: source))), "MapLibre has no fog")
     }
 }
