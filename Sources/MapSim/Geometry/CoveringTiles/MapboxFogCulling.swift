@@ -28,6 +28,9 @@ struct MapboxFogCulling: Sendable {
     /// The culling of `fog` at `zoom` and `pitch` (degrees); nil when Mapbox GL JS culls nothing (a
     /// value that cannot be read culls nothing either).
     init?(fog: JSONObject, zoom: Double, pitch: Double) {
+        // The fog's opacity is smoothstep(45°, 65°, pitch) × alpha, at most 1: short of 65° nothing
+        // is culled, and nothing needs reading (this runs for every source's cover).
+        guard Self.smoothstep(45, 65, pitch) >= 1 else { return nil }
         let context = ExpressionContext(zoom: zoom)
         func value(_ name: String, _ spec: JSONObject) -> ExpressionValue? {
             let json = fog[name] ?? spec["default"] ?? .null
