@@ -184,12 +184,12 @@ def write_rasters(folder, tiles):
         write(os.path.join(folder, "raster", str(z), str(x), f"{y}.png"), differential.png(4, 4, ((40 + 20 * z) % 256, 120, 80, 255)))
 
 def main():
-    # Everything is written again but the engines' recordings (gljs/, which
+    # Everything is written again but the engines' recordings (gljs/ and mapboxgl/, which
     # scripts/record-gljs-through-serve makes, and mapli/, scripts/record-mapli-requests').
     for name in CAMERAS:
         folder = os.path.join(ROOT, name)
         for entry in os.listdir(folder) if os.path.isdir(folder) else []:
-            if entry not in ("gljs", "mapli"):
+            if entry not in ("gljs", "mapboxgl", "mapli"):
                 path = os.path.join(folder, entry)
                 shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
 

@@ -37,8 +37,10 @@ struct LoadCommand: AsyncParsableCommand {
         Mapbox's defaults from its documentation. The trace header names the engine. GL JS \
         covers a style's globe (`"projection": {"type": "globe"}`, below zoom 12) and its 3D \
         terrain (the terrain source's DEM tiles, their heights read from the PNGs) as GL JS \
-        5.24.0 does; MapLibre Native and Mapbox draw them flat and say so once \
-        (style-feature-ignored).
+        5.24.0 does; mapbox-gl-js covers a Mapbox globe (`"projection": {"name": "globe"}`, \
+        below zoom 6), a steep view's fog and 3D terrain (its DEM two zooms coarser than the \
+        view, the camera raised on the centre's height) as Mapbox GL JS 3.0.1 does; MapLibre \
+        Native and Mapbox draw them flat and say so once (style-feature-ignored).
 
         --pitch goes up to the engine's default maxPitch — 60 degrees for MapLibre Native and \
         MapLibre GL JS, 85 for the Mapbox SDK and Mapbox GL JS —; --max-pitch changes that \

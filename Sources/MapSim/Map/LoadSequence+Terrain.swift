@@ -31,6 +31,7 @@ extension LoadSequence {
         if load.terrain == nil {
             load.terrain = TerrainElevation(exaggeration: terrain.exaggeration, demZoomRange: pyramid.minZoom...pyramid.maxZoom)
         }
+        if options.engine.coverWalk == .mapboxGLJS { return mapboxTerrainForCovers(camera: camera, demSource: index, pyramid: pyramid) }
         let loading = load.sources[index].tiles.values.contains { $0.status == .loading }
         if let seen = load.coverTerrain, seen.camera == camera, loading { return seen.terrain }
         let current = load.terrain?.coverTerrain(for: camera) ?? CoverTerrain(exaggeration: terrain.exaggeration)
@@ -42,7 +43,10 @@ extension LoadSequence {
     /// source `_addTerrainIdealTiles`), inside the source's bounds, in GL JS's order.
     func glJSTiles(source index: Int, pyramid: TilePyramid, camera: Camera, terrain: CoverTerrain?) -> [OverscaledTileID] {
         let tiles: [OverscaledTileID]
-        if let terrain, index == terrainSourceIndex {
+        if let terrain, index == terrainSourceIndex, options.engine.coverWalk == .mapboxGLJS {
+            tiles = CoveringTiles.mapboxTerrainDEMTiles(camera: camera, viewport: viewport, projection: coverProjection, source: pyramid.coverOptions,
+                                                        terrain: terrain)
+        } else if let terrain, index == terrainSourceIndex {
             tiles = CoveringTiles.terrainDEMTiles(camera: camera, viewport: viewport, projection: coverProjection, source: pyramid.coverOptions,
                                                   terrain: terrain)
         } else {
@@ -56,6 +60,58 @@ extension LoadSequence {
             }
         }
         return tiles.filter { pyramid.bounds.intersects($0.canonical) }
+    }
+
+    /// The terrain Mapbox GL JS 3.0.1's covers of this frame see. It reads the terrain again only
+    /// after a tile response (its `data` event), in its order: the DEM source's cover first, from the
+    /// camera as it stood; then the DEM tiles in use — each tile of that cover loaded, else its
+    /// nearest loaded ancestor (10 levels up at most) and its loaded descendants (3 levels down); then,
+    /// until it has one, the centre's altitude from them, which raises the camera of the other covers.
+    private mutating func mapboxTerrainForCovers(camera: Camera, demSource index: Int, pyramid: TilePyramid) -> CoverTerrain {
+        guard let elevation = load.terrain else { return CoverTerrain() }
+        if let reading = load.mapboxTerrain, reading.camera == camera, reading.responsesSeen == load.tileResponses { return reading.terrain }
+        var reading = load.mapboxTerrain ?? MapboxTerrainReading(camera: camera, terrain: CoverTerrain())
+        if reading.camera != camera {
+            reading.camera = camera
+            reading.centerAltitude = nil
+        }
+        reading.responsesSeen = load.tileResponses
+        let altitude = reading.centerAltitude ?? 0
+        var mapbox = MapboxTerrain(exaggeration: elevation.exaggeration, demZoomRange: elevation.demZoomRange, trees: [:],
+                                   demCoverAltitude: altitude, centerAltitude: altitude)
+        var terrain = CoverTerrain(exaggeration: elevation.exaggeration, demZoomRange: elevation.demZoomRange, elevation: altitude)
+        terrain.mapbox = mapbox
+        let cover = CoveringTiles.mapboxTerrainDEMTiles(camera: camera, viewport: viewport, projection: coverProjection, source: pyramid.coverOptions,
+                                                        terrain: terrain).filter { pyramid.bounds.intersects($0.canonical) }
+        var used = Set<CanonicalTileID>()
+        for tile in cover {
+            let c = tile.canonical
+            if elevation.tiles[c] != nil {
+                used.insert(c)
+                continue
+            }
+            if let ancestor = (1...max(1, min(10, c.z))).lazy.map({ CanonicalTileID(z: c.z - $0, x: c.x >> $0, y: c.y >> $0) })
+                .first(where: { $0.z >= 0 && elevation.tiles[$0] != nil }) {
+                used.insert(ancestor)
+            }
+            for id in elevation.tiles.keys where id.z > c.z && id.z <= c.z + 3 && id.x >> (id.z - c.z) == c.x && id.y >> (id.z - c.z) == c.y {
+                used.insert(id)
+            }
+        }
+        for id in used where reading.trees[id] == nil {
+            if let dem = elevation.tiles[id] { reading.trees[id] = MapboxDEMTree(dem) }
+        }
+        mapbox.trees = reading.trees.filter { used.contains($0.key) }
+        if reading.centerAltitude == nil, let sampled = elevation.mapboxElevation(at: camera.center, terrain: mapbox) {
+            reading.centerAltitude = sampled
+            mapbox.centerAltitude = sampled
+            terrain.elevation = sampled
+        }
+        terrain.minimumElevation = mapbox.lowestElevation
+        terrain.mapbox = mapbox
+        reading.terrain = terrain
+        load.mapboxTerrain = reading
+        return terrain
     }
 
     /// Mapbox GL JS's fog culling for `camera` (`mapbox-gl-js` only): by the fog of the merged style

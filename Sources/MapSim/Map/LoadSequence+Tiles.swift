@@ -134,6 +134,7 @@ extension LoadSequence {
 
     mutating func receiveTile(_ response: Response, source id: String, tile: TileKey, url: String) -> [Action] {
         guard let index = load.sources.firstIndex(where: { $0.spec.id == id }), let state = load.sources[index].tiles[tile] else { return [] }
+        load.tileResponses += 1
         // A failed refresh keeps the data already shown.
         if response.error != nil && state.status == .loaded { return [] }
         let kind = load.sources[index].spec.kind

@@ -42,4 +42,8 @@ struct StyleLoad: Sendable {
     var terrain: TerrainElevation?
     /// The terrain as the covers see it, and the camera it was read for.
     var coverTerrain: (camera: Camera, terrain: CoverTerrain)?
+    /// Mapbox GL JS's reading of the terrain (`mapbox-gl-js`).
+    var mapboxTerrain: MapboxTerrainReading?
+    /// How many tile responses (data or failure) the load has taken.
+    var tileResponses = 0
 }

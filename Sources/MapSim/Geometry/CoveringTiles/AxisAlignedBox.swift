@@ -10,6 +10,13 @@ struct AxisAlignedBox: TileVolume {
         self.max = max
     }
 
+    /// The Mercator volume of tile `z/x/y` of world copy `wrap`, spanning `heights` in metres.
+    init(tileZ z: Int, x: Int, y: Int, wrap: Int, heights: ClosedRange<Double>) {
+        let n = Double(1 << z)
+        self.init(min: Vector3(Double(wrap) + Double(x) / n, Double(y) / n, heights.lowerBound),
+                  max: Vector3(Double(wrap) + Double(x + 1) / n, Double(y + 1) / n, heights.upperBound))
+    }
+
     /// The smallest box holding `points`.
     init(enclosing points: [Vector3]) {
         var low = Vector3(.infinity, .infinity, .infinity)

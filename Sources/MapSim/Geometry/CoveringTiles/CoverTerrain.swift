@@ -20,6 +20,8 @@ public struct CoverTerrain: Sendable, Hashable {
     /// The lowest elevation of the tile under the centre, exaggerated
     /// (`transform.minElevationForCurrentTile`): it moves the far plane.
     public var minimumElevation: Double
+    /// Mapbox GL JS's terrain, read by its walk in place of the rules above; nil for MapLibre's.
+    var mapbox: MapboxTerrain?
 
     /// Terrain over these loaded DEM tiles.
     public init(exaggeration: Double = 1, demZoomRange: ClosedRange<Int> = 0...22, demTileHeights: [CanonicalTileID: ClosedRange<Double>] = [:],

@@ -106,9 +106,18 @@ public enum CoveringTiles {
         var y: Int
         var wrap: Int
         var fullyVisible: Bool
+        /// The heights its volume spans, carried down from its parent (Mapbox's terrain); nil when
+        /// the volume is the tile's own.
+        var heights: ClosedRange<Double>? = nil
+        /// Whether it splits, when decided before its heights were flattened (Mapbox's terrain).
+        var splits: Bool? = nil
     }
 
-    static func tiles<Transform: CoverTransform>(transform: Transform, source: SourceOptions, terrain: CoverTerrain?, walk: Walk) -> [OverscaledTileID] {
+    /// The walk. With Mapbox's terrain, a tile's volume spans its parent's heights narrowed to those
+    /// read for it (or flattened to the centre's altitude when none are and it does not split);
+    /// `demCover` walks the DEM source's own cover, whose volumes keep the root's span.
+    static func tiles<Transform: CoverTransform>(transform: Transform, source: SourceOptions, terrain: CoverTerrain?, walk: Walk,
+                                                 demCover: Bool = false) -> [OverscaledTileID] {
         let view = transform.camera
         let details = transform.details
         let camera = transform.cameraPoint
@@ -127,19 +136,22 @@ public enum CoveringTiles {
         let curve = TileZoomCurve()
         let edgeAxes = walk == .mapboxGLJS ? FrustumEdgeAxes(transform.frustum) : nil
         let split = walk == .mapboxGLJS && allowsVariableZoom && transform is MercatorCoverTransform
-            ? MapboxTileSplit(view: view, camera: camera, coveringZoom: nominalZ, source: source, measuresHeights: terrain != nil) : nil
+            ? MapboxTileSplit(view: view, camera: camera, coveringZoom: nominalZ, source: source, measuresHeights: terrain != nil && !demCover) : nil
+        let mapboxTerrain = split != nil ? terrain?.mapbox : nil
+        let rootHeights = mapboxTerrain?.rootRange(demCover: demCover)
 
         var stack: [Pending] = []
         if details.allowsWorldCopies {
             for i in 1...3 {
-                stack.append(Pending(z: 0, x: 0, y: 0, wrap: -i, fullyVisible: false))
-                stack.append(Pending(z: 0, x: 0, y: 0, wrap: i, fullyVisible: false))
+                stack.append(Pending(z: 0, x: 0, y: 0, wrap: -i, fullyVisible: false, heights: rootHeights))
+                stack.append(Pending(z: 0, x: 0, y: 0, wrap: i, fullyVisible: false, heights: rootHeights))
             }
         }
-        stack.append(Pending(z: 0, x: 0, y: 0, wrap: 0, fullyVisible: false))
+        stack.append(Pending(z: 0, x: 0, y: 0, wrap: 0, fullyVisible: false, heights: rootHeights))
         var found: [(tile: OverscaledTileID, distance: Double)] = []
         while var tile = stack.popLast() {
-            let volume = details.volume(z: tile.z, x: tile.x, y: tile.y, wrap: tile.wrap, elevation: view.elevation, terrain: terrain)
+            let volume = tile.heights.flatMap { AxisAlignedBox(tileZ: tile.z, x: tile.x, y: tile.y, wrap: tile.wrap, heights: $0) as? Transform.Details.Volume }
+                ?? details.volume(z: tile.z, x: tile.x, y: tile.y, wrap: tile.wrap, elevation: view.elevation, terrain: terrain)
             if !tile.fullyVisible {
                 var visibility = volume.intersection(with: transform.frustum)
                 if visibility != .outside, let horizon = transform.horizon {
@@ -160,7 +172,7 @@ public enum CoveringTiles {
             tile.wrap = details.wrap(center: center, z: tile.z, x: tile.x, wrap: tile.wrap)
             let takes: Bool
             if let split, let box = volume as? AxisAlignedBox {
-                takes = tile.z >= nominalZ || !split.splits(z: tile.z, box: box)
+                takes = tile.z >= nominalZ || !(tile.splits ?? split.splits(z: tile.z, box: box))
             } else {
                 takes = tile.z >= target
             }
@@ -179,7 +191,19 @@ public enum CoveringTiles {
                               dx * dx + dy * dy))
             } else {
                 for i in 0..<4 {
-                    stack.append(Pending(z: tile.z + 1, x: tile.x * 2 + i % 2, y: tile.y * 2 + i / 2, wrap: tile.wrap, fullyVisible: tile.fullyVisible))
+                    var child = Pending(z: tile.z + 1, x: tile.x * 2 + i % 2, y: tile.y * 2 + i / 2, wrap: tile.wrap, fullyVisible: tile.fullyVisible,
+                                        heights: tile.heights)
+                    if let mapboxTerrain, let split, !demCover, let heights = tile.heights {
+                        if let read = mapboxTerrain.elevationRange(z: child.z, x: child.x, y: child.y) {
+                            child.heights = read
+                        } else {
+                            let box = AxisAlignedBox(tileZ: child.z, x: child.x, y: child.y, wrap: child.wrap, heights: heights)
+                            let splits = child.z < nominalZ && split.splits(z: child.z, box: box)
+                            child.splits = splits
+                            if !splits { child.heights = mapboxTerrain.centerAltitude...mapboxTerrain.centerAltitude }
+                        }
+                    }
+                    stack.append(child)
                 }
             }
         }

@@ -16,10 +16,7 @@ struct MercatorCoverDetails: CoverDetailsProvider {
     }
 
     func volume(z: Int, x: Int, y: Int, wrap: Int, elevation: Double, terrain: CoverTerrain?) -> AxisAlignedBox {
-        let range = CoverTerrain.elevationRange(of: terrain, z: z, x: x, y: y, elevation: elevation)
-        let n = Double(1 << z)
-        return AxisAlignedBox(min: Vector3(Double(wrap) + Double(x) / n, Double(y) / n, range.lowerBound),
-                              max: Vector3(Double(wrap) + Double(x + 1) / n, Double(y + 1) / n, range.upperBound))
+        AxisAlignedBox(tileZ: z, x: x, y: y, wrap: wrap, heights: CoverTerrain.elevationRange(of: terrain, z: z, x: x, y: y, elevation: elevation))
     }
 
     func distance(fromX x: Double, y: Double, toTileZ z: Int, x tileX: Int, y tileY: Int, volume: AxisAlignedBox) -> Double {

@@ -20,3 +20,22 @@ extension CoveringTiles {
         return (cover + extra).filter { seen.insert($0).inserted }
     }
 }
+
+extension CoveringTiles {
+    /// Mapbox GL JS 3.0.1's cover of the terrain's own DEM source (`Terrain.update`): four times
+    /// its tile size, the zoom floored, every tile's volume ±10,000 m exaggerated, seen from the
+    /// camera raised by the centre's altitude as it stood before this frame sampled it; nothing added
+    /// to it (no parents, no ancestors).
+    static func mapboxTerrainDEMTiles(camera: Camera, viewport: Viewport, projection: StyleProjection, source: SourceOptions,
+                                      terrain: CoverTerrain) -> [OverscaledTileID] {
+        var options = source
+        options.tileSize = source.tileSize * MapboxTerrain.demTileScale
+        options.roundZoom = false
+        guard let mapbox = terrain.mapbox, !coversAsGlobe(projection, zoom: camera.zoom, walk: .mapboxGLJS) else {
+            return tiles(camera: camera, viewport: viewport, projection: projection, source: options, terrain: terrain, walk: .mapboxGLJS)
+        }
+        let view = CoverCamera(camera: camera, viewport: viewport, elevation: mapbox.demCoverAltitude, minimumElevation: terrain.minimumElevation)
+        return tiles(transform: MercatorCoverTransform(camera: view, walk: .mapboxGLJS), source: options, terrain: terrain, walk: .mapboxGLJS,
+                     demCover: true)
+    }
+}

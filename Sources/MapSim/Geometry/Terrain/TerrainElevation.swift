@@ -42,8 +42,21 @@ public struct TerrainElevation: Sendable {
     /// four pixels around it of the DEM tile for the zoom-`tileZoom` tile holding it, pixel (u, v) at
     /// (u/dim, v/dim) of the tile; 0 when no DEM tile for it is loaded.
     func elevation(at location: LngLat, tileZoom: Int, terrain: CoverTerrain) -> Double {
+        elevation(at: location, tileZoom: tileZoom) { terrain.demTile(forTileZ: tileZoom, x: $0, y: $1) } ?? 0
+    }
+
+    /// The exaggerated elevation at `location` as Mapbox GL JS 3.0.1 samples the centre
+    /// (`getAtPoint`): in the DEM tile read for the DEM maxzoom's tile holding it; nil when none is.
+    func mapboxElevation(at location: LngLat, terrain: MapboxTerrain) -> Double? {
+        let zoom = terrain.demZoomRange.upperBound
+        return elevation(at: location, tileZoom: zoom) { terrain.demTile(z: zoom, x: $0, y: $1) }
+    }
+
+    /// The exaggerated elevation at `location` in the DEM tile `demTile` picks for the zoom-`tileZoom`
+    /// tile (x, y) holding it; nil when it picks none.
+    private func elevation(at location: LngLat, tileZoom: Int, demTile: (Int, Int) -> CanonicalTileID?) -> Double? {
         guard let (x, y, position) = tilePosition(of: location, zoom: tileZoom),
-              let id = terrain.demTile(forTileZ: tileZoom, x: x, y: y), let dem = tiles[id] else { return 0 }
+              let id = demTile(x, y), let dem = tiles[id] else { return nil }
         let levels = tileZoom - id.z
         let offsetX = Double(x - ((x >> levels) << levels))
         let offsetY = Double(y - ((y >> levels) << levels))
