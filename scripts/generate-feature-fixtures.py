@@ -185,11 +185,12 @@ def write_rasters(folder, tiles):
 
 def main():
     # Everything is written again but the engines' recordings (gljs/ and mapboxgl/, which
-    # scripts/record-gljs-through-serve makes, and mapli/, scripts/record-mapli-requests').
+    # scripts/record-gljs-through-serve makes, mapli/, scripts/record-mapli-requests', and
+    # mapboxgl-fog/, scripts/record-mapbox-fog-terrain's).
     for name in CAMERAS:
         folder = os.path.join(ROOT, name)
         for entry in os.listdir(folder) if os.path.isdir(folder) else []:
-            if entry not in ("gljs", "mapboxgl", "mapli"):
+            if entry not in ("gljs", "mapboxgl", "mapboxgl-fog", "mapli"):
                 path = os.path.join(folder, entry)
                 shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
 

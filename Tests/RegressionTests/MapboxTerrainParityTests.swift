@@ -47,6 +47,46 @@ struct MapboxTerrainParityTests {
                 "requested only by Mapbox GL JS: \(onlyMapbox); only by mapsim: \(DifferentialRecording.difference(loaded, expected))")
     }
 
+    /// The fixture with a `fog`, recorded by scripts/record-mapbox-fog-terrain at views steep enough
+    /// for the fog to cull (Mapbox keeps a far tile that rises above its horizon line: at 85° every
+    /// tile of this fixture does).
+    static let fogRecordings: [DifferentialRecording] = {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder + "/mapboxgl-fog")) ?? []
+        return files.filter { $0.hasSuffix(".json") }.sorted().map { DifferentialRecording(fixture: "terrain", file: "\(folder)/mapboxgl-fog/\($0)") }
+    }()
+
+    @Test(arguments: fogRecordings)
+    func withFogMapsimAsksForWhatMapboxGLJSAskedFor(_ recording: DifferentialRecording) async throws {
+        let golden = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: recording.file))))
+        let fog = try #require(golden["fog"]?.objectValue)
+        // The style's own request is named for the file the recording wrote; the rest are compared.
+        let expected = (golden["requests"]?.arrayValue ?? []).compactMap(\.stringValue).map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
+            .filter { !$0.hasPrefix("style ") }.sorted()
+        let directory = try FixtureDirectory()
+        let (loaded, outcome) = await Self.load(camera: golden["camera"] ?? .null, style: try Self.style(fog: fog, in: directory))
+        guard case .reached = outcome else {
+            Issue.record("the load did not go idle: \(outcome)")
+            return
+        }
+        let compared = loaded.filter { !$0.hasPrefix("style ") }
+        #expect(DifferentialRecording.difference(expected, compared).isEmpty && DifferentialRecording.difference(compared, expected).isEmpty,
+                "requested only by Mapbox GL JS: \(DifferentialRecording.difference(expected, compared)); only by mapsim: \(DifferentialRecording.difference(compared, expected))")
+        // Without the fog, no less is asked for.
+        let (unculled, _) = await Self.load(camera: golden["camera"] ?? .null)
+        #expect(unculled.filter { !$0.hasPrefix("style ") }.count >= compared.count)
+    }
+
+    /// The fixture's style with `fog`, written in `directory`, its URLs made absolute to the fixture's files.
+    static func style(fog: JSONObject, in directory: FixtureDirectory) throws -> String {
+        let text = try String(contentsOfFile: folder + "/style.json", encoding: .utf8)
+        var style = try #require(try JSONParser.parse(Array(text.utf8)).objectValue)
+        style["fog"] = .object(fog)
+        let absolute = JSONWriter.string(.object(style)).replacing("\"glyphs/", with: "\"file://\(folder)/glyphs/")
+            .replacing("\"dem/", with: "\"file://\(folder)/dem/").replacing("\"tiles/", with: "\"file://\(folder)/tiles/")
+            .replacing("\"raster/", with: "\"file://\(folder)/raster/")
+        return try directory.write("style.json", absolute)
+    }
+
     /// The rules that make Mapbox's requests, each seen in a load: the DEM is covered two zooms
     /// coarser than MapLibre's (four times its tile size, not twice) with no parents or zoom-5
     /// ancestor added, where MapLibre GL JS asks for the view's zoom, a level finer and zoom 5 too.
@@ -59,15 +99,15 @@ struct MapboxTerrainParityTests {
         #expect(dem(maplibre).isSuperset(of: [5, 11, 12]))
     }
 
-    /// What mapsim's `engine` asks for while loading the fixture's files at `camera` ("KIND PATH",
-    /// sorted), and how the load ended.
-    static func load(camera: JSONValue, engine: Engine = .mapboxGLJS) async -> ([String], Map.RunOutcome) {
+    /// What mapsim's `engine` asks for while loading `style` (the fixture's, by default) at `camera`
+    /// ("KIND PATH", the fixture's files by their path in it, sorted), and how the load ended.
+    static func load(camera: JSONValue, engine: Engine = .mapboxGLJS, style: String = folder + "/style.json") async -> ([String], Map.RunOutcome) {
         let options = Map.Options(loading: .init(maximumConcurrentRequests: engine.requests.maximumConcurrentRequests), engine: engine,
                                   maximumPitch: Camera.steepestPitch)
         let map = await DifferentialRecording.map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), cache: nil, network: nil),
                                                   camera: camera, options: options)
         let recorder = EventRecorder(map)
-        await map.setStyleURI("file://\(folder)/style.json")
+        await map.setStyleURI("file://" + style)
         let outcome = await map.run(until: .mapIdle, timeout: .seconds(60))
         let requests = recorder.events.compactMap { event -> String? in
             guard case .resourceRequest(let request) = event.payload else { return nil }

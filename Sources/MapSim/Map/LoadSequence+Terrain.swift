@@ -42,24 +42,42 @@ extension LoadSequence {
     /// GL JS's tiles of source `index` for the view (`coveringTiles`, and for the terrain's DEM
     /// source `_addTerrainIdealTiles`), inside the source's bounds, in GL JS's order.
     func glJSTiles(source index: Int, pyramid: TilePyramid, camera: Camera, terrain: CoverTerrain?) -> [OverscaledTileID] {
-        let tiles: [OverscaledTileID]
-        if let terrain, index == terrainSourceIndex, options.engine.coverWalk == .mapboxGLJS {
+        var tiles: [OverscaledTileID]
+        let isDEM = terrain != nil && index == terrainSourceIndex
+        if let terrain, isDEM, options.engine.coverWalk == .mapboxGLJS {
             tiles = CoveringTiles.mapboxTerrainDEMTiles(camera: camera, viewport: viewport, projection: coverProjection, source: pyramid.coverOptions,
                                                         terrain: terrain)
-        } else if let terrain, index == terrainSourceIndex {
+        } else if let terrain, isDEM {
             tiles = CoveringTiles.terrainDEMTiles(camera: camera, viewport: viewport, projection: coverProjection, source: pyramid.coverOptions,
                                                   terrain: terrain)
         } else {
-            let covered = CoveringTiles.tiles(camera: camera, viewport: viewport, projection: coverProjection, source: pyramid.coverOptions,
-                                              terrain: terrain, walk: options.engine.coverWalk)
-            if terrain == nil, let fog = fogCulling(camera: camera) {
-                let view = CoverCamera(camera: camera, viewport: viewport)
-                tiles = covered.filter { fog.keeps($0, camera: view) }
-            } else {
-                tiles = covered
-            }
+            tiles = CoveringTiles.tiles(camera: camera, viewport: viewport, projection: coverProjection, source: pyramid.coverOptions,
+                                        terrain: terrain, walk: options.engine.coverWalk)
+        }
+        if let fog = fogCulling(camera: camera) {
+            tiles = cullFog(fog, from: tiles, camera: camera, terrain: terrain?.mapbox, demCover: isDEM)
         }
         return tiles.filter { pyramid.bounds.intersects($0.canonical) }
+    }
+
+    /// `tiles` without those `fog` hides, as Mapbox GL JS culls the cover of a camera: with its 3D
+    /// terrain, from the camera the cover saw (the DEM's own, as it stood before this frame raised
+    /// it), a tile past the fog staying when it rises above the horizon — the DEM cover's at
+    /// ±10,000 m exaggerated, another's at its highest height, else the centre's altitude.
+    private func cullFog(_ fog: MapboxFogCulling, from tiles: [OverscaledTileID], camera: Camera, terrain: MapboxTerrain?, demCover: Bool) -> [OverscaledTileID] {
+        guard let terrain else {
+            let view = CoverCamera(camera: camera, viewport: viewport)
+            return tiles.filter { fog.keeps($0, camera: view) }
+        }
+        let view = CoverCamera(camera: camera, viewport: viewport, elevation: demCover ? terrain.demCoverAltitude : terrain.centerAltitude,
+                               minimumElevation: terrain.lowestElevation)
+        let transform = MercatorCoverTransform(camera: view, walk: .mapboxGLJS)
+        let rising = MapboxFogCulling.RisingTiles(viewProjection: transform.viewProjection, camera: view, averageElevation: demCover ? terrain.demCoverAverageElevation : terrain.averageElevation) { tile in
+            if demCover { return terrain.rootRange(demCover: true).upperBound }
+            let c = tile.canonical
+            return terrain.elevationRange(z: c.z, x: c.x, y: c.y)?.upperBound ?? terrain.centerAltitude
+        }
+        return tiles.filter { fog.keeps($0, camera: view, rising: rising) }
     }
 
     /// The terrain Mapbox GL JS 3.0.1's covers of this frame see. It reads the terrain again only
@@ -69,11 +87,15 @@ extension LoadSequence {
     /// until it has one, the centre's altitude from them, which raises the camera of the other covers.
     private mutating func mapboxTerrainForCovers(camera: Camera, demSource index: Int, pyramid: TilePyramid) -> CoverTerrain {
         guard let elevation = load.terrain else { return CoverTerrain() }
-        if let reading = load.mapboxTerrain, reading.camera == camera, reading.responsesSeen == load.tileResponses { return reading.terrain }
+        if let reading = load.mapboxTerrain, reading.camera == camera, reading.responsesSeen == load.tileResponses, !reading.averageDue {
+            return reading.terrain
+        }
         var reading = load.mapboxTerrain ?? MapboxTerrainReading(camera: camera, terrain: CoverTerrain())
         if reading.camera != camera {
             reading.camera = camera
             reading.centerAltitude = nil
+            reading.averageElevation = nil
+            reading.averageDue = false
         }
         reading.responsesSeen = load.tileResponses
         let altitude = reading.centerAltitude ?? 0
@@ -102,10 +124,22 @@ extension LoadSequence {
             if let dem = elevation.tiles[id] { reading.trees[id] = MapboxDEMTree(dem) }
         }
         mapbox.trees = reading.trees.filter { used.contains($0.key) }
+        mapbox.demCoverAverageElevation = reading.averageElevation ?? 0
+        if reading.averageDue {
+            // Sampled from the camera as it stands, raised, and the DEM tiles drawn.
+            reading.averageDue = false
+            let view = CoverCamera(camera: camera, viewport: viewport, elevation: altitude, minimumElevation: mapbox.lowestElevation)
+            reading.averageElevation = MapboxAverageElevation.sample(MercatorCoverTransform(camera: view, walk: .mapboxGLJS)) {
+                elevation.mapboxElevation(at: $0, terrain: mapbox)
+            }
+        }
+        mapbox.averageElevation = reading.averageElevation ?? 0
         if reading.centerAltitude == nil, let sampled = elevation.mapboxElevation(at: camera.center, terrain: mapbox) {
             reading.centerAltitude = sampled
             mapbox.centerAltitude = sampled
             terrain.elevation = sampled
+            // Mapbox samples the average in view, for its fog, once the DEM tiles are drawn.
+            reading.averageDue = fogCulling(camera: camera) != nil
         }
         terrain.minimumElevation = mapbox.lowestElevation
         terrain.mapbox = mapbox
@@ -116,7 +150,6 @@ extension LoadSequence {
 
     /// Mapbox GL JS's fog culling for `camera` (`mapbox-gl-js` only): by the fog of the merged style
     /// — the root's, else the last import's in merge order — on a Mercator cover; nil when none.
-    /// With 3D terrain Mapbox keeps tiles that rise above the horizon: not modelled, so nothing is culled.
     func fogCulling(camera: Camera) -> MapboxFogCulling? {
         guard options.engine.coverWalk == .mapboxGLJS,
               !CoveringTiles.coversAsGlobe(coverProjection, zoom: camera.zoom, walk: .mapboxGLJS) else { return nil }

@@ -44,6 +44,43 @@ struct MapboxFogCullingTests {
         #expect(MapboxFogCulling(fog: Self.fog(#"{"range": "far"}"#), zoom: 12, pitch: 80) == nil, "a value that cannot be read culls nothing")
     }
 
+    @Test func withTerrainAFarTileStaysWhenItRisesAboveTheHorizonLine() throws {
+        // The line cuts the view only past about 69.68°: 0.0086 of its height at 70°, 0.3819 at 85°.
+        #expect(MapboxFogCulling.horizonFromTop(CoverCamera(camera: Camera(center: Self.camera.center, zoom: 12, pitch: 69.6, maximumPitch: 85),
+                                                            viewport: Self.viewport)) == 0)
+        let steep = Camera(center: Self.camera.center, zoom: 12, pitch: 85, maximumPitch: 85)
+        #expect(abs(MapboxFogCulling.horizonFromTop(CoverCamera(camera: steep, viewport: Self.viewport)) / 600 - 0.3819) < 0.0001)
+        let culling = try #require(MapboxFogCulling(fog: Self.fog(#"{"range": [0.5, 3]}"#), zoom: 12, pitch: 85))
+        let view = CoverCamera(camera: steep, viewport: Self.viewport)
+        let transform = MercatorCoverTransform(camera: view, walk: .mapboxGLJS)
+        func rising(_ top: Double) -> MapboxFogCulling.RisingTiles {
+            MapboxFogCulling.RisingTiles(viewProjection: transform.viewProjection, camera: view, averageElevation: 0) { _ in top }
+        }
+        let tiles = CoveringTiles.tiles(camera: steep, viewport: Self.viewport, source: CoveringTiles.SourceOptions(kind: .vector), walk: .mapboxGLJS)
+        let flat = tiles.filter { culling.keeps($0, camera: view) }
+        #expect(flat.count < tiles.count)
+        // At sea level only the far zoom-7 tile's corner rises above the line (10% below the true
+        // horizon); 10 km up, every tile of the cover does.
+        #expect(tiles.filter { culling.keeps($0, camera: view, rising: rising(0)) } == flat + [OverscaledTileID(overscaledZ: 7, wrap: 0, canonical: CanonicalTileID(z: 7, x: 20, y: 48))])
+        #expect(tiles.filter { culling.keeps($0, camera: view, rising: rising(10_000)) } == tiles)
+    }
+
+    @Test func aCameraRaisedOnTerrainMeasuresTheFogInASmallerWorldTheMoreSoWithoutTheAverageElevation() throws {
+        let culling = try #require(MapboxFogCulling(fog: Self.fog(#"{"range": [0.5, 3]}"#), zoom: 12, pitch: 70))
+        let tiles = CoveringTiles.tiles(camera: Self.camera, viewport: Self.viewport, source: CoveringTiles.SourceOptions(kind: .vector), walk: .mapboxGLJS)
+        let raised = CoverCamera(camera: Self.camera, viewport: Self.viewport, elevation: 2_000)
+        let transform = MercatorCoverTransform(camera: raised, walk: .mapboxGLJS)
+        func kept(average: Double) -> Int {
+            let rising = MapboxFogCulling.RisingTiles(viewProjection: transform.viewProjection, camera: raised, averageElevation: average) { _ in 0 }
+            return tiles.count { culling.keeps($0, camera: raised, rising: rising) }
+        }
+        let flat = tiles.count { culling.keeps($0, camera: CoverCamera(camera: Self.camera, viewport: Self.viewport)) }
+        // The average elevation known, the world grows back towards the flat one's (not all the way:
+        // 3.0.1 divides it by the circumference at the camera's Mercator y read as degrees).
+        #expect(kept(average: 0) > kept(average: 2_000))
+        #expect(kept(average: 2_000) >= flat)
+    }
+
     @Test func theTilesDroppedAreThoseOf3_0_1() throws {
         // 3.0.1's own cases: 800×600 at pitch 70 over San Francisco, 17 tiles covered.
         #expect(CoveringTiles.tiles(camera: Self.camera, viewport: Self.viewport, source: CoveringTiles.SourceOptions(kind: .vector), walk: .mapboxGLJS).count == 17)

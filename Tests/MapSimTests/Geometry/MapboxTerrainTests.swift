@@ -1,4 +1,5 @@
 import Testing
+import MapSimStyle
 @testable import MapSim
 
 /// Mapbox GL JS 3.0.1's reading of DEM tiles for its covers: the min/max quadtree of a tile, the
@@ -43,5 +44,16 @@ import Testing
         #expect(terrain.lowestElevation == -195)
         terrain.trees = [CanonicalTileID(z: 3, x: 1, y: 1): MapboxDEMTree(Self.step)]
         #expect(terrain.lowestElevation == 0)
+    }
+
+    @Test func theAverageElevationWeighsTheNearerPointsOfTheViewMore() {
+        let camera = Camera(center: LngLat(longitude: 8.54, latitude: 47.37), zoom: 12, pitch: 60, maximumPitch: 85)
+        let view = CoverCamera(camera: camera, viewport: Viewport(width: 512, height: 512), elevation: 400)
+        let transform = MercatorCoverTransform(camera: view, walk: .mapboxGLJS)
+        #expect(MapboxAverageElevation.sample(transform) { _ in 700 }.map { abs($0 - 700) < 1e-9 } == true)
+        #expect(MapboxAverageElevation.sample(transform) { _ in nil } == nil)
+        // Looking north, ground south of the centre is nearer the camera: it counts for more.
+        let southHigh = MapboxAverageElevation.sample(transform) { $0.latitude < 47.37 ? 1_000 : 0 }
+        #expect(southHigh.map { $0 > 500 && $0 < 1_000 } == true)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MapSimStyle
 
 /// Web Mercator as MapLibre GL JS computes it (`MercatorCoordinate`): world fractions 0...1, x east
 /// from the antimeridian and y south from the top, z in world fractions of an altitude. Its sphere
@@ -18,6 +19,12 @@ enum GLJSMercator {
     /// The world y of `latitude`.
     static func y(latitude: Double) -> Double {
         (180 - 180 / Double.pi * log(tan(Double.pi / 4 + latitude * Double.pi / 360))) / 360
+    }
+
+    /// The location of world point (`x`, `y`).
+    static func location(x: Double, y: Double) -> LngLat {
+        let latitude: Double = 360 / Double.pi * atan(exp((180 - y * 360) * Double.pi / 180)) - 90
+        return LngLat(longitude: x * 360 - 180, latitude: latitude)
     }
 
     /// The world z of `altitude` metres at `latitude`.

@@ -50,19 +50,67 @@ struct MapboxFogCulling: Sendable {
         self.distance = abs(distance)
     }
 
+    /// What 3D terrain adds: a tile past the fog stays when the corner of its square farthest along
+    /// the view (by the bearing's quadrant), raised to its highest height, is seen above the line
+    /// Mapbox draws the horizon at, 10% of the true horizon's height above the centre below it.
+    struct RisingTiles {
+        /// The view-projection matrix of the cover's transform (world pixels, z in metres).
+        let viewProjection: Matrix4
+        /// The camera the cover saw.
+        let camera: CoverCamera
+        /// The average elevation of the ground in view, exaggerated metres (`_averageElevation`).
+        let averageElevation: Double
+        /// The highest height, exaggerated metres, the cover gave a tile's volume.
+        let top: (OverscaledTileID) -> Double
+
+        /// Whether `tile`'s corner rises above the line that is `horizon` pixels from the top.
+        func rises(_ tile: OverscaledTileID, horizon: Double) -> Bool {
+            let corners: [(Double, Double)] = [(0, 0), (1, 0), (1, 1), (0, 1)]
+            var quadrant = (camera.bearing + 45 + 360).truncatingRemainder(dividingBy: 360) / 90
+            quadrant = floor(quadrant + 0.5)
+            let corner = corners[Int(quadrant) % 4]
+            let tiles = pow(2, Double(tile.canonical.z))
+            let x = (Double(tile.canonical.x) + corner.0 + Double(tile.wrap) * tiles) / tiles * camera.worldSize
+            let y = (Double(tile.canonical.y) + corner.1) / tiles * camera.worldSize
+            let clip = viewProjection.transform(x, y, top(tile), 1)
+            return (1 - clip.y / clip.w) * camera.height * 0.5 < horizon
+        }
+    }
+
     /// Whether `tile` stays in the view of `camera`: its square is within `distance` of the point
-    /// below the camera.
-    func keeps(_ tile: OverscaledTileID, camera: CoverCamera) -> Bool {
+    /// below the camera, or — with 3D terrain, past the fog — it rises above the horizon (`rising`).
+    /// With terrain the camera stands raised on the centre's height, which shrinks the world the
+    /// distance is measured in (Mapbox's `cameraWorldSizeForFog`, with the average elevation it
+    /// samples later along five rays taken as 0, as its first covers take it).
+    func keeps(_ tile: OverscaledTileID, camera: CoverCamera, rising: RisingTiles? = nil) -> Bool {
         let tiles = pow(2, Double(tile.canonical.z))
         let x0 = (Double(tile.canonical.x) + Double(tile.wrap) * tiles) / tiles, y0 = Double(tile.canonical.y) / tiles
         let (x1, y1) = (x0 + 1 / tiles, y0 + 1 / tiles)
         let center = camera.centerPoint
         let behind = camera.cameraToCenterDistance / camera.worldSize * sin(camera.pitchRadians)
         let cx = center.x - behind * sin(camera.bearingRadians), cy = center.y + behind * cos(camera.bearingRadians)
-        let scale = camera.worldSize / camera.height
+        var worldSize = camera.worldSize
+        if let rising {
+            let slant = camera.cameraToCenterDistance * cos(camera.pitchRadians)
+            // The circumference at the camera's Mercator y read as degrees, as 3.0.1 has it.
+            let circumference = 2 * Double.pi * 6_371_008.8 * cos(cy * Double.pi / 180)
+            let average = rising.averageElevation == 0 ? 0 : rising.averageElevation / circumference
+            worldSize = slant / (slant / camera.worldSize + center.z - average)
+        }
+        let scale = worldSize / camera.height
         let dx = max(x0 - cx, 0, cx - x1) * scale, dy = max(y0 - cy, 0, cy - y1) * scale
         let squared = dx * dx + dy * dy
-        return squared == 0 || squared < distance * distance
+        if squared == 0 || squared < distance * distance { return true }
+        guard let rising, squared > distance * distance else { return false }
+        let horizon = Self.horizonFromTop(camera)
+        return horizon != 0 && rising.rises(tile, horizon: horizon)
+    }
+
+    /// The distance in pixels from the top of `camera`'s view of the line Mapbox draws the horizon
+    /// at (`horizonLineFromTop`), 10% of the true horizon's height above the centre below it; 0 up to
+    /// a pitch of about 69.68°, where it does not cut the view.
+    static func horizonFromTop(_ camera: CoverCamera) -> Double {
+        max(0, camera.height / 2 - camera.cameraToCenterDistance / tan(max(camera.pitchRadians, 0.1)) * (1 - 0.1))
     }
 
     /// The numbers of an array value.

@@ -8,6 +8,9 @@ struct MercatorCoverTransform: CoverTransform {
     let camera: CoverCamera
     let details = MercatorCoverDetails()
     let frustum: Frustum
+    /// The view-projection matrix, from world pixels (z in metres, the camera raised by the centre's
+    /// elevation) to clip space.
+    let viewProjection: Matrix4
     let horizon: Plane? = nil
     let cameraPoint: Vector3
 
@@ -54,6 +57,7 @@ struct MercatorCoverTransform: CoverTransform {
         let clipToPixels = Matrix4.identity.scaled(c.width / 2, -c.height / 2, 1).translated(1, -1, 0)
         let pixelMatrix = clipToPixels.multiplied(by: matrix)
         matrix = matrix.translated(0, 0, -c.elevation)
+        viewProjection = matrix
         frustum = Frustum(inverseProjection: matrix.inverted ?? .identity, worldSize: worldSize)
         // cameraMercatorCoordinate: the point below the camera, unprojected onto the plane of the
         // pixel matrix (the centre's elevation).

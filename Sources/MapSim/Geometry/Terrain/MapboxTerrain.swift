@@ -20,6 +20,10 @@ struct MapboxTerrain: Sendable, Hashable {
     var demCoverAltitude: Double
     /// The centre's altitude the other covers see, 0 until it is sampled.
     var centerAltitude: Double
+    /// The average elevation of the ground in view the fog measures from, 0 until it is sampled.
+    var averageElevation = 0.0
+    /// The average elevation the DEM cover of this frame sees: the one before this frame sampled it.
+    var demCoverAverageElevation = 0.0
 
     /// How much larger than the DEM source's tiles the tiles of its cover are.
     static let demTileScale = 4
