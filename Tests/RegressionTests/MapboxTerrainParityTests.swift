@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MapSimJSON
+import MapSimStyle
 import MapSimTesting
 @testable import MapSim
 
@@ -97,6 +98,33 @@ struct MapboxTerrainParityTests {
         let dem = { (requests: [String]) in Set(requests.filter { $0.contains("/dem/") }.compactMap { Int($0.split(separator: "/")[2]) }) }
         #expect(dem(mapbox) == [9, 10])
         #expect(dem(maplibre).isSuperset(of: [5, 11, 12]))
+    }
+
+    /// A map moved over the terrain (its centre's altitude read again there) covers the DEM for the
+    /// new view, two zooms coarser with nothing added, and goes idle again.
+    @Test func aMapMovedOverTheTerrainCoversItsNewViewAndGoesIdleAgain() async throws {
+        let camera: JSONValue = .object(JSONObject([("center", .array([.number(8.54), .number(47.37)])), ("zoom", .number(12)), ("pitch", .number(60))]))
+        let map = await DifferentialRecording.map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), cache: nil, network: nil),
+                                                  camera: camera, options: Map.Options(engine: .mapboxGLJS, maximumPitch: Camera.steepestPitch))
+        let recorder = EventRecorder(map)
+        await map.setStyleURI("file://\(Self.folder)/style.json")
+        guard case .reached = await map.run(until: .mapIdle, timeout: .seconds(60)) else {
+            Issue.record("the first view did not go idle")
+            return
+        }
+        let first = recorder.events.count
+        await map.setCamera(CameraOptions(center: LngLat(longitude: 8.56, latitude: 47.39), zoom: 13.4, bearing: 160, pitch: 45))
+        guard case .reached = await map.run(until: .mapIdle, timeout: .seconds(60)) else {
+            Issue.record("the moved view did not go idle")
+            return
+        }
+        let dem = recorder.events.dropFirst(first).compactMap { event -> String? in
+            guard case .resourceRequest(let request) = event.payload, request.request.url.contains("/dem/") else { return nil }
+            return request.request.url
+        }
+        // floor(13.4) − 2: the new view's DEM zoom, and no MapLibre-style zoom-5 ancestor.
+        #expect(dem.contains { $0.contains("/dem/11/") })
+        #expect(!dem.contains { $0.contains("/dem/5/") })
     }
 
     /// What mapsim's `engine` asks for while loading `style` (the fixture's, by default) at `camera`
