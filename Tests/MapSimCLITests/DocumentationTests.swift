@@ -132,6 +132,19 @@ struct DocumentationTests {
         }
     }
 
+    /// A default is shown as it would be typed (`--timeout`'s `60s`, `--max-age`'s `1h`), never as
+    /// a Swift value (`DurationArgument(time: …)`, which `--help` showed before).
+    @Test func everyDefaultInTheHelpIsWrittenAsItWouldBeTyped() async throws {
+        for command in try await Self.commandPaths() {
+            let help = try await CommandRunner.run(command + ["--help"]).standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            let dump = help.firstMatch(of: /\(default: [A-Za-z]+\(/)
+            #expect(dump == nil, "mapsim \(command.joined(separator: " ")) --help shows a default as a Swift value")
+        }
+        #expect(try await CommandRunner.run(["load", "--help"]).standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("(default: 60s)"))
+        #expect(try await CommandRunner.run(["serve", "--help"]).standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("(default: 1h)"))
+        #expect(try await CommandRunner.run(["live", "replay", "--help"]).standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("(default: 10ms)"))
+    }
+
     @Test func theManualPagesNameEveryCommand() async throws {
         let pages = Self.repository + "/docs/man"
         let root = try String(contentsOfFile: pages + "/mapsim.1", encoding: .utf8)
