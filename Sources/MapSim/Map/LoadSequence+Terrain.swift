@@ -28,10 +28,9 @@ extension LoadSequence {
         guard let pyramid = load.sources[index].pyramid else {
             return CoverTerrain(exaggeration: terrain.exaggeration)
         }
-        if load.terrain == nil {
-            load.terrain = TerrainElevation(exaggeration: terrain.exaggeration, demZoomRange: pyramid.minZoom...pyramid.maxZoom)
-        }
-        if options.engine.coverWalk == .mapboxGLJS { return mapboxTerrainForCovers(camera: camera, demSource: index, pyramid: pyramid) }
+        let elevation = load.terrain ?? TerrainElevation(exaggeration: terrain.exaggeration, demZoomRange: pyramid.minZoom...pyramid.maxZoom)
+        load.terrain = elevation
+        if options.engine.coverWalk == .mapboxGLJS { return mapboxTerrainForCovers(camera: camera, elevation: elevation, pyramid: pyramid) }
         let loading = load.sources[index].tiles.values.contains { $0.status == .loading }
         if let seen = load.coverTerrain, seen.camera == camera, loading { return seen.terrain }
         let current = load.terrain?.coverTerrain(for: camera) ?? CoverTerrain(exaggeration: terrain.exaggeration)
@@ -72,7 +71,8 @@ extension LoadSequence {
         let view = CoverCamera(camera: camera, viewport: viewport, elevation: demCover ? terrain.demCoverAltitude : terrain.centerAltitude,
                                minimumElevation: terrain.lowestElevation)
         let transform = MercatorCoverTransform(camera: view, walk: .mapboxGLJS)
-        let rising = MapboxFogCulling.RisingTiles(viewProjection: transform.viewProjection, camera: view, averageElevation: demCover ? terrain.demCoverAverageElevation : terrain.averageElevation) { tile in
+        let average = demCover ? terrain.demCoverAverageElevation : terrain.averageElevation
+        let rising = MapboxFogCulling.RisingTiles(viewProjection: transform.viewProjection, camera: view, averageElevation: average) { tile in
             if demCover { return terrain.rootRange(demCover: true).upperBound }
             let c = tile.canonical
             return terrain.elevationRange(z: c.z, x: c.x, y: c.y)?.upperBound ?? terrain.centerAltitude
@@ -85,8 +85,7 @@ extension LoadSequence {
     /// camera as it stood; then the DEM tiles in use — each tile of that cover loaded, else its
     /// nearest loaded ancestor (10 levels up at most) and its loaded descendants (3 levels down); then,
     /// until it has one, the centre's altitude from them, which raises the camera of the other covers.
-    private mutating func mapboxTerrainForCovers(camera: Camera, demSource index: Int, pyramid: TilePyramid) -> CoverTerrain {
-        guard let elevation = load.terrain else { return CoverTerrain() }
+    private mutating func mapboxTerrainForCovers(camera: Camera, elevation: TerrainElevation, pyramid: TilePyramid) -> CoverTerrain {
         if let reading = load.mapboxTerrain, reading.camera == camera, reading.responsesSeen == load.tileResponses, !reading.averageDue {
             return reading.terrain
         }
@@ -105,21 +104,7 @@ extension LoadSequence {
         terrain.mapbox = mapbox
         let cover = CoveringTiles.mapboxTerrainDEMTiles(camera: camera, viewport: viewport, projection: coverProjection, source: pyramid.coverOptions,
                                                         terrain: terrain).filter { pyramid.bounds.intersects($0.canonical) }
-        var used = Set<CanonicalTileID>()
-        for tile in cover {
-            let c = tile.canonical
-            if elevation.tiles[c] != nil {
-                used.insert(c)
-                continue
-            }
-            if let ancestor = (1...max(1, min(10, c.z))).lazy.map({ CanonicalTileID(z: c.z - $0, x: c.x >> $0, y: c.y >> $0) })
-                .first(where: { $0.z >= 0 && elevation.tiles[$0] != nil }) {
-                used.insert(ancestor)
-            }
-            for id in elevation.tiles.keys where id.z > c.z && id.z <= c.z + 3 && id.x >> (id.z - c.z) == c.x && id.y >> (id.z - c.z) == c.y {
-                used.insert(id)
-            }
-        }
+        let used = Self.demTilesInUse(cover: cover, loaded: elevation.tiles)
         for id in used where reading.trees[id] == nil {
             if let dem = elevation.tiles[id] { reading.trees[id] = MapboxDEMTree(dem) }
         }
@@ -146,6 +131,26 @@ extension LoadSequence {
         reading.terrain = terrain
         load.mapboxTerrain = reading
         return terrain
+    }
+
+    /// The DEM tiles Mapbox GL JS reads heights from after covering the DEM source with `cover`
+    /// (its `_tiles`): each tile of the cover that is loaded, else its nearest loaded ancestor, 10
+    /// levels up at most, and its loaded descendants, 3 levels down at most.
+    private static func demTilesInUse(cover: [OverscaledTileID], loaded: [CanonicalTileID: DEMTile]) -> Set<CanonicalTileID> {
+        var used = Set<CanonicalTileID>()
+        for tile in cover {
+            let c = tile.canonical
+            if loaded[c] != nil {
+                used.insert(c)
+                continue
+            }
+            let ancestors = stride(from: c.z - 1, through: max(0, c.z - 10), by: -1).lazy.map { CanonicalTileID(z: $0, x: c.x >> (c.z - $0), y: c.y >> (c.z - $0)) }
+            if let ancestor = ancestors.first(where: { loaded[$0] != nil }) { used.insert(ancestor) }
+            for id in loaded.keys where id.z > c.z && id.z <= c.z + 3 && id.x >> (id.z - c.z) == c.x && id.y >> (id.z - c.z) == c.y {
+                used.insert(id)
+            }
+        }
+        return used
     }
 
     /// Mapbox GL JS's fog culling for `camera` (`mapbox-gl-js` only): by the fog of the merged style

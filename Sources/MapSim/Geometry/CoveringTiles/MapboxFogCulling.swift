@@ -62,16 +62,27 @@ struct MapboxFogCulling: Sendable {
         let averageElevation: Double
         /// The highest height, exaggerated metres, the cover gave a tile's volume.
         let top: (OverscaledTileID) -> Double
+        /// The horizon line's distance in pixels from the top of the view (`horizonFromTop`).
+        let horizon: Double
+        /// The corner of a tile's square farthest along the view, by the bearing's quadrant.
+        private let corner: (x: Double, y: Double)
 
-        /// Whether `tile`'s corner rises above the line that is `horizon` pixels from the top.
-        func rises(_ tile: OverscaledTileID, horizon: Double) -> Bool {
-            let corners: [(Double, Double)] = [(0, 0), (1, 0), (1, 1), (0, 1)]
-            var quadrant = (camera.bearing + 45 + 360).truncatingRemainder(dividingBy: 360) / 90
-            quadrant = floor(quadrant + 0.5)
-            let corner = corners[Int(quadrant) % 4]
+        /// The rule for the cover of `camera`, whose transform has `viewProjection`.
+        init(viewProjection: Matrix4, camera: CoverCamera, averageElevation: Double, top: @escaping (OverscaledTileID) -> Double) {
+            self.viewProjection = viewProjection
+            self.camera = camera
+            self.averageElevation = averageElevation
+            self.top = top
+            horizon = MapboxFogCulling.horizonFromTop(camera)
+            let quadrant = floor((camera.bearing + 45 + 360).truncatingRemainder(dividingBy: 360) / 90 + 0.5)
+            corner = [(0, 0), (1, 0), (1, 1), (0, 1)][Int(quadrant) % 4]
+        }
+
+        /// Whether `tile`'s corner rises above the horizon line.
+        func rises(_ tile: OverscaledTileID) -> Bool {
             let tiles = pow(2, Double(tile.canonical.z))
-            let x = (Double(tile.canonical.x) + corner.0 + Double(tile.wrap) * tiles) / tiles * camera.worldSize
-            let y = (Double(tile.canonical.y) + corner.1) / tiles * camera.worldSize
+            let x = (Double(tile.canonical.x) + corner.x + Double(tile.wrap) * tiles) / tiles * camera.worldSize
+            let y = (Double(tile.canonical.y) + corner.y) / tiles * camera.worldSize
             let clip = viewProjection.transform(x, y, top(tile), 1)
             return (1 - clip.y / clip.w) * camera.height * 0.5 < horizon
         }
@@ -94,16 +105,14 @@ struct MapboxFogCulling: Sendable {
             let slant = camera.cameraToCenterDistance * cos(camera.pitchRadians)
             // The circumference at the camera's Mercator y read as degrees, as 3.0.1 has it.
             let circumference = 2 * Double.pi * 6_371_008.8 * cos(cy * Double.pi / 180)
-            let average = rising.averageElevation == 0 ? 0 : rising.averageElevation / circumference
-            worldSize = slant / (slant / camera.worldSize + center.z - average)
+            worldSize = slant / (slant / camera.worldSize + center.z - rising.averageElevation / circumference)
         }
         let scale = worldSize / camera.height
         let dx = max(x0 - cx, 0, cx - x1) * scale, dy = max(y0 - cy, 0, cy - y1) * scale
         let squared = dx * dx + dy * dy
         if squared == 0 || squared < distance * distance { return true }
         guard let rising, squared > distance * distance else { return false }
-        let horizon = Self.horizonFromTop(camera)
-        return horizon != 0 && rising.rises(tile, horizon: horizon)
+        return rising.horizon != 0 && rising.rises(tile)
     }
 
     /// The distance in pixels from the top of `camera`'s view of the line Mapbox draws the horizon
