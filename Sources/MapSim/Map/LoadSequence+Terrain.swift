@@ -81,12 +81,12 @@ extension LoadSequence {
     }
 
     /// The terrain Mapbox GL JS 3.0.1's covers of this frame see. It reads the terrain again only
-    /// after a tile response (its `data` event), in its order: the DEM source's cover first, from the
-    /// camera as it stood; then the DEM tiles in use — each tile of that cover loaded, else its
+    /// after new data (its `data` event: a tile laid out, the sprite; `noteNewData`), in its order:
+    /// the DEM source's cover first, from the camera as it stood; then the DEM tiles in use — each tile of that cover loaded, else its
     /// nearest loaded ancestor (10 levels up at most) and its loaded descendants (3 levels down); then,
     /// until it has one, the centre's altitude from them, which raises the camera of the other covers.
     private mutating func mapboxTerrainForCovers(camera: Camera, elevation: TerrainElevation, pyramid: TilePyramid) -> CoverTerrain {
-        if let reading = load.mapboxTerrain, reading.camera == camera, reading.responsesSeen == load.tileResponses, !reading.averageDue {
+        if let reading = load.mapboxTerrain, reading.camera == camera, reading.dataEventsSeen == load.dataEvents, !reading.averageDue {
             return reading.terrain
         }
         var reading = load.mapboxTerrain ?? MapboxTerrainReading(camera: camera, terrain: CoverTerrain())
@@ -96,7 +96,7 @@ extension LoadSequence {
             reading.averageElevation = nil
             reading.averageDue = false
         }
-        reading.responsesSeen = load.tileResponses
+        reading.dataEventsSeen = load.dataEvents
         let altitude = reading.centerAltitude ?? 0
         var mapbox = MapboxTerrain(exaggeration: elevation.exaggeration, demZoomRange: elevation.demZoomRange, trees: [:],
                                    demCoverAltitude: altitude, centerAltitude: altitude)

@@ -134,7 +134,6 @@ extension LoadSequence {
 
     mutating func receiveTile(_ response: Response, source id: String, tile: TileKey, url: String) -> [Action] {
         guard let index = load.sources.firstIndex(where: { $0.spec.id == id }), let state = load.sources[index].tiles[tile] else { return [] }
-        load.tileResponses += 1
         // A failed refresh keeps the data already shown.
         if response.error != nil && state.status == .loaded { return [] }
         let kind = load.sources[index].spec.kind
@@ -372,6 +371,7 @@ extension LoadSequence {
     /// New data arrived (a tile, the sprite): GL JS updates its sources on such an event, and only
     /// then looks for the parents of tiles that failed since.
     mutating func noteNewData() {
+        load.dataEvents += 1
         guard load.failedTilesAwaitUpdate else { return }
         load.failedTilesAwaitUpdate = false
         for index in load.sources.indices { load.sources[index].lastView = nil }

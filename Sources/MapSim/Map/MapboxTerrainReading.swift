@@ -1,7 +1,7 @@
 /// What Mapbox GL JS 3.0.1's terrain has read for the covers of one camera: the quadtrees of the DEM
 /// tiles built so far, the centre's altitude once sampled (once: it is not refined as finer DEM
 /// tiles arrive), the average elevation in view its fog samples the frame after, and the terrain
-/// the covers saw after the tile responses counted.
+/// the covers saw after the data events counted.
 struct MapboxTerrainReading: Sendable {
     /// The camera read for.
     var camera: Camera
@@ -13,8 +13,8 @@ struct MapboxTerrainReading: Sendable {
     var averageDue = false
     /// The quadtree of each DEM tile read so far (kept across cameras).
     var trees: [CanonicalTileID: MapboxDEMTree] = [:]
-    /// The load's tile responses when the covers last read the terrain: Mapbox covers again only after another.
-    var responsesSeen = -1
+    /// The load's data events when the covers last read the terrain: Mapbox covers again only after another.
+    var dataEventsSeen = -1
     /// The terrain the covers saw then.
     var terrain: CoverTerrain
 }

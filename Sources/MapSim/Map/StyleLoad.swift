@@ -44,6 +44,6 @@ struct StyleLoad: Sendable {
     var coverTerrain: (camera: Camera, terrain: CoverTerrain)?
     /// Mapbox GL JS's reading of the terrain (`mapbox-gl-js`).
     var mapboxTerrain: MapboxTerrainReading?
-    /// How many tile responses (data or failure) the load has taken.
-    var tileResponses = 0
+    /// How many times new data arrived (a tile laid out, the sprite: GL JS's `data` events).
+    var dataEvents = 0
 }
