@@ -66,6 +66,10 @@ enum FuzzTarget: String, CaseIterable {
         case .png:
             _ = try? PNGHeader.read(bytes)
             _ = try? PNGImage.validate(bytes)
+            // As a DEM tile of 3D terrain: its heights, and Mapbox GL JS's min/max quadtree of them.
+            if let dem = try? DEMTile.decode(png: bytes, encoding: .mapbox) {
+                _ = MapboxDEMTree(dem).range(levels: 4, x: 5, y: 9)
+            }
         case .geojson:
             guard let document = try? JSONParser.parse(bytes) else { return }
             _ = try? GeoJSONGeometry(json: document)
