@@ -12,6 +12,12 @@ resident memory (after one warm-up run), and the medians are printed.
 Without --binary it builds the release binary with scripts/build-release first. Without styles it
 measures Benchmarks/Fixtures/large-style.json and styles/sample/style.json.
 
+Given the reference validator (--validator, the bundle gl-style-validate.cjs of MapLibre's style
+spec; by default ../shared/oracle/gl-style-validate/gl-style-validate.cjs beside the project when it
+is there and node is on PATH), each round also runs `node gl-style-validate.cjs STYLE` after mapsim,
+so the two are paired run by run, and the ratio of the medians is printed — issue 49's goal is 0.03.
+--validator none leaves it out.
+
 --load measures a whole `mapsim load file:///.../style.json --no-cache --mode still --quiet` of the
 sample style instead — a copy whose URLs are all made absolute `file://` URLs, as MapLibre Native
 needs — and, given a Python with pymgl (--pymgl, else ./.venv-mln/bin/python when it imports pymgl),
@@ -93,12 +99,46 @@ def peak_memory(binary: str, style: Path) -> int:
         return int(report.read().split()[-1])
 
 
-def measure(binary: str, style: Path, runs: int) -> dict:
-    """Median (and range) of wall time and peak memory over `runs` runs each, after one warm-up."""
+def node_wall_time(validator: str, style: Path) -> float:
+    """Runs the reference validator on STYLE once with node and returns its wall time in seconds."""
+    start = time.perf_counter()
+    code = subprocess.call(["node", validator, str(style)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    if code not in (0, 1):
+        sys.exit(f"whole-process: node {validator} {style} exited with {code}")
+    return wall
+
+
+def reference_validator(given: str | None) -> str | None:
+    """The gl-style-validate bundle to pair with: the one given, else the oracle's beside the project."""
+    if given == "none":
+        return None
+    path = Path(given) if given else ROOT.parent / "shared/oracle/gl-style-validate/gl-style-validate.cjs"
+    if path.is_dir():
+        path = path / "gl-style-validate.cjs"
+    if not path.is_file() or not shutil.which("node"):
+        if given:
+            sys.exit(f"whole-process: cannot run {path} (it must exist, and node be on PATH)")
+        return None
+    return str(path)
+
+
+def measure(binary: str, style: Path, runs: int, validator: str | None = None) -> dict:
+    """Median (and range) of wall time and peak memory over `runs` runs each, after one warm-up; with
+    `validator`, the reference validator's wall time too, each of its runs right after one of mapsim's."""
     wall_time(binary, style)
-    walls = [wall_time(binary, style) for _ in range(runs)]
+    walls = []
+    references = []
+    for _ in range(runs):
+        walls.append(wall_time(binary, style))
+        if validator:
+            references.append(node_wall_time(validator, style))
     peaks = [peak_memory(binary, style) for _ in range(runs)]
-    return {
+    paired = {}
+    if references:
+        paired = {"reference_wall_seconds_median": statistics.median(references),
+                  "ratio_to_reference": statistics.median(walls) / statistics.median(references)}
+    return paired | {
         "style": str(style),
         "bytes": style.stat().st_size,
         "runs": runs,
@@ -207,6 +247,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--load", action="store_true", help="measure `mapsim load` of the sample style, paired with pymgl")
     parser.add_argument("--pymgl", help="with --load: the Python that imports pymgl (default: ./.venv-mln/bin/python if it does)")
+    parser.add_argument("--validator", help="gl-style-validate.cjs to pair validate with, or none (default: "
+                        "../shared/oracle/gl-style-validate/gl-style-validate.cjs when it is there and node is on PATH)")
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -236,19 +278,23 @@ def main() -> None:
 
     binary = args.binary[0] if args.binary else release_binary()
     read_from_disk_next_time(binary)
-    results = [measure(binary, style, args.runs) for style in styles]
+    validator = reference_validator(args.validator)
+    results = [measure(binary, style, args.runs, validator) for style in styles]
 
     if args.json:
         print(json.dumps({"binary": binary, "results": results}, indent=2))
         return
-    print(f"{binary}, median of {args.runs} runs each")
-    print(f"{'style':<36} {'size':>9} {'wall time':>10} {'peak memory':>12}")
+    print(f"{binary}, median of {args.runs} runs each" + (f", paired with node {validator}" if validator else ""))
+    print(f"{'style':<36} {'size':>9} {'wall time':>10} {'peak memory':>12}" + (f" {'node':>10} {'ratio':>7}" if validator else ""))
     for result in results:
         name = Path(result["style"]).name
         size = f"{result['bytes'] / 1000:.0f} KB"
         wall = f"{result['wall_seconds_median'] * 1000:.1f} ms"
         peak = f"{result['peak_rss_kib_median'] / 1024:.1f} MiB"
-        print(f"{name:<36} {size:>9} {wall:>10} {peak:>12}")
+        paired = ""
+        if "ratio_to_reference" in result:
+            paired = f" {result['reference_wall_seconds_median'] * 1000:>7.0f} ms {result['ratio_to_reference']:>7.4f}"
+        print(f"{name:<36} {size:>9} {wall:>10} {peak:>12}{paired}")
 
 
 if __name__ == "__main__":

@@ -33,9 +33,9 @@ struct RegionDownloadCommand: AsyncParsableCommand {
         (offline-region-status-changed after each resource, offline-region-response-error, \
         offline-region-tile-limit-exceeded) as they happen.
 
-        Each resource is committed to the database as it arrives, so even a download killed \
-        outright (SIGKILL, a phone's app killer) keeps all but what was in flight, and the \
-        database stays one MapLibre Native opens.
+        Each resource is committed to the database within 40 ms of its arrival, so even a \
+        download killed outright (SIGKILL, a phone's app killer) keeps all but what was in \
+        flight and what came in its last 40 ms, and the database stays one MapLibre Native opens.
 
         Complete means what `region status` says, MapLibre Native's OfflineRegionStatus worked out \
         from the database: every required resource stored. What the server does not have (a 404: \

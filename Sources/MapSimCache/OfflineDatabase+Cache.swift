@@ -13,7 +13,7 @@ extension OfflineDatabase {
             guard let response = try storedResponse(key, for: resource.url) else {
                 return .failure(.notFound, "\(resource.url) is not in the cache", source: .cache)
             }
-            if !isReadOnly { enqueue(.touch(key, accessed: resource.issued?.secondsSince1970 ?? Self.now), commitNow: false) }
+            if !isReadOnly { enqueue(.touch(key, accessed: resource.issued?.secondsSince1970 ?? Self.now), commit: .whenWritesPileUp) }
             return response
         } catch {
             return .failure(.other, error.message, source: .cache)
@@ -28,21 +28,23 @@ extension OfflineDatabase {
             return StoredBody(data: packed.data, compressed: packed.compressed)
         } ?? StoredBody(data: nil, compressed: false)
         enqueue(.put(RowKey(resource, mapbox: options.mapbox), kind: resource.storedKindNumber, body,
-                     headers: StoredHeaders(response), accessed: resource.issued?.secondsSince1970 ?? Self.now, region: nil), commitNow: true)
+                     headers: StoredHeaders(response), accessed: resource.issued?.secondsSince1970 ?? Self.now, region: nil), commit: .atOnce)
     }
 
     /// Queued like `store(_:_:)`.
     public func refresh(_ resource: Resource, _ response: Response) {
         guard !isReadOnly, existing != nil else { return }
         enqueue(.refresh(RowKey(resource, mapbox: options.mapbox), expires: response.expires?.secondsSince1970, mustRevalidate: response.mustRevalidate,
-                         accessed: resource.issued?.secondsSince1970 ?? Self.now), commitNow: true)
+                         accessed: resource.issued?.secondsSince1970 ?? Self.now), commit: .atOnce)
     }
 
     public func flush() async {
         guard let database = existing else { return }
+        // A commit waiting out its spacing is not waited for: this one takes the writes now.
         let queue = state.withLock { state -> Bool in
-            guard !state.pending.isEmpty, !state.commitQueued else { return false }
+            guard !state.pending.isEmpty, !state.commitQueued || state.commitSpaced else { return false }
             state.commitQueued = true
+            state.commitSpaced = false
             return true
         }
         if queue { queueCommit(on: database) }
@@ -103,18 +105,50 @@ extension OfflineDatabase {
         state.withLock { $0.pending.count }
     }
 
-    /// Adds a write to the queue; queues a commit when `commitNow` (or when touches pile up) and
-    /// none is waiting already. A commit takes every write queued when it starts.
-    func enqueue(_ write: PendingWrite, commitNow: Bool) {
+    /// When a queued write is committed.
+    enum CommitTiming {
+        /// With the next write that asks for a commit, or once `pendingTouchLimit` writes wait.
+        case whenWritesPileUp
+        /// As soon as the writer is free: the commit takes every write queued when it starts.
+        case atOnce
+        /// As soon as the writer is free, but no sooner than `commitSpacing` after the last commit
+        /// began: a steady stream of writes shares one commit every `commitSpacing`.
+        case spaced
+    }
+
+    /// The least time between two spaced commits. A write waits at most this long before its commit
+    /// is queued, well within the 100 ms a write may take to be on disk; a commit in rollback-journal
+    /// mode costs four `fdatasync`s, and a download that committed each time the writer was free
+    /// spent a quarter of its CPU committing.
+    static let commitSpacing: Duration = .milliseconds(40)
+
+    /// Adds a write to the queue, and queues a commit as `commit` says, when none is queued already.
+    /// A commit takes every write queued when it starts.
+    func enqueue(_ write: PendingWrite, commit: CommitTiming) {
         guard let database = try? writable else { return }
-        let queue = state.withLock { state -> Bool in
-            guard state.database === database else { return false }
+        let wait = state.withLock { state -> Duration? in
+            guard state.database === database else { return nil }
             state.pending.append(write)
-            guard !state.commitQueued, commitNow || state.pending.count >= Self.pendingTouchLimit else { return false }
+            guard !state.commitQueued, commit != .whenWritesPileUp || state.pending.count >= Self.pendingTouchLimit else { return nil }
             state.commitQueued = true
-            return true
+            guard commit == .spaced, let last = state.lastCommit else { return .zero }
+            let wait = last + Self.commitSpacing - .now
+            state.commitSpaced = wait > .zero
+            return max(wait, .zero)
         }
-        if queue { queueCommit(on: database) }
+        guard let wait else { return }
+        guard wait > .zero else { return queueCommit(on: database) }
+        let (seconds, attoseconds) = wait.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+            // Unless `flush()` took the writes meanwhile.
+            let due = self.state.withLock { state -> Bool in
+                guard state.commitSpaced else { return false }
+                state.commitSpaced = false
+                return true
+            }
+            if due { self.queueCommit(on: database) }
+        }
     }
 
     private func queueCommit(on database: DatabaseQueue) {
@@ -131,6 +165,7 @@ extension OfflineDatabase {
     private func commit(_ db: Database) throws {
         let batch = state.withLock { state -> [PendingWrite] in
             state.commitQueued = false
+            state.lastCommit = .now
             defer { state.pending.removeAll(keepingCapacity: true) }
             return state.pending
         }

@@ -156,13 +156,13 @@ extension OfflineDatabase {
     /// with no response — the stored row linked.
     func queueRegionWrite(_ resource: Resource, region id: Int64, response: Response?, body: StoredBody, accessed: Int64) {
         let key = RowKey(resource, mapbox: options.mapbox)
-        // Committed as they arrive — one transaction for all that came while the last one ran — so
-        // that a killed download keeps all but what was in flight (MapLibre's batches of 64 lose up
-        // to 63 answers).
+        // Committed as they arrive — one transaction for all that came in the last 40 ms — so that a
+        // killed download keeps all but what was in flight and what came in the last 40 ms
+        // (MapLibre's batches of 64 lose up to 63 answers).
         if let response {
-            enqueue(.put(key, kind: resource.storedKindNumber, body, headers: StoredHeaders(response), accessed: accessed, region: id), commitNow: true)
+            enqueue(.put(key, kind: resource.storedKindNumber, body, headers: StoredHeaders(response), accessed: accessed, region: id), commit: .spaced)
         } else {
-            enqueue(.link(key, region: id), commitNow: true)
+            enqueue(.link(key, region: id), commit: .spaced)
         }
     }
 

@@ -12,7 +12,8 @@ import MapSimJSON
 /// in their canonical form, without access tokens; `expires`, `modified` and `accessed` in seconds.
 /// The ambient cache — what no offline region holds — is kept under a maximum size (50 MB by
 /// default) by evicting the least recently used rows. Writes are queued and committed in groups,
-/// one transaction for all that arrived while the previous one ran; a lookup after a write sees it.
+/// one transaction for all that arrived while the previous one ran (a region download's: in the last
+/// 40 ms); a lookup after a write sees it.
 ///
 /// Opening: a missing file is created on the first write (MapLibre's schema, rollback journal,
 /// incremental auto-vacuum). MapLibre's older versions are migrated as MapLibre migrates them — or
@@ -80,6 +81,10 @@ public final class OfflineDatabase: ResourceCache {
         var pending: [PendingWrite] = []
         /// Whether a group commit is queued and has not yet taken `pending`.
         var commitQueued = false
+        /// Whether that commit waits out `commitSpacing` before it is handed to the writer.
+        var commitSpaced = false
+        /// When the last group commit took its writes.
+        var lastCommit: ContinuousClock.Instant?
         /// What went wrong since opening: writes lost, a damaged file set aside.
         var problems: [String] = []
         /// Why the file could not be created, once a write tried.

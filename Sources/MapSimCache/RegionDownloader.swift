@@ -3,8 +3,9 @@ import MapSim
 /// Downloads an offline region into an offline database, as MapLibre Native's offline download
 /// does (`RegionDownload`), driven by a `DriveLoop` over the backends and delivery model it is given.
 /// A region already partly downloaded resumes: what the database holds is linked without a request.
-/// Each resource is committed as it arrives (group commits: one transaction for all that arrived
-/// while the previous one ran), so a killed download loses at most what was in flight; a cancelled
+/// Each resource is committed as it arrives (group commits: one transaction for all that arrived in
+/// the last 40 ms), so a killed download loses at most what was in flight and what arrived in the
+/// 40 ms before; a cancelled
 /// task (Ctrl-C, SIGTERM) stops the download after committing what was downloaded. The next run
 /// resumes from there.
 public struct RegionDownloader: Sendable {

@@ -14,7 +14,8 @@ enum RowKey: Hashable, Sendable {
     init(_ resource: Resource, mapbox: MapboxURL) {
         if let tile = resource.tileData {
             let template = mapbox.canonical(tile.urlTemplate)
-            let ratio = template.contains("{ratio}") && tile.pixelRatio > 1 ? 2 : 1
+            // The standard library's search: Foundation's `contains` goes through NSString, a cost on every tile.
+            let ratio = template.firstRange(of: "{ratio}") != nil && tile.pixelRatio > 1 ? 2 : 1
             self = .tile(template: template, pixelRatio: ratio, z: tile.id.z, x: tile.id.x, y: tile.urlY)
         } else {
             let url = mapbox.canonical(resource.url)

@@ -72,6 +72,9 @@ public final class HTTPResourceLoader: ResourceLoader {
             // The pipeline caps the requests in flight (20, as the SDKs); the client adds no lower cap
             // per host (AsyncHTTPClient's is 8), as MapLibre's curl client adds none.
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1_000
+            // No distributed-tracing spans: mapsim records its requests itself, and the spans'
+            // attributes cost a few percent of a region download even with no tracer bootstrapped.
+            configuration.tracing.tracer = nil
             let created = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             state.client = created
             return created

@@ -6,7 +6,7 @@ import Synchronization
 /// has 5,432 expressions, 1,097 of them different), and each is compiled once. The compiler's result
 /// depends only on the expression and the property's spec (and the validator's flavor, fixed for a
 /// validation), and its errors are keyed below the expression, so a kept result serves every use.
-/// One cache serves a whole validation: the threads that check halves of the layers share it, so
+/// One cache serves a whole validation: the threads that check parts of the layers share it, so
 /// that what one compiled the other finds.
 final class ExpressionCompileCache: Sendable {
     private struct Key: Hashable {

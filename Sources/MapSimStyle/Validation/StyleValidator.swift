@@ -313,33 +313,48 @@ public struct StyleValidator: Sendable {
         for (index, layer) in layers.enumerated() {
             if let id = LayerID(layer.objectValue?["id"]) { layersByID[id, default: []].append(index) }
         }
-        // A large style's layers are checked in two halves at once, on two threads; each half's
-        // diagnostics come out in order, and the first half's come first, as one pass would give them.
+        // A large style's layers are checked in parts, on as many threads as the machine has; each
+        // part's diagnostics come out in order, and the parts' in theirs, as one pass would give them.
         guard let ranges = layerRanges, layers.count >= Self.layersCheckedInParallel else {
             return validateLayers(layers, in: layers.indices, sources: sources)
         }
-        // Halves of the layers' text, not of their number: a layer's cost follows its size.
-        let total = ranges.reduce(0) { $0 + $1.count }
-        var middle = 0
-        var sum = 0
-        while middle < ranges.count - 1, sum + ranges[middle].count <= total / 2 {
-            sum += ranges[middle].count
-            middle += 1
-        }
-        let halves = [0..<middle, middle..<layers.count]
-        let found = Mutex<[[StyleDiagnostic]]>([[], []])
+        let parts = Self.parts(ofSizes: ranges.map(\.count), count: Self.partsCheckedInParallel)
+        let found = Mutex<[[StyleDiagnostic]]>(Array(repeating: [], count: parts.count))
         let base = self
-        DispatchQueue.concurrentPerform(iterations: halves.count) { half in
+        // More parts than threads: a thread that finishes its part early takes the next, so no
+        // thread waits on another whose layers happened to cost more.
+        DispatchQueue.concurrentPerform(iterations: parts.count) { part in
             var validator = base
             validator.diagnostics = []
-            validator.validateLayers(layers, in: halves[half], sources: sources)
+            validator.validateLayers(layers, in: parts[part], sources: sources)
             let diagnostics = validator.diagnostics
-            found.withLock { $0[half] = diagnostics }
+            found.withLock { $0[part] = diagnostics }
         }
         diagnostics += found.withLock { $0.joined() }
     }
 
-    /// From how many layers a style's layers are checked on two threads.
+    /// Consecutive runs of layers of about equal text, `count` of them at most: a layer's cost
+    /// follows its size.
+    static func parts(ofSizes sizes: [Int], count: Int) -> [Range<Int>] {
+        let total = sizes.reduce(0, +)
+        var parts: [Range<Int>] = []
+        var start = 0
+        var sum = 0
+        for (index, size) in sizes.enumerated() {
+            sum += size
+            let boundary = total * (parts.count + 1) / count
+            if sum >= boundary || index == sizes.count - 1 {
+                parts.append(start..<(index + 1))
+                start = index + 1
+            }
+        }
+        return parts
+    }
+
+    /// How many parts a large style's layers are cut into.
+    private static let partsCheckedInParallel = 16
+
+    /// From how many layers a style's layers are checked on several threads.
     private static let layersCheckedInParallel = 128
 
     private mutating func validateLayers(_ layers: [JSONValue], in indices: Range<Int>, sources: JSONValue?) {

@@ -68,6 +68,30 @@ struct StyleValidatorTests {
         ])
     }
 
+    @Test func aLargeStyleChecksItsLayersInPartsAndReportsThemInOrder() {
+        // 400 layers, every seventh with a mistake (one in every part), the layers of unequal size:
+        // checked in parts on several threads, the diagnostics still come in the layers' order.
+        let layers = (0..<400).map { index -> String in
+            let padding = String(repeating: " ", count: index % 50 * 20)
+            let paint = index % 7 == 0 ? "\"fill-bogus-\(index)\": 1" : "\"fill-opacity\": [\"interpolate\", [\"linear\"], [\"zoom\"], 5, 0, 10, 1]"
+            return "{\"id\": \"l\(index)\", \"type\": \"fill\", \"source\": \"v\", \"source-layer\": \"s\",\(padding) \"paint\": {\(paint)}}"
+        }
+        let style = "{\"version\": 8, \"sources\": {\"v\": {\"type\": \"vector\", \"url\": \"u\"}},\n\"layers\": [\n" + layers.joined(separator: ",\n") + "]}"
+        let expected = stride(from: 0, to: 400, by: 7).map { "\($0 + 3): layers[\($0)].paint.fill-bogus-\($0): unknown property \"fill-bogus-\($0)\"" }
+        #expect(check(style) == expected)
+    }
+
+    @Test func theLayersArePartedByTheirText() {
+        let sizes = [100, 1, 1, 1, 50, 50, 1, 97, 3, 3, 90, 2]
+        let parts = StyleValidator.parts(ofSizes: sizes, count: 4)
+        #expect(parts.count <= 4 && parts.first?.lowerBound == 0 && parts.last?.upperBound == sizes.count)
+        for (part, next) in zip(parts, parts.dropFirst()) { #expect(part.upperBound == next.lowerBound && !part.isEmpty) }
+        #expect(parts.map { sizes[$0].reduce(0, +) } == [100, 103, 98, 98])
+        // As many parts as layers at most, and one for a single layer.
+        #expect(StyleValidator.parts(ofSizes: [5, 5], count: 16) == [0..<1, 1..<2])
+        #expect(StyleValidator.parts(ofSizes: [7], count: 16) == [0..<1])
+    }
+
     @Test func checksLegacyFunctions() {
         let diagnostics = check("""
         {"version": 8, "sources": {"v": {"type": "vector", "url": "u"}},
