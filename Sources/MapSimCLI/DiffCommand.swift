@@ -6,6 +6,8 @@ import MapSimKit
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
+        // Parsed as a root by `mapsim COMMAND` (MapSimCommand.leafCommand): "mapsim" is its super-command.
+        _superCommandName: "mapsim",
         abstract: "Compare two traces and print which events and fields differ.",
         discussion: """
         Traces are YAML (.yaml, .yml) or JSON lines (anything else, including --events files). \

@@ -6,6 +6,8 @@ import MapSimKit
 struct EvalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval",
+        // Parsed as a root by `mapsim COMMAND` (MapSimCommand.leafCommand): "mapsim" is its super-command.
+        _superCommandName: "mapsim",
         abstract: "Evaluate a style expression on a feature, as the map SDKs evaluate it.",
         discussion: """
         EXPR is an expression in JSON (or a legacy function object with --property-spec). The \

@@ -6,6 +6,8 @@ import MapSimKit
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
+        // Parsed as a root by `mapsim COMMAND` (MapSimCommand.leafCommand): "mapsim" is its super-command.
+        _superCommandName: "mapsim",
         abstract: "Export a trace in the Chrome trace format, to open in Perfetto (ui.perfetto.dev).",
         discussion: """
         Requests become slices on one track per kind (style, tile, glyphs, ...), each with its \

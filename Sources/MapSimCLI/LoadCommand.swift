@@ -7,6 +7,8 @@ import Synchronization
 struct LoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "load",
+        // Parsed as a root by `mapsim COMMAND` (MapSimCommand.leafCommand): "mapsim" is its super-command.
+        _superCommandName: "mapsim",
         abstract: "Load a style as a Mapbox/MapLibre map would, and report every event.",
         discussion: """
         STYLE is a file path, or a file://, asset://, http(s):// or mapbox:// URL. Relative URLs in \

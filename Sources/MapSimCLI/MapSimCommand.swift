@@ -36,8 +36,31 @@ struct MapSimCommand: ParsableCommand {
           mapsim content verify city.mapsimpkg --public-key site-key.pub
         """,
         version: MapSimInfo.version,
-        subcommands: [LoadCommand.self, TilesCommand.self, CacheCommand.self, RegionCommand.self, RunCommand.self, DiffCommand.self, ReportCommand.self, ExportCommand.self, ValidateCommand.self, EvalCommand.self, LiveCommand.self, ContentCommand.self, ServeCommand.self]
+        subcommands: commands
     )
+
+    /// The commands, in the order help lists them.
+    static let commands: [any ParsableCommand.Type] = [LoadCommand.self, TilesCommand.self, CacheCommand.self, RegionCommand.self, RunCommand.self, DiffCommand.self,
+                                                       ReportCommand.self, ExportCommand.self, ValidateCommand.self, EvalCommand.self, LiveCommand.self,
+                                                       ContentCommand.self, ServeCommand.self]
+
+    /// The command without subcommands of its own named `name`, found without building any
+    /// command's configuration (the root's help, with its table of exit statuses, cost a tenth of a
+    /// `load`'s start-up) or any collection of command types.
+    static func leafCommandType(named name: String) -> (any ParsableCommand.Type)? {
+        switch name {
+        case "load": LoadCommand.self
+        case "tiles": TilesCommand.self
+        case "run": RunCommand.self
+        case "diff": DiffCommand.self
+        case "report": ReportCommand.self
+        case "export": ExportCommand.self
+        case "validate": ValidateCommand.self
+        case "eval": EvalCommand.self
+        case "serve": ServeCommand.self
+        default: nil
+        }
+    }
 
     /// Runs the command, and exits: with `cannotWrite` when standard output could not be written,
     /// whatever else happened.
@@ -88,9 +111,7 @@ struct MapSimCommand: ParsableCommand {
     /// parses them (a fifth of a `load`'s start-up). What this refuses — help, a mistake — is
     /// parsed again from the root, which words it as it always has.
     private static func leafCommand(_ arguments: [String]) -> sending (any ParsableCommand)? {
-        guard let name = arguments.first,
-              let leaf = configuration.subcommands.first(where: { $0.configuration.commandName == name && $0.configuration.subcommands.isEmpty })
-        else { return nil }
+        guard let name = arguments.first, let leaf = leafCommandType(named: name) else { return nil }
         return try? leaf.parse(Array(arguments.dropFirst()))
     }
 

@@ -6,6 +6,8 @@ import MapSimKit
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
+        // Parsed as a root by `mapsim COMMAND` (MapSimCommand.leafCommand): "mapsim" is its super-command.
+        _superCommandName: "mapsim",
         abstract: "Write a self-contained HTML page of traces: waterfall, milestones, critical path, tiles.",
         discussion: """
         Each TRACE — a YAML trace, a JSON-lines trace, an --events file of `mapsim load`, or what \

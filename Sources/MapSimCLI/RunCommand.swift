@@ -6,6 +6,8 @@ import MapSimKit
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
+        // Parsed as a root by `mapsim COMMAND` (MapSimCommand.leafCommand): "mapsim" is its super-command.
+        _superCommandName: "mapsim",
         abstract: "Run scenarios and compare each trace with its golden trace.",
         discussion: """
         Each SCENARIO (NAME.scenario.yaml) runs on the simulated network and the virtual clock, \

@@ -8,6 +8,8 @@ import Synchronization
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
+        // Parsed as a root by `mapsim COMMAND` (MapSimCommand.leafCommand): "mapsim" is its super-command.
+        _superCommandName: "mapsim",
         abstract: "Serve a style and everything it needs over HTTP to a real map SDK, recording every request.",
         discussion: """
         STYLE is a style file; its folder is served at http://HOST:PORT/ and the style itself at \

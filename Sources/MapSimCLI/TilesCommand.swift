@@ -5,6 +5,8 @@ import MapSimKit
 struct TilesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tiles",
+        // Parsed as a root by `mapsim COMMAND` (MapSimCommand.leafCommand): "mapsim" is its super-command.
+        _superCommandName: "mapsim",
         abstract: "Print the tiles that cover a view, as z/x/y, nearest to the centre first.",
         discussion: """
         The covering zoom is zoom + log2(512 / tile size), floored for vector sources and rounded \

@@ -6,6 +6,8 @@ import MapSimKit
 struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
+        // Parsed as a root by `mapsim COMMAND` (MapSimCommand.leafCommand): "mapsim" is its super-command.
+        _superCommandName: "mapsim",
         abstract: "Check styles against the style spec v8, with gl-style-validate's messages.",
         discussion: """
         Prints FILE:LINE: message for each problem and nothing for a valid style; --json prints \

@@ -1,4 +1,6 @@
 import Foundation
+import ArgumentParser
+@testable import MapSimCLI
 import MapSimTesting
 import Testing
 
@@ -134,6 +136,18 @@ struct DocumentationTests {
 
     /// A default is shown as it would be typed (`--timeout`'s `60s`, `--max-age`'s `1h`), never as
     /// a Swift value (`DurationArgument(time: …)`, which `--help` showed before).
+    @Test func theLeafCommandsAreTheCommandsWithoutSubcommandsByTheirNames() {
+        for command in MapSimCommand.commands {
+            let name = command.configuration.commandName ?? ""
+            let leaf = MapSimCommand.leafCommandType(named: name)
+            #expect(leaf.map(ObjectIdentifier.init) == (command.configuration.subcommands.isEmpty ? ObjectIdentifier(command) : nil), "\(name)")
+            // Parsed as a root, a leaf says whose command it is (and skips the completion-script check).
+            if leaf != nil { #expect(command.configuration._superCommandName == "mapsim", "\(name)") }
+        }
+        #expect(MapSimCommand.leafCommandType(named: "region") == nil && MapSimCommand.leafCommandType(named: "download") == nil)
+        #expect(MapSimCommand.configuration.subcommands.map { ObjectIdentifier($0) } == MapSimCommand.commands.map { ObjectIdentifier($0) })
+    }
+
     @Test func everyDefaultInTheHelpIsWrittenAsItWouldBeTyped() async throws {
         for command in try await Self.commandPaths() {
             let help = try await CommandRunner.run(command + ["--help"]).standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")

@@ -60,20 +60,23 @@ public struct StyleValidator: Sendable {
 
     /// The style in `bytes` checked as MapLibre's gl-style-validate checks it.
     private static func validateAsMapLibre(_ bytes: [UInt8]) -> [StyleDiagnostic] {
-        var validator = StyleValidator()
-        let document: JSONValue
+        let isLarge = bytes.count >= largeDocumentSize
+        // The specification is read on another thread while this one reads the document.
+        if isLarge { DispatchQueue.global().async { _ = parsedReference } }
+        let parsed: (value: JSONValue, elements: [Range<Int>]?)
         do {
             // What validating one layer reads of the others: an object layer's id, ref and type.
-            let parsed = try JSONParser.parse(bytes, summarizingElementsOf: "layers", keeping: ["id", "ref", "type"])
-            document = parsed.value
-            validator.layerRanges = parsed.elements
-            if parsed.elements != nil { validator.bytes = bytes }
-            validator.lines = DocumentLines(bytes: bytes)
+            parsed = try JSONParser.parse(bytes, summarizingElementsOf: "layers", keeping: ["id", "ref", "type"])
         } catch {
             // Reported as gl-style-validate's JSON reader reports it, when that reader would refuse the text too.
             let syntaxError = JSONLintSyntaxError.describe(bytes) ?? (error.message, error.line)
             return [StyleDiagnostic(message: syntaxError.message, line: syntaxError.line, isParseError: true)]
         }
+        let document = parsed.value
+        var validator = StyleValidator()
+        validator.layerRanges = parsed.elements
+        if parsed.elements != nil { validator.bytes = bytes }
+        validator.lines = DocumentLines(bytes: bytes)
         validator.validateRoot(document)
         // gl-style-validate sorts its errors by line with `a.line - b.line`, NaN for none.
         JavaScriptArraySort.sort(&validator.diagnostics) { a, b in
@@ -83,8 +86,19 @@ public struct StyleValidator: Sendable {
         if validator.hasImports {
             validator.diagnostics.append(StyleDiagnostic(message: Self.ignoredImportsNote, line: validator.lines.line("imports"), isWarning: true))
         }
-        return validator.diagnostics
+        let diagnostics = validator.diagnostics
+        if isLarge {
+            // Freeing what a large style's check built — its document, a thousand compiled
+            // expressions — took a tenth of the check: a worker thread frees it while the caller
+            // goes on with the diagnostics.
+            let leftovers = (validator, document)
+            DispatchQueue.global().async { withExtendedLifetime(leftovers) {} }
+        }
+        return diagnostics
     }
+
+    /// From what size a document's specification is read, and its leftovers freed, on another thread.
+    private static let largeDocumentSize = 256 * 1024
 
     // MARK: - Reporting
 

@@ -35,9 +35,14 @@ public final class EventLineWriter: Sendable {
 
     /// Appends one event.
     public func write(_ event: MapEvent) {
+        // Written out of the lock: threads that record at once (a server's event loops) wait for
+        // each other only to append, not to encode.
+        var line: [UInt8] = []
+        line.reserveCapacity(Self.typicalLineSize)
+        event.appendJSONLine(to: &line)
+        line.append(0x0A)
         let due: Duration? = state.withLock { state in
-            event.appendJSONLine(to: &state.buffer)
-            state.buffer.append(0x0A)
+            state.buffer.append(contentsOf: line)
             guard let batchInterval else {
                 flush(&state)
                 return nil
@@ -60,6 +65,9 @@ public final class EventLineWriter: Sendable {
             }
         }
     }
+
+    /// Room for most event lines (a request's is about 500 bytes), so one is written without growing.
+    private static let typicalLineSize = 1024
 
     /// Writes out the lines gathered and closes the file; throws if any write failed.
     public func close() throws(TraceError) {
