@@ -13,11 +13,26 @@ final class ExpressionCompileCache: Sendable {
         /// What the expression sets: a property's name (and section), or a context without a spec.
         let target: String
         let json: [UInt8]
+        /// The hash of both, worked out before the cache's lock is taken: threads that look up at
+        /// once wait for each other only for the table.
+        let hash: Int
 
-        func hash(into hasher: inout Hasher) {
+        init(target: String, json: [UInt8]) {
+            self.target = target
+            self.json = json
+            var hasher = Hasher()
             hasher.combine(target)
             // The bytes at once, not one at a time.
             json.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hash = hasher.finalize()
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(hash)
+        }
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.hash == rhs.hash && lhs.target == rhs.target && lhs.json == rhs.json
         }
     }
 

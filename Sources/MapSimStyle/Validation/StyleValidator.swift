@@ -335,8 +335,8 @@ public struct StyleValidator: Sendable {
         let parts = Self.parts(ofSizes: ranges.map(\.count), count: Self.partsCheckedInParallel)
         let found = Mutex<[[StyleDiagnostic]]>(Array(repeating: [], count: parts.count))
         let base = self
-        // More parts than threads: a thread that finishes its part early takes the next, so no
-        // thread waits on another whose layers happened to cost more.
+        // Many more parts than threads: a thread that finishes its part early takes the next, so
+        // no thread waits long on another whose layers happened to cost more.
         DispatchQueue.concurrentPerform(iterations: parts.count) { part in
             var validator = base
             validator.diagnostics = []
@@ -366,7 +366,7 @@ public struct StyleValidator: Sendable {
     }
 
     /// How many parts a large style's layers are cut into.
-    private static let partsCheckedInParallel = 16
+    private static let partsCheckedInParallel = 64
 
     /// From how many layers a style's layers are checked on several threads.
     private static let layersCheckedInParallel = 128
