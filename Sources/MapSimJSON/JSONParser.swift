@@ -233,7 +233,11 @@ public struct JSONParser {
     /// Checks a string as `parseString` would, building nothing unless it has escapes.
     private mutating func skipString() throws(JSONSyntaxError) {
         let start = position
-        position += 1
+        position = plainRun(from: position + 1)
+        if position < end, bytes[position] == UInt8(ascii: "\"") {
+            position += 1
+            return
+        }
         while position < end {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
@@ -260,6 +264,7 @@ public struct JSONParser {
         position += 1
         let start = position
         // Fast path: no escapes.
+        position = plainRun(from: position)
         while position < end {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
@@ -403,6 +408,31 @@ public struct JSONParser {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
             default: return
             }
+        }
+    }
+
+    /// Where the run of string bytes that need no attention starting at `index` ends: the first
+    /// quote, backslash or control character at or after it, or `end`. Sixteen bytes are looked
+    /// at a time (a style's long strings — notes, names, SVG paths — are read twice: skipped, then
+    /// parsed).
+    private func plainRun(from index: Int) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            var index = index
+            let quotes = SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
+            let backslashes = SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))
+            let space = SIMD16<UInt8>(repeating: 0x20)
+            while index + 16 <= end {
+                // In bounds: index + 16 <= end <= buffer.count, so the buffer has a base address.
+                let chunk = UnsafeRawPointer(buffer.baseAddress.unsafelyUnwrapped + index).loadUnaligned(as: SIMD16<UInt8>.self)
+                if any((chunk .== quotes) .| (chunk .== backslashes) .| (chunk .< space)) { break }
+                index += 16
+            }
+            while index < end {
+                let byte = buffer[index]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return index }
+                index += 1
+            }
+            return end
         }
     }
 

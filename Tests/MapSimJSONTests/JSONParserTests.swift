@@ -11,6 +11,34 @@ struct JSONParserTests {
         #expect(value["m"] == .object(JSONObject()))
     }
 
+    @Test func readsStringsWhateverWhereTheirSpecialBytesFallInSixteenByteRuns() throws {
+        // Strings are scanned sixteen bytes at a time: a quote, an escape, a control character or a
+        // multibyte character at any offset — in the first run, across runs, in the tail — reads
+        // as it would byte by byte, parsed and skipped (a summarized element) alike.
+        for length in 0..<40 {
+            for offset in 0...length {
+                let prefix = String(repeating: "a", count: offset)
+                let suffix = String(repeating: "b", count: length - offset)
+                for (middle, expected) in [("", prefix + suffix), ("\\n", prefix + "\n" + suffix), ("\\\"", prefix + "\"" + suffix),
+                                           ("é", prefix + "é" + suffix), ("\\u00e9", prefix + "é" + suffix)] {
+                    let text = "\"" + prefix + middle + suffix + "\""
+                    #expect(try JSONParser.parse(text) == .string(expected), "\(text)")
+                    // An object element's members are skipped, not built.
+                    let document = Array("{\"l\": [{\"k\": \(text), \(text): 1}, 1]}".utf8)
+                    let summarized = try JSONParser.parse(document, summarizingElementsOf: "l", keeping: [])
+                    let element = try JSONParser.parse(document, in: try #require(summarized.elements?.first))
+                    #expect(summarized.elements?.count == 2 && element["k"] == .string(expected) && element[expected] == .number(1), "\(text)")
+                }
+                // A raw control character is refused where it is, and so is a string left open.
+                let control = Array(("\"" + prefix + "\u{01}" + suffix + "\"").utf8)
+                #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(control) }
+                #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Array("{\"l\": [{\"k\": ".utf8) + control + Array("}]}".utf8), summarizingElementsOf: "l", keeping: []) }
+                #expect(throws: JSONSyntaxError.self) { try JSONParser.parse("\"" + prefix + suffix) }
+                #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Array("{\"l\": [{\"k\": \"\(prefix)\(suffix)".utf8), summarizingElementsOf: "l", keeping: []) }
+            }
+        }
+    }
+
     @Test func decodesSurrogatePairs() throws {
         #expect(try JSONParser.parse(#""\ud83d\uddfa""#) == .string("🗺"))
     }
