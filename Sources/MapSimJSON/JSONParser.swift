@@ -234,10 +234,6 @@ public struct JSONParser {
     private mutating func skipString() throws(JSONSyntaxError) {
         let start = position
         position = plainRun(from: position + 1)
-        if position < end, bytes[position] == UInt8(ascii: "\"") {
-            position += 1
-            return
-        }
         while position < end {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {

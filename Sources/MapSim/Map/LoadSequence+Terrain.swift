@@ -72,8 +72,9 @@ extension LoadSequence {
                                minimumElevation: terrain.lowestElevation)
         let transform = MercatorCoverTransform(camera: view, walk: .mapboxGLJS)
         let average = demCover ? terrain.demCoverAverageElevation : terrain.averageElevation
+        let demCoverTop = terrain.rootRange(demCover: true).upperBound
         let rising = MapboxFogCulling.RisingTiles(viewProjection: transform.viewProjection, camera: view, averageElevation: average) { tile in
-            if demCover { return terrain.rootRange(demCover: true).upperBound }
+            if demCover { return demCoverTop }
             let c = tile.canonical
             return terrain.elevationRange(z: c.z, x: c.x, y: c.y)?.upperBound ?? terrain.centerAltitude
         }
