@@ -7,14 +7,15 @@ import Foundation
 
 /// Progress for logs that are no terminal (a CI job's): a line on standard error every so often —
 /// every 10 s, or `MAPSIM_PROGRESS_INTERVAL` seconds — while long work runs, so a job that waits on
-/// a slow server is seen to be alive. On a terminal the commands show their own progress instead.
+/// a slow server is seen to be alive. On a terminal most commands show their own progress instead;
+/// one that has none of its own (`validate --deep`) ticks there too.
 final class ProgressTicker: Sendable {
     private let task: Task<Void, Never>?
 
-    /// Ticks while the work runs when `enabled` and standard output is not a terminal; `describe`
-    /// says how far the work is, given the seconds since it started.
-    init(enabled: Bool, _ describe: @escaping @Sendable (Int) -> String) {
-        guard enabled, isatty(STDOUT_FILENO) == 0 else {
+    /// Ticks while the work runs when `enabled` and standard output is not a terminal (or is one,
+    /// with `onTerminal`); `describe` says how far the work is, given the seconds since it started.
+    init(enabled: Bool, onTerminal: Bool = false, _ describe: @escaping @Sendable (Int) -> String) {
+        guard enabled, onTerminal || isatty(STDOUT_FILENO) == 0 else {
             task = nil
             return
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapSimKit
+import Synchronization
 
 /// `mapsim validate FILE...`: check styles against the style spec, as gl-style-validate does.
 struct ValidateCommand: AsyncParsableCommand {
@@ -38,8 +39,13 @@ struct ValidateCommand: AsyncParsableCommand {
         a sprite image outside its sheet is dropped by MapLibre Native, a PNG that does not decode \
         fails every engine. A problem only some engines have is prefixed with their names. Each \
         resource is tried once (--retries N for more), many at once under --max-requests, and \
-        each one that fails is reported once. A Mapbox engine (mapbox, mapbox-gl-js) follows the \
-        style's imports: each imported style is fetched and read, and its sources, sprites, glyphs, \
+        each one that fails is reported once. Each engine's load has --timeout (60 s) to go idle: \
+        one still waiting for answers then is an error naming them, and a load that takes a while \
+        says how far it is on standard error every 10 s:
+
+            mapsim validate --deep --engine maplibre-native --timeout 5s style.json
+
+        A Mapbox engine (mapbox, mapbox-gl-js) follows the style's imports: each imported style is fetched and read, and its sources, sprites, glyphs, \
         models and layers checked, each problem named by its chain of imports (import basemap → \
         landmarks: ...); point mapbox:// URLs at a server with --mapbox-api-url. For MapLibre's \
         engines a style with imports gets one warning that MapLibre ignores them. Without --deep \
@@ -64,6 +70,9 @@ struct ValidateCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "With --deep: retry a failed resource this many times, on the SDK's schedule (default: no retry).")
     var retries: Int = 0
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --deep: how long each engine's load may take to reach map-idle, and a server to answer (500ms, 2s; a bare number is seconds; default 60 s, and 30 s of a server's silence). A load still waiting for answers then is an error naming them.", valueName: "DURATION"))
+    var timeout: DurationArgument?
+
     @OptionGroup(title: "Loading (with --deep)")
     var loading: LoadingOptions
 
@@ -76,9 +85,14 @@ struct ValidateCommand: AsyncParsableCommand {
     func run() async throws {
         // An option that would do nothing is refused.
         guard deep || config.isEmpty else { throw ValidationError("--config sets config values for the load --deep makes: add --deep") }
+        guard deep || timeout == nil else { throw ValidationError("--timeout limits the load --deep makes: add --deep") }
+        if let limit = timeout?.time, limit <= .zero || limit > .seconds(86_400) {
+            throw ValidationError("--timeout must be above 0 and at most a day (86400 s), not \(limit.shortDescription)")
+        }
         let format = format ?? (json ? .json : .text)
         let flavor = loading.engine.flatMap { StyleSpecFlavor(engine: $0.rawValue) } ?? .maplibre
-        let status = deep ? await Self.validate(files, format: format, deepLoading: loading, mapbox: mapbox.normalizer, retries: retries, config: config)
+        let status = deep ? await Self.validate(files, format: format, deepLoading: loading, mapbox: mapbox.normalizer, retries: retries, config: config,
+                                                timeout: timeout?.time)
             : Self.validate(files, format: format, flavor: flavor)
         if status != ExitStatus.success { throw status }
     }
@@ -113,9 +127,12 @@ struct ValidateCommand: AsyncParsableCommand {
     }
 
     /// Validates `files`, and loads each one that is JSON as `deepLoading` says, `mapbox://` URLs
-    /// normalized by `mapbox`; the exit status as `validate(_:format:)` gives it.
+    /// normalized by `mapbox`, each engine's load given `timeout` to go idle and the network as
+    /// long to answer (without one: 60 s, and the network's own limits: 30 s of silence); the exit
+    /// status as `validate(_:format:)` gives it. A load that takes a while says how far it is on
+    /// standard error every 10 s (`MAPSIM_PROGRESS_INTERVAL`).
     static func validate(_ files: [String], format: ValidateFormat, deepLoading: LoadingOptions, mapbox: MapboxURL, retries: Int,
-                         config: [ConfigArgument] = []) async -> ExitCode {
+                         config: [ConfigArgument] = [], timeout: SimTime? = nil) async -> ExitCode {
         let settings = config.map { (importID: $0.importID, name: $0.name, value: $0.value == .null ? nil : Optional($0.value)) }
         var outcome = Outcome()
         let flavor = deepLoading.engine.flatMap { StyleSpecFlavor(engine: $0.rawValue) } ?? .maplibre
@@ -135,8 +152,19 @@ struct ValidateCommand: AsyncParsableCommand {
                 for engine in deepLoading.engine.map({ [$0] }) ?? Engine.Name.allCases {
                     var options = deepLoading
                     options.engine = engine
-                    guard let environment = try? options.environment(styleURL: styleURL, mapbox: mapbox, maximumRetries: retries) else { return ExitStatus.cannotWrite }
-                    byEngine.append((engine, await DeepValidator.validate(styleURL: styleURL, bytes: bytes, environment: environment, config: settings)))
+                    guard let environment = try? options.environment(styleURL: styleURL, mapbox: mapbox, maximumRetries: retries, budget: timeout) else {
+                        return ExitStatus.cannotWrite
+                    }
+                    let summary = Mutex(LoadSummary())
+                    let ticker = ProgressTicker(enabled: true, onTerminal: true) { seconds in
+                        "validate --deep: \(file) as \(engine.rawValue): " + LoadCommand.progress(summary.withLock { $0 }, after: seconds)
+                    }
+                    let found = await DeepValidator.validate(styleURL: styleURL, bytes: bytes, environment: environment, config: settings,
+                                                            timeout: timeout ?? .seconds(60)) { event in
+                        summary.withLock { $0.record(event) }
+                    }
+                    ticker.stop()
+                    byEngine.append((engine, found))
                     await environment.shutdown()
                 }
                 diagnostics += Self.merged(byEngine)

@@ -19,9 +19,17 @@ public enum DeepValidator {
     /// without imports (MapLibre's) a style with imports gets one warning that they are ignored.
     /// `config` values (import id — "" for the root style —, name, value) are set before the style
     /// loads, as `load --config` sets them, so a config that shows a layer checks what it needs.
+    ///
+    /// The load has `timeout` to reach map-idle (`validate --deep --timeout`). A load that does not
+    /// while requests still wait is an error naming them, unless it never goes idle by design (a
+    /// video plays): then what loaded by then is checked. `onEvent` sees every event of the load,
+    /// for progress.
     public static func validate(styleURL: String, bytes: [UInt8], environment: LoadingEnvironment,
-                                config: [(importID: String, name: String, value: JSONValue?)] = []) async -> [StyleDiagnostic] {
+                                config: [(importID: String, name: String, value: JSONValue?)] = [], timeout: SimTime = .seconds(60),
+                                onEvent: (@Sendable (MapEvent) -> Void)? = nil) async -> [StyleDiagnostic] {
         let map = environment.makeMap()
+        let progress = onEvent.map { map.subscribeAll($0) }
+        let unanswered = Mutex<[String]>([])
         for setting in config { await map.setConfigProperty(setting.importID, setting.name, setting.value) }
         let errors = Mutex<[MapLoadingError]>([])
         let glyphRanges = Mutex<[Resource]>([])
@@ -29,14 +37,19 @@ public enum DeepValidator {
         let subscription = map.subscribe(MapEvents.mapLoadingError) { event in errors.withLock { $0.append(event.payload) } }
         let requests = map.subscribe(MapEvents.resourceRequest) { event in
             let request = event.payload
+            if request.cancelled, request.response?.error != nil { unanswered.withLock { $0.append(request.request.url) } }
             if !request.request.scope.isRoot { importedURLs.withLock { $0[request.request.url] = request.request.scope } }
             guard request.request.kind == .glyphs, request.response?.data != nil || request.response?.size ?? 0 > 0 else { return }
             glyphRanges.withLock { if !$0.contains(where: { $0.url == request.request.url }) { $0.append(request.request) } }
         }
         await map.setStyleURI(styleURL)
-        _ = await map.run(until: .mapIdle, timeout: .seconds(60))
+        let outcome = await map.run(until: .mapIdle, timeout: timeout)
+        let reason = "no answer within the \(timeout.shortDescription) --timeout"
+        if case .timedOut = outcome { await map.giveUp(reason) }
+        let playingVideos = await map.readout.playingVideos
         subscription.cancel()
         requests.cancel()
+        progress?.cancel()
         let glyphWarnings = await glyphFlaws(glyphRanges.withLock { $0 }, map: map, engine: environment.mapOptions.engine)
         let sprite = await map.spriteImageNames
         let style = await map.style
@@ -50,6 +63,13 @@ public enum DeepValidator {
         var diagnostics = errors.withLock { $0 }.compactMap { error -> StyleDiagnostic? in
             let message = redactor.redact("\(error.type.rawValue): \(Self.naming(error, scopes: scopes))")
             return seen.insert(message).inserted ? StyleDiagnostic(message: message, line: nil) : nil
+        }
+        // A load that stopped waiting (a failed TileJSON: no map-loaded) has said why in its errors.
+        let waited = unanswered.withLock { $0 }
+        if case .timedOut = outcome, playingVideos.isEmpty, let first = waited.first {
+            let message = "the load did not reach map-idle within the \(timeout.shortDescription) --timeout: "
+                + "\(waited.count) request\(waited.count == 1 ? "" : "s") had no answer, first: \(first)"
+            diagnostics.append(StyleDiagnostic(message: redactor.redact(message), line: nil))
         }
         diagnostics += glyphWarnings.map { StyleDiagnostic(message: redactor.redact($0), line: nil, isWarning: true) }
         let document = try? JSONParser.parse(bytes)

@@ -116,6 +116,28 @@ struct RealServerTests {
         #expect(given["end"] == .number(2_000_000), "given up at the timeout")
     }
 
+    @Test func aDeepValidationWaitsForASilentServerNoLongerThanItsTimeoutAndNamesWhatHadNoAnswer() async throws {
+        let silent = try DroppingServer(.hold)
+        defer { silent.stop() }
+        let folder = try FixtureDirectory()
+        let tiles = "http://127.0.0.1:\(silent.port)/tiles"
+        let style = #"{"version": 8, "center": [0, 0], "zoom": 1, "sources": {"s": {"type": "vector", "maxzoom": 2, "tiles": [""#
+            + tiles + #"/{z}/{x}/{y}.pbf"]}}, "layers": [{"id": "l", "type": "fill", "source": "s", "source-layer": "x"}]}"#
+        let file = try folder.write("style.json", style)
+        let started = ContinuousClock.now
+        let validate = try await CommandRunner.run(["validate", "--deep", "--engine", "maplibre-native", "--no-cache", "--timeout", "1s", file],
+                                                   environment: ["MAPSIM_PROGRESS_INTERVAL": "0.2"])
+        #expect(ContinuousClock.now - started < .seconds(1) + Self.ending, "the 1 s --timeout bounds the load")
+        #expect(validate.status == 1, "\(validate.standardError)")
+        // Four tiles of the view and the parent MapLibre Native loads first.
+        #expect(validate.standardOutput.contains("style.json: the load did not reach map-idle within the 1 s --timeout: 5 requests had no answer, first: \(tiles)/"),
+                "\(validate.standardOutput)")
+        let progress = validate.standardError.split(separator: "\n").filter { $0.hasPrefix("mapsim: validate --deep: \(folder.path)/style.json as maplibre-native: loading for ") }
+        #expect(!progress.isEmpty && progress.allSatisfy { $0.contains("map-idle not yet") }, "\(validate.standardError)")
+        let alone = try await CommandRunner.run(["validate", "--timeout", "1s", file])
+        #expect(alone.status == 64 && alone.standardError.contains("--timeout limits the load --deep makes: add --deep"), "\(alone.standardError)")
+    }
+
     @Test func aDownloadWaitingOnASilentServerSaysOnEachProgressLineWhatItWaitsFor() async throws {
         let silent = try DroppingServer(.hold)
         defer { silent.stop() }
