@@ -26,7 +26,9 @@ struct ReportCommand: ParsableCommand {
 
         Up to 2,000 requests are all in the page at once; more are drawn as they scroll into view, \
         so a trace of 100,000 requests still scrolls. Filters live in the page's address \
-        (report.html#kind=tile&outcome=error), so a filtered view is a link.
+        (report.html#kind=tile&outcome=error), so a filtered view is a link. A JSON-lines trace \
+        is read a few megabytes at a time and its rows are kept in a temporary file (in TMPDIR) \
+        until the page is written, so the memory a report takes hardly grows with the trace.
 
         \(ExitStatus.section([(ExitStatus.success, "the page is written"), (ExitStatus.unreadableInput, "a trace cannot be read"), (ExitStatus.cannotWrite, "the page cannot be written")]))
 
@@ -52,19 +54,18 @@ struct ReportCommand: ParsableCommand {
     var allowTruncated = false
 
     func run() throws {
-        var reports: [TraceReport] = []
+        // Each trace is read a block at a time, its rows kept on disk until the page is written.
+        var reports: [SpooledTraceReport] = []
         for path in traces {
             do {
-                let trace = try Trace.read(file: path, allowTruncated: allowTruncated)
-                reports.append(TraceReport(name: URL(fileURLWithPath: path).lastPathComponent, trace: trace))
+                reports.append(try SpooledTraceReport(file: path, name: URL(fileURLWithPath: path).lastPathComponent, allowTruncated: allowTruncated))
             } catch {
                 throw ExitStatus.fail(error)
             }
         }
         do {
-            // Piece by piece: the page of a large trace is not copied whole before it is written.
             let file = try OutputFile(path: output, format: .page)
-            for piece in ReportPage.pieces(reports, title: title) { try file.write(piece) }
+            try ReportPage.write(reports, title: title, to: file)
             try file.close()
         } catch {
             throw ExitStatus.fail(error)

@@ -68,6 +68,21 @@ public struct PageDocument: Sendable {
     /// as it is, so that a large page is never copied whole in memory.
     public static func pieces(mode: String, title: String, head: String = "", after: [(id: String, runs: [[UInt8]])] = [],
                               appendMembers: (inout [UInt8]) -> Void) -> [[UInt8]] {
+        var pieces: [[UInt8]] = []
+        let elements = after.map { element in
+            (id: element.id, runs: { (emit: ([UInt8]) -> Void) in for run in element.runs { emit(run) } } as ((([UInt8]) throws(Never) -> Void) throws(Never) -> Void))
+        }
+        write(mode: mode, title: title, head: head, after: elements, appendMembers: appendMembers) { (piece: [UInt8]) throws(Never) in pieces.append(piece) }
+        return pieces
+    }
+
+    /// Writes the page `pieces(mode:title:head:after:appendMembers:)` makes, piece by piece, with
+    /// `emit`; each element of `after` gives its runs one by one to the function it is handed (the
+    /// rows of a long trace read back from a file), so no more than one run is held at once. An
+    /// error `emit` or a run throws ends the page there.
+    public static func write<Failure: Error>(mode: String, title: String, head: String = "",
+                                             after: [(id: String, runs: (_ emit: ([UInt8]) throws(Failure) -> Void) throws(Failure) -> Void)] = [],
+                                             appendMembers: (inout [UInt8]) -> Void, to emit: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
         var output = Array("""
         <!doctype html>
         <html lang="en">
@@ -95,22 +110,18 @@ public struct PageDocument: Sendable {
             appendEmbedded(data, to: &output)
         }
         output += Array("</script>\n<script>\(PageScript.source)</script>\n".utf8)
-        var pieces = [output]
+        try emit(output)
         for element in after {
-            pieces.append(Array("<script type=\"application/json\" id=\"\(escaped(element.id))\">[".utf8))
-            for run in element.runs {
-                guard run.contains(UInt8(ascii: "<")) else {
-                    pieces.append(run)
-                    continue
-                }
+            try emit(Array("<script type=\"application/json\" id=\"\(escaped(element.id))\">[".utf8))
+            try element.runs { (run: [UInt8]) throws(Failure) in
+                guard run.contains(UInt8(ascii: "<")) else { return try emit(run) }
                 var embedded: [UInt8] = []
                 appendEmbedded(run, to: &embedded)
-                pieces.append(embedded)
+                try emit(embedded)
             }
-            pieces.append(Array("]</script>\n".utf8))
+            try emit(Array("]</script>\n".utf8))
         }
-        pieces.append(Array("</body>\n</html>\n".utf8))
-        return pieces
+        try emit(Array("</body>\n</html>\n".utf8))
     }
 
     /// Appends `json` to `output` made safe inside a `<script>` element: every `<` (only ever inside

@@ -473,6 +473,8 @@ function criticalSection(trace, waterfall) {
 }
 
 function traceSection(trace, index) {
+  // The rows on the critical path are marked here: each was written before the path was known.
+  for (const step of (trace.critical && trace.critical.steps) || []) if (trace.rows[step]) trace.rows[step][CRITICAL] = 1;
   const waterfall = new Waterfall({id: 't' + (index + 1), name: trace.name, rows: trace.rows, duration: trace.duration, milestones: trace.milestones});
   return h('section', {class: 'trace', id: 'trace-' + (index + 1)},
     h('h2', null, trace.name),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MapSimJSON
+import MapSimTesting
 @testable import MapSim
 @testable import MapSimPages
 @testable import MapSimTrace
@@ -101,12 +102,28 @@ struct ReportDataTests {
         let json = TraceReport(name: "t", trace: trace).json
         #expect(json["critical"]?["steps"] == .array([.number(0), .number(1)]))
         #expect(json["critical"]?["milestone"] == .string("map-idle"))
-        #expect(json["rows"]?.arrayValue?.map { $0.arrayValue?[8] } == [.number(1), .number(1), .number(0)])
+        // A row is written before the path is known: the page marks the rows the steps name.
+        #expect(json["rows"]?.arrayValue?.map { $0.arrayValue?[8] } == [.number(0), .number(0), .number(0)])
         #expect(json["milestones"] == .array([.array([.string("style-loaded"), .number(10_000)]), .array([.string("map-loaded"), .number(40_000)]),
                                                .array([.string("map-idle"), .number(90_000)])]))
         #expect(json["duration"] == .number(90_000))
         let header = (json["header"]?.arrayValue ?? []).compactMap { pair in pair.arrayValue.map { "\($0[0].stringValue ?? ""): \($0[1].stringValue ?? "")" } }
         #expect(header.contains("network: 3g") && header.contains("camera: zoom 3 · the rest the style's · 800×600 at 1x") && header.contains("style: https://h/style.json"))
+    }
+
+    @Test func aStepAfterARequestGivenUpAfterItFailedNamesItsOwnRow() throws {
+        // The tile failed, was given up (a row the summary does not count again), then retried.
+        let events = [
+            request("https://h/style.json", .style, begin: 0, end: 10, .success([1], source: .network)),
+            request("https://h/t/1/0/0.pbf", begin: 10, end: 20, .failure(.server, "HTTP 503", source: .network)),
+            request("https://h/t/1/0/0.pbf", begin: 10, end: 21, nil),
+            request("https://h/t/1/1/1.pbf", begin: 10, end: 22, nil),
+            request("https://h/t/1/0/0.pbf", begin: 1_020, end: 1_040, .success([1], source: .network)),
+            MapEvent(begin: .milliseconds(1_100), end: .milliseconds(1_100), payload: .mapIdle),
+        ]
+        let json = TraceReport(name: "t", trace: Trace(header: Trace.Header(scenario: "t"), events: events)).json
+        #expect(json["critical"]?["steps"] == .array([.number(0), .number(1), .number(4)]))
+        #expect(json["rows"]?.arrayValue?.count == 5)
     }
 
     @Test func goldenAndNewTracesPairAsDiffPairsThem() {
@@ -139,6 +156,55 @@ struct ReportDataTests {
         #expect(pieces.contains(plain), "a run with nothing to escape is written as it is")
         let html = String(decoding: page, as: UTF8.self)
         #expect(html.contains(#"<script type="application/json" id="mapsim-rows-1">[[1,"a"],[2,"b"],[3,"\u003c/script>\u003cscript>alert(1)\u003c/script>"]]</script>"#))
+    }
+
+    /// The page `mapsim report` writes of `files`, read in blocks of `blockSize` bytes.
+    private func spooledPage(_ files: [String], title: String? = nil, blockSize: Int, in folder: FixtureDirectory) throws -> [UInt8] {
+        let reports = try files.map { try SpooledTraceReport(file: $0, name: URL(fileURLWithPath: $0).lastPathComponent, blockSize: blockSize) }
+        let path = folder.path + "/page-\(blockSize).html"
+        let file = try OutputFile(path: path, format: .page)
+        try ReportPage.write(reports, title: title, to: file)
+        try file.close()
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// A load's events: the style, tiles of a source (one failed, one retried, one with `<` in its
+    /// URL), their loads, a glyph range, milestones.
+    private var loadEvents: [MapEvent] {
+        [
+            request("https://h/maps/style.json", .style, begin: 0, end: 10, .success([1], source: .network)),
+            MapEvent(begin: .milliseconds(10), end: .milliseconds(10), payload: .styleLoaded),
+            request("https://h/maps/t/1/0/0.pbf", begin: 10, end: 30, .success([1], source: .network)),
+            request("https://h/maps/t/1/1/0.pbf", begin: 10, end: 20, .failure(.server, "HTTP 503", source: .network)),
+            request("https://h/maps/t/1/1/0.pbf", begin: 25, end: 45, .success([1], source: .cache), source: .database),
+            request("https://h/maps/t/1/0/1.pbf?q=</script>", begin: 10, end: 35, nil),
+            loaded("s", 1, 0, 0, at: 30),
+            loaded("s", 1, 1, 0, at: 45),
+            request("https://h/fonts/0-255.pbf", .glyphs, begin: 45, end: 60, .success([1], source: .network)),
+            MapEvent(begin: .milliseconds(60), end: .milliseconds(60), payload: .mapLoaded),
+            MapEvent(begin: .milliseconds(90), end: .milliseconds(90), payload: .mapIdle),
+        ]
+    }
+
+    @Test(arguments: [1, 300, 1 << 22])
+    func aReportReadFromItsFilesInBlocksIsThePageMadeInMemory(blockSize: Int) throws {
+        let folder = try FixtureDirectory()
+        let header = Trace.Header(scenario: "load", network: "3g")
+        let load = Trace(header: header, events: loadEvents)
+        // The first style requested after other requests: their rows wait for it to name their paths.
+        let late = Trace(header: header, events: Array(loadEvents[2...]) + loadEvents[..<2])
+        // No style requested at all: the header's style names the paths.
+        let styleless = Trace(header: Trace.Header(scenario: "tiles", style: "https://h/maps/style.json"), events: Array(loadEvents[2...]))
+        let many = Trace(header: header, events: loadEvents + (0..<5_000).map { request("https://h/maps/t/14/\($0)/7.pbf", begin: 100, end: 100 + Int64($0), .success([1], source: .network)) })
+        let files = try [("load.jsonl", load), ("late.jsonl", late), ("styleless.jsonl", styleless), ("many.jsonl", many)].map { try folder.write($0.0, $0.1.jsonLines) }
+            + [try folder.write("load.trace.yaml", load.yaml)]
+        let inMemory = ReportPage.bytes(try files.map { TraceReport(name: URL(fileURLWithPath: $0).lastPathComponent, trace: try Trace.read(file: $0)) }, title: "a <title>")
+        #expect(try spooledPage(files, title: "a <title>", blockSize: blockSize, in: folder) == inMemory)
+        let html = String(decoding: inMemory, as: UTF8.self)
+        #expect(html.contains(#"t/1/0/1.pbf?q=\u003c/script>"#) && html.components(separatedBy: "</script>").count == 3 + files.count)
+        #expect(html.contains(#","t/1/0/0.pbf","#), "paths below the style's folder")
+        let late0 = try SpooledTraceReport(file: files[1], name: "late", blockSize: blockSize)
+        #expect(late0.requestCount == 6)
     }
 
     @Test func scenariosWhoseNamesMakeOnePageGetOneEach() {

@@ -102,6 +102,7 @@ enum FuzzTarget: String, CaseIterable {
             guard let trace = try? Trace.read(yaml: String(decoding: bytes, as: UTF8.self)) else { return }
             Self.drawReports(of: trace)
         case .traceJSONLines:
+            Self.withScratchFile(bytes) { path in Self.readInBlocks(path) }
             guard let trace = try? Trace.read(jsonLines: bytes, allowTruncated: true) else { return }
             Self.drawReports(of: trace)
         case .contentManifest:
@@ -159,6 +160,28 @@ enum FuzzTarget: String, CaseIterable {
     }
 
     /// What is made of a trace read: its report page (rows, tiles, critical path) and its Perfetto export.
+    /// Reads the trace at `path` in blocks of a few bytes, as `mapsim report` reads a long one in
+    /// blocks of megabytes, and traps unless that is what reading it whole gives: the same header
+    /// and events, or the same error.
+    private static func readInBlocks(_ path: String) {
+        func inBlocks() throws(TraceError) -> Trace {
+            let reader = try TraceReader(file: path, allowTruncated: true, blockSize: 61)
+            var events: [MapEvent] = []
+            while let block = try reader.next() { events += block }
+            return Trace(header: reader.header, events: events)
+        }
+        let whole = Result { () throws(TraceError) in try Trace.read(file: path, allowTruncated: true) }
+        let blocks = Result { () throws(TraceError) in try inBlocks() }
+        switch (whole, blocks) {
+        case (.success(let whole), .success(let blocks)):
+            precondition(whole.header == blocks.header && whole.events.map(\.jsonLine) == blocks.events.map(\.jsonLine), "read in blocks, the trace differs")
+        case (.failure(let whole), .failure(let blocks)):
+            precondition(whole.description == blocks.description, "read in blocks, the error differs: \(whole) / \(blocks)")
+        default:
+            preconditionFailure("read in blocks, the trace is read where it is not, or not where it is")
+        }
+    }
+
     private static func drawReports(of trace: Trace) {
         _ = ReportPage.html([TraceReport(name: "fuzz", trace: trace)])
         _ = PerfettoExporter.export(trace)

@@ -15,65 +15,71 @@ public struct CriticalPath: Sendable, Equatable {
     public var time: SimTime
     /// The requests, the first (the style, usually) first.
     public var steps: [LoadSummary.RequestSpan]
+    /// Each step's place among the requests the path was read from.
+    public var offsets: [Int]
 
     /// The chain of `requests` (in the order they were answered) that leads to `milestone` at `time`.
     public init(requests: [LoadSummary.RequestSpan], milestone: Map.State, at time: SimTime) {
         self.milestone = milestone
         self.time = time
-        let answered = requests.enumerated().filter { !$0.element.cancelled && $0.element.end <= time }.map { Answered(offset: $0.offset, span: $0.element) }
-        guard var current = answered.max(by: { ($0.span.end, $0.offset) < ($1.span.end, $1.offset) }) else {
+        // The requests answered by the milestone, by their places: a path through 100,000 requests
+        // is found with a few bytes per request, not a copy of each.
+        let answered = requests.indices.filter { !requests[$0].cancelled && requests[$0].end <= time }
+        guard var current = answered.max(by: { (requests[$0].end, $0) < (requests[$1].end, $1) }) else {
             steps = []
+            offsets = []
             return
         }
-        let index = Index(answered)
-        var chain = [current.span]
+        let index = Index(requests, answered: answered)
+        var chain = [current]
         while let cause = index.cause(of: current) {
-            chain.append(cause.span)
+            chain.append(cause)
             current = cause
         }
-        steps = chain.reversed()
-    }
-
-    /// A request answered before the milestone, with its place in the order of answers.
-    private struct Answered {
-        var offset: Int
-        var span: LoadSummary.RequestSpan
+        offsets = chain.reversed()
+        steps = offsets.map { requests[$0] }
     }
 
     /// The answered requests ordered for finding causes quickly: by end (then order), and the
-    /// failures of each URL — so that a chain through 100,000 requests is found in moments.
+    /// failures of each URL — so that a chain through 100,000 requests is found in moments. Each
+    /// request is named by its place in `requests`.
     private struct Index {
-        let byEnd: [Answered]
-        let failuresByURL: [String: [Answered]]
+        let requests: [LoadSummary.RequestSpan]
+        let byEnd: [Int]
+        let failuresByURL: [String: [Int]]
 
-        init(_ answered: [Answered]) {
-            byEnd = answered.sorted { ($0.span.end, $0.offset) < ($1.span.end, $1.offset) }
-            failuresByURL = Dictionary(grouping: answered.filter(\.span.failed), by: \.span.url)
+        init(_ requests: [LoadSummary.RequestSpan], answered: [Int]) {
+            self.requests = requests
+            byEnd = answered.sorted { (requests[$0].end, $0) < (requests[$1].end, $1) }
+            var failures: [String: [Int]] = [:]
+            for offset in answered where requests[offset].failed { failures[requests[offset].url, default: []].append(offset) }
+            failuresByURL = failures
         }
 
-        /// The request whose arrival let `request` start — among those answered before it and
-        /// ended by its start, a failed attempt of its URL (the wait was a retry), else, latest
-        /// answers first, one of a kind that causes it, else one under way before it started (it
-        /// freed the slot the request waited for); nil for the first.
-        func cause(of request: Answered) -> Answered? {
-            let begin = request.span.begin
-            if let retried = failuresByURL[request.span.url]?.last(where: { $0.offset < request.offset && $0.span.end <= begin }) { return retried }
-            let rank = CriticalPath.causalRank(request.span.kind)
+        /// The request whose arrival let the request at `offset` start — among those answered
+        /// before it and ended by its start, a failed attempt of its URL (the wait was a retry),
+        /// else, latest answers first, one of a kind that causes it, else one under way before it
+        /// started (it freed the slot the request waited for); nil for the first.
+        func cause(of offset: Int) -> Int? {
+            let request = requests[offset]
+            let begin = request.begin
+            if let retried = failuresByURL[request.url]?.last(where: { $0 < offset && requests[$0].end <= begin }) { return retried }
+            let rank = CriticalPath.causalRank(request.kind)
             // The last answer ended by `begin`.
             var low = 0
             var high = byEnd.count
             while low < high {
                 let middle = (low + high) / 2
-                if byEnd[middle].span.end <= begin { low = middle + 1 } else { high = middle }
+                if requests[byEnd[middle]].end <= begin { low = middle + 1 } else { high = middle }
             }
             var position = low - 1
             while position >= 0 {
-                let end = byEnd[position].span.end
+                let end = requests[byEnd[position]].end
                 var first = position
-                while first > 0 && byEnd[first - 1].span.end == end { first -= 1 }
-                let group = byEnd[first...position].filter { $0.offset < request.offset }
-                if let cause = group.last(where: { CriticalPath.causalRank($0.span.kind) < rank }) { return cause }
-                if let waited = group.last(where: { $0.span.begin < begin }) { return waited }
+                while first > 0 && requests[byEnd[first - 1]].end == end { first -= 1 }
+                let group = byEnd[first...position].filter { $0 < offset }
+                if let cause = group.last(where: { CriticalPath.causalRank(requests[$0].kind) < rank }) { return cause }
+                if let waited = group.last(where: { requests[$0].begin < begin }) { return waited }
                 position = first - 1
             }
             return nil

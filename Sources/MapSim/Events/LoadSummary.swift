@@ -17,7 +17,9 @@ public struct LoadSummary: Sendable, Equatable {
     public struct RequestSpan: Sendable, Equatable {
         /// The request's kind.
         public var kind: Resource.Kind
-        /// Its URL.
+        /// Its URL; empty in a summary that keeps only the URLs the critical path reads
+        /// (`init(keepingEveryRequestURL: false)`) when neither this request nor one of the same URL
+        /// before it failed.
         public var url: String
         /// When it started.
         public var begin: SimTime
@@ -41,6 +43,10 @@ public struct LoadSummary: Sendable, Equatable {
     public var responsesBySource: [(source: DataSource, count: Int)] = []
     /// URLs whose last answer was a failure: their cancellation is not another request.
     private var settledFailures: Set<String> = []
+    /// Whether each request span keeps its URL; else only those of URLs that failed (`failedURLs`).
+    private let keepsEveryRequestURL: Bool
+    /// Without `keepsEveryRequestURL`: the URLs that failed so far.
+    private var failedURLs: Set<String> = []
     /// Network responses that confirmed a cached copy (HTTP 304).
     public var notModified = 0
     /// Every map-loading-error, in order.
@@ -73,7 +79,17 @@ public struct LoadSummary: Sendable, Equatable {
     public private(set) var styleURL: String?
 
     /// An empty summary.
-    public init() {}
+    public init() {
+        keepsEveryRequestURL = true
+    }
+
+    /// An empty summary whose request spans keep their URLs only when the critical path reads them
+    /// (`keepingEveryRequestURL: false`): a request that failed, or came after a failure of its URL
+    /// (a retry). The figures and the critical path are the same; a summary of a long trace keeps
+    /// far less (`mapsim report` reads 100,000 requests so).
+    public init(keepingEveryRequestURL: Bool) {
+        keepsEveryRequestURL = keepingEveryRequestURL
+    }
 
     /// Adds one event.
     public mutating func record(_ event: MapEvent) {
@@ -98,8 +114,12 @@ public struct LoadSummary: Sendable, Equatable {
             // request, counted once.
             if request.cancelled && settledFailures.remove(request.request.url) != nil { break }
             if request.cancelled, request.response?.error != nil { timedOut.append(request.request.url) }
-            requests.append(RequestSpan(kind: request.request.kind, url: request.request.url, begin: event.begin, end: event.end,
-                                        failed: request.response?.error != nil, cancelled: request.cancelled))
+            let failed = request.response?.error != nil
+            var url = request.request.url
+            if !keepsEveryRequestURL {
+                if failed { failedURLs.insert(url) } else if !failedURLs.contains(url) { url = "" }
+            }
+            requests.append(RequestSpan(kind: request.request.kind, url: url, begin: event.begin, end: event.end, failed: failed, cancelled: request.cancelled))
             if request.request.kind == .style && styleURL == nil { styleURL = request.request.url }
             if let response = request.response {
                 if response.error != nil { settledFailures.insert(request.request.url) } else { settledFailures.remove(request.request.url) }

@@ -19,7 +19,7 @@ public enum ReportPage {
     /// The page `bytes(_:title:)` makes, as pieces to write one after another: a page of a large
     /// trace is never held whole in memory besides its rows.
     public static func pieces(_ reports: [TraceReport], title: String? = nil) -> [[UInt8]] {
-        let heading = title ?? (reports.count == 1 ? "mapsim report: \(reports[0].name)" : "mapsim report: \(reports.count) traces")
+        let heading = title ?? defaultTitle(names: reports.map(\.name))
         var data: [UInt8] = Array(#","traces":["#.utf8)
         var rows: [(id: String, runs: [[UInt8]])] = []
         for (index, report) in reports.enumerated() {
@@ -28,5 +28,26 @@ public enum ReportPage {
         }
         data.append(UInt8(ascii: "]"))
         return PageDocument.pieces(mode: "report", title: heading, after: rows) { $0 += data }
+    }
+
+    /// Writes the page of `reports`, read from their files, titled `title`, to `file`: the same page
+    /// `bytes(_:title:)` makes, each trace's rows read back from disk a piece at a time.
+    public static func write(_ reports: [SpooledTraceReport], title: String? = nil, to file: OutputFile) throws(TraceError) {
+        let rows = reports.enumerated().map { index, report in
+            (id: "mapsim-rows-\(index + 1)", runs: { (emit: ([UInt8]) throws(TraceError) -> Void) throws(TraceError) in try report.rows.read(emit) })
+        }
+        try PageDocument.write(mode: "report", title: title ?? defaultTitle(names: reports.map(\.name)), after: rows, appendMembers: { data in
+            data += Array(#","traces":["#.utf8)
+            for (index, report) in reports.enumerated() {
+                if index > 0 { data.append(UInt8(ascii: ",")) }
+                data += report.data
+            }
+            data.append(UInt8(ascii: "]"))
+        }, to: { (piece: [UInt8]) throws(TraceError) in try file.write(piece) })
+    }
+
+    /// The title of a page of the traces named `names` when none is given.
+    private static func defaultTitle(names: [String]) -> String {
+        names.count == 1 ? "mapsim report: \(names[0])" : "mapsim report: \(names.count) traces"
     }
 }

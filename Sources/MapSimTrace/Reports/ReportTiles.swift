@@ -101,50 +101,79 @@ public struct ReportTiles: Sendable {
         var copies: Int
     }
 
-    /// The sources, in the order first seen, each with its tiles.
-    private(set) var sources: [(source: String, tiles: [Key: Tile])] = []
+    /// A tile request: what the tiles need of it, in 24 bytes (a trace may hold 100,000).
+    private struct Request {
+        var x: UInt32
+        var y: UInt32
+        /// Its URL with the `z/x/y` cut out (`template(of:)`), by its place in `templates`.
+        var template: UInt32
+        var z: UInt8
+        var outcome: ResourceRequest.Outcome
+        var cancelled: Bool
+        var fromCache: Bool
+        var end: SimTime
+
+        /// Its tile.
+        var key: Key { Key(z: Int(z), x: Int(x), y: Int(y)) }
+    }
+
+    /// The tile requests seen, in order.
+    private var requests: [Request] = []
+    /// The URL templates of the tile requests, each once, and each one's place.
+    private var templates: [String] = []
+    private var templateIndex: [String: Int] = [:]
+    /// The tiles of sources loaded, in order.
+    private var loads: [(source: String, key: Key, time: SimTime)] = []
+    /// The tiles of sources that failed, in order.
+    private var failures: [(source: String, key: Key, time: SimTime)] = []
+
+    /// No tiles yet: `add(_:)` adds the events of a trace one by one, as a long trace is read.
+    public init() {}
 
     /// The tiles of `events`.
     public init(_ events: [MapEvent]) {
-        /// A tile request: what the tiles need of it.
-        struct Request {
-            var key: Key
-            var url: String
-            var end: SimTime
-            var outcome: ResourceRequest.Outcome
-            var cancelled: Bool
-            var fromCache: Bool
+        for event in events { add(event) }
+    }
+
+    /// Adds the next event of the trace. A tile request keeps only what the grids need (its
+    /// tile, its URL's template), so a trace of 100,000 tile requests is read in little memory.
+    public mutating func add(_ event: MapEvent) {
+        switch event.payload {
+        case .resourceRequest(let request) where request.request.kind == .tile:
+            let id = request.request.tileData.map { Key($0.id) } ?? Key(url: request.request.url)
+            guard let id else { return }
+            let template = Self.template(of: request.request.url)
+            let index = templateIndex[template] ?? {
+                templates.append(template)
+                templateIndex[template] = templates.count - 1
+                return templates.count - 1
+            }()
+            // A key's zoom is at most 30: its x and y fit in 32 bits.
+            requests.append(Request(x: UInt32(id.x), y: UInt32(id.y), template: UInt32(index), z: UInt8(id.z), outcome: request.outcome,
+                                    cancelled: request.cancelled, fromCache: request.answeredBy == "cache", end: event.end))
+        case .sourceDataLoaded(let loaded) where loaded.type == .tile:
+            if let tile = loaded.tileID { loads.append((loaded.id, Key(tile), event.end)) }
+        case .mapLoadingError(let error) where error.type == .tile:
+            if let source = error.sourceID, let tile = error.tileID { failures.append((source, Key(tile), event.end)) }
+        default:
+            return
         }
-        var requests: [Request] = []
-        var loads: [(source: String, key: Key, time: SimTime)] = []
-        var failures: [(source: String, key: Key, time: SimTime)] = []
-        for index in events.indices {
-            let event = events[index]
-            switch event.payload {
-            case .resourceRequest(let request) where request.request.kind == .tile:
-                let id = request.request.tileData.map { Key($0.id) } ?? Key(url: request.request.url)
-                guard let id else { continue }
-                requests.append(Request(key: id, url: request.request.url, end: event.end, outcome: request.outcome, cancelled: request.cancelled,
-                                        fromCache: request.answeredBy == "cache"))
-            case .sourceDataLoaded(let loaded) where loaded.type == .tile:
-                if let tile = loaded.tileID { loads.append((loaded.id, Key(tile), event.end)) }
-            case .mapLoadingError(let error) where error.type == .tile:
-                if let source = error.sourceID, let tile = error.tileID { failures.append((source, Key(tile), event.end)) }
-            default:
-                continue
-            }
-        }
+    }
+
+    /// The sources, in the order first seen, each with its tiles.
+    var sources: [(source: String, tiles: [Key: Tile])] {
+        // No tile loaded or failed: no source to draw (and no template to learn).
+        guard !loads.isEmpty || !failures.isEmpty else { return [] }
         // Which URL template serves which source: learnt from the loads a request's answer led to.
-        var templates: [String: String] = [:]
+        var sourceOfTemplate: [UInt32: String] = [:]
         var requestsByKey: [Key: [Int]] = [:]
         for (index, request) in requests.enumerated() { requestsByKey[request.key, default: []].append(index) }
         func answering(_ key: Key, by time: SimTime) -> Request? {
             (requestsByKey[key] ?? []).map { requests[$0] }.last { $0.end <= time && !$0.cancelled }
         }
         for load in loads + failures {
-            if let request = answering(load.key, by: load.time) {
-                let template = Self.template(of: request.url)
-                if templates[template] == nil { templates[template] = load.source }
+            if let request = answering(load.key, by: load.time), sourceOfTemplate[request.template] == nil {
+                sourceOfTemplate[request.template] = load.source
             }
         }
         var sources: [(source: String, tiles: [Key: Tile])] = []
@@ -177,15 +206,15 @@ public struct ReportTiles: Sendable {
             }
         }
         // Requests no load followed: cancelled, or failed without a tile error (a map retries).
-        for request in templates.isEmpty ? [] : requests {
-            guard let source = templates[Self.template(of: request.url)] else { continue }
+        for request in sourceOfTemplate.isEmpty ? [] : requests {
+            guard let source = sourceOfTemplate[request.template] else { continue }
             update(source, request.key) { tile in
                 guard tile == nil else { return }
                 let state = request.outcome == .cancelled ? "cancelled" : request.outcome == .error ? "failed" : "empty"
                 tile = Tile(state: state, time: request.end, copies: 1)
             }
         }
-        self.sources = sources
+        return sources
     }
 
     /// The tiles as a page draws them: `[{"source": ID, "tiles": [[z, x, y, state, µs, copies, parent (0 or 1)]]}]`.

@@ -19,14 +19,6 @@ public struct TraceReport: Sendable {
         self.trace = trace
     }
 
-    /// What a critical path's step and a request have in common.
-    private struct StepKey: Hashable {
-        var kind: Resource.Kind
-        var begin: SimTime
-        var end: SimTime
-        var url: String
-    }
-
     /// The number of requests (rows) the page shows.
     public var requestCount: Int {
         var count = 0
@@ -52,97 +44,14 @@ public struct TraceReport: Sendable {
     /// its script.
     @discardableResult
     func appendJSON(to bytes: inout [UInt8], rowsApart: Bool) -> [[UInt8]] {
-        var summary = LoadSummary()
-        var duration = SimTime.zero
-        var milestones: [JSONValue] = []
-        for event in trace.events {
-            summary.record(event)
-            duration = max(duration, event.end)
-            switch event.payload {
-            case .styleLoaded, .mapLoaded, .mapIdle: milestones.append(.array([.string(event.type.rawValue), .number(Double(event.end.microseconds))]))
-            default: break
-            }
-        }
-        let naming = ResourcePath(base: summary.styleURL ?? trace.header.style ?? "")
-        let critical = summary.criticalPath
-        // Each step of the critical path by what names its request: the first step of each.
-        var criticalSteps: [StepKey: Int] = [:]
-        for (index, step) in (critical?.steps ?? []).enumerated() {
-            let key = StepKey(kind: step.kind, begin: step.begin, end: step.end, url: step.url)
-            if criticalSteps[key] == nil { criticalSteps[key] = index }
-        }
-        func member(_ name: String, _ value: JSONValue) {
-            JSONWriter.writeString(name, into: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            JSONWriter.write(value, into: &bytes)
-            bytes.append(UInt8(ascii: ","))
-        }
-        bytes.append(UInt8(ascii: "{"))
-        member("name", .string(name))
-        member("header", .array(headerFacts(summary).map { .array([.string($0.0), .string($0.1)]) }))
-        member("duration", .number(Double(duration.microseconds)))
-        member("milestones", .array(milestones))
-        member("summary", Self.summaryJSON(summary))
-        // The tiles first, the rows beside them in runs (four per core, so that the cores finish
-        // together): each run writes its rows (each but the very first after a comma) and notes
-        // which rows are critical steps.
-        let events = trace.events
-        let requests = events.indices.filter { if case .resourceRequest = events[$0].payload { true } else { false } }
-        let runCount = requests.count < 4_000 ? 1 : 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let runLength = (requests.count + runCount - 1) / max(runCount, 1)
-        let runs = Mutex<[(bytes: [UInt8], critical: [(step: Int, row: Int)])]>(Array(repeating: ([], []), count: runCount))
-        let tiles = Mutex<JSONValue>(.array([]))
-        DispatchQueue.concurrentPerform(iterations: runCount + 1) { [criticalSteps] iteration in
-            guard iteration > 0 else {
-                let json = ReportTiles(events).json
-                tiles.withLock { $0 = json }
-                return
-            }
-            let run = iteration - 1
-            var written: [UInt8] = []
-            var line: [UInt8] = []
-            var critical: [(step: Int, row: Int)] = []
-            for row in (run * runLength)..<min((run + 1) * runLength, requests.count) {
-                let event = events[requests[row]]
-                guard case .resourceRequest(let request) = event.payload else { continue }
-                let step = criticalSteps[StepKey(kind: request.request.kind, begin: event.begin, end: event.end, url: request.request.url)]
-                let isCritical = step != nil && !request.cancelled
-                if isCritical, let step { critical.append((step, row)) }
-                if row > 0 { written.append(UInt8(ascii: ",")) }
-                RequestRow.write(event, naming: naming, critical: isCritical, into: &written, lineBuffer: &line)
-            }
-            runs.withLock { $0[run] = (written, critical) }
-        }
-        // A step asked twice is the later row's, as when the rows are written in order.
-        var criticalRows: [Int: Int] = [:]
-        let written = runs.withLock { $0 }
-        for run in written {
-            for (step, row) in run.critical { criticalRows[step] = row }
-        }
-        if !rowsApart {
-            bytes += Array(#""rows":["#.utf8)
-            for run in written { bytes += run.bytes }
-            bytes += Array("],".utf8)
-        }
-        if let critical {
-            member("tiles", tiles.withLock { $0 })
-            let steps = (0..<critical.steps.count).compactMap { criticalRows[$0] }
-            JSONWriter.writeString("critical", into: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            JSONWriter.write(.object(JSONObject([("milestone", .string(critical.milestone.rawValue)), ("time", .number(Double(critical.time.microseconds))),
-                                                 ("steps", .array(steps.map { .number(Double($0)) }))])), into: &bytes)
-        } else {
-            JSONWriter.writeString("tiles", into: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            JSONWriter.write(tiles.withLock { $0 }, into: &bytes)
-        }
-        bytes.append(UInt8(ascii: "}"))
-        return rowsApart ? written.map(\.bytes) : []
+        var builder = TraceReportBuilder(name: name, header: trace.header)
+        let rows = builder.add(trace.events) + builder.finish()
+        builder.appendJSON(to: &bytes, rows: rowsApart ? nil : rows)
+        return rowsApart ? rows : []
     }
 
     /// The header as the page lists it: what ran, where, how.
-    private func headerFacts(_ summary: LoadSummary) -> [(String, String)] {
-        let header = trace.header
+    static func headerFacts(_ header: Trace.Header, summary: LoadSummary) -> [(String, String)] {
         var facts: [(String, String)] = []
         if let style = header.style ?? summary.styleURL, style != header.scenario { facts.append(("style", style)) }
         facts.append(("scenario", header.scenario))

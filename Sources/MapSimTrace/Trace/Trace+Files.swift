@@ -56,32 +56,52 @@ extension Trace {
     /// decoded in parallel, in as many runs of lines as there are cores; what is wrong is said of
     /// the first line, in the file's order, that has it.
     public static func read(jsonLines bytes: [UInt8], name: String = "trace", allowTruncated: Bool = false) throws(TraceError) -> Trace {
-        // The lines that are not blank, each with its number.
+        var lines = Self.lines(of: bytes, from: 0, firstNumber: 1)
+        let header = try Self.header(of: bytes, lines: &lines, name: name)
+        let events = try decode(bytes, lines: lines, isFinal: true, name: name, allowTruncated: allowTruncated)
+        return Trace(header: header ?? Header(scenario: name), events: events)
+    }
+
+    /// The lines of `bytes` from `start` that are not blank, each with its number (the first is
+    /// `firstNumber`); how many lines there were, blank ones too, is the last number's.
+    static func lines(of bytes: [UInt8], from start: Int, firstNumber: Int) -> (found: [(range: Range<Int>, number: Int)], count: Int) {
         var lines: [(range: Range<Int>, number: Int)] = []
-        var start = 0
-        var lineNumber = 0
+        var start = start
+        var lineNumber = firstNumber - 1
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
             lineNumber += 1
             if bytes[start..<end].contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) { lines.append((start..<end, lineNumber)) }
             start = end + 1
         }
-        var header = Header(scenario: name)
-        var first = 0
-        if let line = lines.first, line.number == 1, case .object(let object)? = try? JSONParser.parse(bytes, document: line.range),
-           let parsed = Header(json: object) {
-            if let camera = parsed.camera, let problem = Header.problem(ofCamera: camera) {
-                throw TraceError(.malformed, file: name, line: line.number, "the header's camera: \(problem)")
-            }
-            header = parsed
-            first = 1
+        return (lines, lineNumber - firstNumber + 1)
+    }
+
+    /// The header on the first line of a trace, taken off `lines`; nil when the first line is no
+    /// header (plain `--events` files have none).
+    static func header(of bytes: [UInt8], lines: inout (found: [(range: Range<Int>, number: Int)], count: Int), name: String) throws(TraceError) -> Header? {
+        guard let line = lines.found.first, line.number == 1, case .object(let object)? = try? JSONParser.parse(bytes, document: line.range),
+              let parsed = Header(json: object) else { return nil }
+        if let camera = parsed.camera, let problem = Header.problem(ofCamera: camera) {
+            throw TraceError(.malformed, file: name, line: line.number, "the header's camera: \(problem)")
         }
+        lines.found.removeFirst()
+        return parsed
+    }
+
+    /// The events of `lines` of `bytes`, decoded in parallel, in as many runs of lines as there
+    /// are cores; what is wrong is said of the first line, in order, that has it. In the `isFinal`
+    /// bytes of a trace a last line without its newline is one cut mid-way: left out when
+    /// `allowTruncated`.
+    static func decode(_ bytes: [UInt8], lines: (found: [(range: Range<Int>, number: Int)], count: Int), isFinal: Bool, name: String,
+                       allowTruncated: Bool) throws(TraceError) -> [MapEvent] {
+        let lines = lines.found
         // Each run decodes its lines until the first that fails.
-        let runCount = lines.count - first < 2_000 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let runLength = (lines.count - first + runCount - 1) / max(runCount, 1)
+        let runCount = lines.count < 2_000 ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let runLength = (lines.count + runCount - 1) / max(runCount, 1)
         let decoded = Mutex<[(events: [MapEvent], failure: (index: Int, error: TraceError)?)]>(Array(repeating: ([], nil), count: runCount))
-        DispatchQueue.concurrentPerform(iterations: runCount) { [lines, first] run in
-            let indices = (first + run * runLength)..<min(first + (run + 1) * runLength, lines.count)
+        DispatchQueue.concurrentPerform(iterations: runCount) { run in
+            let indices = (run * runLength)..<min((run + 1) * runLength, lines.count)
             var events: [MapEvent] = []
             events.reserveCapacity(indices.count)
             var failure: (index: Int, error: TraceError)?
@@ -94,7 +114,7 @@ extension Trace {
                         continue
                     }
                     do throws(TraceError) {
-                        events.append(try decodeEvent(bytes, line: line, isUnfinishedLast: line.range.upperBound == bytes.count, name: name))
+                        events.append(try decodeEvent(bytes, line: line, isUnfinishedLast: isFinal && line.range.upperBound == bytes.count, name: name))
                     } catch {
                         failure = (index, error)
                         break
@@ -112,7 +132,7 @@ extension Trace {
             if allowTruncated, failure.error.reason == cutLastLine { break }
             throw failure.error
         }
-        return Trace(header: header, events: events)
+        return events
     }
 
     /// One line of a JSON-lines trace as an event; `isUnfinishedLast` when it is the last line and

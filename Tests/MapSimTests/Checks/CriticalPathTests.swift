@@ -55,4 +55,36 @@ struct CriticalPathTests {
         #expect(CriticalPath(requests: requests, milestone: .mapLoaded, at: .milliseconds(15)).steps.map(\.url) == ["style.json"],
                 "what came after the milestone is no part of its path")
     }
+
+    @Test func aSummaryKeepingOnlyTheURLsThePathReadsFindsTheSamePath() {
+        // Retries, failures later than a request of their URL, cancellations and answers at one
+        // instant, in a pseudo-random load: each step the same request, each offset its place.
+        var generator = SplitMix64(seed: 7)
+        var events: [MapEvent] = []
+        var time: Int64 = 0
+        for index in 0..<2_000 {
+            let url = "t/\(generator.next() % 40).pbf"
+            let begin = time
+            time += Int64(generator.next() % 3)
+            let roll = generator.next() % 10
+            let response: Response? = roll == 0 ? nil : roll < 3 ? .failure(.server, "HTTP 503", source: .network) : .success([1], source: .network)
+            let kind: Resource.Kind = index == 0 ? .style : index % 7 == 0 ? .glyphs : .tile
+            events.append(MapEvent(begin: .milliseconds(begin), end: .milliseconds(time), payload: .resourceRequest(ResourceRequest(
+                dataSource: .network, request: Resource(url: index == 0 ? "style.json" : url, kind: kind), response: response, cancelled: response == nil))))
+        }
+        events.append(MapEvent(begin: .milliseconds(time), end: .milliseconds(time), payload: .mapIdle))
+        var full = LoadSummary()
+        var lean = LoadSummary(keepingEveryRequestURL: false)
+        for event in events {
+            full.record(event)
+            lean.record(event)
+        }
+        let fullPath = full.criticalPath
+        let leanPath = lean.criticalPath
+        #expect(fullPath?.offsets == leanPath?.offsets && (fullPath?.steps.count ?? 0) > 3)
+        #expect(fullPath?.steps.map(\.begin) == leanPath?.steps.map(\.begin))
+        #expect(fullPath.map { path in path.offsets.map { full.requests[$0] } } == fullPath?.steps)
+        #expect(lean.requests.contains { $0.url.isEmpty } && lean.requests.allSatisfy { !$0.failed || !$0.url.isEmpty })
+        #expect(full.total == lean.total && full.timedOut == lean.timedOut)
+    }
 }
