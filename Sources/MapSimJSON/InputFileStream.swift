@@ -44,8 +44,9 @@ public final class InputFileStream {
         _ = posixClose(descriptor)
     }
 
-    /// Appends up to `count` more bytes of the file to `bytes`; false at its end.
+    /// Appends up to `count` (at least 1) more bytes of the file to `bytes`; false at its end.
     public func read(upTo count: Int, appendingTo bytes: inout [UInt8]) throws(InputFileError) -> Bool {
+        let count = max(count, 1)
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: count))
         while true {

@@ -1,8 +1,6 @@
 import Foundation
 import MapSim
 import MapSimJSON
-import MapSimPages
-import Synchronization
 
 /// One trace as a report page shows it (`PageDocument`'s `report` mode): its header, the summary
 /// (milestones, requests and bytes by kind, errors), a row per request, the milestones, the critical
