@@ -59,6 +59,30 @@ struct ReportCommandTests {
         #expect(try await CommandRunner.run(["report", cut]).status == 64, "-o is required")
     }
 
+    @Test func aTraceLongerThanABlockIsReadInBlocksAndABadLineFarIntoItIsNamedWithNothingWritten() async throws {
+        let folder = try FixtureDirectory()
+        // About 5 MB: more than one of the 4 MB blocks a JSON-lines trace is read in.
+        var lines = (0..<15_000).map { index in
+            #"{"type":"resource-request","begin":\#(index),"end":\#(index + 40),"data":{"data-source":"network","request":{"url":"https://maps.test/tiles/14/\#(index)/7.pbf","kind":"tile","priority":"regular","loading-method":["cache","network"]},"response":{"no-content":false,"not-modified":false,"must-revalidate":false,"source":"network","size":500},"cancelled":false}}"#
+        }
+        let good = try folder.write("long.jsonl", lines.joined(separator: "\n") + "\n")
+        lines[14_000] = "{\"type\": \"resource-request\", \"begin\": 1,"
+        let bad = try folder.write("bad.jsonl", lines.joined(separator: "\n") + "\n")
+        let out = folder.path + "/long.html"
+        let refused = try await CommandRunner.run(["report", good, bad, "-o", out])
+        #expect(refused.status == 2 && refused.standardError.contains("\(bad):14001: "), "\(refused.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: out), "nothing written")
+        let report = try await CommandRunner.run(["report", good, "-o", out])
+        #expect(report.status == 0 && report.standardOutput == "wrote \(out): 1 trace, 15000 requests\n", "\(report.standardOutput)\(report.standardError)")
+        let rows = try data(of: out)["traces"]?.arrayValue?.first?["rows"]?.arrayValue ?? []
+        #expect(rows.count == 15_000 && rows.last?.arrayValue?[3].stringValue?.hasSuffix("tiles/14/14999/7.pbf") == true, "\(rows.last ?? .null)")
+        // Its rows wait in a temporary file: with none to be made, that is said and nothing is written.
+        let noTemporary = try await CommandRunner.run(["report", good, "-o", out + ".2"], environment: ["TMPDIR": "/nonexistent"])
+        #expect(noTemporary.status == 74 && noTemporary.standardError.contains("cannot make a temporary file for the report's rows in this folder (TMPDIR)"),
+                "\(noTemporary.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: out + ".2"))
+    }
+
     @Test func aSuiteReportHasAnIndexAndAPagePerScenario() async throws {
         let folder = try FixtureDirectory()
         let run = try await CommandRunner.run(["run", "traces/sprite-404.scenario.yaml", "traces/style-404.scenario.yaml", "--report", folder.path + "/suite"])

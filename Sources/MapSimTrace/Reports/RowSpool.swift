@@ -24,7 +24,7 @@ final class RowSpool {
         folder = FileManager.default.temporaryDirectory.path
         var template = Array((folder + "/mapsim-report-rows-XXXXXX").utf8CString)
         descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw Self.failure(folder, "cannot make a temporary file for the report's rows: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw Self.failure(folder, "cannot make a temporary file for the report's rows in this folder (TMPDIR): \(String(cString: strerror(errno)))") }
         _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
     }
 
@@ -58,7 +58,8 @@ final class RowSpool {
                 throw Self.failure(folder, "cannot read the report's rows back from their temporary file: "
                                    + (got < 0 ? String(cString: strerror(errno)) : "it ended early"))
             }
-            try each(Array(piece[..<got]))
+            // A whole piece is handed on as it is (no copy); only the last is cut to its size.
+            try each(got == pieceSize ? piece : Array(piece[..<got]))
             offset += got
         }
     }
