@@ -45,9 +45,10 @@ struct ValidateCommand: AsyncParsableCommand {
 
             mapsim validate --deep --engine maplibre-native --timeout 5s style.json
 
-        A Mapbox engine (mapbox, mapbox-gl-js) follows the style's imports: each imported style is fetched and read, and its sources, sprites, glyphs, \
-        models and layers checked, each problem named by its chain of imports (import basemap → \
-        landmarks: ...); point mapbox:// URLs at a server with --mapbox-api-url. For MapLibre's \
+        A Mapbox engine (mapbox, mapbox-gl-js) follows the style's imports: each imported style \
+        is fetched and read, and its sources, sprites, glyphs, models and layers checked, each \
+        problem named by its chain of imports (import basemap → landmarks: ...); point mapbox:// \
+        URLs at a server with --mapbox-api-url. For MapLibre's \
         engines a style with imports gets one warning that MapLibre ignores them. Without --deep \
         the output is gl-style-validate's, byte for byte.
 
