@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
+private let posixRead = Glibc.read
 #elseif canImport(Darwin)
 import Darwin
+private let posixRead = Darwin.read
 #endif
 
 /// Reads an input file whole, within a size limit checked before anything is read, and says why
@@ -9,13 +11,30 @@ import Darwin
 public enum InputFile {
     /// The bytes of `path` (`-` reads standard input), refused past `limit` bytes.
     public static func read(_ path: String, limit: Int) throws(InputFileError) -> [UInt8] {
-        let stream = try InputFileStream(path, limit: limit)
+        let descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw failure(path, errno) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure(path, errno) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw InputFileError(.isDirectory, path: path, "it is a directory") }
+        if (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) > limit {
+            throw InputFileError(.tooLarge, path: path, "it has \(info.st_size) bytes, more than the limit of \(limit)")
+        }
         var bytes: [UInt8] = []
         // A regular file's size is known: one buffer of that size, not a doubling one (which would
         // hold the old and the new buffer at once, twice the file, at its last growth).
-        if let size = stream.regularFileSize { bytes.reserveCapacity(size + 1) }
-        while try stream.read(upTo: 1 << 16, appendingTo: &bytes) {}
-        return bytes
+        if (info.st_mode & S_IFMT) == S_IFREG { bytes.reserveCapacity(Int(info.st_size) + 1) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { posixRead(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(path, errno)
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > limit { throw InputFileError(.tooLarge, path: path, "it has more than the limit of \(limit) bytes") }
+        }
     }
 
     /// Bytes `range` of `path` (first and last included), refused past `limit` bytes; fewer when the

@@ -8,9 +8,8 @@ private let posixRead = Darwin.read
 private let posixClose = Darwin.close
 #endif
 
-/// An input file read a piece at a time (`-` is standard input) — what `InputFile.read` reads whole
-/// with, and what reads input too large to hold whole: missing, not permitted, a directory, or too
-/// large is said before anything is read; the size limit is counted again as it is read.
+/// An input file read a piece at a time (`-` is standard input), for input too large to hold whole:
+/// the same checks and errors as `InputFile.read`, the size limit counted as it is read.
 public final class InputFileStream {
     /// The file as the user named it.
     public let path: String
@@ -18,8 +17,6 @@ public final class InputFileStream {
     private let limit: Int
     /// The bytes read so far.
     public private(set) var bytesRead = 0
-    /// The file's size when it is a regular file (what it will read, unless it changes meanwhile).
-    public let regularFileSize: Int?
 
     /// Opens `path` (`-` for standard input), refused past `limit` bytes.
     public init(_ path: String, limit: Int) throws(InputFileError) {
@@ -41,7 +38,6 @@ public final class InputFileStream {
             _ = posixClose(descriptor)
             throw InputFileError(.tooLarge, path: path, "it has \(info.st_size) bytes, more than the limit of \(limit)")
         }
-        regularFileSize = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
     }
 
     deinit {
