@@ -58,7 +58,7 @@ struct ContentCheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         let styleURL = StyleLocation.url(for: style)
-        let environment = try loading.environment(styleURL: styleURL, mapbox: MapboxURL())
+        let environment = try loading.settings.environment(styleURL: styleURL, mapbox: MapboxURL())
         guard let cache = environment.cache else {
             await environment.shutdown()
             throw ExitStatus.fail(ExitStatus.cannotWrite, "a content check needs a cache, and none could be opened: \(environment.warnings.joined(separator: "; "))")

@@ -152,16 +152,16 @@ struct LoadCommand: AsyncParsableCommand {
     var maxPitch: Double?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The view size in logical pixels, each side 1 to 16384.", valueName: "WxH"))
-    var size: SizeArgument = SizeArgument(width: 512, height: 512)
+    var size = LoadRun.defaults.size
 
     @Option(parsing: .unconditional, help: "Device pixels per logical pixel, above 0 and at most 8; above 1 loads @2x sprites and {ratio} tiles.")
-    var pixelRatio: Double = 1
+    var pixelRatio = LoadRun.defaults.pixelRatio
 
     @Option(help: "The state to run until: style-loaded, map-loaded or map-idle.")
-    var until: Map.State = .mapIdle
+    var until = LoadRun.defaults.until
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Give up after this long (90s, 2min; a bare number is seconds; default 60s): the whole budget of the load and of every request in it, retries included. Requests still unanswered then are named.", valueName: "DURATION"))
-    var timeout = DurationArgument(argument: "60")!
+    var timeout = LoadRun.defaults.timeout
 
     @Option(name: .customLong("global-state"), help: ArgumentHelp("Set global state NAME (what [\"global-state\", NAME] reads) to a JSON value over the style's default, before the style loads (repeatable; a VALUE that is not JSON is a string).", valueName: "NAME=JSON"))
     var globalState: [GlobalStateArgument] = []
@@ -218,264 +218,11 @@ struct LoadCommand: AsyncParsableCommand {
     @Flag(help: "Refuse to load (exit 69) when this cache has never reached the site's content server, as the SDK refuses on a fresh install.")
     var requireFirstOnlineCheck = false
 
-    /// The map's steepest pitch: `--max-pitch`, else the engine's.
-    var maximumPitch: Double { maxPitch ?? loading.chosenEngine.maximumPitch }
-
-    /// `--max-pitch` when it is not the engine's: the trace header records it, as it changes the cover.
-    var raisedMaximumPitch: Double? { maxPitch == loading.chosenEngine.maximumPitch ? nil : maxPitch }
-
     func validate() throws {
-        try size.check("--size")
-        try CameraArguments.validate(center: center?.value, zoom: zoom, pitch: pitch, maximumPitch: maximumPitch)
-        guard pixelRatio > 0, pixelRatio <= 8 else { throw ValidationError("--pixel-ratio must be above 0 and at most 8") }
-        guard timeout.time > .zero, timeout.time <= .seconds(86_400) else {
-            throw ValidationError("--timeout must be above 0 and at most a day (86400 s), not \(timeout.time.shortDescription)")
-        }
-        try mapbox.requireToken(forStyle: style, offline: loading.offline)
-        _ = try liveData.feed()
-        guard (content == nil) == (publicKey == nil) else { throw ValidationError("--content and --public-key go together") }
-        if allowDowngrade && content == nil { throw ValidationError("--allow-downgrade goes with --content") }
-        if content != nil && loading.noCache { throw ValidationError("--content imports into the cache: it cannot go with --no-cache") }
-        if (requireFirstOnlineCheck || checkContent) && loading.noCache {
-            throw ValidationError("the data manager keeps the site's content in the cache: --check-content and --require-first-online-check cannot go with --no-cache")
-        }
-    }
-
-    /// The data manager's part of a load, before the style loads (an update never changes a map
-    /// mid-load): import the package, then check online, the events in the map's stream; with
-    /// --require-first-online-check, a cache that never completed a check refuses to go on.
-    private func prepareContent(styleURL: String, environment: LoadingEnvironment, map: Map) async throws {
-        guard content != nil || requireFirstOnlineCheck || checkContent else { return }
-        guard let cache = environment.cache else {
-            throw ExitStatus.fail(ExitStatus.cannotWrite, "the data manager needs a cache, and none could be opened: \(environment.warnings.joined(separator: "; "))")
-        }
-        let session = await ContentSession(map: map, cache: cache, styleURL: styleURL,
-                                           configuration: .init(requiresFirstOnlineCheck: requireFirstOnlineCheck))
-        if let content, let publicKey {
-            try await importContent(content, publicKey: publicKey, into: session)
-        }
-        let outcome = await session.loadData(force: false)
-        for (key, message) in outcome.errors.sorted(by: { $0.key < $1.key }) { printError("mapsim: content \(key): \(message)") }
-        guard await session.styleLoadStarting() else {
-            throw ExitStatus.fail(ExitStatus.unavailable,
-                                  "the first online check is mandatory (--require-first-online-check), and none has ever completed from this cache")
-        }
-    }
-
-    /// Checks the package with the key, then imports it; a package that does not check writes nothing.
-    private func importContent(_ path: String, publicKey: String, into session: ContentSession) async throws {
-        let bytes: [UInt8]
-        let keyText: [UInt8]
-        do {
-            keyText = try InputFile.read(publicKey, limit: 4096)
-            bytes = try InputFile.read(path, limit: 4 << 30)
-        } catch {
-            throw ExitStatus.fail(error)
-        }
-        do {
-            let package = try ContentPackage(bytes, key: try ContentSigningKey.publicKey(String(decoding: keyText, as: UTF8.self)))
-            let summary = try await session.importPackage(package, allowingDowngrade: allowDowngrade)
-            printError("mapsim: imported \(summary.site) version \(summary.version) from \(path): \(summary.resources) resources and \(summary.tiles) tiles, pinned in the cache")
-        } catch {
-            throw ExitStatus.fail(ExitStatus.invalidData, "\(path): \(error); nothing was imported")
-        }
-    }
-
-    /// Feeds live data into `source` until the feed ends, its time is up or a signal stops it: the
-    /// failure, if any, and the signal.
-    private func runLive(_ feed: LiveFeed, source: String, on map: Map) async -> (LiveFeedError?, Int32?) {
-        let duration = liveData.duration?.time
-        let seed = loading.seed
-        let view = try? liveData.view()
-        let count = liveData.count
-        let live = Task { try await feed.run(on: map, source: source, for: duration, count: count, seed: seed, view: view) }
-        let stop = StreamStop { live.cancel() }
-        defer { stop.cancel() }
-        switch await live.result {
-        case .success:
-            _ = await map.run(until: .mapIdle, timeout: timeout.time)
-            return (nil, stop.caughtSignal)
-        case .failure(let error):
-            return (error as? LiveFeedError ?? LiveFeedError(.unreachable, "\(error)", underlying: error), stop.caughtSignal)
-        }
-    }
-
-    /// A progress line for a log: how long, what was answered, which milestones came.
-    static func progress(_ summary: LoadSummary, after seconds: Int) -> String {
-        let total = summary.total
-        let milestones = [("style-loaded", summary.styleLoaded), ("map-loaded", summary.mapLoaded), ("map-idle", summary.mapIdle)]
-            .map { name, time in time.map { "\(name) at \($0)" } ?? "\(name) not yet" }
-        return "loading for \(seconds) s: \(total.requests) request\(total.requests == 1 ? "" : "s") answered (\(ByteCount.format(total.bytes)))"
-            + (total.failures > 0 ? ", \(total.failures) failed" : "") + "; " + milestones.joined(separator: ", ")
-    }
-
-    /// Fails the load when the gate says so: an error under --fail-on-error, an exceeded budget.
-    private func checkGate(_ figures: LoadSummary, verdicts: [BudgetVerdict]) throws {
-        let exceeded = verdicts.filter { !$0.isMet }
-        for verdict in exceeded { printError("mapsim: \(verdict.line)") }
-        if failOnError, let first = figures.errors.first {
-            let count = figures.errors.count
-            throw ExitStatus.fail(ExitStatus.failure, "\(count) map-loading-error\(count == 1 ? "" : "s") (--fail-on-error); first: \(first.type.rawValue): \(first.message)")
-        }
-        if !exceeded.isEmpty { throw ExitStatus.failure }
-    }
-
-    /// Writes --summary and --junit.
-    private func writeReports(_ figures: LoadSummary, verdicts: [BudgetVerdict], outcome: Map.RunOutcome) throws {
-        do {
-            if let summary { try OutputFile.write(JSONWriter.string(.object(figures.json(budgets: verdicts))) + "\n", to: summary, format: .summary) }
-            if let junit { try OutputFile.write(junitReport(figures, verdicts: verdicts, outcome: outcome).xml, to: junit, format: .junit) }
-        } catch {
-            throw ExitStatus.fail(error)
-        }
-    }
-
-    /// The load as JUnit test cases: reaching the state, its errors, each budget.
-    private func junitReport(_ figures: LoadSummary, verdicts: [BudgetVerdict], outcome: Map.RunOutcome) -> JUnitReport {
-        let className = "mapsim.load." + URLRedactor(parameters: URLRedactor.defaultParameters + redact).redact(style)
-        var reached: String?
-        switch outcome {
-        case .reached: reached = nil
-        case .styleFailed(let message): reached = "the map failed to load: \(message)"
-        case .timedOut: reached = "\(until.rawValue) not reached within the \(timeout.time.shortDescription) --timeout"
-        }
-        let errorList = figures.errors.map { "\($0.type.rawValue): \($0.message)" }.joined(separator: "\n")
-        let errors = figures.errors.isEmpty ? nil : "\(figures.errors.count) map-loading-error\(figures.errors.count == 1 ? "" : "s")\n" + errorList
-        var cases = [
-            JUnitReport.Case(name: "reaches \(until.rawValue)", className: className, failure: reached),
-            JUnitReport.Case(name: "no map-loading-error", className: className, failure: failOnError ? errors : nil,
-                             output: failOnError ? nil : errors),
-        ]
-        cases += verdicts.map { JUnitReport.Case(name: "budget \($0.budget.description)", className: className, failure: $0.isMet ? nil : $0.line) }
-        return JUnitReport(name: "mapsim load", cases: cases)
+        try LoadRun(self).validate()
     }
 
     func run() async throws {
-        let styleURL = StyleLocation.url(for: style)
-        let environment = try loading.environment(styleURL: styleURL, mapbox: mapbox.normalizer, budget: timeout.time)
-        let viewport = Viewport(width: size.width, height: size.height, pixelRatio: pixelRatio)
-        let camera = CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch)
-        let map = environment.makeMap(viewport: viewport, maximumPitch: maximumPitch)
-        await map.setCamera(camera)
-        for setting in globalState { await map.setGlobalStateProperty(setting.name, setting.value == .null ? nil : setting.value) }
-        var setState = JSONObject()
-        for setting in globalState { setState[setting.name] = setting.value == .null ? nil : setting.value }
-        for setting in config { await map.setConfigProperty(setting.importID, setting.name, setting.value == .null ? nil : setting.value) }
-        let setConfig = ConfigArgument.object(config)
-
-        let redactor = URLRedactor(parameters: URLRedactor.defaultParameters + redact)
-        var header = Trace.Header(scenario: redactor.redact(styleURL), seed: loading.seed, engine: loading.chosenEngine.description,
-                                  style: redactor.redact(styleURL), network: loading.networkName, camera: Trace.Header.camera(camera, viewport: viewport))
-        header.view = Trace.Header.view(style: nil, globalState: setState, config: setConfig, maximumPitch: raisedMaximumPitch)
-        let streamsTrace = trace.map { !($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) } ?? false
-        let writers: [EventLineWriter]
-        do {
-            writers = try (events.map { [try EventLineWriter(path: $0)] } ?? [])
-                + (streamsTrace ? trace.map { [try EventLineWriter(path: $0, header: header.json)] } ?? [] : [])
-        } catch {
-            await environment.shutdown()
-            throw ExitStatus.fail(error)
-        }
-        let recorder = TraceRecorder(header: header, redactor: redactor, keepsEvents: trace != nil && !streamsTrace, writers: writers)
-        let printer = EventPrinter(terminal: .standardOutput())
-        let summary = Mutex(LoadSummary())
-        let quiet = self.quiet
-        let subscription = recorder.record(map) { event in
-            summary.withLock { $0.record(event) }
-            if !quiet { print(printer.line(for: event)) }
-        }
-
-        do {
-            try await prepareContent(styleURL: styleURL, environment: environment, map: map)
-        } catch {
-            subscription.cancel()
-            try? recorder.close()
-            await environment.shutdown()
-            throw error
-        }
-        await map.setStyleURI(styleURL)
-        // A signal during the load itself (a slow network, a long --timeout) ends it as Ctrl-C ends
-        // the live data: what was recorded is written, nothing temporary is left, and the exit
-        // status is the signal's (130, 143, 129).
-        let yamlTrace = streamsTrace ? nil : trace
-        let interruption = StreamStop(caught: { signal in
-            subscription.cancel()
-            try? recorder.close()
-            if let yamlTrace { try? OutputFile.write(recorder.trace.yaml, to: yamlTrace, format: .trace) }
-            let number = signal ?? SIGINT
-            printError("mapsim: stopped by \(number == SIGTERM ? "SIGTERM" : number == SIGHUP ? "SIGHUP" : "SIGINT") while loading; the events so far are written")
-            Foundation.exit(ExitStatus.stopped(by: number).rawValue)
-        })
-        let ticker = ProgressTicker(enabled: !quiet) { seconds in
-            Self.progress(summary.withLock { $0 }, after: seconds)
-        }
-        let outcome = await map.run(until: until, timeout: timeout.time)
-        // What the map still waited for when its time was over is named, in the events and the summary.
-        if case .timedOut = outcome { await map.giveUp("no answer within the \(timeout.time.shortDescription) --timeout") }
-        ticker.stop()
-        interruption.cancel()
-        var liveFailure: LiveFeedError?
-        var stoppedBy: Int32?
-        var unknownSource: String?
-        if case .reached = outcome, let (source, feed) = try liveData.feed() {
-            let geoJSONSources = (await map.style?.sources ?? []).filter { $0.kind == .geojson }.map(\.id)
-            if geoJSONSources.contains(source) {
-                (liveFailure, stoppedBy) = await runLive(feed, source: source, on: map)
-            } else {
-                unknownSource = "--live: the style has no GeoJSON source \"\(source)\" to feed (its GeoJSON sources: "
-                    + (geoJSONSources.isEmpty ? "none" : geoJSONSources.joined(separator: ", ")) + ")"
-            }
-        }
-        subscription.cancel()
-        for warning in await environment.shutdown() { printError("mapsim: warning: \(warning)") }
-        do {
-            try recorder.close()
-            if let trace, !streamsTrace {
-                // Written at the end, the header names the style's projection and terrain too.
-                var recorded = recorder.trace
-                recorded.header.view = Trace.Header.view(style: await map.style, globalState: setState, config: setConfig, maximumPitch: raisedMaximumPitch)
-                try OutputFile.write(recorded.yaml, to: trace, format: .trace)
-            }
-        } catch {
-            throw ExitStatus.fail(error)
-        }
-        for warning in await map.style?.warnings ?? [] { printError("mapsim: warning: the style's \(warning)") }
-        let figures = summary.withLock { $0 }
-        let verdicts = budgets.map { $0.check(figures) }
-        for line in printer.summary(figures, budgets: verdicts) { print(line) }
-        try writeReports(figures, verdicts: verdicts, outcome: outcome)
-
-        if let liveFailure {
-            throw ExitStatus.fail(liveFailure)
-        }
-        if let stoppedBy { throw ExitStatus.stopped(by: stoppedBy) }
-        if let unknownSource { throw ExitStatus.fail(ExitStatus.usage, unknownSource) }
-        if !figures.liveErrors.isEmpty {
-            throw ExitStatus.fail(ExitStatus.failure, "\(figures.liveErrors.count) live error\(figures.liveErrors.count == 1 ? "" : "s"); first: \(figures.liveErrors[0])")
-        }
-        switch outcome {
-        case .reached:
-            try checkGate(figures, verdicts: verdicts)
-        case .styleFailed(let message):
-            throw ExitStatus.fail(ExitStatus.failure, "the map failed to load: \(message)")
-        case .timedOut(_, let nothingPending):
-            var reason = "\(until.rawValue) not reached within the \(timeout.time.shortDescription) --timeout"
-            let videos = await map.readout.playingVideos
-            let failedImports = await map.readout.blockingImportFailures
-            if !failedImports.isEmpty {
-                reason += ": the import \(failedImports.joined(separator: ", ")) failed to load, and \(loading.chosenEngine) waits for every import (no style-loaded, no map-idle)"
-            } else if !videos.isEmpty && until == .mapIdle {
-                reason += ": a video plays (source \(videos.map { "\"\($0)\"" }.joined(separator: ", "))), and a map never goes idle while one plays"
-            } else if nothingPending {
-                reason += ": nothing left to load"
-            }
-            if let first = figures.timedOut.first {
-                reason += "; \(figures.timedOut.count) request\(figures.timedOut.count == 1 ? "" : "s") had no answer, first: \(URLRedactor(parameters: URLRedactor.defaultParameters + redact).redact(first))"
-            }
-            if let first = figures.errors.first {
-                reason += " (\(figures.errors.count) error\(figures.errors.count == 1 ? "" : "s"); first: \(first.type.rawValue): \(first.message))"
-            }
-            throw ExitStatus.fail(ExitStatus.notReached, reason)
-        }
+        try await LoadRun(self).run()
     }
 }

@@ -75,6 +75,9 @@ struct MapSimCommand: ParsableCommand {
         if let request = ValidateCommand.PlainRequest(arguments) {
             StandardOutput.exit(ValidateCommand.validate(request.files, format: request.json ? .json : .text).rawValue)
         }
+        if let load = LoadRun(plainArguments: arguments) {
+            runAndExit { try await load.run() }
+        }
         let command: any ParsableCommand
         do {
             if let leaf = leafCommand(arguments) {
@@ -94,9 +97,15 @@ struct MapSimCommand: ParsableCommand {
             }
             StandardOutput.exit(ExitStatus.success.rawValue)
         }
+        runAndExit { try await asynchronous.run() }
+    }
+
+    /// Runs `work` on the concurrency pool while the main thread waits, and exits from there: with
+    /// success, or the status of what it threw.
+    private static func runAndExit(_ work: sending @escaping () async throws -> Void) -> Never {
         Task.detached {
             do {
-                try await asynchronous.run()
+                try await work()
             } catch {
                 exit(reporting: error)
             }

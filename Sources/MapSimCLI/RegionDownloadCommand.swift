@@ -159,7 +159,7 @@ struct RegionDownloadCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let environment = try loading.environment(styleURL: resumedID == nil ? StyleLocation.url(for: style) : "", mapbox: mapbox.normalizer,
+        let environment = try loading.settings.environment(styleURL: resumedID == nil ? StyleLocation.url(for: style) : "", mapbox: mapbox.normalizer,
                                               mapboxTileCountLimit: mapboxTileLimit)
         guard let cache = environment.cache else {
             await environment.shutdown()

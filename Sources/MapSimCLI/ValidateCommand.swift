@@ -92,7 +92,7 @@ struct ValidateCommand: AsyncParsableCommand {
         }
         let format = format ?? (json ? .json : .text)
         let flavor = loading.engine.flatMap { StyleSpecFlavor(engine: $0.rawValue) } ?? .maplibre
-        let status = deep ? await Self.validate(files, format: format, deepLoading: loading, mapbox: mapbox.normalizer, retries: retries, config: config,
+        let status = deep ? await Self.validate(files, format: format, deepLoading: loading.settings, mapbox: mapbox.normalizer, retries: retries, config: config,
                                                 timeout: timeout?.time)
             : Self.validate(files, format: format, flavor: flavor)
         if status != ExitStatus.success { throw status }
@@ -132,7 +132,7 @@ struct ValidateCommand: AsyncParsableCommand {
     /// long to answer (without one: 60 s, and the network's own limits: 30 s of silence); the exit
     /// status as `validate(_:format:)` gives it. A load that takes a while says how far it is on
     /// standard error every 10 s (`MAPSIM_PROGRESS_INTERVAL`).
-    static func validate(_ files: [String], format: ValidateFormat, deepLoading: LoadingOptions, mapbox: MapboxURL, retries: Int,
+    static func validate(_ files: [String], format: ValidateFormat, deepLoading: LoadingSettings, mapbox: MapboxURL, retries: Int,
                          config: [ConfigArgument] = [], timeout: SimTime? = nil) async -> ExitCode {
         let settings = config.map { (importID: $0.importID, name: $0.name, value: $0.value == .null ? nil : Optional($0.value)) }
         var outcome = Outcome()
@@ -158,7 +158,7 @@ struct ValidateCommand: AsyncParsableCommand {
                     }
                     let summary = Mutex(LoadSummary())
                     let ticker = ProgressTicker(enabled: true, onTerminal: true) { seconds in
-                        "validate --deep: \(file) as \(engine.rawValue): " + LoadCommand.progress(summary.withLock { $0 }, after: seconds)
+                        "validate --deep: \(file) as \(engine.rawValue): " + LoadRun.progress(summary.withLock { $0 }, after: seconds)
                     }
                     let found = await DeepValidator.validate(styleURL: styleURL, bytes: bytes, environment: environment, config: settings,
                                                             timeout: timeout ?? .seconds(60)) { event in
