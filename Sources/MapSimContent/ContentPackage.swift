@@ -88,29 +88,25 @@ public struct ContentPackage: Sendable {
         }
     }
 
-    /// Why a file cannot be made in `folder`, as the system says it.
-    private static func reason(writingIn folder: String) -> String {
-        access(folder, W_OK | X_OK) == 0 ? "a file cannot be made there" : String(cString: strerror(errno))
-    }
-
     /// Opens a package and checks all of it against `key`: the signature of the manifest, then each
     /// item's size and SHA-256, and that it holds nothing the manifest does not list. Anything wrong is
     /// an error naming the signature or the item.
     public init(_ bytes: [UInt8], key: Curve25519.Signing.PublicKey) throws(ContentError) {
         // Read from a file: ZIPFoundation's in-memory reader traps on some malformed archives, its
-        // file reader reports them.
-        let folder = FileManager.default.temporaryDirectory
-        let file = folder.appendingPathComponent("mapsim-package-\(UUID().uuidString).zip")
-        defer { try? FileManager.default.removeItem(at: file) }
+        // file reader reports them. The file is mapsim's own and already out of its folder, so an
+        // interrupted or killed import leaves no copy of the package behind.
+        let folder = FileManager.default.temporaryDirectory.path
+        let copy: ScratchFile
         do {
-            try Data(bytes).write(to: file, options: .withoutOverwriting)
+            copy = try ScratchFile(in: folder, prefix: "mapsim-package-")
+            try copy.write(bytes)
         } catch {
-            throw ContentError(.cannotWrite, "cannot use the temporary folder \(folder.path) (TMPDIR) to open the package: \(Self.reason(writingIn: folder.path))",
-                               underlying: error)
+            throw ContentError(.cannotWrite, "cannot use the temporary folder \(folder) (TMPDIR) to open the package: \(error.reason)", underlying: error)
         }
         let archive: Archive
         do {
-            archive = try Archive(url: file, accessMode: .read)
+            // The copy stays open until the archive has opened it again.
+            archive = try withExtendedLifetime(copy) { try Archive(url: URL(fileURLWithPath: copy.reopeningPath), accessMode: .read) }
         } catch {
             throw ContentError(.invalidPackage, "not a content package (a zip): \(error)", underlying: error)
         }

@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+private let posixWrite = Glibc.write
+private let posixClose = Glibc.close
+#elseif canImport(Darwin)
+import Darwin
+private let posixWrite = Darwin.write
+private let posixClose = Darwin.close
+#endif
+
+/// A file of the process's own in a folder (the temporary one, `TMPDIR`): made new with `mkstemp`
+/// and removed from the folder at once, so that nothing is left behind however the process ends —
+/// a `kill -9` included. It lives as long as its descriptor: until the value goes.
+public final class ScratchFile {
+    /// The folder it was made in, for errors.
+    public let folder: String
+    private let descriptor: Int32
+
+    /// A new, empty file in `folder`, its name starting with `prefix`; the error is the system's
+    /// reason (`No such file or directory`).
+    public init(in folder: String, prefix: String) throws(ScratchFile.Failure) {
+        self.folder = folder
+        var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)
+        descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw Failure(reason: String(cString: strerror(errno))) }
+        _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
+    }
+
+    deinit {
+        _ = posixClose(descriptor)
+    }
+
+    /// Why a scratch file could not be made, written or read: the system's words.
+    public struct Failure: Error, Sendable {
+        /// The system's reason (`strerror`), or what went wrong.
+        public let reason: String
+    }
+
+    /// A path that opens this same file again while the value lives, for code that only opens
+    /// paths (`/proc/self/fd/N` on Linux, `/dev/fd/N` elsewhere).
+    public var reopeningPath: String {
+        #if os(Linux)
+        "/proc/self/fd/\(descriptor)"
+        #else
+        "/dev/fd/\(descriptor)"
+        #endif
+    }
+
+    /// Appends `bytes`.
+    public func write(_ bytes: [UInt8]) throws(ScratchFile.Failure) {
+        var done = 0
+        while done < bytes.count {
+            let written = bytes.withUnsafeBytes { posixWrite(descriptor, $0.baseAddress! + done, $0.count - done) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Failure(reason: String(cString: strerror(errno)))
+            }
+            done += written
+        }
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset` into `buffer`: how many, 0 at the end.
+    public func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ScratchFile.Failure) -> Int {
+        while true {
+            let got = pread(descriptor, buffer.baseAddress!, buffer.count, off_t(offset))
+            if got >= 0 { return got }
+            if errno != EINTR { throw Failure(reason: String(cString: strerror(errno))) }
+        }
+    }
+}
