@@ -90,13 +90,7 @@ final class ServedFolder: Sendable {
         // Bytes, not Foundation: this runs on every request.
         let utf8 = requestPath.utf8
         let path = utf8.firstIndex(of: UInt8(ascii: "?")).map { requestPath[..<$0] } ?? Substring(requestPath)
-        let decoded: String
-        if path.utf8.contains(UInt8(ascii: "%")) {
-            guard let text = String(path).removingPercentEncoding else { return nil }
-            decoded = text
-        } else {
-            decoded = String(path)
-        }
+        guard let decoded = PercentDecoder.decode(path) else { return nil }
         guard !decoded.utf8.contains(0), !decoded.utf8.contains(UInt8(ascii: "\\")) else { return nil }
         var segments: [Substring] = []
         for segment in decoded.split(separator: "/", omittingEmptySubsequences: true) {

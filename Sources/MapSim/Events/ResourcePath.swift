@@ -34,9 +34,7 @@ public struct ResourcePath: Sendable, Equatable {
         } else {
             named = url
         }
-        // Most URLs hold no escape: no decoding to do.
-        guard named.utf8.contains(UInt8(ascii: "%")) else { return named }
-        return named.removingPercentEncoding ?? named
+        return PercentDecoder.decode(named) ?? named
     }
 
     /// `text` (a message) with every URL below the folder or on the origin named as `path(of:)` names it.

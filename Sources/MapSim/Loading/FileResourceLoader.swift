@@ -39,7 +39,7 @@ public struct FileResourceLoader: ResourceLoader {
         let scheme = URLResolver.scheme(of: url)
         var rest = String(url.dropFirst((scheme?.count ?? 0) + 1))
         if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = String(rest[..<end]) }
-        guard let decoded = rest.removingPercentEncoding else {
+        guard let decoded = PercentDecoder.decode(rest) else {
             return .refused(.init(reason: .other, message: "invalid percent-encoding in \(url)"))
         }
         switch scheme {

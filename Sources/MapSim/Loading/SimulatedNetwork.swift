@@ -111,7 +111,7 @@ public struct SimulatedNetwork: ResourceLoader {
         guard let mirror = mirrors.first(where: { url.hasPrefix($0.prefix) }) else { return nil }
         var rest = String(url.dropFirst(mirror.prefix.count))
         if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = String(rest[..<end]) }
-        guard let decoded = rest.removingPercentEncoding else { return nil }
+        guard let decoded = PercentDecoder.decode(rest) else { return nil }
         let root = URL(fileURLWithPath: mirror.directory).standardizedFileURL.path
         let path = URL(fileURLWithPath: root).appendingPathComponent(decoded).standardizedFileURL.path
         return path == root || path.hasPrefix(root + "/") ? path : nil
