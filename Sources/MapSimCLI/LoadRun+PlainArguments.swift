@@ -10,7 +10,7 @@ extension LoadRun {
     /// give (the values go through the same `init?(argument:)` and checks).
     ///
     /// ArgumentParser builds every option of the command by reflection before it parses one: more
-    /// than half of a `load`'s start-up in a release build.
+    /// than a third of a `load`'s start-up in a release build.
     init?(plainArguments arguments: [String]) {
         guard arguments.first == "load" else { return nil }
         var run = LoadRun(style: "")

@@ -5,7 +5,7 @@ import Synchronization
 
 /// What `mapsim load` was asked to do, as plain values, and the load itself: made from the parsed
 /// `LoadCommand`, or from the arguments read without ArgumentParser (`init?(plainArguments:)`),
-/// which start a load in half the time. Its defaults are the command's.
+/// sparing a load ArgumentParser's reflection. Its defaults are the command's.
 struct LoadRun: Sendable {
     /// What a load given only a style does.
     static let defaults = LoadRun(style: "")
