@@ -60,12 +60,6 @@ struct LoadingOptions: ParsableArguments {
     func validate() throws {
         try settings.validate()
     }
-
-    /// The network as a trace header names it: the simulated profile, `offline`, or `real`.
-    var networkName: String { settings.networkName }
-
-    /// The engine these options choose, with its local ideographs as --local-ideographs says.
-    var chosenEngine: Engine { settings.chosenEngine }
 }
 
 extension MapMode: ExpressibleByArgument {}

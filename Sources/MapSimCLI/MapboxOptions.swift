@@ -25,13 +25,9 @@ struct MapboxOptions: ParsableArguments {
         return MapboxURL(baseURL: apiURL, accessToken: token?.isEmpty == false ? token : nil)
     }
 
-    /// Refuses a `mapbox://` style to load from the network without a token, at once: the API would
-    /// refuse it, and no retry helps. (From a cache, or offline, the cache answers without one.)
-    func requireToken(forStyle style: String, offline: Bool) throws {
-        try Self.requireToken(normalizer, forStyle: style, offline: offline)
-    }
-
-    /// Refuses a `mapbox://` style when `normalizer` has no token and the load is not offline.
+    /// Refuses a `mapbox://` style to load from the network when `normalizer` has no token, at
+    /// once: the API would refuse it, and no retry helps. (From a cache, or offline, the cache
+    /// answers without one.)
     static func requireToken(_ normalizer: MapboxURL, forStyle style: String, offline: Bool) throws {
         guard MapboxURL.isMapbox(style), normalizer.accessToken == nil, !offline else { return }
         throw ValidationError("\(style) is a Mapbox style, and the Mapbox API needs an access token: set MAPBOX_ACCESS_TOKEN or give --access-token")

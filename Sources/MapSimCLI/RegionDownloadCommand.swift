@@ -132,7 +132,7 @@ struct RegionDownloadCommand: AsyncParsableCommand {
 
     func validate() throws {
         if loading.noCache || loading.offline { throw ValidationError("a region is downloaded into the database, from the network: drop --no-cache and --offline") }
-        try mapbox.requireToken(forStyle: style, offline: false)
+        try MapboxOptions.requireToken(mapbox.normalizer, forStyle: style, offline: false)
         if let engine = loading.engine, engine == .maplibreGLJS || engine == .mapboxGLJS {
             let name = engine == .maplibreGLJS ? "MapLibre GL JS" : "Mapbox GL JS"
             throw ValidationError("--engine \(engine.rawValue): \(name) downloads no offline regions; a region is downloaded as MapLibre Native (the default) or the Mapbox SDK (--engine mapbox) download it")

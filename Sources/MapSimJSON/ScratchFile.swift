@@ -59,10 +59,12 @@ public final class ScratchFile {
         }
     }
 
-    /// Reads up to `buffer.count` bytes at `offset` into `buffer`: how many, 0 at the end.
-    public func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws(ScratchFile.Failure) -> Int {
+    /// Reads up to `count` bytes at `offset` into the start of `buffer`, which holds at least
+    /// `count`: how many, 0 at the end.
+    public func read(at offset: Int, count: Int, into buffer: inout [UInt8]) throws(ScratchFile.Failure) -> Int {
+        precondition(count <= buffer.count, "a read of \(count) bytes into \(buffer.count)")
         while true {
-            let got = pread(descriptor, buffer.baseAddress!, buffer.count, off_t(offset))
+            let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, count, off_t(offset)) }
             if got >= 0 { return got }
             if errno != EINTR { throw Failure(reason: String(cString: strerror(errno))) }
         }

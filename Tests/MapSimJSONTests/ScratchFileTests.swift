@@ -15,9 +15,9 @@ struct ScratchFileTests {
         try file.write(Array(bytes[..<1]))
         try file.write(Array(bytes[1...]))
         var back = [UInt8](repeating: 0, count: 50_000)
-        let first = try back.withUnsafeMutableBytes { try file.read(at: 20_000, into: $0) }
+        let first = try file.read(at: 20_000, count: back.count, into: &back)
         #expect(first == 50_000 && back == Array(bytes[20_000..<70_000]))
-        #expect(try back.withUnsafeMutableBytes { try file.read(at: 70_000, into: $0) } == 0)
+        #expect(try file.read(at: 70_000, count: back.count, into: &back) == 0)
         // Opened again through its path, as a library that only opens paths does.
         #expect(FileManager.default.contents(atPath: file.reopeningPath) == Data(bytes))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)

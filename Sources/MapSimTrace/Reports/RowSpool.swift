@@ -35,12 +35,9 @@ final class RowSpool {
         var piece = [UInt8](repeating: 0, count: pieceSize)
         while offset < size {
             let count = min(pieceSize, size - offset)
-            let read = piece.withUnsafeMutableBytes { buffer in
-                Result { () throws(ScratchFile.Failure) in try file.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count])) }
-            }
             let got: Int
             do {
-                got = try read.get()
+                got = try file.read(at: offset, count: count, into: &piece)
             } catch {
                 throw Self.failure(file.folder, "cannot read the report's rows back from their temporary file: \(error.reason)")
             }
