@@ -8,18 +8,31 @@ private let posixWrite = Darwin.write
 private let posixClose = Darwin.close
 #endif
 
-/// A file of the process's own in a folder (the temporary one, `TMPDIR`): made new with `mkstemp`
-/// and removed from the folder at once, so that nothing is left behind however the process ends —
-/// a `kill -9` included. It lives as long as its descriptor: until the value goes.
+#if os(Linux) && (arch(x86_64) || arch(arm64))
+/// `O_TMPFILE`, which Swift does not import (a macro of two): a file with no name in the folder.
+private let unnamedFile: Int32 = 0o20000000 | O_DIRECTORY
+#endif
+
+/// A file of the process's own in a folder (the temporary one, `TMPDIR`) that has no name there,
+/// so that nothing is left behind however the process ends — a `kill -9` included: made unnamed
+/// (`O_TMPFILE`) on Linux, else — or where the folder's file system cannot — made with `mkstemp`
+/// and removed at once. It lives as long as its descriptor: until the value goes.
 public final class ScratchFile {
     /// The folder it was made in, for errors.
     public let folder: String
     private let descriptor: Int32
 
-    /// A new, empty file in `folder`, its name starting with `prefix`; the error is the system's
-    /// reason (`No such file or directory`).
+    /// A new, empty file in `folder`, named (while it has a name) with `prefix`; the error is the
+    /// system's reason (`No such file or directory`).
     public init(in folder: String, prefix: String) throws(ScratchFile.Failure) {
         self.folder = folder
+        #if os(Linux) && (arch(x86_64) || arch(arm64))
+        let unnamed = open(folder, unnamedFile | O_RDWR | O_CLOEXEC, 0o600)
+        if unnamed >= 0 {
+            descriptor = unnamed
+            return
+        }
+        #endif
         var template = Array((folder + "/" + prefix + "XXXXXX").utf8CString)
         descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw Failure(reason: String(cString: strerror(errno))) }
