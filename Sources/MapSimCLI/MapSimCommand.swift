@@ -3,9 +3,11 @@ import Foundation
 import MapSimKit
 
 /// The `mapsim` command: a headless simulator of a Mapbox/MapLibre map's loading pipeline.
-@main
-struct MapSimCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+///
+/// The executable (MapSimMain) calls ``main()``; the tests reach the rest through `@testable`.
+public struct MapSimCommand: ParsableCommand {
+    /// The root command's name, help, version and subcommands.
+    public static let configuration = CommandConfiguration(
         commandName: "mapsim",
         abstract: "Simulate how a Mapbox/MapLibre map loads a style, headless and deterministic.",
         discussion: """
@@ -39,6 +41,9 @@ struct MapSimCommand: ParsableCommand {
         subcommands: commands
     )
 
+    /// The root command, which holds no options of its own.
+    public init() {}
+
     /// The commands, in the order help lists them.
     static let commands: [any ParsableCommand.Type] = [LoadCommand.self, TilesCommand.self, CacheCommand.self, RegionCommand.self, RunCommand.self, DiffCommand.self,
                                                        ReportCommand.self, ExportCommand.self, ValidateCommand.self, EvalCommand.self, LiveCommand.self,
@@ -70,7 +75,7 @@ struct MapSimCommand: ParsableCommand {
     /// `main` would park the main thread in `dispatch_main`, whose `pthread_exit` unwinds the main
     /// thread's stack — in a static binary that first sorts every frame description of the
     /// executable, tens of milliseconds that the command's answer would wait for.
-    static func main() {
+    public static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let request = ValidateCommand.PlainRequest(arguments) {
             StandardOutput.exit(ValidateCommand.validate(request.files, format: request.json ? .json : .text).rawValue)
