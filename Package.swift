@@ -17,17 +17,23 @@ import PackageDescription
 /// A release build of the `mapsim` executable on Linux carries the Swift runtime and Foundation
 /// inside it, as `--static-swift-stdlib` would: loading them as shared libraries — binding tens of
 /// thousands of symbols, faulting in their pages, and the runtime's scans of all their conformance
-/// records — was a quarter of a `load` of the sample (16.5 ms, 12.4 ms static). The static
-/// Foundation needs its parts named: what its shared library would have loaded itself. LLVM's
-/// linker (in every Swift toolchain for Linux) links it without gold's warning about a `mktemp`
-/// inside Foundation. Only the executable's own target carries this (MapSimMain): the tests link
-/// MapSimCLI against the shared runtime, as their frameworks do.
+/// records — were a third of a `load` of the sample (16.2 ms, 11.1 ms static). The static
+/// Foundation needs its parts named: what its shared library would have loaded itself, a list that
+/// changes with the toolchain — so only with the one it was checked with (6.3), else the shared
+/// libraries as before. LLVM's linker (in every Swift toolchain for Linux) links it without gold's
+/// warning about a `mktemp` inside Foundation. Only the executable's own target carries this
+/// (MapSimMain): the tests link MapSimCLI against the shared runtime, as their frameworks do.
+#if compiler(>=6.3) && compiler(<6.4)
 let staticRuntimeInRelease: [LinkerSetting] = [
     .unsafeFlags(["-static-stdlib", "-lCoreFoundation", "-lFoundationInternationalization", "-lFoundationEssentials", "-l_FoundationCollections",
                   "-l_FoundationCShims", "-l_FoundationICU", "-lswiftSynchronization", "-lswiftDispatch", "-ldispatch", "-lBlocksRuntime",
                   "-use-ld=lld"],
                  .when(platforms: [.linux], configuration: .release)),
 ]
+#else
+let staticRuntimeInRelease: [LinkerSetting] = []
+#endif
+
 let package = Package(
     name: "mapsim",
     platforms: [.macOS(.v15)],
