@@ -201,8 +201,9 @@ struct ServeCommand: AsyncParsableCommand {
         let streamsTrace = trace.map { !($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) } ?? false
         let writers: [EventLineWriter]
         do {
-            // A file gets its lines in batches, none later than 100 ms: one write per request would cost more than the answer.
-            let batch = { (path: String) in path == "-" ? nil : Duration.milliseconds(100) }
+            // A file gets its lines in batches, none later than 100 ms after the request (90 ms after they
+            // reach the recorder, at most 10 ms after it): one write per request would cost more than the answer.
+            let batch = { (path: String) in path == "-" ? nil : Duration.milliseconds(90) }
             writers = try (events.map { [try EventLineWriter(path: $0, batchInterval: batch($0))] } ?? [])
                 + (streamsTrace ? trace.map { [try EventLineWriter(path: $0, header: header.json, batchInterval: batch($0))] } ?? [] : [])
         } catch {
@@ -212,17 +213,24 @@ struct ServeCommand: AsyncParsableCommand {
         let summary = Mutex(LoadSummary())
         StandardOutput.writeLineByLine()
         let quiet = self.quiet
+        // Recorded, counted and printed off the event loops that answer the requests.
+        let handoff = EventHandoff { events in
+            for event in events {
+                let recorded = recorder.record(event)
+                summary.withLock { $0.record(recorded) }
+                if !quiet, case .resourceRequest(let request) = recorded.payload { print(Self.line(recorded, request)) }
+            }
+        }
         let server: StyleServer
         do {
             let conditions = scenarioConditions ?? ServeConditions(profile: network.flatMap(NetworkPreset.init(rawValue:)).map { $0.profile(seed: seed) },
                                                                    profileName: network, faults: fault.map(\.rule), offlineWindows: offlineWindow.map(\.value))
             server = try await StyleServer.start(.init(style: style, host: host, port: port, maxAge: Int(maxAge.time.microseconds / 1_000_000), maximumConnections: maxConnections,
                                                        conditions: conditions, remote: remote)) { event in
-                let recorded = recorder.record(event)
-                summary.withLock { $0.record(recorded) }
-                if !quiet, case .resourceRequest(let request) = recorded.payload { print(Self.line(recorded, request)) }
+                handoff.hand(event)
             }
         } catch {
+            handoff.finish()
             try? recorder.close()
             throw ExitStatus.fail(error)
         }
@@ -233,6 +241,7 @@ struct ServeCommand: AsyncParsableCommand {
         for await _ in stopped { break }
         signals.cancel()
         await server.stop()
+        handoff.finish()
         do {
             try recorder.close()
             if let trace, !streamsTrace { try OutputFile.write(recorder.trace.yaml, to: trace, format: .trace) }

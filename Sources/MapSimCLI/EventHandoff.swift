@@ -1,0 +1,63 @@
+import Dispatch
+import MapSimKit
+import Synchronization
+
+/// Events handed from `serve`'s event loops to one recording queue: a loop only appends the event
+/// to a list, and the queue takes the whole list every `interval` and hands it to `deliver`, which
+/// records, counts and prints them — so the JSON of each event is written off the loops that answer
+/// requests, and a loop takes one lock per request, not one per thing that hears of it. Events are
+/// delivered in the order they were handed over. `finish()` delivers what is left and stops.
+final class EventHandoff: Sendable {
+    private struct State {
+        var pending: [MapEvent] = []
+        var finished = false
+
+        /// The pending events, leaving an empty list with room for as many.
+        mutating func take() -> [MapEvent] {
+            var taken: [MapEvent] = []
+            taken.reserveCapacity(pending.count)
+            swap(&taken, &pending)
+            return taken
+        }
+    }
+
+    private let state = Mutex(State())
+    private let queue = DispatchQueue(label: "mapsim.serve.recording")
+    private let interval: DispatchTimeInterval
+    private let deliver: @Sendable ([MapEvent]) -> Void
+
+    /// Starts taking events every `interval`.
+    init(interval: DispatchTimeInterval = .milliseconds(10), deliver: @escaping @Sendable ([MapEvent]) -> Void) {
+        self.interval = interval
+        self.deliver = deliver
+        schedule()
+    }
+
+    /// Hands `event` over, from any thread; an event handed after `finish()` is dropped.
+    func hand(_ event: MapEvent) {
+        state.withLock { state in
+            guard !state.finished else { return }
+            state.pending.append(event)
+        }
+    }
+
+    /// Delivers every event handed over so far, and takes no more.
+    func finish() {
+        queue.sync {
+            let left = state.withLock { state in
+                state.finished = true
+                return state.take()
+            }
+            if !left.isEmpty { deliver(left) }
+        }
+    }
+
+    /// The next turn of the queue: the list taken, delivered, and the turn after it.
+    private func schedule() {
+        queue.asyncAfter(deadline: .now() + interval) { [self] in
+            let (taken, finished) = state.withLock { state in (state.take(), state.finished) }
+            if !taken.isEmpty { deliver(taken) }
+            if !finished { schedule() }
+        }
+    }
+}
