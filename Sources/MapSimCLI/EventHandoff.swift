@@ -6,7 +6,10 @@ import Synchronization
 /// to a list, and the queue takes the whole list every `interval` and hands it to `deliver`, which
 /// records, counts and prints them — so the JSON of each event is written off the loops that answer
 /// requests, and a loop takes one lock per request, not one per thing that hears of it. Events are
-/// delivered in the order they were handed over. `finish()` delivers what is left and stops.
+/// delivered in the order they were handed over. The list holds at most `limit` events: a loop that
+/// would go past it waits while the queue delivers them (a slow terminal or pipe slows the server,
+/// as it did when the loops recorded, rather than filling memory). `finish()` delivers what is
+/// left and stops.
 final class EventHandoff: Sendable {
     private struct State {
         var pending: [MapEvent] = []
@@ -24,20 +27,29 @@ final class EventHandoff: Sendable {
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "mapsim.serve.recording")
     private let interval: DispatchTimeInterval
+    private let limit: Int
     private let deliver: @Sendable ([MapEvent]) -> Void
 
-    /// Starts taking events every `interval`.
-    init(interval: DispatchTimeInterval = .milliseconds(10), deliver: @escaping @Sendable ([MapEvent]) -> Void) {
+    /// Starts taking events every `interval`; at most `limit` wait at once.
+    init(interval: DispatchTimeInterval = .milliseconds(10), limit: Int = 10_000, deliver: @escaping @Sendable ([MapEvent]) -> Void) {
         self.interval = interval
+        self.limit = max(1, limit)
         self.deliver = deliver
         schedule()
     }
 
-    /// Hands `event` over, from any thread; an event handed after `finish()` is dropped.
+    /// Hands `event` over, from any thread; an event handed after `finish()` is dropped. When the
+    /// list is full, waits until the queue has delivered it.
     func hand(_ event: MapEvent) {
-        state.withLock { state in
-            guard !state.finished else { return }
+        let isFull = state.withLock { state in
+            guard !state.finished else { return false }
             state.pending.append(event)
+            return state.pending.count >= limit
+        }
+        guard isFull else { return }
+        queue.sync {
+            let taken = state.withLock { $0.take() }
+            if !taken.isEmpty { deliver(taken) }
         }
     }
 

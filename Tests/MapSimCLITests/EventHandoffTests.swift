@@ -43,6 +43,19 @@ struct EventHandoffTests {
         #expect(delivered.withLock { $0 }.map(\.begin.microseconds) == [1])
     }
 
+    @Test func aFullListIsDeliveredBeforeTheEventThatFilledItIsHandedOverSoMemoryStaysBounded() {
+        let delivered = Mutex<[[Int64]]>([])
+        let handoff = EventHandoff(interval: .seconds(3_600), limit: 3) { events in delivered.withLock { $0.append(events.map(\.begin.microseconds)) } }
+        handoff.hand(Self.event(1))
+        handoff.hand(Self.event(2))
+        #expect(delivered.withLock { $0 }.isEmpty, "below the limit the events wait for the queue's turn")
+        handoff.hand(Self.event(3))
+        #expect(delivered.withLock { $0 } == [[1, 2, 3]], "the hand that fills the list returns once it is delivered")
+        handoff.hand(Self.event(4))
+        handoff.finish()
+        #expect(delivered.withLock { $0 } == [[1, 2, 3], [4]])
+    }
+
     @Test func theQueueDeliversOnItsOwnTurnsWithoutFinish() async {
         let (arrived, arrival) = AsyncStream<[MapEvent]>.makeStream()
         let handoff = EventHandoff(interval: .milliseconds(1)) { events in arrival.yield(events) }
