@@ -66,7 +66,17 @@ public struct JSONLineIndex: Sendable {
         literals = scanner.literals
     }
 
-    /// Walks a valid document, noting the line where each value starts, as `JSONParser` counts lines.
+    /// The 1-based line where the value at `path` starts in a valid document, found by one reading
+    /// of it that keeps no other line: for a line or two, cheaper than building the index. (Where
+    /// two values have the path — a key written twice — it is the later one's, as in the index.)
+    public static func line(of path: String, in bytes: [UInt8]) -> Int? {
+        var scanner = Scanner(bytes: bytes, keepsLiterals: false, target: PathHash(path).value)
+        scanner.value(at: PathHash())
+        return scanner.found.map(Int.init)
+    }
+
+    /// Walks a valid document, noting the line where each value starts, as `JSONParser` counts lines:
+    /// of every value, or only of the value whose path hashes to `target`.
     private struct Scanner {
         let bytes: [UInt8]
         var position = 0
@@ -74,16 +84,23 @@ public struct JSONLineIndex: Sendable {
         var table: [UInt64: Int32] = [:]
         let keepsLiterals: Bool
         var literals: [UInt64: String] = [:]
+        let target: UInt64?
+        var found: Int32?
 
-        init(bytes: [UInt8], keepsLiterals: Bool) {
+        init(bytes: [UInt8], keepsLiterals: Bool, target: UInt64? = nil) {
             self.bytes = bytes
             self.keepsLiterals = keepsLiterals
+            self.target = target
         }
 
         mutating func value(at path: PathHash) {
             skipWhitespace()
             guard position < bytes.count else { return }
-            table[path.value] = Int32(clamping: line)
+            if let target {
+                if path.value == target { found = Int32(clamping: line) }
+            } else {
+                table[path.value] = Int32(clamping: line)
+            }
             switch bytes[position] {
             case UInt8(ascii: "{"):
                 position += 1

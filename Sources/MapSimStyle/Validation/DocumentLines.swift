@@ -2,11 +2,20 @@ import MapSimJSON
 import Synchronization
 
 /// The line of every value of a valid JSON document, by JSON path, worked out only when a
-/// diagnostic first needs one: a valid style never pays for it. Threads that check parts of one
-/// style share it.
+/// diagnostic needs one: a valid style never pays for it. The first few lines are each found by a
+/// reading of the document that keeps nothing else (most styles with problems have a few); from
+/// then on one index of every value answers. Threads that check parts of one style share it.
 final class DocumentLines: Sendable {
+    private struct Lookups {
+        var index: JSONLineIndex?
+        var readings = 0
+    }
+
+    /// How many lines are found by a reading of their own before the index is built.
+    static let readingsBeforeIndex = 4
+
     private let bytes: [UInt8]
-    private let table = Mutex<JSONLineIndex?>(nil)
+    private let lookups = Mutex(Lookups())
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -14,9 +23,15 @@ final class DocumentLines: Sendable {
 
     /// The 1-based line of the value at `path` (`layers[0].paint.fill-color`), if there is one.
     func line(_ path: String) -> Int? {
-        table.withLock { table in
-            if table == nil { table = JSONLineIndex(scanning: bytes) }
-            return table?.line(path)
+        let indexed: Int?? = lookups.withLock { lookups in
+            if lookups.index == nil, lookups.readings < Self.readingsBeforeIndex {
+                lookups.readings += 1
+                return .none
+            }
+            if lookups.index == nil { lookups.index = JSONLineIndex(scanning: bytes) }
+            return .some(lookups.index?.line(path))
         }
+        if let indexed { return indexed }
+        return JSONLineIndex.line(of: path, in: bytes)
     }
 }

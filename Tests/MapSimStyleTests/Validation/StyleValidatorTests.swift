@@ -24,6 +24,23 @@ struct StyleValidatorTests {
         }
     }
 
+    @Test func aLineFoundByAReadingOfItsOwnIsTheIndexsLineAndDocumentLinesSwitchesToTheIndexWithTheSameAnswers() throws {
+        // Nested values, an escaped key, a key written twice (the later value's line), numbers, literals.
+        let text = Array("{\"x\": {\"k\\u0065y\": [\n1, {\"y\": [true,\n\"s\\\"]\"]}]},\n\"z\": -1.5e3, \"x\": null,\n\"w\": {}, \"v\": [[], [\n0]]}".utf8)
+        let index = JSONLineIndex(scanning: text)
+        let paths = ["", "x", "x.key", "x.key[0]", "x.key[1]", "x.key[1].y", "x.key[1].y[1]", "z", "w", "v", "v[0]", "v[1]", "v[1][0]",
+                     "missing", "x.key[2]", "v[1][1]", "x.k\\u0065y"]
+        #expect(index.line("x") == 4, "the later of two values with one path")
+        #expect(index.line("v[1][0]") == 6)
+        for path in paths {
+            #expect(JSONLineIndex.line(of: path, in: text) == index.line(path), "\(path)")
+        }
+        let lines = DocumentLines(bytes: text)
+        let answers = (0..<3).flatMap { _ in paths }.map { lines.line($0) }
+        #expect(answers.count > DocumentLines.readingsBeforeIndex, "the lookups outnumber the readings, so the index answers the rest")
+        #expect(answers == (0..<3).flatMap { _ in paths }.map { index.line($0) })
+    }
+
     @Test func aValidStyleHasNoDiagnostics() {
         #expect(check("""
         {"version": 8, "name": "x", "extra-root-key": 1, "glyphs": "g/{fontstack}/{range}.pbf",
