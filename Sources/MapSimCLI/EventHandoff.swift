@@ -47,29 +47,29 @@ final class EventHandoff: Sendable {
             return state.pending.count >= limit
         }
         guard isFull else { return }
-        queue.sync {
-            let taken = state.withLock { $0.take() }
-            if !taken.isEmpty { deliver(taken) }
-        }
+        queue.sync { _ = deliverPending() }
     }
 
     /// Delivers every event handed over so far, and takes no more.
     func finish() {
-        queue.sync {
-            let left = state.withLock { state in
-                state.finished = true
-                return state.take()
-            }
-            if !left.isEmpty { deliver(left) }
+        queue.sync { _ = deliverPending(finishing: true) }
+    }
+
+    /// The next turn of the queue: the list delivered, and the turn after it.
+    private func schedule() {
+        queue.asyncAfter(deadline: .now() + interval) { [self] in
+            if !deliverPending() { schedule() }
         }
     }
 
-    /// The next turn of the queue: the list taken, delivered, and the turn after it.
-    private func schedule() {
-        queue.asyncAfter(deadline: .now() + interval) { [self] in
-            let (taken, finished) = state.withLock { state in (state.take(), state.finished) }
-            if !taken.isEmpty { deliver(taken) }
-            if !finished { schedule() }
+    /// Takes the whole list and delivers it, on the queue (`finishing`: and takes no more);
+    /// whether the handoff has finished.
+    private func deliverPending(finishing: Bool = false) -> Bool {
+        let (taken, finished) = state.withLock { state in
+            if finishing { state.finished = true }
+            return (state.take(), state.finished)
         }
+        if !taken.isEmpty { deliver(taken) }
+        return finished
     }
 }

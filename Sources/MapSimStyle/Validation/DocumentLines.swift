@@ -23,15 +23,17 @@ final class DocumentLines: Sendable {
 
     /// The 1-based line of the value at `path` (`layers[0].paint.fill-color`), if there is one.
     func line(_ path: String) -> Int? {
-        let indexed: Int?? = lookups.withLock { lookups in
-            if lookups.index == nil, lookups.readings < Self.readingsBeforeIndex {
-                lookups.readings += 1
-                return .none
+        let index = lookups.withLock { lookups -> JSONLineIndex? in
+            if lookups.index == nil {
+                guard lookups.readings >= Self.readingsBeforeIndex else {
+                    lookups.readings += 1
+                    return nil
+                }
+                lookups.index = JSONLineIndex(scanning: bytes)
             }
-            if lookups.index == nil { lookups.index = JSONLineIndex(scanning: bytes) }
-            return .some(lookups.index?.line(path))
+            return lookups.index
         }
-        if let indexed { return indexed }
-        return JSONLineIndex.line(of: path, in: bytes)
+        guard let index else { return JSONLineIndex.line(of: path, in: bytes) }
+        return index.line(path)
     }
 }
