@@ -3,19 +3,36 @@ import MapSim
 import NIOCore
 import NIOHTTP1
 
-/// One connection of `mapsim serve`, on its event loop: each request, once its head and end have
-/// come, is answered by the `ServeResponder` — at once, on the loop, when the answer is in memory and
-/// no condition applies; else in a task, whose reply is written back on the loop. The pipeline's
-/// `HTTPServerPipelineHandler` keeps a pipelining client's requests one at a time, and closes the
-/// connection after its answer when the server stops. A connection waiting longer than its idle time
-/// for a whole request — open and silent, or sending its headers slowly — is closed.
-final class ServeChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
+/// One connection of `mapsim serve`, on its event loop, after NIO's request decoder: each request,
+/// once its head and end have come, is answered by the `ServeResponder` — at once, on the loop,
+/// when the answer is in memory and no condition applies; else in a task, whose reply is written
+/// back on the loop. Each answer goes out as one buffer, head and body, framed here
+/// (`ServeResponseHead`), as a static server frames it.
+///
+/// A pipelining client's requests are answered in order: those that come while a reply is awaited
+/// wait behind it, and the connection reads no more until it is written. A request the decoder
+/// cannot read is answered 400 and the connection closed. When the server stops
+/// (`ChannelShouldQuiesceEvent`) an idle connection closes at once and a busy one after its answer.
+/// A connection waiting longer than its idle time for a whole request — open and silent, or
+/// sending its headers slowly — is closed.
+final class ServeChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
 
     private let responder: ServeResponder
     /// The request whose end has not come yet.
     private var head: HTTPRequestHead?
+    /// Whether a reply is being awaited (a task's); the requests after it wait in `waiting`.
+    private var awaitingReply = false
+    /// Whole requests that came while a reply was awaited, in their order.
+    private var waiting: [HTTPRequestHead] = []
+    /// Whether a read was asked for while a reply was awaited, to be done once it is written.
+    private var readHeld = false
+    /// Whether the server is stopping: the connection closes once no request is in progress.
+    private var quiescing = false
+    /// Whether the connection closes after the answer written: no later request is answered.
+    private var closing = false
     /// The `Date` header, made once a second.
     private var date = (second: Int64.min, text: "")
     /// How long a connection may wait for a whole request.
@@ -40,6 +57,7 @@ final class ServeChannelHandler: ChannelInboundHandler, RemovableChannelHandler 
     func channelInactive(context: ChannelHandlerContext) {
         idleCheck?.cancel()
         idleCheck = nil
+        waiting.removeAll()
         context.fireChannelInactive()
     }
 
@@ -71,71 +89,112 @@ final class ServeChannelHandler: ChannelInboundHandler, RemovableChannelHandler 
         case .end:
             guard let head else { return }
             self.head = nil
-            waitingSince = nil
-            switch responder.reply(to: ServeRequest(head)) {
-            case .now(let reply):
-                write(reply, to: head, context: context)
-            case .later(let pending):
-                let responder = responder
-                let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-                Task {
-                    let reply = await responder.finish(pending)
-                    bound.eventLoop.execute {
-                        let (handler, context) = bound.value
-                        handler.write(reply, to: head, context: context)
-                    }
+            guard !closing else { return }
+            if awaitingReply {
+                waiting.append(head)
+            } else {
+                answer(head, context: context)
+            }
+        }
+    }
+
+    /// Holds the connection's reads while a reply is awaited, so that a pipelining client's
+    /// requests wait in the kernel rather than here.
+    func read(context: ChannelHandlerContext) {
+        if awaitingReply {
+            readHeld = true
+        } else {
+            context.read()
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        quiescing = true
+        waiting.removeAll()
+        if head == nil && !awaitingReply { context.close(promise: nil) }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A request the decoder cannot read (its headers beyond the limit included) is refused,
+        // unless the answer to an earlier one is still awaited; a reset or a client gone: nothing
+        // to answer on this connection any more.
+        if error is HTTPParserError && !awaitingReply && !closing {
+            closing = true
+            var buffer = context.channel.allocator.buffer(capacity: 96)
+            ServeResponseHead.writeBadRequest(into: &buffer)
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
+        } else {
+            context.close(promise: nil)
+        }
+    }
+
+    /// Answers the whole request `head`: at once, or in a task, while the requests after it wait.
+    private func answer(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        waitingSince = nil
+        switch responder.reply(to: ServeRequest(head)) {
+        case .now(let reply):
+            write(reply, to: head, context: context)
+        case .later(let pending):
+            awaitingReply = true
+            let responder = responder
+            let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+            Task {
+                let reply = await responder.finish(pending)
+                bound.eventLoop.execute {
+                    let (handler, context) = bound.value
+                    handler.awaitingReply = false
+                    handler.write(reply, to: head, context: context)
+                    handler.answerWaiting(context: context)
                 }
             }
         }
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // A reset or a client gone: nothing to answer on this connection any more.
-        context.close(promise: nil)
+    /// Answers the requests that waited behind a reply, until one must be awaited again; then
+    /// reads again, or closes a stopping connection with nothing left to answer.
+    private func answerWaiting(context: ChannelHandlerContext) {
+        while !awaitingReply && !closing && !waiting.isEmpty {
+            answer(waiting.removeFirst(), context: context)
+        }
+        guard !awaitingReply else { return }
+        if readHeld && !closing {
+            readHeld = false
+            context.read()
+        }
     }
 
-    /// Writes `reply` to the request `head` on the connection.
+    /// Writes `reply` to the request `head` on the connection, and closes it after an answer
+    /// that says so, a cut answer, a dropped one, or the last answer of a stopping server.
     private func write(_ reply: ServeReply, to head: HTTPRequestHead, context: ChannelHandlerContext) {
         guard context.channel.isActive else { return }
+        let buffer: ByteBuffer
         switch reply {
         case .drop:
+            closing = true
             context.close(promise: nil)
+            return
         case .answer(let answer):
-            let keepAlive = head.isKeepAlive
-            context.write(wrapOutboundOut(.head(responseHead(answer, to: head, keepAlive: keepAlive))), promise: nil)
-            if !answer.body.isEmpty {
-                context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: answer.body)))), promise: nil)
-            }
-            if keepAlive {
-                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-                waitingSince = .now()
-            } else {
-                let channel = context.channel
-                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
-            }
+            let keepAlive = head.isKeepAlive && !quiescing
+            buffer = ServeResponseHead.encode(answer, version: head.version, keepAlive: keepAlive, date: dateText(),
+                                              body: answer.body[...], allocator: context.channel.allocator)
+            guard keepAlive else { break }
+            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+            if self.head == nil && waiting.isEmpty { waitingSince = .now() }
+            return
         case .truncated(let answer):
             // The length says all of it; half comes, then the connection closes.
-            context.write(wrapOutboundOut(.head(responseHead(answer, to: head, keepAlive: false))), promise: nil)
-            let half = context.channel.allocator.buffer(bytes: answer.body.prefix(answer.body.count / 2))
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(half)))).whenComplete { _ in channel.close(promise: nil) }
+            buffer = ServeResponseHead.encode(answer, version: head.version, keepAlive: false, date: dateText(),
+                                              body: answer.body.prefix(answer.body.count / 2), allocator: context.channel.allocator)
         }
-    }
-
-    /// The head of `answer`: its status and headers, the length of its body (a `HEAD`'s says what a
-    /// `GET` would carry), the date, and whether the connection stays open.
-    private func responseHead(_ answer: FileAnswer, to head: HTTPRequestHead, keepAlive: Bool) -> HTTPResponseHead {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(answer.headers.count + 3)
-        for (name, value) in answer.headers { headers.add(name: name, value: value) }
-        headers.add(name: "Content-Length", value: String(answer.contentLength))
-        headers.add(name: "Date", value: dateText())
-        if !keepAlive {
-            headers.add(name: "Connection", value: "close")
-        } else if head.version.major == 1 && head.version.minor == 0 {
-            headers.add(name: "Connection", value: "keep-alive")
-        }
-        return HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: answer.status), headers: headers)
+        closing = true
+        waiting.removeAll()
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
     }
 
     /// The `Date` header's value now.

@@ -234,6 +234,9 @@ struct ServeResponder: Sendable {
             return MapSim.Response(source: .network, error: .init(reason: reason, message: "HTTP \(answer.status): " + String(decoding: answer.body, as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)))
         }
-        return MapSim.Response(data: answer.unencodedBody, noContent: answer.status == 204, notModified: answer.status == 304, modified: modified, etag: etag, source: .network)
+        // The event says the body's size, not its bytes: nothing that reads a server's events needs them.
+        var response = MapSim.Response(noContent: answer.status == 204, notModified: answer.status == 304, modified: modified, etag: etag, source: .network)
+        response.recordedSize = answer.unencodedBody.count
+        return response
     }
 }

@@ -28,14 +28,14 @@ final class ServedRequestLog: Sendable {
     /// Adds the row of a `resource-request` event (other events are not requests).
     func record(_ event: MapEvent) {
         guard case .resourceRequest(var request) = event.payload else { return }
+        var kept = event
         // The body is not shown, only its size: the log does not hold every answer's bytes.
         if var response = request.response, let data = response.data {
             response.recordedSize = data.count
             response.data = nil
             request.response = response
+            kept.payload = .resourceRequest(request)
         }
-        var kept = event
-        kept.payload = .resourceRequest(request)
         state.withLock { state in
             state.rows.append(kept)
             // Dropped a tenth at a time, so that dropping costs little per row.

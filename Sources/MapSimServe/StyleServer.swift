@@ -107,9 +107,10 @@ public final class StyleServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
-                    // The headers are the responder's own (a fault rule's are checked there): not validated again per answer.
-                    try pipeline.configureHTTPServerPipeline(withOutboundHeaderValidation: false, withEncoderConfiguration: .init(),
-                                                             withDecoderLimitConfiguration: limits)
+                    // NIO's decoder reads the requests; the answers are framed by the handler itself, one buffer each
+                    // (their headers are the responder's own, a fault rule's checked there).
+                    try pipeline.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop,
+                                                                                    limitConfiguration: limits)))
                     try pipeline.addHandler(ServeChannelHandler(responder: responder, idleTimeout: idle))
                 }
             }

@@ -202,6 +202,42 @@ struct StyleServerTests {
                                                         "http://localhost/tiles.json"])
     }
 
+    @Test func pipelinedRequestsThatWaitForTheNetworksConditionsAreAnsweredInOrderAndAStopClosesAfterTheAnswer() async throws {
+        let events = Events()
+        // Under a profile every answer waits for its delay, in a task: the requests after it wait their turn.
+        let server = try await StyleServer.start(.init(style: SampleStyle.folder + "/style.json", port: 0,
+                                                       conditions: ServeConditions(profile: NetworkPreset.threeG.profile(seed: 2))),
+                                                 report: events.report)
+        let connection = try RawHTTPConnection(port: server.port)
+        connection.send("GET /tiles.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        let etag = try #require(connection.answer()?.headers["etag"])
+        connection.send("GET /style.json HTTP/1.1\r\nHost: x\r\n\r\nGET /tiles.json HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\n\r\n"
+            + "HEAD /tiles/10/163/395.pbf HTTP/1.1\r\nHost: x\r\n\r\nGET /nosuch.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        let style = try #require(connection.answer())
+        #expect(style.status == 200 && String(decoding: style.body, as: UTF8.self).contains("\"layers\""))
+        let notModified = try #require(connection.answer())
+        #expect(notModified.status == 304 && notModified.headers["content-length"] == nil && notModified.headers["etag"] == etag,
+                "a 304 carries no body and so no length, as NIO's encoder frames it")
+        let head = try #require(connection.answer(bodyless: true))
+        #expect(head.status == 200 && (Int(head.headers["content-length"] ?? "") ?? 0) > 0)
+        #expect(try #require(connection.answer()).status == 404)
+        // A request half sent when the server stops is answered once whole, with the connection closed after it. (Its
+        // head came with a whole request: once that is answered, the server has read the head.)
+        let late = try RawHTTPConnection(port: server.port)
+        late.send("GET /sprite.json HTTP/1.1\r\nHost: x\r\n\r\nGET /tiles.json HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nab")
+        #expect(late.answer()?.status == 200)
+        let stopped = Task { await server.stop(grace: .seconds(30)) }
+        late.send("cd")
+        let answer = try #require(late.answer())
+        #expect(answer.status == 200)
+        #expect(late.isClosedByServer())
+        let began = ContinuousClock.now
+        await stopped.value
+        #expect(ContinuousClock.now - began < .seconds(30))
+        #expect(events.requests.map(\.request.url) == ["http://x/tiles.json", "http://x/style.json", "http://x/tiles.json", "http://x/tiles/10/163/395.pbf",
+                                                        "http://x/nosuch.json", "http://x/sprite.json", "http://x/tiles.json"])
+    }
+
     @Test func aFileChangedWhileServedIsServedAsItIsNowRewrittenAndGzippedAgain() async throws {
         let fixture = try FixtureDirectory()
         let folder = fixture.path + "/sample"
