@@ -14,8 +14,7 @@ enum RowKey: Hashable, Sendable {
     init(_ resource: Resource, mapbox: MapboxURL) {
         if let tile = resource.tileData {
             let template = mapbox.canonical(tile.urlTemplate)
-            // The standard library's search: Foundation's `contains` goes through NSString, a cost on every tile.
-            let ratio = template.firstRange(of: "{ratio}") != nil && tile.pixelRatio > 1 ? 2 : 1
+            let ratio = tile.pixelRatio > 1 && Self.namesRatio(template) ? 2 : 1
             self = .tile(template: template, pixelRatio: ratio, z: tile.id.z, x: tile.id.x, y: tile.urlY)
         } else {
             let url = mapbox.canonical(resource.url)
@@ -26,6 +25,19 @@ enum RowKey: Hashable, Sendable {
                 self = .resource(url: url)
             }
         }
+    }
+
+    /// Whether a tile URL template has a `{ratio}`, searched in its bytes: Foundation's `contains`
+    /// goes through NSString and the standard library's `firstRange(of:)` through a generic
+    /// searcher, each a cost on every tile of a download.
+    static func namesRatio(_ template: String) -> Bool {
+        let utf8 = template.utf8
+        var rest = utf8[...]
+        while let brace = rest.firstIndex(of: UInt8(ascii: "{")) {
+            if utf8[brace...].starts(with: "{ratio}".utf8) { return true }
+            rest = utf8[utf8.index(after: brace)...]
+        }
+        return false
     }
 
     /// The table the row is in.

@@ -108,6 +108,14 @@ struct OfflineDatabaseTests {
         #expect(await cache.load(Self.tile(3, template: "https://h/tms/{z}/{x}/{y}.png", scheme: .tms)).data?.count == 10)
     }
 
+    @Test func aTemplateNamesItsRatioOnlyWithTheWholePlaceholder() {
+        #expect(RowKey.namesRatio("https://h/{z}/{x}/{y}{ratio}.png"))
+        #expect(RowKey.namesRatio("{ratio}") && RowKey.namesRatio("https://h/{{ratio}/{z}"))
+        #expect(RowKey.namesRatio("https://hé/{z}/{ratio}"), "after a byte beyond ASCII")
+        #expect(!RowKey.namesRatio("https://h/{z}/{x}/{y}.png") && !RowKey.namesRatio("https://h/{ratio") && !RowKey.namesRatio(""))
+        #expect(!RowKey.namesRatio("https://h/{rat}io}/{r atio}"))
+    }
+
     @Test func keysByteRangesAsMapLibreNativeDoes() async throws {
         let fixture = try FixtureDirectory()
         let path = fixture.path + "/cache.db"
