@@ -35,9 +35,10 @@ struct ServeCommand: AsyncParsableCommand {
 
         HTTP as real clients expect it: ETag and Last-Modified with 304s, Cache-Control: max-age \
         (--max-age), one byte range (206, 416), gzip for vector tiles and JSON when the client \
-        accepts it, CORS for browsers (and OPTIONS preflights), HEAD, keep-alive. At most \
-        --max-connections connections are open at once; a connection idle for 30 s (a client that \
-        sends its headers slowly among them) is closed, and headers over 16 KB are refused.
+        accepts it, CORS for browsers (and OPTIONS preflights), HEAD, keep-alive and pipelining \
+        (answers in the order asked). At most --max-connections connections are open at once; a \
+        connection idle for 30 s (a client that sends its headers slowly among them) is closed, and \
+        headers over 16 KB are refused.
 
         Every request is a resource-request event — the URL the client asked for, the kind the map \
         would give it (style, sprite-json, sprite-image, glyphs, source, tile), the answer, its size \
