@@ -12,7 +12,12 @@ struct ValidateCommand: AsyncParsableCommand {
         abstract: "Check styles against the style spec v8, with gl-style-validate's messages.",
         discussion: """
         Prints FILE:LINE: message for each problem and nothing for a valid style; --json prints \
-        [{"message": ..., "line": ...}] as gl-style-validate --json does. "-" reads standard input.
+        [{"message": ..., "line": ...}] as gl-style-validate --json does. "-" reads standard input. \
+        A style may be given by URL: an http(s) URL, or mapbox://styles/USER/ID on the Mapbox API \
+        (with a token: --access-token or MAPBOX_ACCESS_TOKEN), read over the network (10 s to \
+        connect, 30 s of silence, or --timeout) and named by its URL:
+
+            mapsim validate --deep http://127.0.0.1:8080/style.json
 
         Checked: root properties, sources, layers, every property's type, enum, range and \
         color, legacy functions and filters, and expressions, type-checked as the reference \
@@ -52,11 +57,12 @@ struct ValidateCommand: AsyncParsableCommand {
         engines a style with imports gets one warning that MapLibre ignores them. Without --deep \
         the output is gl-style-validate's, byte for byte.
 
-        \(ExitStatus.section([(ExitStatus.success, "every style is valid"), (ExitStatus.failure, "a style is not valid"), (ExitStatus.unreadableInput, "a file cannot be read")]))
+        \(ExitStatus.section([(ExitStatus.success, "every style is valid"), (ExitStatus.failure, "a style is not valid"),
+                             (ExitStatus.unreadableInput, "a file cannot be read, or a URL's server answers no style")]))
         """
     )
 
-    @Argument(help: "Style files; - for standard input.")
+    @Argument(help: "Style files, or their http(s) or mapbox:// URLs; - for standard input.")
     var files: [String]
 
     @Flag(help: "Print the problems as JSON, as gl-style-validate --json does (one array per file).")
@@ -71,7 +77,7 @@ struct ValidateCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "With --deep: retry a failed resource this many times, on the SDK's schedule (default: no retry).")
     var retries: Int = 0
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("With --deep: how long each engine's load may take to reach map-idle, and a server to answer (500ms, 2s; a bare number is seconds; default 60 s, and 30 s of a server's silence). A load still waiting for answers then is an error naming them.", valueName: "DURATION"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --deep: how long each engine's load may take to reach map-idle, and a server to answer (500ms, 2s; a bare number is seconds; default 60 s, and 30 s of a server's silence). A load still waiting for answers then is an error naming them. For a style given by URL, also how long its server may take to answer.", valueName: "DURATION"))
     var timeout: DurationArgument?
 
     @OptionGroup(title: "Loading (with --deep)")
@@ -86,15 +92,27 @@ struct ValidateCommand: AsyncParsableCommand {
     func run() async throws {
         // An option that would do nothing is refused.
         guard deep || config.isEmpty else { throw ValidationError("--config sets config values for the load --deep makes: add --deep") }
-        guard deep || timeout == nil else { throw ValidationError("--timeout limits the load --deep makes: add --deep") }
+        let urls = files.filter(StyleURLInput.isURL)
+        guard deep || timeout == nil || !urls.isEmpty else { throw ValidationError("--timeout limits the load --deep makes, or the reading of a style URL: add --deep") }
         if let limit = timeout?.time, limit <= .zero || limit > .seconds(86_400) {
             throw ValidationError("--timeout must be above 0 and at most a day (86400 s), not \(limit.shortDescription)")
         }
         let format = format ?? (json ? .json : .text)
         let flavor = loading.engine.flatMap { StyleSpecFlavor(engine: $0.rawValue) } ?? .maplibre
+        if !urls.isEmpty && loading.offline { throw ValidationError("--offline sends nothing to the network, and \(urls[0]) is read from it: give the style's file") }
+        for url in urls { try MapboxOptions.requireToken(mapbox.normalizer, forStyle: url, offline: false) }
+        // Styles given by URL are read first, each once: the checks then read them as they read files.
+        var fetched: [String: Result<[UInt8], InputFileError>] = [:]
+        for url in urls where fetched[url] == nil {
+            do throws(InputFileError) {
+                fetched[url] = .success(try await StyleURLInput.read(url, mapbox: mapbox.normalizer, timeout: timeout?.time))
+            } catch {
+                fetched[url] = .failure(error)
+            }
+        }
         let status = deep ? await Self.validate(files, format: format, deepLoading: loading.settings, mapbox: mapbox.normalizer, retries: retries, config: config,
-                                                timeout: timeout?.time)
-            : Self.validate(files, format: format, flavor: flavor)
+                                                timeout: timeout?.time, fetched: fetched)
+            : Self.validate(files, format: format, flavor: flavor, fetched: fetched)
         if status != ExitStatus.success { throw status }
     }
 
@@ -108,7 +126,8 @@ struct ValidateCommand: AsyncParsableCommand {
             guard arguments.first == "validate" else { return nil }
             let rest = arguments.dropFirst()
             let files = rest.filter { $0 != "--json" }
-            guard !files.isEmpty, files.allSatisfy({ $0 == "-" || !$0.hasPrefix("-") }) else { return nil }
+            // A style URL is read over the network, with the options of the full command.
+            guard !files.isEmpty, files.allSatisfy({ $0 == "-" || !$0.hasPrefix("-") && !StyleURLInput.isURL($0) }) else { return nil }
             self.files = files
             json = rest.contains("--json")
         }
@@ -117,11 +136,13 @@ struct ValidateCommand: AsyncParsableCommand {
     /// Validates `files` without loading them, on the calling thread — a plain run stays on the main
     /// thread: a hop to a worker thread would cost it a second allocator arena (1.4 MB). The exit
     /// status: success when valid, failure when invalid, unreadable input when a file cannot be read.
-    /// `flavor` is whose specification and messages: MapLibre's (the default) or Mapbox's.
-    static func validate(_ files: [String], format: ValidateFormat, flavor: StyleSpecFlavor = .maplibre) -> ExitCode {
+    /// `flavor` is whose specification and messages: MapLibre's (the default) or Mapbox's. A style
+    /// given by URL is read from `fetched`.
+    static func validate(_ files: [String], format: ValidateFormat, flavor: StyleSpecFlavor = .maplibre,
+                         fetched: [String: Result<[UInt8], InputFileError>] = [:]) -> ExitCode {
         var outcome = Outcome()
         for file in files {
-            guard let (_, diagnostics) = check(file, format: format, flavor: flavor, outcome: &outcome) else { continue }
+            guard let (_, diagnostics) = check(file, format: format, flavor: flavor, fetched: fetched, outcome: &outcome) else { continue }
             outcome.record(diagnostics, file: file, format: format)
         }
         return outcome.status
@@ -133,12 +154,12 @@ struct ValidateCommand: AsyncParsableCommand {
     /// status as `validate(_:format:)` gives it. A load that takes a while says how far it is on
     /// standard error every 10 s (`MAPSIM_PROGRESS_INTERVAL`).
     static func validate(_ files: [String], format: ValidateFormat, deepLoading: LoadingSettings, mapbox: MapboxURL, retries: Int,
-                         config: [ConfigArgument] = [], timeout: SimTime? = nil) async -> ExitCode {
+                         config: [ConfigArgument] = [], timeout: SimTime? = nil, fetched: [String: Result<[UInt8], InputFileError>] = [:]) async -> ExitCode {
         let settings = config.map { (importID: $0.importID, name: $0.name, value: $0.value == .null ? nil : Optional($0.value)) }
         var outcome = Outcome()
         let flavor = deepLoading.engine.flatMap { StyleSpecFlavor(engine: $0.rawValue) } ?? .maplibre
         for file in files {
-            guard case (let bytes, var diagnostics)? = check(file, format: format, flavor: flavor, outcome: &outcome) else { continue }
+            guard case (let bytes, var diagnostics)? = check(file, format: format, flavor: flavor, fetched: fetched, outcome: &outcome) else { continue }
             if file != "-", (try? JSONParser.parse(bytes)) != nil {
                 let styleURL = StyleLocation.url(for: file)
                 let refusals = Style.refusals(bytes)
@@ -204,12 +225,13 @@ struct ValidateCommand: AsyncParsableCommand {
         }
     }
 
-    /// Reads `file` and checks it against `flavor`'s style spec; nil (reported) when it cannot be read.
-    private static func check(_ file: String, format: ValidateFormat, flavor: StyleSpecFlavor,
+    /// Reads `file` (a URL's bytes from `fetched`) and checks it against `flavor`'s style spec; nil
+    /// (reported) when it cannot be read.
+    private static func check(_ file: String, format: ValidateFormat, flavor: StyleSpecFlavor, fetched: [String: Result<[UInt8], InputFileError>],
                               outcome: inout Outcome) -> (bytes: [UInt8], diagnostics: [StyleDiagnostic])? {
         let bytes: [UInt8]
         do {
-            bytes = try InputFile.read(file, limit: Style.maximumDocumentSize)
+            bytes = try fetched[file]?.get() ?? InputFile.read(file, limit: Style.maximumDocumentSize)
         } catch {
             printError("mapsim: \(error)")
             if format == .jsonl {

@@ -105,6 +105,32 @@ struct ValidateCommandTests {
         #expect(result.status == 0 && result.standardOutput.isEmpty, "\(result.standardOutput)")
     }
 
+    @Test func aStyleGivenByURLIsReadOverTheNetworkAndNamedByItsURL() async throws {
+        let fixture = try sampleFolderCopy()
+        try fixture.write("bad.json", "{\n  \"version\": 8,\n  \"pitch\": \"steep\",\n  \"sources\": {},\n  \"layers\": []\n}\n")
+        try FileManager.default.createDirectory(atPath: fixture.path + "/styles/v1/acme", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: fixture.path + "/bad.json", toPath: fixture.path + "/styles/v1/acme/bad")
+        let server = try await FixtureServer.start(serving: fixture.path)
+        let base = "http://127.0.0.1:\(server.port)/"
+        let bad = try await CommandRunner.run(["validate", base + "bad.json"])
+        #expect(bad.status == 1 && bad.standardOutput == "\(base)bad.json:3: pitch: number expected, string found\n", "\(bad.standardOutput)")
+        // The sample by URL, loaded --deep: its relative sprite, glyphs and tiles resolve against the URL.
+        let deep = try await CommandRunner.run(["validate", "--deep", "--no-cache", "--engine", "maplibre-native", base + "sample/style.json"])
+        #expect(deep.status == 0 && deep.standardOutput.isEmpty, "\(deep.standardOutput)")
+        #expect(server.received.contains { $0.path.hasPrefix("/sample/tiles/") }, "the tiles were asked of the style's server")
+        let missing = try await CommandRunner.run(["validate", base + "none.json"])
+        #expect(missing.status == 2 && missing.standardError.contains("cannot read \(base)none.json: HTTP 404"), "\(missing.standardError)")
+        // mapbox:// on the Styles API: the token is sent, never shown; none at all is refused before any request.
+        let mapbox = try await CommandRunner.run(["validate", "--engine", "mapbox", "mapbox://styles/acme/bad", "--mapbox-api-url", base, "--access-token", "sk.secret"])
+        #expect(mapbox.status == 1 && mapbox.standardOutput == "mapbox://styles/acme/bad:3: pitch: number expected, string found\n", "\(mapbox.standardOutput)")
+        let gone = try await CommandRunner.run(["validate", "mapbox://styles/acme/none", "--mapbox-api-url", base, "--access-token", "sk.secret"])
+        #expect(gone.status == 2 && gone.standardError.contains("HTTP 404") && !gone.standardError.contains("sk.secret"), "\(gone.standardError)")
+        let asked = server.received.count
+        let tokenless = try await CommandRunner.run(["validate", "mapbox://styles/acme/bad", "--mapbox-api-url", base, "--access-token", ""])
+        #expect(tokenless.status != 0 && tokenless.standardError.contains("MAPBOX_ACCESS_TOKEN") && server.received.count == asked)
+        await server.stop()
+    }
+
     @Test func severalFilesAsJSONLinesOneObjectEachWithItsName() async throws {
         let result = try await CommandRunner.run(["validate", "--format", "jsonl", "styles/sample/style.json", "styles/failing/malformed.json", "/nonexistent.json"])
         #expect(result.status == 2)
