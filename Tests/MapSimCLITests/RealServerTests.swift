@@ -135,7 +135,13 @@ struct RealServerTests {
         let progress = validate.standardError.split(separator: "\n").filter { $0.hasPrefix("mapsim: validate --deep: \(folder.path)/style.json as maplibre-native: loading for ") }
         #expect(!progress.isEmpty && progress.allSatisfy { $0.contains("map-idle not yet") }, "\(validate.standardError)")
         let alone = try await CommandRunner.run(["validate", "--timeout", "1s", file])
-        #expect(alone.status == 64 && alone.standardError.contains("--timeout limits the load --deep makes: add --deep"), "\(alone.standardError)")
+        #expect(alone.status == 64 && alone.standardError.contains("--timeout limits the load --deep makes, or the reading of a style URL: add --deep"), "\(alone.standardError)")
+        // A style given by URL whose server never answers: unreadable once the --timeout is over.
+        let byURL = ContinuousClock.now
+        let url = "http://127.0.0.1:\(silent.port)/style.json"
+        let unanswered = try await CommandRunner.run(["validate", "--timeout", "1s", url])
+        #expect(ContinuousClock.now - byURL < .seconds(1) + Self.ending, "the 1 s --timeout bounds the reading")
+        #expect(unanswered.status == 2 && unanswered.standardError.contains("cannot read \(url): \(url) timed out"), "\(unanswered.standardError)")
     }
 
     @Test func aDownloadWaitingOnASilentServerSaysOnEachProgressLineWhatItWaitsFor() async throws {

@@ -45,9 +45,11 @@ final class ArrivalQueue<Input: Sendable>: Sendable {
 
     /// Waits until something arrives, `deadline` passes, or the task is cancelled.
     func wait(until deadline: ContinuousClock.Instant?) async {
+        // No deadline: no racer, so no task group to make and tear down at every wait.
+        guard let deadline else { return await waitForArrival() }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.waitForArrival() }
-            if let deadline { group.addTask { try? await Task.sleep(until: deadline, clock: .continuous) } }
+            group.addTask { try? await Task.sleep(until: deadline, clock: .continuous) }
             await group.next()
             group.cancelAll()
         }

@@ -20,6 +20,19 @@ public struct BackendLoads: LoadPerformer {
         }
     }
 
+    /// Starts the load in a task that hands its response to `deliver` itself: one task a load, not
+    /// a second one to wait for the first.
+    public func start(_ order: LoadOrder, delivering deliver: @escaping @Sendable (Response) -> Void) -> Task<(response: Response, measured: SimTime), Never> {
+        let load = backends.loader(for: order.backend, resource: order.resource)
+        return Task {
+            let clock = ContinuousClock()
+            let started = clock.now
+            let response = await load()
+            deliver(response)
+            return (response, SimTime(clock.now - started))
+        }
+    }
+
     /// Waits for the load; when the waiting task is cancelled (Ctrl-C on a download), so is the load.
     public func finish(_ handle: Task<(response: Response, measured: SimTime), Never>) async -> (response: Response, measured: SimTime) {
         await withTaskCancellationHandler {

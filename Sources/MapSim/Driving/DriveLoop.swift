@@ -117,15 +117,16 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
         for action in machine.handle(input, at: now) {
             switch action {
             case .load(let order):
-                let handle = loads.start(order)
-                inFlight[order.attempt] = InFlight(order: order, start: now, wallStart: ContinuousClock.now, handle: handle)
+                let handle: Loads.Handle
                 switch delivery {
                 case .deterministic:
+                    handle = loads.start(order)
                     unplaced.append(order.attempt)
                 case .onArrival:
-                    let (loads, arrivals, attempt) = (loads, arrivals, order.attempt)
-                    Task { arrivals.post(.answer(attempt, await loads.finish(handle).response)) }
+                    let (arrivals, attempt) = (arrivals, order.attempt)
+                    handle = loads.start(order) { arrivals.post(.answer(attempt, $0)) }
                 }
+                inFlight[order.attempt] = InFlight(order: order, start: now, wallStart: ContinuousClock.now, handle: handle)
             case .cancelLoad(let attempt):
                 if let load = inFlight.removeValue(forKey: attempt) {
                     loads.cancel(load.handle)

@@ -16,9 +16,20 @@ public protocol LoadPerformer: Sendable {
 
     /// Gives the load up; `finish` is not called for it afterwards.
     func cancel(_ handle: Handle)
+
+    /// Starts `order` for a loop that takes answers as they arrive: its response goes to `deliver`
+    /// as soon as it is there (also when the load was given up), and `finish` is not called for it.
+    func start(_ order: LoadOrder, delivering deliver: @escaping @Sendable (Response) -> Void) -> Handle
 }
 
 extension LoadPerformer {
+    /// Starts the load, and a task that waits for it and delivers its response.
+    public func start(_ order: LoadOrder, delivering deliver: @escaping @Sendable (Response) -> Void) -> Handle {
+        let handle = start(order)
+        Task { deliver(await finish(handle).response) }
+        return handle
+    }
+
     /// Canned answers are there at once: waits for the load whatever the deadline.
     public func finish(_ handle: Handle, by deadline: ContinuousClock.Instant) async -> (response: Response, measured: SimTime)? {
         await finish(handle)

@@ -165,6 +165,18 @@ struct DriveLoopTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func aLoopOnTheWallClockTakesABackendsAnswerAsItComesAndNoneOfALoadItGaveUp() async {
+        // Each load hands its answer to the loop itself (one task a load); a load given up is cancelled, and its answer dropped.
+        let loop = DriveLoop(machine: Probe(), loads: BackendLoads(.only(HangingNetwork())), timing: MeasuredDelivery(), delivery: .onArrival)
+        var seen: [Probe.Output] = []
+        loop.feed(.load(["fast", "hang", "fast"])) { seen.append($0) }
+        loop.feed(.cancel(1)) { seen.append($0) }
+        while await loop.step(notAfter: .max, perform: { seen.append($0) }) {}
+        #expect(seen == [.answered("fast"), .answered("fast")])
+        #expect(!loop.hasPendingWork, "the load given up is nothing the loop waits for")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func aLoopOnTheWallClockReturnsAtItsLimitWithALoadStillUnderWay() async {
         let loop = DriveLoop(machine: Probe(), loads: BackendLoads(.only(HangingNetwork())), timing: MeasuredDelivery(), delivery: .onArrival)
         loop.feed(.load(["hang"])) { _ in }
