@@ -33,6 +33,9 @@ final class ServeChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var quiescing = false
     /// Whether the connection closes after the answer written: no later request is answered.
     private var closing = false
+    /// Whether the decoder failed on bytes after the requests still to answer: once they are
+    /// answered, the connection is refused (400) and closed.
+    private var unreadableAfterWaiting = false
     /// The `Date` header, made once a second.
     private var date = (second: Int64.min, text: "")
     /// How long a connection may wait for a whole request.
@@ -119,18 +122,26 @@ final class ServeChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // A request the decoder cannot read (its headers beyond the limit included) is refused,
-        // unless the answer to an earlier one is still awaited; a reset or a client gone: nothing
-        // to answer on this connection any more.
-        if error is HTTPParserError && !awaitingReply && !closing {
-            closing = true
-            var buffer = context.channel.allocator.buffer(capacity: 96)
-            ServeResponseHead.writeBadRequest(into: &buffer)
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
+        // A request the decoder cannot read (its headers beyond the limit, bytes after an HTTP/1.0
+        // request's end included) is refused once the requests before it are answered; a reset or
+        // a client gone: nothing to answer on this connection any more.
+        guard error is HTTPParserError else { return context.close(promise: nil) }
+        if awaitingReply {
+            unreadableAfterWaiting = true
         } else {
-            context.close(promise: nil)
+            refuseUnreadable(context: context)
         }
+    }
+
+    /// Answers 400 to bytes the decoder cannot read, and closes the connection (at once when an
+    /// answer already said it closes).
+    private func refuseUnreadable(context: ChannelHandlerContext) {
+        guard !closing else { return }
+        closing = true
+        var buffer = context.channel.allocator.buffer(capacity: 96)
+        ServeResponseHead.writeBadRequest(into: &buffer)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
     }
 
     /// Answers the whole request `head`: at once, or in a task, while the requests after it wait.
@@ -162,6 +173,10 @@ final class ServeChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
             answer(waiting.removeFirst(), context: context)
         }
         guard !awaitingReply else { return }
+        if unreadableAfterWaiting {
+            unreadableAfterWaiting = false
+            return refuseUnreadable(context: context)
+        }
         if readHeld && !closing {
             readHeld = false
             context.read()

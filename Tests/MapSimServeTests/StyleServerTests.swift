@@ -221,6 +221,19 @@ struct StyleServerTests {
         let head = try #require(connection.answer(bodyless: true))
         #expect(head.status == 200 && (Int(head.headers["content-length"] ?? "") ?? 0) > 0)
         #expect(try #require(connection.answer()).status == 404)
+        // Bytes the decoder cannot read after requests still awaiting their answers: those are answered first, then 400.
+        let broken = try RawHTTPConnection(port: server.port)
+        broken.send("HEAD /tiles.json HTTP/1.1\r\nHost: x\r\n\r\nGET /style.json HTTP/1.1\r\nHost: x\r\n\r\nGET \u{01}\u{02} HTTP/9\r\n\r\n")
+        #expect(broken.answer(bodyless: true)?.status == 200)
+        #expect(broken.answer()?.status == 200)
+        #expect(broken.answer()?.status == 400)
+        #expect(broken.isClosedByServer())
+        // An HTTP/1.0 request ends its connection: what follows it is not answered, the request is.
+        let old = try RawHTTPConnection(port: server.port)
+        old.send("GET /nosuch HTTP/1.0\r\n\r\nGET /style.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        let closing = try #require(old.answer())
+        #expect(closing.status == 404 && closing.headers["connection"] == "close")
+        #expect(old.isClosedByServer())
         // A request half sent when the server stops is answered once whole, with the connection closed after it. (Its
         // head came with a whole request: once that is answered, the server has read the head.)
         let late = try RawHTTPConnection(port: server.port)
@@ -235,7 +248,8 @@ struct StyleServerTests {
         await stopped.value
         #expect(ContinuousClock.now - began < .seconds(30))
         #expect(events.requests.map(\.request.url) == ["http://x/tiles.json", "http://x/style.json", "http://x/tiles.json", "http://x/tiles/10/163/395.pbf",
-                                                        "http://x/nosuch.json", "http://x/sprite.json", "http://x/tiles.json"])
+                                                        "http://x/nosuch.json", "http://x/tiles.json", "http://x/style.json", "http://localhost/nosuch", "http://x/sprite.json",
+                                                        "http://x/tiles.json"])
     }
 
     @Test func aFileChangedWhileServedIsServedAsItIsNowRewrittenAndGzippedAgain() async throws {
