@@ -21,9 +21,23 @@ public enum InputFile {
             throw InputFileError(.tooLarge, path: path, "it has \(info.st_size) bytes, more than the limit of \(limit)")
         }
         var bytes: [UInt8] = []
-        // A regular file's size is known: one buffer of that size, not a doubling one (which would
-        // hold the old and the new buffer at once, twice the file, at its last growth).
-        if (info.st_mode & S_IFMT) == S_IFREG { bytes.reserveCapacity(Int(info.st_size) + 1) }
+        if (info.st_mode & S_IFMT) == S_IFREG {
+            // A regular file's size is known: read straight into one buffer of that size (and a
+            // byte more, to see a file that grew), not into a chunk copied into a doubling buffer.
+            var error: Int32 = 0
+            bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size) + 1) { buffer, count in
+                while count < buffer.count {
+                    let read = posixRead(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                    if read < 0 && errno == EINTR { continue }
+                    if read < 0 { error = errno }
+                    if read <= 0 { return }
+                    count += read
+                }
+            }
+            if error != 0 { throw failure(path, error) }
+            if bytes.count <= Int(info.st_size) { return bytes }
+            if bytes.count > limit { throw InputFileError(.tooLarge, path: path, "it has more than the limit of \(limit) bytes") }
+        }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { posixRead(descriptor, $0.baseAddress, $0.count) }

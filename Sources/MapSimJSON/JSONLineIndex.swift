@@ -70,13 +70,168 @@ public struct JSONLineIndex: Sendable {
     /// of it that keeps no other line: for a line or two, cheaper than building the index. (Where
     /// two values have the path — a key written twice — it is the later one's, as in the index.)
     public static func line(of path: String, in bytes: [UInt8]) -> Int? {
-        var scanner = Scanner(bytes: bytes, keepsLiterals: false, target: PathHash(path).value)
-        scanner.value(at: PathHash())
-        return scanner.found.map(Int.init)
+        var finder = PathFinder(bytes: bytes, target: Array(path.utf8))
+        finder.value(matching: 0)
+        return finder.found
     }
 
-    /// Walks a valid document, noting the line where each value starts, as `JSONParser` counts lines:
-    /// of every value, or only of the value whose path hashes to `target`.
+    /// Walks a valid document for the line of one path, going into only the values on the way to
+    /// it: every other value is skipped by its brackets, counting lines, without a path of its own.
+    private struct PathFinder {
+        let bytes: [UInt8]
+        /// The path's text, as `PathHash` hashes it.
+        let target: [UInt8]
+        var position = 0
+        var line = 1
+        var found: Int?
+
+        init(bytes: [UInt8], target: [UInt8]) {
+            self.bytes = bytes
+            self.target = target
+        }
+
+        /// Reads the value at the current position, whose path is the first `matched` bytes of
+        /// the target.
+        mutating func value(matching matched: Int) {
+            skipWhitespace()
+            guard position < bytes.count else { return }
+            if matched == target.count {
+                // Its members' paths are longer: none is the target. A later value of the same
+                // path (a key written twice) still wins, as in the index.
+                found = line
+                return skipValue()
+            }
+            switch bytes[position] {
+            case UInt8(ascii: "{"):
+                position += 1
+                while true {
+                    skipWhitespace()
+                    guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { break }
+                    let keyStart = position
+                    skipString()
+                    let raw = bytes[keyStart + 1..<position - 1]
+                    let next = raw.contains(UInt8(ascii: "\\"))
+                        ? member(Array(((try? JSONParser.parse(Array(bytes[keyStart..<position])))?.stringValue ?? "").utf8), after: matched)
+                        : member(raw, after: matched)
+                    skipWhitespace()
+                    position += 1  // ':'
+                    if let next { value(matching: next) } else { skipWhitespace(); skipValue() }
+                    skipWhitespace()
+                    guard position < bytes.count, bytes[position] == UInt8(ascii: ",") else { break }
+                    position += 1
+                }
+                position += 1  // '}'
+            case UInt8(ascii: "["):
+                position += 1
+                skipWhitespace()
+                if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+                    position += 1
+                    return
+                }
+                var count = 0
+                while true {
+                    skipWhitespace()
+                    if let next = element(count, after: matched) { value(matching: next) } else { skipValue() }
+                    count += 1
+                    skipWhitespace()
+                    guard position < bytes.count, bytes[position] == UInt8(ascii: ",") else { break }
+                    position += 1
+                }
+                position += 1  // ']'
+            default:
+                skipValue()
+            }
+        }
+
+        /// How much of the target the path of member `key` matches, when it is on the way to it.
+        private func member(_ key: some Collection<UInt8>, after matched: Int) -> Int? {
+            var next = matched
+            if matched > 0 {
+                guard next < target.count, target[next] == UInt8(ascii: ".") else { return nil }
+                next += 1
+            }
+            guard target.count - next >= key.count, target[next..<next + key.count].elementsEqual(key) else { return nil }
+            return endsComponent(next + key.count) ? next + key.count : nil
+        }
+
+        /// How much of the target the path of element `index` matches, when it is on the way to it.
+        private func element(_ index: Int, after matched: Int) -> Int? {
+            let text = Array("[\(index)]".utf8)
+            guard target.count - matched >= text.count, target[matched..<matched + text.count].elementsEqual(text) else { return nil }
+            return endsComponent(matched + text.count) ? matched + text.count : nil
+        }
+
+        /// Whether a path component of the target can end at `offset`: at its end, or before a
+        /// member's dot or an element's bracket.
+        private func endsComponent(_ offset: Int) -> Bool {
+            offset == target.count || target[offset] == UInt8(ascii: ".") || target[offset] == UInt8(ascii: "[")
+        }
+
+        /// Moves past the value at the current position, counting its lines: brackets are matched
+        /// outside strings (a valid document has no raw line break inside one).
+        private mutating func skipValue() {
+            guard position < bytes.count else { return }
+            switch bytes[position] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                var depth = 0
+                while position < bytes.count {
+                    switch bytes[position] {
+                    case UInt8(ascii: "\""):
+                        skipString()
+                        continue
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        depth -= 1
+                        if depth == 0 {
+                            position += 1
+                            return
+                        }
+                    case 0x0A:
+                        line += 1
+                    default:
+                        break
+                    }
+                    position += 1
+                }
+            case UInt8(ascii: "\""):
+                skipString()
+            default:
+                while position < bytes.count, !Self.endsScalar(bytes[position]) { position += 1 }
+            }
+        }
+
+        /// Whether `byte` ends a number or a literal.
+        static func endsScalar(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: true
+            default: false
+            }
+        }
+
+        private mutating func skipString() {
+            position += 1
+            while position < bytes.count {
+                switch bytes[position] {
+                case UInt8(ascii: "\""): position += 1; return
+                case UInt8(ascii: "\\"): position += 2
+                default: position += 1
+                }
+            }
+        }
+
+        private mutating func skipWhitespace() {
+            while position < bytes.count {
+                switch bytes[position] {
+                case 0x0A: line += 1; position += 1
+                case 0x20, 0x0D, 0x09: position += 1
+                default: return
+                }
+            }
+        }
+    }
+
+    /// Walks a valid document, noting the line where each value starts, as `JSONParser` counts lines.
     private struct Scanner {
         let bytes: [UInt8]
         var position = 0
@@ -84,23 +239,16 @@ public struct JSONLineIndex: Sendable {
         var table: [UInt64: Int32] = [:]
         let keepsLiterals: Bool
         var literals: [UInt64: String] = [:]
-        let target: UInt64?
-        var found: Int32?
 
-        init(bytes: [UInt8], keepsLiterals: Bool, target: UInt64? = nil) {
+        init(bytes: [UInt8], keepsLiterals: Bool) {
             self.bytes = bytes
             self.keepsLiterals = keepsLiterals
-            self.target = target
         }
 
         mutating func value(at path: PathHash) {
             skipWhitespace()
             guard position < bytes.count else { return }
-            if let target {
-                if path.value == target { found = Int32(clamping: line) }
-            } else {
-                table[path.value] = Int32(clamping: line)
-            }
+            table[path.value] = Int32(clamping: line)
             switch bytes[position] {
             case UInt8(ascii: "{"):
                 position += 1

@@ -7,8 +7,9 @@ public struct JSONParser {
     private var position = 0
     private var depth = 0
     private static let maximumDepth = 512
-    /// The root member whose array elements are summarized, and the keys a summary keeps.
-    private var summarized: (member: String, keys: Set<String>)?
+    /// The root member whose array elements are summarized, and the keys a summary keeps (a few:
+    /// looked through, cheaper than hashing every key of every element).
+    private var summarized: (member: String, keys: [String])?
     /// The byte ranges of the summarized elements, and how many arrays the member had.
     private var summarizedRanges: [Range<Int>] = []
     private var summarizedCount = 0
@@ -26,16 +27,21 @@ public struct JSONParser {
         return (value, JSONLineIndex(scanning: bytes))
     }
 
-    /// Parses a document whose root object's `member` array may be large: its elements are checked
-    /// but not built — an object element is kept as only its members named in `keeping`, any other
-    /// element whole — and the byte range of each is returned, so that the caller can read the
-    /// elements one at a time (`parse(_:in:)`) and never hold them all. `elements` is nil when
-    /// nothing is summarized, and `value` is then the whole document: when the root has no such
-    /// array, or has the member more than once. A syntax error is the one `parse(_:)` reports.
+    /// Parses a document whose root object's `member` array may be large: its elements are not
+    /// built — an object element is kept as only its members named in `keeping`, any other element
+    /// whole — and the byte range of each is returned, so that the caller can read the elements one
+    /// at a time (`parseElement(_:in:)`) and never hold them all. `elements` is nil when nothing is
+    /// summarized, and `value` is then the whole document: when the root has no such array, or has
+    /// the member more than once. A syntax error is the one `parse(_:)` reports.
+    ///
+    /// The members an object element does not keep are passed over by their brackets, unchecked:
+    /// the caller reads every element with `parseElement(_:in:)`, which checks it (on as many
+    /// threads as it likes), and when one fails the document is not valid JSON — `parse(_:)` then
+    /// says why.
     public static func parse(_ bytes: [UInt8], summarizingElementsOf member: String,
                              keeping keys: Set<String>) throws(JSONSyntaxError) -> (value: JSONValue, elements: [Range<Int>]?) {
         var parser = JSONParser(bytes: bytes)
-        parser.summarized = (member, keys)
+        parser.summarized = (member, Array(keys))
         do {
             let value = try parser.parseDocument()
             switch parser.summarizedCount {
@@ -50,11 +56,15 @@ public struct JSONParser {
         }
     }
 
-    /// The one JSON value at `range` of `bytes`, a range that `parse(_:summarizingElementsOf:with:)` gave.
-    public static func parse(_ bytes: [UInt8], in range: Range<Int>) throws(JSONSyntaxError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
-        parser.position = range.lowerBound
-        return try parser.parseValue()
+    /// The element at `range` of `bytes`, a range that `parse(_:summarizingElementsOf:keeping:)`
+    /// gave, checked as a reading of the whole document checks it (at its depth, two levels down):
+    /// an error when it is not one valid value filling the range.
+    public static func parseElement(_ bytes: [UInt8], in range: Range<Int>) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes, range: range)
+        parser.depth = 2
+        let value = try parser.parseValue()
+        if parser.position != range.upperBound { throw parser.error("unexpected content after an element") }
+        return value
     }
 
     /// Parses the one JSON document that `range` of `bytes` holds, as `parse(_:)` parses a whole
@@ -100,15 +110,17 @@ public struct JSONParser {
     }
 
     /// An object; with `keys`, one checked whole but built with only the members they name.
-    private mutating func parseObject(keeping keys: Set<String>? = nil) throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseObject(keeping keys: [String]? = nil) throws(JSONSyntaxError) -> JSONValue {
         try enter()
         position += 1
-        var object = JSONObject()
+        // The members are gathered, then made an object at once (a repeated key still keeps its
+        // last value, at its first position): cheaper than adding them one at a time.
+        var members: [(key: String, value: JSONValue)] = []
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
             position += 1
             depth -= 1
-            return .object(object)
+            return .object(JSONObject())
         }
         while true {
             skipWhitespace()
@@ -119,12 +131,12 @@ public struct JSONParser {
             position += 1
             skipWhitespace()
             if let keys, !keys.contains(key) {
-                try skipValue()
+                try skimValue()
             } else if depth == 1, let summarized, key == summarized.member, peek(UInt8(ascii: "[")) {
                 summarizedCount += 1
-                object[key] = try parseArray(summarizing: summarized.keys)
+                members.append((key, try parseArray(summarizing: summarized.keys)))
             } else {
-                object[key] = try parseValue()
+                members.append((key, try parseValue()))
             }
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
@@ -134,7 +146,7 @@ public struct JSONParser {
             if peek(UInt8(ascii: "}")) {
                 position += 1
                 depth -= 1
-                return .object(object)
+                return .object(JSONObject(members: members))
             }
             throw error("expected ',' or '}' in an object")
         }
@@ -142,7 +154,7 @@ public struct JSONParser {
 
     /// An array; with `keys`, the summarized array: its object elements built with only the members
     /// `keys` name, the byte range of every element recorded.
-    private mutating func parseArray(summarizing keys: Set<String>? = nil) throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseArray(summarizing keys: [String]? = nil) throws(JSONSyntaxError) -> JSONValue {
         try enter()
         position += 1
         var elements: [JSONValue] = []
@@ -228,6 +240,67 @@ public struct JSONParser {
         default:
             _ = try parseValue()
         }
+    }
+
+    /// Moves past a value by its brackets alone — strings passed whole, nothing else looked at —
+    /// leaving its check to a later reading (`parseElement(_:in:)`). Wrong text it passes over
+    /// either ends the document early (an error here) or fails that reading.
+    private mutating func skimValue() throws(JSONSyntaxError) {
+        guard position < end else { throw error("unexpected end of input") }
+        let end = self.end
+        let next = bytes.withUnsafeBufferPointer { buffer -> Int? in
+            var index = position
+            switch buffer[index] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                var open = 0
+                while index < end {
+                    switch buffer[index] {
+                    case UInt8(ascii: "\""):
+                        index = Self.skimString(buffer, after: index, end: end)
+                        continue
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        open += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        open -= 1
+                        if open == 0 { return index + 1 }
+                    default:
+                        break
+                    }
+                    index += 1
+                }
+                return nil
+            case UInt8(ascii: "\""):
+                index = Self.skimString(buffer, after: index, end: end)
+                return index <= end ? index : nil
+            default:
+                while index < end {
+                    switch buffer[index] {
+                    case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: return index
+                    default: index += 1
+                    }
+                }
+                return index
+            }
+        }
+        guard let next, next <= end else {
+            position = end
+            throw error("unexpected end of input")
+        }
+        position = next
+    }
+
+    /// Where the string whose opening quote is at `quote` ends (past its closing quote), its
+    /// escapes unread; past `end` when it is not closed.
+    private static func skimString(_ buffer: UnsafeBufferPointer<UInt8>, after quote: Int, end: Int) -> Int {
+        var index = quote + 1
+        while index < end {
+            switch buffer[index] {
+            case UInt8(ascii: "\""): return index + 1
+            case UInt8(ascii: "\\"): index += 2
+            default: index += 1
+            }
+        }
+        return end + 1
     }
 
     /// Checks a string as `parseString` would, building nothing unless it has escapes.

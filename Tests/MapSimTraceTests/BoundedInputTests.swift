@@ -44,5 +44,16 @@ struct BoundedInputTests {
         #expect(throws: InputFileError(.tooLarge, path: path, "it has 2000 bytes, more than the limit of 1999")) { try InputFile.read(path, limit: 1_999) }
         #expect(throws: InputFileError(.isDirectory, path: fixture.path, "it is a directory")) { try InputFile.read(fixture.path, limit: 10) }
         #expect(throws: InputFileError(.missing, path: fixture.path + "/none", "there is no such file")) { try InputFile.read(fixture.path + "/none", limit: 10) }
+        // Read straight into a buffer of the file's size: every byte, in order, an empty file too.
+        let bytes = (0..<70_001).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let binary = fixture.path + "/bytes.bin"
+        try Data(bytes).write(to: URL(fileURLWithPath: binary))
+        #expect(try InputFile.read(binary, limit: 70_001) == bytes)
+        #expect(try InputFile.read(try fixture.write("empty.json", ""), limit: 10).isEmpty)
+        #if os(Linux)
+        // A regular file whose size says 0 but which has content, as the kernel's files do, is read whole.
+        let status = try InputFile.read("/proc/self/status", limit: 1 << 20)
+        #expect(String(decoding: status, as: UTF8.self).contains("Name:"))
+        #endif
     }
 }

@@ -102,13 +102,11 @@ extension ExpressionParser {
             if nextMayBeOptions, argument == .null || argument.objectValue != nil {
                 nextMayBeOptions = false
                 let options = argument.objectValue ?? JSONObject()
-                let optionTypes: [(String, ExpressionType, WritableKeyPath<ParsedExpression.FormatSectionSlots, Int?>)] = [
-                    ("font-scale", .number, \.scale), ("text-font", .array(.string, count: nil), \.font), ("text-color", .color, \.textColor),
-                ]
-                for (name, type, slot) in optionTypes {
+                let optionTypes: [(String, ExpressionType)] = [("font-scale", .number), ("text-font", .array(.string, count: nil)), ("text-color", .color)]
+                for (name, type) in optionTypes {
                     guard let option = options[name], Self.isTruthy(option) else { continue }
                     guard let parsed = child(index, name: name, expected: type).parse(option) else { return nil }
-                    sections[sections.count - 1][keyPath: slot] = children.count
+                    sections[sections.count - 1].setOption(name, child: children.count)
                     children.append(parsed)
                 }
             } else {

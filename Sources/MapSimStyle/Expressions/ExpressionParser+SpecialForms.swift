@@ -389,17 +389,16 @@ extension ExpressionParser {
         for argument in args.dropFirst() {
             if nextMayBeOptions, case .object(let options) = argument {
                 nextMayBeOptions = false
-                let optionTypes: [(String, ExpressionType, WritableKeyPath<ParsedExpression.FormatSectionSlots, Int?>)] = [
-                    ("font-scale", .number, \.scale), ("text-font", .array(.string, count: nil), \.font), ("text-color", .color, \.textColor),
-                    ("vertical-align", .string, \.verticalAlign),
+                let optionTypes: [(String, ExpressionType)] = [
+                    ("font-scale", .number), ("text-font", .array(.string, count: nil)), ("text-color", .color), ("vertical-align", .string),
                 ]
-                for (name, type, slot) in optionTypes {
+                for (name, type) in optionTypes {
                     guard let option = options[name], Self.isTruthy(option) else { continue }
                     if name == "vertical-align", case .string(let align) = option, !["bottom", "center", "top"].contains(align) {
                         return error("'vertical-align' must be one of: 'bottom', 'center', 'top' but found '\(align)' instead.")
                     }
                     guard let parsed = parse(option, at: 1, expected: type) else { return nil }
-                    sections[sections.count - 1][keyPath: slot] = children.count
+                    sections[sections.count - 1].setOption(name, child: children.count)
                     children.append(parsed)
                 }
             } else {
@@ -429,14 +428,13 @@ extension ExpressionParser {
         guard case .object(let options) = args[2] else { return error("NumberFormat options argument must be an object.") }
         var children = [number]
         var slots = ParsedExpression.NumberFormatSlots()
-        let optionTypes: [(String, ExpressionType, WritableKeyPath<ParsedExpression.NumberFormatSlots, Int?>)] = [
-            ("locale", .string, \.locale), ("currency", .string, \.currency), ("unit", .string, \.unit),
-            ("min-fraction-digits", .number, \.minFractionDigits), ("max-fraction-digits", .number, \.maxFractionDigits),
+        let optionTypes: [(String, ExpressionType)] = [
+            ("locale", .string), ("currency", .string), ("unit", .string), ("min-fraction-digits", .number), ("max-fraction-digits", .number),
         ]
-        for (name, type, slot) in optionTypes {
+        for (name, type) in optionTypes {
             guard let option = options[name], Self.isTruthy(option) else { continue }
             guard let parsed = parse(option, at: 1, expected: type) else { return nil }
-            slots[keyPath: slot] = children.count
+            slots.setOption(name, child: children.count)
             children.append(parsed)
         }
         // MapLibre's own rule (and 3.0.1's here, as before); Mapbox's current language has none.

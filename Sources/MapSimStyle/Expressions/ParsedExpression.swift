@@ -83,6 +83,20 @@ final class ParsedExpression: Sendable {
         var font: Int?
         var textColor: Int?
         var verticalAlign: Int?
+
+        /// Notes that the option `name` (`font-scale`, `text-font`, `text-color`,
+        /// `vertical-align`) is the child at `index`. A plain switch rather than key paths: a key
+        /// path's first use has the runtime look its types up by name, which a style's first
+        /// `format` paid on the check's critical path.
+        mutating func setOption(_ name: String, child index: Int) {
+            switch name {
+            case "font-scale": scale = index
+            case "text-font": font = index
+            case "text-color": textColor = index
+            case "vertical-align": verticalAlign = index
+            default: break
+            }
+        }
     }
 
     /// Where the options of `number-format` are among the node's children.
@@ -92,6 +106,18 @@ final class ParsedExpression: Sendable {
         var unit: Int?
         var minFractionDigits: Int?
         var maxFractionDigits: Int?
+
+        /// Notes that the option `name` is the child at `index` (a switch, as `FormatSectionSlots`).
+        mutating func setOption(_ name: String, child index: Int) {
+            switch name {
+            case "locale": locale = index
+            case "currency": currency = index
+            case "unit": unit = index
+            case "min-fraction-digits": minFractionDigits = index
+            case "max-fraction-digits": maxFractionDigits = index
+            default: break
+            }
+        }
     }
 
     /// What an expression reads besides its literals: the feature, and the global inputs the

@@ -1,7 +1,7 @@
 import MapSimJSON
 import Synchronization
 
-/// The expressions a validation compiled, by the property they set and their JSON text: a large
+/// The expressions a validation compiled, by the property they set and their JSON: a large
 /// style repeats the same `match` or `interpolate` in layer after layer (the 1.2 MB benchmark style
 /// has 5,432 expressions, 1,097 of them different), and each is compiled once. The compiler's result
 /// depends only on the expression and the property's spec (and the validator's flavor, fixed for a
@@ -12,18 +12,19 @@ final class ExpressionCompileCache: Sendable {
     private struct Key: Hashable {
         /// What the expression sets: a property's name (and section), or a context without a spec.
         let target: String
-        let json: [UInt8]
+        /// The expression, compared as its JSON text would be (`JSONValue.isIdentical(to:)`)
+        /// without writing the text out.
+        let value: JSONValue
         /// The hash of both, worked out before the cache's lock is taken: threads that look up at
         /// once wait for each other only for the table.
         let hash: Int
 
-        init(target: String, json: [UInt8]) {
+        init(target: String, value: JSONValue) {
             self.target = target
-            self.json = json
+            self.value = value
             var hasher = Hasher()
             hasher.combine(target)
-            // The bytes at once, not one at a time.
-            json.withUnsafeBytes { hasher.combine(bytes: $0) }
+            value.hashIdentity(into: &hasher)
             hash = hasher.finalize()
         }
 
@@ -32,7 +33,7 @@ final class ExpressionCompileCache: Sendable {
         }
 
         static func == (lhs: Key, rhs: Key) -> Bool {
-            lhs.hash == rhs.hash && lhs.target == rhs.target && lhs.json == rhs.json
+            lhs.hash == rhs.hash && lhs.target == rhs.target && lhs.value.isIdentical(to: rhs.value)
         }
     }
 
@@ -44,9 +45,7 @@ final class ExpressionCompileCache: Sendable {
                          compile: () -> Result<ParsedExpression, ExpressionCompilationError>) -> Result<ParsedExpression, ExpressionCompilationError> {
         // A plain value (a number, a colour) costs less to compile than to look up.
         guard case .array = value else { return compile() }
-        var json: [UInt8] = []
-        JSONWriter.write(value, into: &json)
-        let key = Key(target: target, json: json)
+        let key = Key(target: target, value: value)
         if let result = kept.withLock({ $0[key] }) { return result }
         let result = compile()
         kept.withLock { $0[key] = result }

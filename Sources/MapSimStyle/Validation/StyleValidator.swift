@@ -14,6 +14,9 @@ public struct StyleValidator: Sendable {
     /// style never has all its layers in memory at once (the tree holds each one's id, ref and type).
     private var bytes: [UInt8] = []
     private var layerRanges: [Range<Int>]?
+    /// Whether a layer read from its range was not valid JSON: the first reading passed over what
+    /// it did not keep, and the whole document's reading then says what is wrong.
+    private var layerIsUnreadable = false
     /// The layers by id, in order, for the duplicate and ref checks (`===` between ids).
     private var layersByID: [LayerID: [Int]] = [:]
     /// The expressions compiled so far, each once.
@@ -68,9 +71,7 @@ public struct StyleValidator: Sendable {
             // What validating one layer reads of the others: an object layer's id, ref and type.
             parsed = try JSONParser.parse(bytes, summarizingElementsOf: "layers", keeping: ["id", "ref", "type"])
         } catch {
-            // Reported as gl-style-validate's JSON reader reports it, when that reader would refuse the text too.
-            let syntaxError = JSONLintSyntaxError.describe(bytes) ?? (error.message, error.line)
-            return [StyleDiagnostic(message: syntaxError.message, line: syntaxError.line, isParseError: true)]
+            return syntaxDiagnostics(bytes, error)
         }
         let document = parsed.value
         var validator = StyleValidator()
@@ -78,6 +79,13 @@ public struct StyleValidator: Sendable {
         if parsed.elements != nil { validator.bytes = bytes }
         validator.lines = DocumentLines(bytes: bytes)
         validator.validateRoot(document)
+        if validator.layerIsUnreadable {
+            do {
+                _ = try JSONParser.parse(bytes)
+            } catch {
+                return syntaxDiagnostics(bytes, error)
+            }
+        }
         // gl-style-validate sorts its errors by line with `a.line - b.line`, NaN for none.
         JavaScriptArraySort.sort(&validator.diagnostics) { a, b in
             guard let first = a.line, let second = b.line else { return .nan }
@@ -95,6 +103,13 @@ public struct StyleValidator: Sendable {
             DispatchQueue.global().async { withExtendedLifetime(leftovers) {} }
         }
         return diagnostics
+    }
+
+    /// A document that is not JSON, as gl-style-validate's JSON reader reports it when that reader
+    /// would refuse the text too.
+    private static func syntaxDiagnostics(_ bytes: [UInt8], _ error: JSONSyntaxError) -> [StyleDiagnostic] {
+        let syntaxError = JSONLintSyntaxError.describe(bytes) ?? (error.message, error.line)
+        return [StyleDiagnostic(message: syntaxError.message, line: syntaxError.line, isParseError: true)]
     }
 
     /// From what size a document's specification is read, and its leftovers freed, on another thread.
@@ -332,8 +347,10 @@ public struct StyleValidator: Sendable {
         guard let ranges = layerRanges, layers.count >= Self.layersCheckedInParallel else {
             return validateLayers(layers, in: layers.indices, sources: sources)
         }
-        let parts = Self.parts(ofSizes: ranges.map(\.count), count: Self.partsCheckedInParallel)
-        let found = Mutex<[[StyleDiagnostic]]>(Array(repeating: [], count: parts.count))
+        // A closure, not `\.count`: a key path's first use has the runtime look `Range<Int>` up by
+        // name, a scan of every conformance in the binary, on the check's critical path.
+        let parts = Self.parts(ofSizes: ranges.map { $0.count }, count: Self.partsCheckedInParallel)
+        let found = Mutex<(diagnostics: [[StyleDiagnostic]], unreadable: Bool)>((Array(repeating: [], count: parts.count), false))
         let base = self
         // Many more parts than threads: a thread that finishes its part early takes the next, so
         // no thread waits long on another whose layers happened to cost more.
@@ -342,9 +359,16 @@ public struct StyleValidator: Sendable {
             validator.diagnostics = []
             validator.validateLayers(layers, in: parts[part], sources: sources)
             let diagnostics = validator.diagnostics
-            found.withLock { $0[part] = diagnostics }
+            let unreadable = validator.layerIsUnreadable
+            found.withLock {
+                $0.diagnostics[part] = diagnostics
+                $0.unreadable = $0.unreadable || unreadable
+            }
         }
-        diagnostics += found.withLock { $0.joined() }
+        found.withLock {
+            diagnostics += $0.diagnostics.joined()
+            layerIsUnreadable = layerIsUnreadable || $0.unreadable
+        }
     }
 
     /// Consecutive runs of layers of about equal text, `count` of them at most: a layer's cost
@@ -375,8 +399,17 @@ public struct StyleValidator: Sendable {
         for index in indices {
             let summary = layers[index]
             let path = "layers[\(index)]"
-            // Read again from the document, when the parse kept only summaries; it parsed once already.
-            let layer = layerRanges.flatMap { try? JSONParser.parse(bytes, in: $0[index]) } ?? summary
+            // Read from the document, and checked, when the parse kept only summaries.
+            let layer: JSONValue
+            if let layerRanges {
+                guard let read = try? JSONParser.parseElement(bytes, in: layerRanges[index]) else {
+                    layerIsUnreadable = true
+                    return
+                }
+                layer = read
+            } else {
+                layer = summary
+            }
             guard let object = layer.objectValue else {
                 reportType(path, expected: "object", found: layer)
                 continue

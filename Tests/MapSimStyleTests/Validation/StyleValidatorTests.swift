@@ -35,10 +35,58 @@ struct StyleValidatorTests {
         for path in paths {
             #expect(JSONLineIndex.line(of: path, in: text) == index.line(path), "\(path)")
         }
+        // A reading goes into only the values on the way to its path and skips the rest by their
+        // brackets: brackets and escaped quotes inside skipped strings, line breaks inside skipped
+        // values, a key that begins another, a key with a dot (its path is written as a member's).
+        let skipped = Array("{\"s\": \"}]{[\\\"\", \"n\": {\"deep\": [1,\n2, {\"q\": \"]\"}\n]},\n\"nx\": [\"[\",\n{\"n\": 0}], \"a.b\": 1,\n\"a\": {\"b\": [\n2]}}".utf8)
+        let skippedIndex = JSONLineIndex(scanning: skipped)
+        for path in ["s", "n", "n.deep", "n.deep[1]", "n.deep[2].q", "nx", "nx[1]", "nx[1].n", "a.b", "a", "a.b[0]", "n.dee", "nx[2]", "x"] {
+            #expect(JSONLineIndex.line(of: path, in: skipped) == skippedIndex.line(path), "\(path)")
+        }
+        #expect(JSONLineIndex.line(of: "nx[1].n", in: skipped) == 5 && JSONLineIndex.line(of: "a.b", in: skipped) == 6, "the later of a dotted key and a nested member")
         let lines = DocumentLines(bytes: text)
         let answers = (0..<3).flatMap { _ in paths }.map { lines.line($0) }
         #expect(answers.count > DocumentLines.readingsBeforeIndex, "the lookups outnumber the readings, so the index answers the rest")
         #expect(answers == (0..<3).flatMap { _ in paths }.map { index.line($0) })
+    }
+
+    @Test(arguments: [3, 140])
+    func wrongTextInsideALayersUnkeptMembersIsTheWholeDocumentsSyntaxError(layerCount: Int) throws {
+        // The first reading passes over a layer's members but its id, ref and type by their
+        // brackets; the layer's own reading (on one thread, or in parallel from 128 layers) checks them.
+        func style(_ broken: String, at brokenIndex: Int) -> [UInt8] {
+            let layers = (0..<layerCount).map { index in
+                index == brokenIndex ? broken : "{\"id\": \"l\(index)\", \"type\": \"background\", \"paint\": {\"background-color\": \"#fff\"}}"
+            }
+            return Array("{\"version\": 8, \"sources\": {},\n\"layers\": [\n\(layers.joined(separator: ",\n"))\n]}".utf8)
+        }
+        let wrongLayers = [
+            "{\"id\": \"x\", \"type\": \"background\", \"paint\": {\"background-color\": tru}}",
+            "{\"id\": \"x\", \"type\": \"background\", \"paint\": {]}",
+            "{\"id\": \"x\", \"type\": \"background\", \"paint\": {\"background-color\" \"#fff\"}}",
+            "{\"id\": \"x\", \"type\": \"background\", \"paint\": [1 2]}",
+            "{\"id\": \"x\", \"type\": \"background\", \"metadata\": \"a\\qb\"}",
+            "{\"id\": \"x\", \"type\": \"background\", \"metadata\": 01}",
+            "{\"id\": \"x\", \"type\": \"background\", \"metadata\": \"\u{1}\"}",
+        ]
+        for broken in wrongLayers {
+            let bytes = style(broken, at: layerCount - 2)
+            let expected: StyleDiagnostic
+            do {
+                _ = try JSONParser.parse(bytes)
+                Issue.record("\(broken) parsed")
+                continue
+            } catch {
+                let described = JSONLintSyntaxError.describe(bytes) ?? (error.message, error.line)
+                expected = StyleDiagnostic(message: described.message, line: described.line, isParseError: true)
+            }
+            let diagnostics = StyleValidator.validate(bytes)
+            #expect(diagnostics.count == 1 && diagnostics.first?.isParseError == true, "\(broken)")
+            #expect(diagnostics.first?.message == expected.message && diagnostics.first?.line == expected.line, "\(broken)")
+        }
+        // Brackets and quotes inside strings of a valid layer are not structure.
+        let valid = style("{\"id\": \"x\", \"type\": \"background\", \"metadata\": {\"a\": \"]}[{\\\"\", \"b\": [[], {}]}}", at: 1)
+        #expect(StyleValidator.validate(valid).isEmpty)
     }
 
     @Test func aValidStyleHasNoDiagnostics() {
