@@ -17,11 +17,6 @@ public struct JSONLineIndex: Sendable {
             isEmpty = path.isEmpty
         }
 
-        /// The path of the member `key` of this path's object.
-        func member(_ key: String) -> PathHash {
-            member(utf8: key.utf8)
-        }
-
         /// The path of the member whose key is the UTF-8 text `key`.
         func member(utf8 key: some Sequence<UInt8>) -> PathHash {
             var hash = self
@@ -78,66 +73,45 @@ public struct JSONLineIndex: Sendable {
     /// Walks a valid document for the line of one path, going into only the values on the way to
     /// it: every other value is skipped by its brackets, counting lines, without a path of its own.
     private struct PathFinder {
-        let bytes: [UInt8]
+        var cursor: LineCursor
         /// The path's text, as `PathHash` hashes it.
         let target: [UInt8]
-        var position = 0
-        var line = 1
         var found: Int?
 
         init(bytes: [UInt8], target: [UInt8]) {
-            self.bytes = bytes
+            cursor = LineCursor(bytes: bytes)
             self.target = target
         }
 
-        /// Reads the value at the current position, whose path is the first `matched` bytes of
+        /// Reads the value at the cursor, whose path is the first `matched` bytes of
         /// the target.
         mutating func value(matching matched: Int) {
-            skipWhitespace()
-            guard position < bytes.count else { return }
+            cursor.skipWhitespace()
+            guard cursor.position < cursor.bytes.count else { return }
             if matched == target.count {
                 // Its members' paths are longer: none is the target. A later value of the same
                 // path (a key written twice) still wins, as in the index.
-                found = line
+                found = cursor.line
                 return skipValue()
             }
-            switch bytes[position] {
+            switch cursor.bytes[cursor.position] {
             case UInt8(ascii: "{"):
-                position += 1
-                while true {
-                    skipWhitespace()
-                    guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { break }
-                    let keyStart = position
-                    skipString()
-                    let raw = bytes[keyStart + 1..<position - 1]
-                    let next = raw.contains(UInt8(ascii: "\\"))
-                        ? member(Array(((try? JSONParser.parse(Array(bytes[keyStart..<position])))?.stringValue ?? "").utf8), after: matched)
-                        : member(raw, after: matched)
-                    skipWhitespace()
-                    position += 1  // ':'
-                    if let next { value(matching: next) } else { skipWhitespace(); skipValue() }
-                    skipWhitespace()
-                    guard position < bytes.count, bytes[position] == UInt8(ascii: ",") else { break }
-                    position += 1
+                cursor.position += 1
+                while let key = cursor.memberKey() {
+                    if let next = member(key, after: matched) { value(matching: next) } else { cursor.skipWhitespace(); skipValue() }
+                    guard cursor.takeComma() else { break }
                 }
-                position += 1  // '}'
+                cursor.position += 1  // '}'
             case UInt8(ascii: "["):
-                position += 1
-                skipWhitespace()
-                if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-                    position += 1
-                    return
-                }
+                if cursor.takeEmptyArray() { return }
                 var count = 0
                 while true {
-                    skipWhitespace()
+                    cursor.skipWhitespace()
                     if let next = element(count, after: matched) { value(matching: next) } else { skipValue() }
                     count += 1
-                    skipWhitespace()
-                    guard position < bytes.count, bytes[position] == UInt8(ascii: ",") else { break }
-                    position += 1
+                    guard cursor.takeComma() else { break }
                 }
-                position += 1  // ']'
+                cursor.position += 1  // ']'
             default:
                 skipValue()
             }
@@ -167,49 +141,53 @@ public struct JSONLineIndex: Sendable {
             offset == target.count || target[offset] == UInt8(ascii: ".") || target[offset] == UInt8(ascii: "[")
         }
 
-        /// Moves past the value at the current position, counting its lines: brackets are matched
+        /// Moves past the value at the cursor, counting its lines: brackets are matched
         /// outside strings (a valid document has no raw line break inside one).
         private mutating func skipValue() {
-            guard position < bytes.count else { return }
-            switch bytes[position] {
+            guard cursor.position < cursor.bytes.count else { return }
+            switch cursor.bytes[cursor.position] {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 var depth = 0
-                while position < bytes.count {
-                    switch bytes[position] {
+                while cursor.position < cursor.bytes.count {
+                    switch cursor.bytes[cursor.position] {
                     case UInt8(ascii: "\""):
-                        skipString()
+                        cursor.skipString()
                         continue
                     case UInt8(ascii: "{"), UInt8(ascii: "["):
                         depth += 1
                     case UInt8(ascii: "}"), UInt8(ascii: "]"):
                         depth -= 1
                         if depth == 0 {
-                            position += 1
+                            cursor.position += 1
                             return
                         }
                     case 0x0A:
-                        line += 1
+                        cursor.line += 1
                     default:
                         break
                     }
-                    position += 1
+                    cursor.position += 1
                 }
             case UInt8(ascii: "\""):
-                skipString()
+                cursor.skipString()
             default:
-                while position < bytes.count, !Self.endsScalar(bytes[position]) { position += 1 }
+                cursor.skipScalar()
             }
         }
+    }
 
-        /// Whether `byte` ends a number or a literal.
-        static func endsScalar(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: true
-            default: false
-            }
+    /// A position in a valid document and the line it is on, as `JSONParser` counts lines.
+    private struct LineCursor {
+        let bytes: [UInt8]
+        var position = 0
+        var line = 1
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
         }
 
-        private mutating func skipString() {
+        /// Moves past the string that starts at the current position.
+        mutating func skipString() {
             position += 1
             while position < bytes.count {
                 switch bytes[position] {
@@ -220,7 +198,50 @@ public struct JSONLineIndex: Sendable {
             }
         }
 
-        private mutating func skipWhitespace() {
+        /// Moves past a number or a literal: up to the next delimiter.
+        mutating func skipScalar() {
+            while position < bytes.count {
+                switch bytes[position] {
+                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: return
+                default: position += 1
+                }
+            }
+        }
+
+        /// The UTF-8 bytes of the key of the next member of the object being read (white space
+        /// before it and the colon after it passed), or nil at the object's end.
+        mutating func memberKey() -> ArraySlice<UInt8>? {
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { return nil }
+            let start = position
+            skipString()
+            var key = bytes[start + 1..<position - 1]
+            if key.contains(UInt8(ascii: "\\")) {
+                key = ArraySlice(((try? JSONParser.parse(Array(bytes[start..<position])))?.stringValue ?? "").utf8)
+            }
+            skipWhitespace()
+            position += 1  // ':'
+            return key
+        }
+
+        /// Whether another member or element follows (its comma passed).
+        mutating func takeComma() -> Bool {
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ",") else { return false }
+            position += 1
+            return true
+        }
+
+        /// Moves into the array at the cursor; whether it is empty (and then past it).
+        mutating func takeEmptyArray() -> Bool {
+            position += 1
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "]") else { return false }
+            position += 1
+            return true
+        }
+
+        mutating func skipWhitespace() {
             while position < bytes.count {
                 switch bytes[position] {
                 case 0x0A: line += 1; position += 1
@@ -233,89 +254,44 @@ public struct JSONLineIndex: Sendable {
 
     /// Walks a valid document, noting the line where each value starts, as `JSONParser` counts lines.
     private struct Scanner {
-        let bytes: [UInt8]
-        var position = 0
-        var line = 1
+        var cursor: LineCursor
         var table: [UInt64: Int32] = [:]
         let keepsLiterals: Bool
         var literals: [UInt64: String] = [:]
 
         init(bytes: [UInt8], keepsLiterals: Bool) {
-            self.bytes = bytes
+            cursor = LineCursor(bytes: bytes)
             self.keepsLiterals = keepsLiterals
         }
 
         mutating func value(at path: PathHash) {
-            skipWhitespace()
-            guard position < bytes.count else { return }
-            table[path.value] = Int32(clamping: line)
-            switch bytes[position] {
+            cursor.skipWhitespace()
+            guard cursor.position < cursor.bytes.count else { return }
+            table[path.value] = Int32(clamping: cursor.line)
+            switch cursor.bytes[cursor.position] {
             case UInt8(ascii: "{"):
-                position += 1
-                while true {
-                    skipWhitespace()
-                    guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { break }
-                    let keyStart = position
-                    skipString()
-                    let raw = bytes[keyStart + 1..<position - 1]
-                    let key = raw.contains(UInt8(ascii: "\\"))
-                        ? path.member((try? JSONParser.parse(Array(bytes[keyStart..<position])))?.stringValue ?? "")
-                        : path.member(utf8: raw)
-                    skipWhitespace()
-                    position += 1  // ':'
-                    value(at: key)
-                    skipWhitespace()
-                    guard position < bytes.count, bytes[position] == UInt8(ascii: ",") else { break }
-                    position += 1
+                cursor.position += 1
+                while let key = cursor.memberKey() {
+                    value(at: path.member(utf8: key))
+                    guard cursor.takeComma() else { break }
                 }
-                position += 1  // '}'
+                cursor.position += 1  // '}'
             case UInt8(ascii: "["):
-                position += 1
-                skipWhitespace()
-                if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-                    position += 1
-                    return
-                }
+                if cursor.takeEmptyArray() { return }
                 var count = 0
                 while true {
                     value(at: path.element(count))
                     count += 1
-                    skipWhitespace()
-                    guard position < bytes.count, bytes[position] == UInt8(ascii: ",") else { break }
-                    position += 1
+                    guard cursor.takeComma() else { break }
                 }
-                position += 1  // ']'
+                cursor.position += 1  // ']'
             case UInt8(ascii: "\""):
-                skipString()
+                cursor.skipString()
             default:
                 // A number or a literal: up to the next delimiter.
-                let start = position
-                while position < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) {
-                    position += 1
-                }
-                if keepsLiterals { literals[path.value] = String(decoding: bytes[start..<position], as: UTF8.self) }
-            }
-        }
-
-        /// Moves past the string that starts at the current position.
-        private mutating func skipString() {
-            position += 1
-            while position < bytes.count {
-                switch bytes[position] {
-                case UInt8(ascii: "\""): position += 1; return
-                case UInt8(ascii: "\\"): position += 2
-                default: position += 1
-                }
-            }
-        }
-
-        private mutating func skipWhitespace() {
-            while position < bytes.count {
-                switch bytes[position] {
-                case 0x0A: line += 1; position += 1
-                case 0x20, 0x0D, 0x09: position += 1
-                default: return
-                }
+                let start = cursor.position
+                cursor.skipScalar()
+                if keepsLiterals { literals[path.value] = String(decoding: cursor.bytes[start..<cursor.position], as: UTF8.self) }
             }
         }
     }
