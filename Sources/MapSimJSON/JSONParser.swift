@@ -188,60 +188,6 @@ public struct JSONParser {
         }
     }
 
-    /// Checks one value as `parseValue` would, without building it. Its errors say only where:
-    /// callers that need the message parse again.
-    private mutating func skipValue() throws(JSONSyntaxError) {
-        guard position < end else { throw error("unexpected end of input") }
-        switch bytes[position] {
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            try enter()
-            let close = bytes[position] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
-            let isObject = close == UInt8(ascii: "}")
-            position += 1
-            skipWhitespace()
-            if peek(close) {
-                position += 1
-                depth -= 1
-                return
-            }
-            while true {
-                skipWhitespace()
-                if isObject {
-                    guard peek(UInt8(ascii: "\"")) else { throw error("expected a string key") }
-                    try skipString()
-                    skipWhitespace()
-                    guard peek(UInt8(ascii: ":")) else { throw error("expected ':'") }
-                    position += 1
-                    skipWhitespace()
-                }
-                try skipValue()
-                skipWhitespace()
-                if peek(UInt8(ascii: ",")) {
-                    position += 1
-                    continue
-                }
-                if peek(close) {
-                    position += 1
-                    depth -= 1
-                    return
-                }
-                throw error("expected ',' or a closing bracket")
-            }
-        case UInt8(ascii: "\""):
-            try skipString()
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            let start = position
-            _ = try parseNumberToken()
-            // Only an exponent or a great many digits can overflow: then convert, as parseNumber does.
-            if bytes[start..<position].contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) || position - start > 300 {
-                position = start
-                _ = try parseNumber()
-            }
-        default:
-            _ = try parseValue()
-        }
-    }
-
     /// Moves past a value by its brackets alone — strings passed whole, nothing else looked at —
     /// leaving its check to a later reading (`parseElement(_:in:)`). Wrong text it passes over
     /// either ends the document early (an error here) or fails that reading.
@@ -301,27 +247,6 @@ public struct JSONParser {
             }
         }
         return end + 1
-    }
-
-    /// Checks a string as `parseString` would, building nothing unless it has escapes.
-    private mutating func skipString() throws(JSONSyntaxError) {
-        let start = position
-        position = plainRun(from: position + 1)
-        while position < end {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
-                position += 1
-                return
-            }
-            if byte == UInt8(ascii: "\\") {
-                position = start
-                _ = try parseString()
-                return
-            }
-            if byte < 0x20 { throw error("unescaped control character in a string") }
-            position += 1
-        }
-        throw error("unterminated string")
     }
 
     private mutating func enter() throws(JSONSyntaxError) {
@@ -482,8 +407,7 @@ public struct JSONParser {
 
     /// Where the run of string bytes that need no attention starting at `index` ends: the first
     /// quote, backslash or control character at or after it, or `end`. Sixteen bytes are looked
-    /// at a time (a style's long strings — notes, names, SVG paths — are read twice: skipped, then
-    /// parsed).
+    /// at a time (a style's long strings: notes, names, SVG paths).
     private func plainRun(from index: Int) -> Int {
         bytes.withUnsafeBufferPointer { buffer in
             var index = index

@@ -140,6 +140,11 @@ final class ServeChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
         closing = true
         var buffer = context.channel.allocator.buffer(capacity: 96)
         ServeResponseHead.writeBadRequest(into: &buffer)
+        writeThenClose(buffer, context: context)
+    }
+
+    /// Writes `buffer`, the connection's last answer, and closes the connection once it is out.
+    private func writeThenClose(_ buffer: ByteBuffer, context: ChannelHandlerContext) {
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
     }
@@ -208,8 +213,7 @@ final class ServeChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         closing = true
         waiting.removeAll()
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
+        writeThenClose(buffer, context: context)
     }
 
     /// The `Date` header's value now.

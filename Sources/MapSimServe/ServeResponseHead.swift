@@ -10,7 +10,7 @@ enum ServeResponseHead {
     static func encode(_ answer: FileAnswer, version: HTTPVersion, keepAlive: Bool, date: String, body: ArraySlice<UInt8>,
                        allocator: ByteBufferAllocator) -> ByteBuffer {
         var buffer = allocator.buffer(capacity: 320 + body.count)
-        if version.major == 1 && version.minor == 1 {
+        if version == .http1_1 {
             buffer.writeStaticString("HTTP/1.1 ")
         } else {
             buffer.writeString("HTTP/\(version.major).\(version.minor) ")
@@ -36,7 +36,7 @@ enum ServeResponseHead {
         buffer.writeStaticString("\r\n")
         if !keepAlive {
             buffer.writeStaticString("Connection: close\r\n")
-        } else if version.major == 1 && version.minor == 0 {
+        } else if version == .http1_0 {
             buffer.writeStaticString("Connection: keep-alive\r\n")
         }
         buffer.writeStaticString("\r\n")
