@@ -14,8 +14,11 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
         STYLE is a style file; its folder is served at http://HOST:PORT/ and the style itself at \
         /style.json, with every URL that points into the folder (sprite, glyphs, TileJSON, tiles, \
-        GeoJSON data, the tiles of TileJSONs there) rewritten to the address the client used, as \
-        tile servers rewrite them. Nothing outside the folder is ever served: a path that climbs out \
+        GeoJSON data, the tiles of TileJSONs there, imports) rewritten to the address the client used, as \
+        tile servers rewrite them. A style an import names in the folder (a relative URL, or \
+        mapbox://styles/U/S at styles/v1/U/S) is served with its own URLs rewritten the same way: \
+        Mapbox GL JS resolves no URL against the style's, so a relative one would load from beside \
+        the page, or not at all. Nothing outside the folder is ever served: a path that climbs out \
         (.., percent-encoded or through a symbolic link) is a 404.
 
         A source that reads an archive (mbtiles://PATH, pmtiles://PATH or pmtiles://file://PATH; a \

@@ -194,15 +194,15 @@ struct ServeResponder: Sendable {
                                  modified: response.modified ?? style.modified, maxAge: maxAge, gzip: gzip)
     }
 
-    /// The bytes served for a file below the folder, when and as what: TileJSONs rewritten for
-    /// `base` (once per host and version of the file), other files as they are.
+    /// The bytes served for a file below the folder, when and as what: TileJSONs and imported
+    /// styles rewritten for `base` (once per host and version of the file), other files as they are.
     private func content(of relative: String, role: ServedStyle.Role?, base: String) -> (bytes: [UInt8], etag: String, file: ServedFolder.File, type: String)? {
         guard let folder, let file = folder.file(atRelativePath: relative) else { return nil }
         // A file as it is keeps the ETag the folder worked out once; a rewritten one has its own.
-        guard role == .tileJSON else { return (file.bytes, file.etag, file, ServedFolder.contentType(of: relative)) }
+        guard role == .tileJSON || role == .importedStyle else { return (file.bytes, file.etag, file, ServedFolder.contentType(of: relative)) }
         let style = self.style
-        let rewritten = bodies.body("tilejson \(relative) \(file.etag) \(base)") {
-            let bytes = style.tileJSON(file.bytes, path: relative, base: base)
+        let rewritten = bodies.body("\(role == .tileJSON ? "tilejson" : "style") \(relative) \(file.etag) \(base)") {
+            let bytes = role == .tileJSON ? style.tileJSON(file.bytes, path: relative, base: base) : style.importedStyle(file.bytes, path: relative, base: base)
             return ServedBodies.Body(bytes: bytes, etag: SimulatedNetwork.etag(for: bytes))
         }
         guard let rewritten else { return nil }

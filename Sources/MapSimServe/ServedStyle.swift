@@ -7,7 +7,11 @@ import MapSimStyle
 /// URL that points into its folder rewritten to the server the client used (as tileserver-gl
 /// rewrites them) — sprite, glyphs, source and TileJSON URLs, tiles, GeoJSON data —, sources that
 /// read an archive pointed to the archive's TileJSON, and each request path classified as the map
-/// would ask for it (style, sprite, glyphs, source, tile with its z/x/y). URLs on other servers are
+/// would ask for it (style, sprite, glyphs, source, tile with its z/x/y). Its `imports` too: an import
+/// whose style is a file of the folder (a relative URL, or `mapbox://styles/U/S` kept as
+/// `styles/v1/U/S`, the Styles API's path) is served with its own URLs rewritten the same way,
+/// against its own file, since a browser's Mapbox GL JS resolves no URL against the style's (a
+/// relative import or TileJSON URL against the page, a relative sprite not at all). URLs on other servers are
 /// rewritten below `_remote/` when they are served from a cache or their origin
 /// (`RemoteResources`), else left as they are.
 struct ServedStyle: Sendable {
@@ -21,6 +25,8 @@ struct ServedStyle: Sendable {
         case source
         /// A TileJSON whose `tiles` are rewritten too.
         case tileJSON
+        /// A style an import names, rewritten as the style is, against its own file.
+        case importedStyle
         /// The image of an image source.
         case image
         /// A video of a video source (a browser asks for it with `Range: bytes=0-`).
@@ -86,36 +92,61 @@ struct ServedStyle: Sendable {
 
     /// The style as served to a client that reached the server at `base` (`http://HOST:PORT/`).
     func style(base: String) -> [UInt8] {
-        guard var root = document.objectValue else { return [] }
+        guard let root = document.objectValue else { return [] }
+        return Array(JSONWriter.string(.object(rewritten(root, from: styleURL, base: base, readsArchives: true))).utf8)
+    }
+
+    /// The imported style `bytes`, served at `path`, as served to a client at `base`: its URLs
+    /// rewritten against its own file. Bytes that are not a JSON object are served as they are.
+    func importedStyle(_ bytes: [UInt8], path: String, base: String) -> [UInt8] {
+        guard let object = (try? JSONParser.parse(bytes))?.objectValue else { return bytes }
+        return Array(JSONWriter.string(.object(rewritten(object, from: documentURL(ofServedPath: path), base: base, readsArchives: false))).utf8)
+    }
+
+    /// A style object (the root, an imported file, or an import's inline `data`) with its sprite,
+    /// glyphs, source and import URLs rewritten, resolved against `document`; sources that read an
+    /// archive pointed to its TileJSON when `readsArchives` (the root's sources only).
+    private func rewritten(_ style: JSONObject, from document: String?, base: String, readsArchives: Bool) -> JSONObject {
+        var root = style
+        let rewrite = { (url: String) in self.rewrite(url, from: document, base: base) }
         if let sprite = root["sprite"] {
             if let url = sprite.stringValue {
-                root["sprite"] = .string(rewrite(url, base: base))
+                root["sprite"] = .string(rewrite(url))
             } else if let sheets = sprite.arrayValue {
                 root["sprite"] = .array(sheets.map { sheet in
                     guard var object = sheet.objectValue, let url = object["url"]?.stringValue else { return sheet }
-                    object["url"] = .string(rewrite(url, base: base))
+                    object["url"] = .string(rewrite(url))
                     return .object(object)
                 })
             }
         }
-        if let glyphs = root["glyphs"]?.stringValue { root["glyphs"] = .string(rewrite(glyphs, base: base)) }
+        if let glyphs = root["glyphs"]?.stringValue { root["glyphs"] = .string(rewrite(glyphs)) }
         if let sources = root["sources"]?.objectValue {
-            var rewritten = sources
+            var rewrittenSources = sources
             for (id, value) in sources.members {
                 guard var source = value.objectValue else { continue }
-                if archives[id] != nil {
+                if readsArchives, archives[id] != nil {
                     source["url"] = .string(base + Self.archivesFolder + "/" + Self.pathSegment(id) + ".json")
                 } else if let url = source["url"]?.stringValue {
-                    source["url"] = .string(rewrite(url, base: base))
+                    source["url"] = .string(rewrite(url))
                 }
-                if let tiles = source["tiles"]?.arrayValue { source["tiles"] = .array(tiles.map { $0.stringValue.map { .string(rewrite($0, base: base)) } ?? $0 }) }
-                if let data = source["data"]?.stringValue { source["data"] = .string(rewrite(data, base: base)) }
-                if let urls = source["urls"]?.arrayValue { source["urls"] = .array(urls.map { $0.stringValue.map { .string(rewrite($0, base: base)) } ?? $0 }) }
-                rewritten[id] = .object(source)
+                if let tiles = source["tiles"]?.arrayValue { source["tiles"] = .array(tiles.map { $0.stringValue.map { .string(rewrite($0)) } ?? $0 }) }
+                if let data = source["data"]?.stringValue { source["data"] = .string(rewrite(data)) }
+                if let urls = source["urls"]?.arrayValue { source["urls"] = .array(urls.map { $0.stringValue.map { .string(rewrite($0)) } ?? $0 }) }
+                rewrittenSources[id] = .object(source)
             }
-            root["sources"] = .object(rewritten)
+            root["sources"] = .object(rewrittenSources)
         }
-        return Array(JSONWriter.string(.object(root)).utf8)
+        if let imports = root["imports"]?.arrayValue {
+            root["imports"] = .array(imports.map { value in
+                guard var entry = value.objectValue else { return value }
+                if let url = entry["url"]?.stringValue { entry["url"] = .string(rewrite(url)) }
+                // Inline data is part of this style: its URLs are resolved against this style's.
+                if let data = entry["data"]?.objectValue { entry["data"] = .object(rewritten(data, from: document, base: base, readsArchives: false)) }
+                return .object(entry)
+            })
+        }
+        return root
     }
 
     /// The TileJSON of the archive `source` reads, as served to a client at `base`.
@@ -188,7 +219,7 @@ struct ServedStyle: Sendable {
 
     private func resource(url: String, path: String, _ classified: (role: Role, values: [String: String])?) -> Resource {
         switch classified?.role {
-        case .style?: return .style(url)
+        case .style?, .importedStyle?: return .style(url)
         case .spriteJSON?: return Resource(url: url, kind: .spriteJSON)
         case .spriteImage?: return Resource(url: url, kind: .spriteImage)
         case .glyphs?: return Resource(url: url, kind: .glyphs)
@@ -233,50 +264,97 @@ struct ServedStyle: Sendable {
 
     /// Learns every path the style names below the folder (or on other servers), the tiles of its
     /// TileJSONs in the folder, and opens the archives its sources read (a relative path from
-    /// `archivesFolder`; an archive that cannot be read is an error naming it).
+    /// `archivesFolder`; an archive that cannot be read is an error naming it); then the same of
+    /// each style its imports name in the folder, as deep as Mapbox nests them.
     private mutating func learn(archivesFolder: String, folder: ServedFolder?) throws(ServeError) {
         guard let root = document.objectValue else { return }
+        // An import of the style itself (a cycle) leaves it served as the style.
+        var learned: Set<String> = ["style.json"]
+        if let stylePath { learned.insert(stylePath) }
+        try learn(root, from: nil, archivesFolder: archivesFolder, folder: folder, depth: 1, learned: &learned)
+    }
+
+    /// How many styles Mapbox nests, the root counted: the imports of a fifth are not loaded.
+    private static let importDepth = 5
+
+    /// Learns what `style` (found at `document`, nil for the style itself, `depth` styles deep)
+    /// names; `archivesFolder` is nil for an imported style (archives are read for the root's sources).
+    private mutating func learn(_ style: JSONObject, from document: String?, archivesFolder: String?, folder: ServedFolder?, depth: Int,
+                                learned: inout Set<String>) throws(ServeError) {
         var sprites: [String] = []
-        if let url = root["sprite"]?.stringValue { sprites.append(url) }
-        for sheet in root["sprite"]?.arrayValue ?? [] { if let url = sheet["url"]?.stringValue { sprites.append(url) } }
-        for sprite in sprites.compactMap({ servedPath($0) }) {
+        if let url = style["sprite"]?.stringValue { sprites.append(url) }
+        for sheet in style["sprite"]?.arrayValue ?? [] { if let url = sheet["url"]?.stringValue { sprites.append(url) } }
+        for sprite in sprites.compactMap({ servedPath($0, from: document) }) {
             for suffix in ["", "@2x", "@3x"] {
                 roles[Self.matchable(sprite + suffix + ".json")] = .spriteJSON
                 roles[Self.matchable(sprite + suffix + ".png")] = .spriteImage
             }
         }
-        if let glyphs = root["glyphs"]?.stringValue.flatMap({ servedPath($0) }) { patterns.append((URLTemplatePattern(Self.matchable(glyphs)), .glyphs)) }
-        for (id, value) in root["sources"]?.objectValue?.members ?? [] {
-            if let url = value["url"]?.stringValue, let archive = try ServedArchive(url: url, folder: archivesFolder) {
+        if let glyphs = style["glyphs"]?.stringValue.flatMap({ servedPath($0, from: document) }) {
+            patterns.append((URLTemplatePattern(Self.matchable(glyphs)), .glyphs))
+        }
+        for (id, value) in style["sources"]?.objectValue?.members ?? [] {
+            if let archivesFolder, let url = value["url"]?.stringValue, let archive = try ServedArchive(url: url, folder: archivesFolder) {
                 archives[id] = archive
                 roles[Self.archivesFolder + "/" + id + ".json"] = .archiveTileJSON(source: id)
                 let template = Self.archiveTileTemplate(source: id, format: archive.format)
                 patterns.append((URLTemplatePattern(Self.matchable(template)), .archiveTile(source: id, template: template)))
                 continue
             }
-            switch value["type"]?.stringValue {
-            case "image":
-                if let path = value["url"]?.stringValue.flatMap({ servedPath($0) }) { roles[Self.matchable(path)] = .image }
-                continue
-            case "video":
-                for path in (value["urls"]?.arrayValue ?? []).compactMap(\.stringValue).compactMap({ servedPath($0) }) { roles[Self.matchable(path)] = .video }
-                continue
-            default:
-                break
-            }
-            let scheme: StyleSource.Scheme = value["scheme"]?.stringValue == "tms" ? .tms : .xyz
-            if let data = value["data"]?.stringValue.flatMap({ servedPath($0) }) { roles[Self.matchable(data)] = .source }
-            for tile in (value["tiles"]?.arrayValue ?? []).compactMap(\.stringValue).compactMap({ servedPath($0) }) {
-                patterns.append((URLTemplatePattern(Self.matchable(tile)), .tile(template: tile, scheme: scheme)))
-            }
-            guard let url = value["url"]?.stringValue, let path = servedPath(url) else { continue }
-            roles[Self.matchable(path)] = .tileJSON
-            if RemoteResources.originalURL(path) != nil {
-                remoteTileJSONs.append((path, scheme))
-            } else if let (_, file) = folder?.file(atPath: path) {
-                learnTileJSON(file.bytes, at: path, scheme: scheme)
-            }
+            learnSource(value, from: document, folder: folder)
         }
+        guard depth < Self.importDepth else { return }
+        for entry in style["imports"]?.arrayValue ?? [] {
+            if let data = entry["data"]?.objectValue {
+                try learn(data, from: document, archivesFolder: nil, folder: folder, depth: depth + 1, learned: &learned)
+            }
+            guard let url = entry["url"]?.stringValue, let folder, let path = importedStylePath(url, from: document, folder: folder),
+                  learned.insert(path).inserted else { continue }
+            roles[path] = .importedStyle
+            guard let file = folder.file(atRelativePath: path), let imported = (try? JSONParser.parse(file.bytes))?.objectValue else { continue }
+            try learn(imported, from: documentURL(ofServedPath: path), archivesFolder: nil, folder: folder, depth: depth + 1, learned: &learned)
+        }
+    }
+
+    /// Learns the paths of a source (not one read from an archive) that `document` names.
+    private mutating func learnSource(_ source: JSONValue, from document: String?, folder: ServedFolder?) {
+        switch source["type"]?.stringValue {
+        case "image":
+            if let path = source["url"]?.stringValue.flatMap({ servedPath($0, from: document) }) { roles[Self.matchable(path)] = .image }
+            return
+        case "video":
+            for path in (source["urls"]?.arrayValue ?? []).compactMap(\.stringValue).compactMap({ servedPath($0, from: document) }) {
+                roles[Self.matchable(path)] = .video
+            }
+            return
+        default:
+            break
+        }
+        let scheme: StyleSource.Scheme = source["scheme"]?.stringValue == "tms" ? .tms : .xyz
+        if let data = source["data"]?.stringValue.flatMap({ servedPath($0, from: document) }) { roles[Self.matchable(data)] = .source }
+        for tile in (source["tiles"]?.arrayValue ?? []).compactMap(\.stringValue).compactMap({ servedPath($0, from: document) }) {
+            patterns.append((URLTemplatePattern(Self.matchable(tile)), .tile(template: tile, scheme: scheme)))
+        }
+        guard let url = source["url"]?.stringValue, let path = servedPath(url, from: document) else { return }
+        roles[Self.matchable(path)] = .tileJSON
+        if RemoteResources.originalURL(path) != nil {
+            remoteTileJSONs.append((path, scheme))
+        } else if let (_, file) = folder?.file(atPath: path) {
+            learnTileJSON(file.bytes, at: path, scheme: scheme)
+        }
+    }
+
+    /// The path below the folder of the style an import's `url` names, when it is a file there: a
+    /// URL into the folder (relative to `document`), or `mapbox://styles/U/S` at the Styles API's
+    /// path `styles/v1/U/S`, where a client whose API URL is this server asks for it.
+    private func importedStylePath(_ url: String, from document: String?, folder: ServedFolder) -> String? {
+        let prefix = "mapbox://styles/"
+        if url.hasPrefix(prefix) {
+            let rest = url.dropFirst(prefix.count).prefix { $0 != "?" && $0 != "#" }
+            return folder.file(atPath: "styles/v1/" + rest)?.relativePath
+        }
+        guard let path = servedPath(url, from: document), RemoteResources.originalURL(path) == nil else { return nil }
+        return folder.file(atPath: path)?.relativePath
     }
 
     /// Learns the tiles of the TileJSON `bytes` served at `path`, of a source with `scheme`.

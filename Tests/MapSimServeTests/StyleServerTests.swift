@@ -141,6 +141,62 @@ struct StyleServerTests {
         await #expect { _ = try await start(fixture.path + "/style.json", events: events) } throws: { "\($0)".contains("bad.pmtiles") }
     }
 
+    @Test func importedStylesInTheFolderAreServedWithTheirURLsRewrittenAgainstTheirOwnFile() async throws {
+        // Mapbox GL JS resolves no URL against a style's: a relative import or TileJSON URL is fetched
+        // from beside the page, a relative sprite refused. The server makes every one absolute.
+        let fixture = try FixtureDirectory()
+        _ = try fixture.write("style.json", #"""
+            {"version": 8, "imports": [
+              {"id": "base", "url": "imports/base.json"},
+              {"id": "api", "url": "mapbox://styles/acme/extra"},
+              {"id": "inline", "url": "", "data": {"version": 8, "sources": {"pts": {"type": "geojson", "data": "points.geojson"}}, "layers": []}}],
+             "sources": {"city": {"type": "vector", "url": "pmtiles://city.pmtiles"}}, "layers": []}
+            """#)
+        try FileManager.default.copyItem(atPath: SampleStyle.stylesFolder + "/archives/city.pmtiles", toPath: fixture.path + "/city.pmtiles")
+        _ = try fixture.write("imports/base.json", #"""
+            {"version": 8, "sprite": "../sprites/base", "glyphs": "fonts/{fontstack}/{range}.pbf",
+             "imports": [{"id": "nested", "url": "nested.json"}, {"id": "loop", "url": "../style.json"}],
+             "sources": {"land": {"type": "vector", "url": "land.json"}}, "layers": []}
+            """#)
+        _ = try fixture.write("imports/nested.json", #"{"version": 8, "sources": {"dem": {"type": "raster-dem", "tiles": ["dem/{z}/{x}/{y}.png"]}}, "layers": []}"#)
+        _ = try fixture.write("imports/land.json", #"{"tilejson": "3.0.0", "tiles": ["land/{z}/{x}/{y}.pbf"]}"#)
+        _ = try fixture.write("styles/v1/acme/extra", #"{"version": 8, "sprite": "mapbox://sprites/acme/extra", "sources": {"s": {"type": "geojson", "data": "../../../points.geojson"}}, "layers": []}"#)
+        _ = try fixture.write("other.json", #"{"version": 8, "sprite": "left/as/it/is", "sources": {}, "layers": []}"#)
+        let events = Events()
+        let server = try await start(fixture.path + "/style.json", events: events)
+        let base = server.baseURL
+        let root = try JSONParser.parse(try await get(base + "style.json").body)
+        #expect(root["imports"]?.arrayValue?[0]["url"] == .string(base + "imports/base.json"))
+        #expect(root["imports"]?.arrayValue?[1]["url"] == .string("mapbox://styles/acme/extra"), "a mapbox:// URL is the client's to rewrite")
+        #expect(root["imports"]?.arrayValue?[2]["data"]?["sources"]?["pts"]?["data"] == .string(base + "points.geojson"), "inline data is resolved against its style")
+        let imported = try await get(base + "imports/base.json")
+        #expect(imported.headers["Content-Type"] == ["application/json"])
+        let importedStyle = try JSONParser.parse(imported.body)
+        #expect(importedStyle["sprite"] == .string(base + "sprites/base"))
+        #expect(importedStyle["glyphs"] == .string(base + "imports/fonts/{fontstack}/{range}.pbf"))
+        #expect(importedStyle["sources"]?["land"]?["url"] == .string(base + "imports/land.json"))
+        #expect(importedStyle["imports"]?.arrayValue?[0]["url"] == .string(base + "imports/nested.json"))
+        #expect(importedStyle["imports"]?.arrayValue?[1]["url"] == .string(base + "style.json"))
+        // Imported by its own import, the style is still served as the style: its archive's source too.
+        #expect(try JSONParser.parse(try await get(base + "style.json").body)["sources"]?["city"]?["url"] == .string(base + "_archives/city.json"))
+        let nested = try JSONParser.parse(try await get(base + "imports/nested.json").body)
+        #expect(nested["sources"]?["dem"]?["tiles"] == .array([.string(base + "imports/dem/{z}/{x}/{y}.png")]))
+        // The TileJSON of an imported style's source, and the Styles API's path of a mapbox:// import.
+        let land = try JSONParser.parse(try await get(base + "imports/land.json").body)
+        #expect(land["tiles"] == .array([.string(base + "imports/land/{z}/{x}/{y}.pbf")]))
+        let extra = try await get(base + "styles/v1/acme/extra?access_token=pk.test")
+        #expect(extra.headers["Content-Type"] == ["application/json"])
+        #expect(try JSONParser.parse(extra.body)["sources"]?["s"]?["data"] == .string(base + "points.geojson"))
+        // A style no import names is a file like any other.
+        #expect(try JSONParser.parse(try await get(base + "other.json").body)["sprite"] == .string("left/as/it/is"))
+        _ = try await get(base + "imports/land/3/1/2.pbf")
+        _ = try await get(base + "sprites/base@2x.json")
+        await server.stop()
+        let kinds = events.requests.map(\.request.kind)
+        #expect(kinds == [.style, .style, .style, .style, .source, .style, .unknown, .tile, .spriteJSON])
+        #expect(events.requests[7].request.tileData?.id == CanonicalTileID(z: 3, x: 1, y: 2))
+    }
+
     @Test func pathsThatLeaveTheFolderAreRefusedReportedAndNeverRead() async throws {
         let fixture = try FixtureDirectory()
         let outside = try fixture.write("secret.txt", "secret")
