@@ -113,6 +113,10 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         /// `["config", NAME]` reads the style's config in filters too, and `["config", NAME, SCOPE]`
         /// an import's (the SDK v11); in Mapbox GL JS 3.0.1 both read null.
         public var readsConfigEverywhere: Bool
+        /// The style's own camera is taken once every import has loaded (Mapbox GL JS jumps to it on
+        /// `style.load`, which waits for the imports): until then the map is where it opened — 0,0
+        /// at zoom 0 when no camera is given — and the root's sources cover that view.
+        public var cameraWaitsForImports: Bool = false
     }
 
     /// The engine's name.
@@ -199,7 +203,8 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         engine.glyphs.localIdeographs = LocalIdeographs(fontFamily: "sans-serif", codePoints: .mapboxGLJS)
         engine.glyphs.drawsWithoutGlyphsURL = false
         engine.ignores = [.globalState: "Mapbox GL JS has no global state: [\"global-state\", …] reads null (Mapbox styles use config)"]
-        engine.imports = ImportRules(failedImportBlocks: true, requiresGlyphsURL: true, styleURLQuery: "sdk=js-3.0.1", readsConfigEverywhere: false)
+        engine.imports = ImportRules(failedImportBlocks: true, requiresGlyphsURL: true, styleURLQuery: "sdk=js-3.0.1", readsConfigEverywhere: false,
+                                     cameraWaitsForImports: true)
         engine.coverWalk = .mapboxGLJS
         engine.maximumPitch = Camera.steepestPitch
         return engine

@@ -261,7 +261,12 @@ extension LoadSequence {
               load.imports.isSettled(failedImportBlocks: options.engine.imports?.failedImportBlocks ?? false) else { return [] }
         load.imports.isMerged = true
         mergeImportedLayers()
-        return settleTilesThatWaitedForImports() + [.invalidate] + checkStyleLoaded()
+        var actions: [Action] = []
+        if let styleCamera = load.waitingCamera {
+            load.waitingCamera = nil
+            actions += takeStyleCamera(styleCamera)
+        }
+        return actions + settleTilesThatWaitedForImports() + [.invalidate] + checkStyleLoaded()
     }
 
     /// The layers of every loaded style, ordered as Mapbox's `mergeLayers` orders them: a post-order

@@ -300,10 +300,10 @@ struct LoadSequence: StateMachine {
             .emit(.styleFeatureIgnored(StyleFeatureIgnored(feature: feature, engine: options.engine.description, message: message)))
         }
         let styleCamera = CameraOptions(center: parsed.center, zoom: parsed.zoom, bearing: parsed.bearing, pitch: parsed.pitch)
-        let defaultCamera = styleCamera.merged(with: userCamera).applied(to: camera)
-        if defaultCamera != camera {
-            camera = defaultCamera
-            actions.append(.emit(.cameraChanged))
+        if options.engine.imports?.cameraWaitsForImports == true, !parsed.imports.isEmpty {
+            load.waitingCamera = styleCamera
+        } else {
+            actions += takeStyleCamera(styleCamera)
         }
         actions.append(.invalidate)
 
@@ -318,6 +318,14 @@ struct LoadSequence: StateMachine {
         for source in parsed.sources { actions += loadMetadata(of: source) }
         if options.engine.imports != nil { actions += startImportTree(root: parsed) }
         return actions + checkStyleLoaded()
+    }
+
+    /// The style's own camera, under what the user set, as the map's.
+    mutating func takeStyleCamera(_ styleCamera: CameraOptions) -> [Action] {
+        let defaultCamera = styleCamera.merged(with: userCamera).applied(to: camera)
+        guard defaultCamera != camera else { return [] }
+        camera = defaultCamera
+        return [.emit(.cameraChanged)]
     }
 
     /// What `style` uses that the engine does not draw, with what it does instead, in the order of

@@ -8,6 +8,8 @@ struct StyleLoad: Sendable {
     var style: Style?
     /// Style parsed, sprite settled, every source's metadata loaded (style-loaded fired).
     var isStyleLoaded = false
+    /// The style's own camera, kept until every import has loaded, for an engine that waits for them.
+    var waitingCamera: CameraOptions?
     var sprite = SpriteState(sources: [])
     var sources: [SourceState] = []
     /// Each glyph range asked for: nil while loading, then whether it loaded.

@@ -19,10 +19,11 @@ struct StyleImportTests {
     }
 
     private static func load(_ fixture: FixtureDirectory, _ name: String = "root.json", engine: Engine = .mapbox,
+                             camera: CameraOptions? = CameraOptions(center: LngLat(longitude: -122.4, latitude: 37.8), zoom: 10),
                              prepare: (Map) async -> Void = { _ in }) async -> (Map, EventRecorder, Map.RunOutcome) {
         let map = Map(backends: .only(FileResourceLoader(assetRoot: "/")), options: Map.Options(engine: engine))
         let recorder = EventRecorder(map)
-        await map.setCamera(CameraOptions(center: LngLat(longitude: -122.4, latitude: 37.8), zoom: 10))
+        if let camera { await map.setCamera(camera) }
         await prepare(map)
         await map.setStyleURI(URL(fileURLWithPath: fixture.path + "/s/" + name).absoluteString)
         let outcome = await map.run(until: .mapIdle, timeout: .seconds(30))
@@ -126,6 +127,32 @@ struct StyleImportTests {
         #expect(requests.contains { $0.request.kind == .tile && $0.request.scope == .root })
         #expect(!requests.contains { $0.request.kind == .glyphs && $0.request.scope == .root }, "\(requests.map(\.request.url))")
         #expect(Self.requests(sdk).contains { $0.request.kind == .glyphs && $0.request.scope == .root })
+    }
+
+    @Test func mapboxGLJSTakesTheStylesCameraOnlyOnceEveryImportHasLoaded() async throws {
+        // GL JS jumps to the style's camera on `style.load`, which waits for the imports: with one
+        // that never loads, the map stays where it opened (0,0 at zoom 0) and its tiles are those.
+        let camera = #", "center": [-122.4, 37.8], "zoom": 10"#
+        let fixture = try Self.folder([
+            "blocked.json": Self.style(imports: #"[{"id": "gone", "url": "missing.json"}]"#, sources: Self.city, layers: Self.places, extra: camera),
+            "root.json": Self.style(imports: #"[{"id": "a", "url": "a.json"}]"#, sources: Self.city, layers: Self.places, extra: camera),
+            "a.json": Self.style(),
+        ])
+        func rootTileZooms(_ recorder: EventRecorder) -> Set<Int> {
+            Set(Self.requests(recorder).filter { $0.request.kind == .tile && $0.request.scope == .root }.compactMap { $0.request.tileData?.id.z })
+        }
+        let (blocked, blockedRecorder, _) = await Self.load(fixture, "blocked.json", engine: .mapboxGLJS, camera: nil)
+        #expect(await blocked.camera.zoom == 0)
+        #expect(rootTileZooms(blockedRecorder) == [0])
+        // The SDK takes the style's camera when the style is parsed, import or none.
+        let (sdk, sdkRecorder, _) = await Self.load(fixture, "blocked.json", engine: .mapbox, camera: nil)
+        #expect(await sdk.camera.zoom == 10)
+        #expect(rootTileZooms(sdkRecorder).max() == 10 && !rootTileZooms(sdkRecorder).contains(0), "its view's tiles, and its prefetch's")
+        // Every import in: the style's camera, and its tiles.
+        let (loaded, loadedRecorder, outcome) = await Self.load(fixture, engine: .mapboxGLJS, camera: nil)
+        guard case .reached = outcome else { Issue.record("\(outcome)"); return }
+        #expect(await loaded.camera.zoom == 10)
+        #expect(rootTileZooms(loadedRecorder).contains(10))
     }
 
     @Test func mapboxGLJSRefusesAStyleWhoseInlineImportDrawsTextWithoutGlyphsBeforeAnyImportIsAsked() async throws {
