@@ -87,29 +87,39 @@ extension OfflineDatabase {
     }
 
     /// Records that region `id` holds the styles its style imports, requested with `styleURLQuery`
-    /// as the engine it was downloaded for requests them.
-    func recordImports(region id: Int64, styleURLQuery: String?) throws(CacheError) {
+    /// as the engine it was downloaded for requests them, from the Mapbox API at `apiURL`: the API's
+    /// URLs in its styles are keyed as their `mapbox://` forms, so its status must know that API.
+    func recordImports(region id: Int64, styleURLQuery: String?, apiURL: String) throws(CacheError) {
         try writeMapsimData("the imports of region \(id)") { db in
             try db.execute(sql: "INSERT OR REPLACE INTO mapsim_region_imports (region_id, style_url_query) VALUES (?, ?)", arguments: [id, styleURLQuery])
+            try db.execute(sql: "INSERT OR REPLACE INTO mapsim_region_mapbox_api (region_id, api_url) VALUES (?, ?)", arguments: [id, apiURL])
         }
     }
 
     /// The plan of region `id` (of `definition`): with the styles its style imports when it was
-    /// downloaded for an engine that loads them, else as MapLibre plans it.
+    /// downloaded for an engine that loads them (and the Mapbox API it was downloaded from), else as
+    /// MapLibre plans it.
     func plan(of id: Int64, definition: OfflineRegionDefinition) throws(CacheError) -> RegionPlan {
-        guard let query = try importedStyleQuery(of: id) else { return RegionPlan(definition: definition, mapbox: options.mapbox) }
-        return RegionPlan(definition: definition, mapbox: options.mapbox, followsImports: true, importStyleQuery: query)
+        guard let record = try importRecord(of: id) else { return RegionPlan(definition: definition, mapbox: options.mapbox) }
+        var mapbox = options.mapbox
+        if let apiURL = record.apiURL { mapbox.baseURL = apiURL }
+        return RegionPlan(definition: definition, mapbox: mapbox, followsImports: true, importStyleQuery: record.styleURLQuery)
     }
 
-    /// Whether region `id` holds the styles its style imports (.some), with the query they were
-    /// requested with; nil for a region downloaded as MapLibre downloads (which ignores imports).
-    private func importedStyleQuery(of id: Int64) throws(CacheError) -> String?? {
+    /// Whether region `id` holds the styles its style imports, with the query they were requested
+    /// with and the Mapbox API URL (nil when recorded before it was); nil for a region downloaded
+    /// as MapLibre downloads (which ignores imports).
+    private func importRecord(of id: Int64) throws(CacheError) -> (styleURLQuery: String?, apiURL: String?)? {
         guard state.withLock({ $0.hasMapsimTables }) else { return nil }
-        return try read("the imports of region \(id)") { db -> String?? in
-            // A database written before this table existed has none.
-            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'mapsim_region_imports'") == 1,
+        return try read("the imports of region \(id)") { db -> (styleURLQuery: String?, apiURL: String?)? in
+            // A database written before these tables existed has none.
+            let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'mapsim_region_%'")
+            guard tables.contains("mapsim_region_imports"),
                   let row = try Row.fetchOne(db, sql: "SELECT style_url_query FROM mapsim_region_imports WHERE region_id = ?", arguments: [id]) else { return nil }
-            return .some(row.lenient(0))
+            let apiURL = tables.contains("mapsim_region_mapbox_api")
+                ? try Row.fetchOne(db, sql: "SELECT api_url FROM mapsim_region_mapbox_api WHERE region_id = ?", arguments: [id]).flatMap { $0.lenient(0) as String? }
+                : nil
+            return (row.lenient(0), apiURL)
         } ?? nil
     }
 

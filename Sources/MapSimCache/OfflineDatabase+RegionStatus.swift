@@ -18,7 +18,7 @@ extension OfflineDatabase {
         status.requiredResourceCount += 1
         guard case .success(let definition) = region.definition else { return status }
         let plan = try plan(of: region.id, definition: definition)
-        guard let body = try storedResponse(RowKey(plan.style, mapbox: options.mapbox), for: plan.style.url)?.data,
+        guard let body = try storedResponse(RowKey(plan.style, mapbox: plan.resources.mapbox), for: plan.style.url)?.data,
               let style = try? Style.parse(body, flavor: plan.followsImports ? .mapbox : .maplibre) else { return status }
         status.requiredResourceCountIsPrecise = true
         let root = plan.root(style)
@@ -45,14 +45,14 @@ extension OfflineDatabase {
     /// `isWhole` is false when one of them is not stored, so what it names is not known.
     func storedMembers(root: RegionPlan.Member, plan: RegionPlan) throws(CacheError) -> (members: [RegionPlan.Member], importedStyles: Int, isWhole: Bool) {
         var members = [root]
-        var seen: Set<String> = [plan.style.url]
+        var seen: Set<String> = [plan.resources.mapbox.canonical(plan.style.url)]
         var isWhole = true
         var next = 0
         while next < members.count {
             for pending in plan.imports(of: members[next]) {
                 if case .url(let url) = pending.style {
-                    guard seen.insert(url).inserted else { continue }
-                    guard let data = try storedResponse(RowKey(.style(url), mapbox: options.mapbox), for: url)?.data else {
+                    guard seen.insert(plan.resources.mapbox.canonical(url)).inserted else { continue }
+                    guard let data = try storedResponse(RowKey(.style(url), mapbox: plan.resources.mapbox), for: url)?.data else {
                         isWhole = false
                         continue
                     }
@@ -79,15 +79,16 @@ extension OfflineDatabase {
     }
 
     /// Adds to `status` what one style of a region with imports requires, as its download queued
-    /// it: each resource, TileJSON and tile set once however many styles name it (`shared`), the
+    /// it: each resource, TileJSON and tile set once however many styles name it (`shared`, by the
+    /// URL as the database keys it), the
     /// glyph ranges only with `glyphs`, and the style's models.
     private func count(_ member: RegionPlan.Member, plan: RegionPlan, shared: inout Set<String>, glyphs: Bool, into status: inout OfflineRegionStatus) throws(CacheError) {
         for (metadata, set) in try tileSets(of: member, plan: plan, status: &status) {
-            if let metadata, !shared.insert(metadata.url).inserted { continue }
+            if let metadata, !shared.insert(plan.resources.mapbox.canonical(metadata.url)).inserted { continue }
             if metadata != nil { status.requiredResourceCount += 1 }
-            if let set, shared.insert(set.template.template).inserted { add(set, plan: plan, to: &status) }
+            if let set, shared.insert(plan.resources.mapbox.canonical(set.template.template)).inserted { add(set, plan: plan, to: &status) }
         }
-        status.requiredResourceCount += plan.styleResources(member, glyphs: glyphs).filter { shared.insert($0.url).inserted }.count
+        status.requiredResourceCount += plan.styleResources(member, glyphs: glyphs).filter { shared.insert(plan.resources.mapbox.canonical($0.url)).inserted }.count
     }
 
     /// The tiled sources of `member`: each one's TileJSON resource (nil when its tiles are inline)
@@ -100,7 +101,7 @@ extension OfflineDatabase {
                 sets.append((nil, plan.tileSet(of: source, tileJSON: TileJSON(tiles: source.tiles ?? []), base: member.resources.styleURL, scope: member.scope)))
                 continue
             }
-            guard let data = try storedResponse(RowKey(metadata, mapbox: options.mapbox), for: metadata.url)?.data, let parsed = try? TileJSON.parse(data) else {
+            guard let data = try storedResponse(RowKey(metadata, mapbox: plan.resources.mapbox), for: metadata.url)?.data, let parsed = try? TileJSON.parse(data) else {
                 status.requiredResourceCountIsPrecise = false
                 sets.append((metadata, nil))
                 continue

@@ -69,8 +69,9 @@ enum OfflineSchema {
     /// mapsim's own tables: sets of content pinned by the data manager (as regions pin theirs, but
     /// never in `regions`, which holds only what MapLibre Native can decode), when each site's
     /// content was last checked, the regions downloaded with only the glyph ranges their tiles
-    /// need, the regions that hold the styles their style imports (downloaded for a Mapbox engine),
-    /// and what a region's server did not have at its last download. Rows of `resources` and `tiles` content sets pin are never evicted.
+    /// need, the regions that hold the styles their style imports (downloaded for a Mapbox engine)
+    /// with the Mapbox API URL their rows were keyed by, and what a region's server did not have at
+    /// its last download. Rows of `resources` and `tiles` content sets pin are never evicted.
     static let mapsimTables = """
         CREATE TABLE IF NOT EXISTS mapsim_content_sets (
           id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
@@ -100,6 +101,10 @@ enum OfflineSchema {
         CREATE TABLE IF NOT EXISTS mapsim_region_imports (
           region_id INTEGER NOT NULL PRIMARY KEY REFERENCES regions(id) ON DELETE CASCADE,
           style_url_query TEXT
+        );
+        CREATE TABLE IF NOT EXISTS mapsim_region_mapbox_api (
+          region_id INTEGER NOT NULL PRIMARY KEY REFERENCES regions(id) ON DELETE CASCADE,
+          api_url TEXT NOT NULL
         );
         CREATE TABLE IF NOT EXISTS mapsim_region_absent (
           region_id INTEGER NOT NULL REFERENCES regions(id) ON DELETE CASCADE,

@@ -111,7 +111,8 @@ struct RegionDownload: DrivenMachine {
     /// The import styles still to come, by URL.
     private var awaitedImports: [String: RegionPlan.PendingImport] = [:]
     /// With imports: the URLs of the styles, TileJSON and other resources queued (tile sets by
-    /// template), so that what two styles share is downloaded once.
+    /// template), as the database keys them, so that what two styles share is downloaded once —
+    /// a Mapbox API URL and its `mapbox://` form are one.
     private var queuedURLs: Set<String> = []
     private var queue: [Resource] = []
     private var queueHead = 0
@@ -302,7 +303,7 @@ struct RegionDownload: DrivenMachine {
             guard let body else { return stop(.styleFailed("the style \(resource.url) has no content"), at: now) }
             do {
                 let style = try Style.parse(body, flavor: plan.followsImports ? .mapbox : .maplibre)
-                queuedURLs.insert(resource.url)
+                queuedURLs.insert(plan.resources.mapbox.canonical(resource.url))
                 followsImports = plan.followsImports
                     && (style.declaresImports || style.loadsAsImport || !style.models.isEmpty || style.sources.contains { $0.kind == .model })
                 load(plan.root(style))
@@ -324,7 +325,7 @@ struct RegionDownload: DrivenMachine {
         let shared = followsImports
         for source in plan.tiledSources(member.style) {
             if let metadata = plan.tileJSON(of: source, in: member) {
-                guard !shared || queuedURLs.insert(metadata.url).inserted else { continue }
+                guard !shared || isFirstQueued(metadata.url) else { continue }
                 status.requiredResourceCount += 1
                 awaitedTileJSON[metadata.url] = (source, member.scope)
                 queue.insert(metadata, at: queueHead)
@@ -333,7 +334,7 @@ struct RegionDownload: DrivenMachine {
             }
         }
         allGlyphRangeCount = shared ? plan.glyphRangeCount(members) : plan.glyphRangeCount(member.style)
-        let named = plan.styleResources(member, glyphs: glyphChoice == .all).filter { !shared || queuedURLs.insert($0.url).inserted }
+        let named = plan.styleResources(member, glyphs: glyphChoice == .all).filter { !shared || isFirstQueued($0.url) }
         status.requiredResourceCount += named.count
         queue += named
         for pending in plan.imports(of: member) {
@@ -345,7 +346,7 @@ struct RegionDownload: DrivenMachine {
                     failures.append("import \(pending.scope.chain): cannot read its style: \(error)")
                 }
             case .url(let url):
-                guard queuedURLs.insert(url).inserted else { continue }
+                guard isFirstQueued(url) else { continue }
                 status.requiredResourceCount += 1
                 awaitedImports[url] = pending
                 queue.insert(.style(url), at: queueHead)
@@ -367,8 +368,13 @@ struct RegionDownload: DrivenMachine {
         notePrecision()
     }
 
+    /// Notes `url` as queued; false when it, or a URL the database keys as it, was queued before.
+    private mutating func isFirstQueued(_ url: String) -> Bool {
+        queuedURLs.insert(plan.resources.mapbox.canonical(url)).inserted
+    }
+
     private mutating func add(_ set: RegionPlan.TileSet) {
-        guard !followsImports || queuedURLs.insert(set.template.template).inserted else { return }
+        guard !followsImports || isFirstQueued(set.template.template) else { return }
         let count = set.count
         status.requiredResourceCount += count
         status.requiredTileCount += count
@@ -410,7 +416,7 @@ struct RegionDownload: DrivenMachine {
         if glyphChoice == .needed && !glyphsQueued {
             glyphsQueued = true
             let ranges = members.flatMap { plan.glyphRanges($0, needed: neededGlyphs[$0.scope] ?? []) }
-                .filter { !followsImports || queuedURLs.insert($0.url).inserted }
+                .filter { !followsImports || isFirstQueued($0.url) }
             neededGlyphRangeCount = ranges.count
             status.requiredResourceCount += ranges.count
             queue += ranges

@@ -140,7 +140,7 @@ public struct RegionDownloader: Sendable {
         if glyphs == .needed, state.glyphsQueued {
             try database.recordNeededGlyphs(region: region.id, needed: state.neededGlyphRangeCount, all: state.allGlyphRangeCount)
         }
-        if state.followsImports { try database.recordImports(region: region.id, styleURLQuery: plan.importStyleQuery) }
+        if state.followsImports { try database.recordImports(region: region.id, styleURLQuery: plan.importStyleQuery, apiURL: plan.resources.mapbox.baseURL) }
         if state.outcome != nil { try database.recordAbsent(region: region.id, state.absent) }
         var stopReason: String?
         switch state.outcome {

@@ -95,12 +95,12 @@ extension RegionPlan {
     }
 
     /// How many glyph ranges the members download: every range of every font stack of each
-    /// distinct glyphs URL.
+    /// distinct glyphs URL, as the database keys it (a Mapbox API URL and its `mapbox://` form are one).
     func glyphRangeCount(_ members: [Member]) -> Int {
         var stacks = Set<String>()
         for member in members {
             guard let glyphs = member.glyphs else { continue }
-            let template = member.resources.glyphTemplate(glyphs)
+            let template = resources.mapbox.canonical(member.resources.glyphTemplate(glyphs))
             for stack in member.style.fontStacks { stacks.insert(template + "\u{0}" + stack.joined(separator: ",")) }
         }
         return stacks.count * (definition.includeIdeographs ? Self.allGlyphRanges.count : Self.nonIdeographGlyphRanges.count)

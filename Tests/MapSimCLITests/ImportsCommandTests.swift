@@ -75,6 +75,34 @@ struct ImportsCommandTests {
         #expect(after.maplibre["offline-complete"] == .bool(true), "\(after.maplibre)")
     }
 
+    @Test func aGlyphsURLOnTheAPIIsTheSameRowAsItsMapboxFormForTheDownloadAndTheStatus() async throws {
+        // An import that names the Mapbox API's fonts by their http URL (relative, on the API's
+        // server) beside the basemap's mapbox://fonts/mapsim/…: one row per range in the database,
+        // so the download asks once, and it and `region status` (which is told no API URL) agree.
+        let fixture = try FixtureDirectory()
+        try fixture.copy(folder: Self.folder, to: "site")
+        var root = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: fixture.path + "/site/style.json")))).objectValue ?? JSONObject()
+        root["imports"] = .array((root["imports"]?.arrayValue ?? []) + [.object(JSONObject([("id", .string("extra")), ("url", .string("extra.json"))]))])
+        _ = try fixture.write("site/style.json", JSONWriter.string(.object(root)))
+        _ = try fixture.write("site/extra.json", #"""
+            {"version": 8, "glyphs": "fonts/v1/mapsim/{fontstack}/{range}.pbf",
+             "sources": {"pins": {"type": "geojson", "data": {"type": "Point", "coordinates": [-122.42, 37.79]}}},
+             "layers": [{"id": "pin", "type": "symbol", "source": "pins", "layout": {"text-field": "pin", "text-font": ["Mapsim Sans Regular"]}}]}
+            """#)
+        let server = try await FixtureServer.start(serving: fixture.path + "/site")
+        let database = fixture.path + "/app.db"
+        let download = try await CommandRunner.run(["region", "download", server.baseURL + "/style.json", "--cache", database, "-q"] + Self.area + Self.mapbox(server))
+        await server.stop()
+        let glyphRequests = server.received.map(\.path).filter { $0.contains("/fonts/v1/mapsim/") }.map { $0.split(separator: "?").first.map(String.init) ?? $0 }
+        #expect(glyphRequests.count == Set(glyphRequests).count, "each range of the API's fonts asked for once: \(glyphRequests.count)")
+        let summary = download.standardOutput.split(separator: "\n").first.map(String.init) ?? ""
+        let status = try JSONParser.parse(try await CommandRunner.run(["region", "status", "1", "--json", "--cache", database]).standardOutput)
+        let required = status["required-resource-count"]?.numberValue.map { Int($0) } ?? -1
+        let completed = status["completed-resource-count"]?.numberValue.map { Int($0) } ?? -1
+        #expect(summary.contains("\(completed) of \(required) resources"), "the download said \(summary); the status \(status)")
+        #expect(status["missing-resource-count"] == .number(256), "the two glyphs URLs' 404s, nothing else: \(status)")
+    }
+
     @Test func aRegionExportsTheSourcesOfItsImportedStylesByTheirImportsName() async throws {
         let server = try await FixtureServer.start(serving: Self.folder)
         defer { Task { await server.stop() } }

@@ -154,6 +154,26 @@ struct RegionDownloadTests {
         #expect(maplibre.network.map(\.url) == ["https://h/style.json"], "MapLibre ignores imports")
     }
 
+    @Test func anAPIURLAndItsMapboxFormAreOneResourceAcrossImports() async {
+        // `a` names no glyphs (Mapbox's mapbox://fonts/mapbox/…); `b` names the same fonts by the
+        // API's URL. The database keys both as one row, so the download asks once and counts once.
+        let styles: [String: String] = [
+            "https://h/style.json": #"{"version": 8, "imports": [{"id": "a", "url": "a.json"}, {"id": "b", "url": "b.json"}], "sources": {}, "layers": []}"#,
+            "https://h/a.json": #"{"version": 8, "sources": {"v": {"type": "vector", "url": "https://h/v.json"}}, "layers": [{"id": "t", "type": "symbol", "source": "v", "source-layer": "l", "layout": {"text-field": "{name}", "text-font": ["A"]}}]}"#,
+            "https://h/b.json": #"{"version": 8, "glyphs": "https://api.mapbox.com/fonts/v1/mapbox/{fontstack}/{range}.pbf?access_token=pk.x", "sources": {"v": {"type": "vector", "url": "https://h/v.json"}}, "layers": [{"id": "t", "type": "symbol", "source": "v", "source-layer": "l", "layout": {"text-field": "{name}", "text-font": ["A"]}}]}"#,
+        ]
+        let download = await run(engine: .mapbox) { resource in
+            if let style = styles[resource.url] { return .success(Array(style.utf8), source: .network) }
+            if resource.kind == .glyphs { return .success([0x0A, 0x00], source: .network) }
+            return Self.serve(resource)
+        }
+        let glyphs = download.network.filter { $0.kind == .glyphs }.map { MapboxURL().canonical($0.url) }
+        #expect(glyphs.count == 130 && Set(glyphs).count == 130, "each range of A once: \(glyphs.count)")
+        let status = download.machine.status
+        #expect(download.machine.outcome == .complete)
+        #expect(status.completedResourceCount == status.requiredResourceCount, "\(status)")
+    }
+
     @Test func answersWithAMaxAgeLeaveNoTimerBehind() async {
         // nginx's `Cache-Control: max-age=60` on every answer: a map would refresh each when it
         // expires; a download keeps nothing, so its loop ends with its work (no wait of 60 s).
