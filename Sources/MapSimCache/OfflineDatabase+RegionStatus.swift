@@ -18,41 +18,43 @@ extension OfflineDatabase {
         status.requiredResourceCount += 1
         guard case .success(let definition) = region.definition else { return status }
         let plan = try plan(of: region.id, definition: definition)
-        guard let body = try storedResponse(RowKey(plan.style, mapbox: plan.resources.mapbox), for: plan.style.url)?.data,
+        let keys = try storageKeys(of: region.id)
+        guard let body = try storedResponse(RowKey(plan.style, mapbox: keys), for: plan.style.url)?.data,
               let style = try? Style.parse(body, flavor: plan.followsImports ? .mapbox : .maplibre) else { return status }
         status.requiredResourceCountIsPrecise = true
         let root = plan.root(style)
         guard plan.followsImports else {
-            try count(root, plan: plan, into: &status)
+            try count(root, plan: plan, keys: keys, into: &status)
             let glyphRanges = try glyphSavings(of: region.id)?.needed ?? plan.glyphRangeCount(style)
             status.requiredResourceCount += glyphRanges
             return status
         }
-        let stored = try storedMembers(root: root, plan: plan)
+        let stored = try storedMembers(root: root, plan: plan, keys: keys)
         status.requiredResourceCount += stored.importedStyles
         if !stored.isWhole { status.requiredResourceCountIsPrecise = false }
         let members = stored.members
         let needed = try glyphSavings(of: region.id)?.needed
         var shared = Set<String>()
-        for member in members { try count(member, plan: plan, shared: &shared, glyphs: needed == nil, into: &status) }
+        for member in members { try count(member, plan: plan, keys: keys, shared: &shared, glyphs: needed == nil, into: &status) }
         status.requiredResourceCount += needed ?? 0
         return status
     }
 
     /// The styles of a region downloaded for an engine that loads imports, as the download found
     /// them: `root`, then each style it imports as stored, each URL once (a style imported twice, or
-    /// in a cycle, is one style of the region). `importedStyles` counts the imported styles' URLs;
-    /// `isWhole` is false when one of them is not stored, so what it names is not known.
-    func storedMembers(root: RegionPlan.Member, plan: RegionPlan) throws(CacheError) -> (members: [RegionPlan.Member], importedStyles: Int, isWhole: Bool) {
+    /// in a cycle, is one style of the region), looked up by their rows' `keys` (`storageKeys(of:)`).
+    /// `importedStyles` counts the imported styles' URLs; `isWhole` is false when one of them is not
+    /// stored, so what it names is not known.
+    func storedMembers(root: RegionPlan.Member, plan: RegionPlan, keys: MapboxURL) throws(CacheError) -> (members: [RegionPlan.Member], importedStyles: Int, isWhole: Bool) {
         var members = [root]
-        var seen: Set<String> = [plan.resources.mapbox.canonical(plan.style.url)]
+        var seen: Set<String> = [keys.canonical(plan.style.url)]
         var isWhole = true
         var next = 0
         while next < members.count {
             for pending in plan.imports(of: members[next]) {
                 if case .url(let url) = pending.style {
-                    guard seen.insert(plan.resources.mapbox.canonical(url)).inserted else { continue }
-                    guard let data = try storedResponse(RowKey(.style(url), mapbox: plan.resources.mapbox), for: url)?.data else {
+                    guard seen.insert(keys.canonical(url)).inserted else { continue }
+                    guard let data = try storedResponse(RowKey(.style(url), mapbox: keys), for: url)?.data else {
                         isWhole = false
                         continue
                     }
@@ -68,8 +70,8 @@ extension OfflineDatabase {
 
     /// Adds to `status` what one style of the region requires besides its glyph ranges: its
     /// TileJSON and tiles, GeoJSON documents and images, and sprites at ratios 1 and 2.
-    private func count(_ member: RegionPlan.Member, plan: RegionPlan, into status: inout OfflineRegionStatus) throws(CacheError) {
-        for (metadata, set) in try tileSets(of: member, plan: plan, status: &status) {
+    private func count(_ member: RegionPlan.Member, plan: RegionPlan, keys: MapboxURL, into status: inout OfflineRegionStatus) throws(CacheError) {
+        for (metadata, set) in try tileSets(of: member, plan: plan, keys: keys, status: &status) {
             if metadata != nil { status.requiredResourceCount += 1 }
             if let set { add(set, plan: plan, to: &status) }
         }
@@ -82,26 +84,26 @@ extension OfflineDatabase {
     /// it: each resource, TileJSON and tile set once however many styles name it (`shared`, by the
     /// URL as the database keys it), the
     /// glyph ranges only with `glyphs`, and the style's models.
-    private func count(_ member: RegionPlan.Member, plan: RegionPlan, shared: inout Set<String>, glyphs: Bool, into status: inout OfflineRegionStatus) throws(CacheError) {
-        for (metadata, set) in try tileSets(of: member, plan: plan, status: &status) {
-            if let metadata, !shared.insert(plan.resources.mapbox.canonical(metadata.url)).inserted { continue }
+    private func count(_ member: RegionPlan.Member, plan: RegionPlan, keys: MapboxURL, shared: inout Set<String>, glyphs: Bool, into status: inout OfflineRegionStatus) throws(CacheError) {
+        for (metadata, set) in try tileSets(of: member, plan: plan, keys: keys, status: &status) {
+            if let metadata, !shared.insert(keys.canonical(metadata.url)).inserted { continue }
             if metadata != nil { status.requiredResourceCount += 1 }
-            if let set, shared.insert(plan.resources.mapbox.canonical(set.template.template)).inserted { add(set, plan: plan, to: &status) }
+            if let set, shared.insert(keys.canonical(set.template.template)).inserted { add(set, plan: plan, to: &status) }
         }
-        status.requiredResourceCount += plan.styleResources(member, glyphs: glyphs).filter { shared.insert(plan.resources.mapbox.canonical($0.url)).inserted }.count
+        status.requiredResourceCount += plan.styleResources(member, glyphs: glyphs).filter { shared.insert(keys.canonical($0.url)).inserted }.count
     }
 
     /// The tiled sources of `member`: each one's TileJSON resource (nil when its tiles are inline)
     /// and its tiles in the region (nil when its TileJSON is not stored — the count is then not
     /// precise — or the source has none in the region).
-    private func tileSets(of member: RegionPlan.Member, plan: RegionPlan, status: inout OfflineRegionStatus) throws(CacheError) -> [(Resource?, RegionPlan.TileSet?)] {
+    private func tileSets(of member: RegionPlan.Member, plan: RegionPlan, keys: MapboxURL, status: inout OfflineRegionStatus) throws(CacheError) -> [(Resource?, RegionPlan.TileSet?)] {
         var sets: [(Resource?, RegionPlan.TileSet?)] = []
         for source in plan.tiledSources(member.style) {
             guard let metadata = plan.tileJSON(of: source, in: member) else {
                 sets.append((nil, plan.tileSet(of: source, tileJSON: TileJSON(tiles: source.tiles ?? []), base: member.resources.styleURL, scope: member.scope)))
                 continue
             }
-            guard let data = try storedResponse(RowKey(metadata, mapbox: plan.resources.mapbox), for: metadata.url)?.data, let parsed = try? TileJSON.parse(data) else {
+            guard let data = try storedResponse(RowKey(metadata, mapbox: keys), for: metadata.url)?.data, let parsed = try? TileJSON.parse(data) else {
                 status.requiredResourceCountIsPrecise = false
                 sets.append((metadata, nil))
                 continue

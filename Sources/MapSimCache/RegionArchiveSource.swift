@@ -32,7 +32,7 @@ public struct RegionArchiveSource: Sendable {
             throw CacheError(.noSuchRegion, path: database.path, "the style of region \(region.id), \(plan.style.url), is not stored in \(database.path)")
         }
         let root = plan.root(try Style.parse(styleBody, flavor: plan.followsImports ? .mapbox : .maplibre))
-        let members = plan.followsImports ? try database.storedMembers(root: root, plan: plan).members : [root]
+        let members = plan.followsImports ? try database.storedMembers(root: root, plan: plan, keys: database.storageKeys(of: region.id)).members : [root]
         var found: [RegionArchiveSource] = []
         for member in members {
             for source in plan.tiledSources(member.style) {

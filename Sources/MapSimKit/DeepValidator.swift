@@ -16,7 +16,8 @@ public enum DeepValidator {
     /// A Mapbox engine loads the style's `imports`: each imported style is fetched and read, and its
     /// sources, sprites, glyphs, models and layers checked as the root's are; what goes wrong in
     /// one is named by its chain of imports (`import basemap → landmarks: …`). For an engine
-    /// without imports (MapLibre's) a style with imports gets one warning that they are ignored.
+    /// without imports (MapLibre's) a style with imports gets one warning that they are ignored,
+    /// unless `warnsOfIgnoredImports` is false (a caller whose static check has said so already).
     /// `config` values (import id — "" for the root style —, name, value) are set before the style
     /// loads, as `load --config` sets them, so a config that shows a layer checks what it needs.
     ///
@@ -26,7 +27,7 @@ public enum DeepValidator {
     /// for progress.
     public static func validate(styleURL: String, bytes: [UInt8], environment: LoadingEnvironment,
                                 config: [(importID: String, name: String, value: JSONValue?)] = [], timeout: SimTime = .seconds(60),
-                                onEvent: (@Sendable (MapEvent) -> Void)? = nil) async -> [StyleDiagnostic] {
+                                warnsOfIgnoredImports: Bool = true, onEvent: (@Sendable (MapEvent) -> Void)? = nil) async -> [StyleDiagnostic] {
         let map = environment.makeMap()
         let progress = onEvent.map { map.subscribeAll($0) }
         let unanswered = Mutex<[String]>([])
@@ -75,7 +76,7 @@ public enum DeepValidator {
         let document = try? JSONParser.parse(bytes)
         let lines = JSONLineIndex(scanning: bytes)
         let engine = environment.mapOptions.engine
-        if engine.imports == nil, let message = engine.ignores[.imports], !(document?["imports"]?.arrayValue ?? []).isEmpty {
+        if warnsOfIgnoredImports, engine.imports == nil, let message = engine.ignores[.imports], !(document?["imports"]?.arrayValue ?? []).isEmpty {
             diagnostics.append(StyleDiagnostic(message: "imports: \(message)", line: lines.line("imports"), isWarning: true))
         }
         guard let style else { return diagnostics }
