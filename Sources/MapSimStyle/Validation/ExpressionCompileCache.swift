@@ -9,46 +9,36 @@ import Synchronization
 /// One cache serves a whole validation: the threads that check parts of the layers share it, so
 /// that what one compiled the other finds.
 final class ExpressionCompileCache: Sendable {
-    private struct Key: Hashable {
+    /// A compiled expression and what it was compiled from.
+    private struct Entry: Sendable {
         /// What the expression sets: a property's name (and section), or a context without a spec.
         let target: String
         /// The expression, compared as its JSON text would be (`JSONValue.isIdentical(to:)`)
         /// without writing the text out.
         let value: JSONValue
-        /// The hash of both, worked out before the cache's lock is taken: threads that look up at
-        /// once wait for each other only for the table.
-        let hash: Int
-
-        init(target: String, value: JSONValue) {
-            self.target = target
-            self.value = value
-            var hasher = Hasher()
-            hasher.combine(target)
-            value.hashIdentity(into: &hasher)
-            hash = hasher.finalize()
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(hash)
-        }
-
-        static func == (lhs: Key, rhs: Key) -> Bool {
-            lhs.hash == rhs.hash && lhs.target == rhs.target && lhs.value.isIdentical(to: rhs.value)
-        }
+        let result: Result<ParsedExpression, ExpressionCompilationError>
     }
 
-    private let kept = Mutex<[Key: Result<ParsedExpression, ExpressionCompilationError>]>([:])
+    /// The entries by the hash of their target and value. The lock is held only to find or add a
+    /// bucket: hashing and comparing, the costly parts, are done outside it, so that the threads
+    /// that look up at once hardly wait for each other.
+    private let kept = Mutex<[Int: [Entry]]>([:])
 
     /// The result of compiling `value` for `target`: the one kept, or `compile`'s, kept. Two threads
     /// asking for one expression at once may both compile it; both results are the same.
     func result(for target: String, _ value: JSONValue,
-                         compile: () -> Result<ParsedExpression, ExpressionCompilationError>) -> Result<ParsedExpression, ExpressionCompilationError> {
+                compile: () -> Result<ParsedExpression, ExpressionCompilationError>) -> Result<ParsedExpression, ExpressionCompilationError> {
         // A plain value (a number, a colour) costs less to compile than to look up.
         guard case .array = value else { return compile() }
-        let key = Key(target: target, value: value)
-        if let result = kept.withLock({ $0[key] }) { return result }
+        var hasher = Hasher()
+        hasher.combine(target)
+        value.hashIdentity(into: &hasher)
+        let hash = hasher.finalize()
+        let bucket = kept.withLock { $0[hash] }
+        if let found = bucket?.first(where: { $0.target == target && $0.value.isIdentical(to: value) }) { return found.result }
         let result = compile()
-        kept.withLock { $0[key] = result }
+        let entry = Entry(target: target, value: value, result: result)
+        kept.withLock { $0[hash, default: []].append(entry) }
         return result
     }
 }
