@@ -261,7 +261,14 @@ extension LoadSequence {
               load.imports.isSettled(failedImportBlocks: options.engine.imports?.failedImportBlocks ?? false) else { return [] }
         load.imports.isMerged = true
         mergeImportedLayers()
-        var actions: [Action] = []
+        // A value set before the style loaded, for an import the style does not have at its top
+        // level, is refused now, as setting it later is (a nested import's config is not settable).
+        var actions: [Action] = configValues.keys.sorted().compactMap { importID in
+            guard !importID.isEmpty, load.imports.index(of: StyleScope(path: [importID])) == nil,
+                  let names = configValues[importID]?.members.map({ $0.key }), !names.isEmpty else { return nil }
+            let named = names.map { "\"\($0)\"" }.joined(separator: ", ")
+            return .emit(.mapLoadingError(MapLoadingError(type: .style, message: "cannot set config \(named) of import \"\(importID)\": Style import not found: \(importID)")))
+        }
         if let styleCamera = load.waitingCamera {
             load.waitingCamera = nil
             actions += takeStyleCamera(styleCamera)

@@ -192,6 +192,29 @@ struct StyleImportTests {
         #expect(config["size"] == .number(3) && config["mode"] == .string("night") && config["shown"] == .bool(true), "\(config)")
     }
 
+    @Test func configSetBeforeTheStyleLoadsForANestedOrUnknownImportIsRefusedOnceTheImportsAreIn() async throws {
+        // Only the root's config ("") and a top-level import's are settable, as Mapbox has it:
+        // GL JS 3.0.1 throws "Style import not found: c" for an import nested in b.
+        let fixture = try Self.folder([
+            "root.json": Self.style(imports: #"[{"id": "b", "url": "b.json"}]"#),
+            "b.json": Self.style(imports: #"[{"id": "c", "url": "c.json"}]"#, extra: #", "schema": {"mode": {"default": "day"}}"#),
+            "c.json": Self.style(extra: #", "schema": {"size": {"default": 1}}"#),
+        ])
+        for engine in [Engine.mapbox, .mapboxGLJS] {
+            let (map, recorder, outcome) = await Self.load(fixture, engine: engine) { map in
+                await map.setConfigProperty("b", "mode", .string("night"))
+                await map.setConfigProperty("c", "size", .number(2))
+                await map.setConfigProperty("nowhere", "size", .number(3))
+            }
+            guard case .reached = outcome else { Issue.record("\(engine): \(outcome)"); continue }
+            let errors = recorder.payloads(of: MapEvents.mapLoadingError).map(\.message)
+            #expect(errors == ["cannot set config \"size\" of import \"c\": Style import not found: c",
+                               "cannot set config \"size\" of import \"nowhere\": Style import not found: nowhere"], "\(engine): \(errors)")
+            #expect(await map.readout.config(of: StyleScope(path: ["b"]))["mode"] == .string("night"))
+            #expect(await map.readout.config(of: StyleScope(path: ["b", "c"]))["size"] == .number(1), "a nested import keeps its own config")
+        }
+    }
+
     @Test func aMapLibreEngineIgnoresImportsAndSaysSoOnce() async throws {
         let fixture = try Self.folder(["root.json": Self.style(imports: #"[{"id": "a", "url": "a.json"}]"#, sources: Self.city, layers: Self.places),
                                        "a.json": Self.style()])
