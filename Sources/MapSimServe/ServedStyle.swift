@@ -308,9 +308,10 @@ struct ServedStyle: Sendable {
             if let data = entry["data"]?.objectValue {
                 try learn(data, from: document, archivesFolder: nil, folder: folder, depth: depth + 1, learned: &learned)
             }
-            guard let url = entry["url"]?.stringValue, let folder, let path = importedStylePath(url, from: document, folder: folder),
+            guard let url = entry["url"]?.stringValue, let folder, let path = importedStylePath(url, from: document),
                   learned.insert(path).inserted else { continue }
             roles[path] = .importedStyle
+            // What a file there names now is learned; one that is not there (yet), or not a style, names nothing.
             guard let file = folder.file(atRelativePath: path), let imported = (try? JSONParser.parse(file.bytes))?.objectValue else { continue }
             try learn(imported, from: documentURL(ofServedPath: path), archivesFolder: nil, folder: folder, depth: depth + 1, learned: &learned)
         }
@@ -344,17 +345,16 @@ struct ServedStyle: Sendable {
         }
     }
 
-    /// The path below the folder of the style an import's `url` names, when it is a file there: a
-    /// URL into the folder (relative to `document`), or `mapbox://styles/U/S` at the Styles API's
-    /// path `styles/v1/U/S`, where a client whose API URL is this server asks for it.
-    private func importedStylePath(_ url: String, from document: String?, folder: ServedFolder) -> String? {
+    /// The path below the folder (as requests are classified) of the style an import's `url`
+    /// names: a URL into the folder (relative to `document`), or `mapbox://styles/U/S` at the
+    /// Styles API's path `styles/v1/U/S`, where a client whose API URL is this server asks for it.
+    private func importedStylePath(_ url: String, from document: String?) -> String? {
         let prefix = "mapbox://styles/"
         if url.hasPrefix(prefix) {
-            let rest = url.dropFirst(prefix.count).prefix { $0 != "?" && $0 != "#" }
-            return folder.file(atPath: "styles/v1/" + rest)?.relativePath
+            return Self.matchable("styles/v1/" + url.dropFirst(prefix.count).prefix { $0 != "?" && $0 != "#" })
         }
         guard let path = servedPath(url, from: document), RemoteResources.originalURL(path) == nil else { return nil }
-        return folder.file(atPath: path)?.relativePath
+        return Self.matchable(path)
     }
 
     /// Learns the tiles of the TileJSON `bytes` served at `path`, of a source with `scheme`.

@@ -149,7 +149,8 @@ struct StyleServerTests {
             {"version": 8, "imports": [
               {"id": "base", "url": "imports/base.json"},
               {"id": "api", "url": "mapbox://styles/acme/extra"},
-              {"id": "inline", "url": "", "data": {"version": 8, "sources": {"pts": {"type": "geojson", "data": "points.geojson"}}, "layers": []}}],
+              {"id": "inline", "url": "", "data": {"version": 8, "sources": {"pts": {"type": "geojson", "data": "points.geojson"}}, "layers": []}},
+              {"id": "broken", "url": "broken.json"}],
              "sources": {"city": {"type": "vector", "url": "pmtiles://city.pmtiles"}}, "layers": []}
             """#)
         try FileManager.default.copyItem(atPath: SampleStyle.stylesFolder + "/archives/city.pmtiles", toPath: fixture.path + "/city.pmtiles")
@@ -187,14 +188,17 @@ struct StyleServerTests {
         let extra = try await get(base + "styles/v1/acme/extra?access_token=pk.test")
         #expect(extra.headers["Content-Type"] == ["application/json"])
         #expect(try JSONParser.parse(extra.body)["sources"]?["s"]?["data"] == .string(base + "points.geojson"))
+        // An imported file that is not a style is served as it is: the client says what is wrong with it.
+        _ = try fixture.write("broken.json", "{ not JSON")
+        #expect(String(decoding: try await get(base + "broken.json").body, as: UTF8.self) == "{ not JSON")
         // A style no import names is a file like any other.
         #expect(try JSONParser.parse(try await get(base + "other.json").body)["sprite"] == .string("left/as/it/is"))
         _ = try await get(base + "imports/land/3/1/2.pbf")
         _ = try await get(base + "sprites/base@2x.json")
         await server.stop()
         let kinds = events.requests.map(\.request.kind)
-        #expect(kinds == [.style, .style, .style, .style, .source, .style, .unknown, .tile, .spriteJSON])
-        #expect(events.requests[7].request.tileData?.id == CanonicalTileID(z: 3, x: 1, y: 2))
+        #expect(kinds == [.style, .style, .style, .style, .source, .style, .style, .unknown, .tile, .spriteJSON])
+        #expect(events.requests[8].request.tileData?.id == CanonicalTileID(z: 3, x: 1, y: 2))
     }
 
     @Test func pathsThatLeaveTheFolderAreRefusedReportedAndNeverRead() async throws {
