@@ -19,9 +19,11 @@ struct ServePageTests {
         let server = try await StyleServer.start(.init(style: SampleStyle.folder + "/style.json", port: 0, conditions: conditions)) { event in
             if case .resourceRequest(let request) = event.payload { served.withLock { $0.append(request.request.url) } }
         }
-        let network = HTTPResourceLoader()
+        // The client waits as long as the suite may keep its task from running: with every test
+        // running at once on two cores, a body not read for 30 s (the default) would time out.
+        let network = HTTPResourceLoader(options: .init(readTimeout: .seconds(300)))
         let page = await network.load(Resource(url: server.baseURL + "_mapsim/", kind: .unknown))
-        #expect(page.error == nil && String(decoding: page.data ?? [], as: UTF8.self).hasPrefix("<!doctype html>"))
+        #expect(page.error == nil && String(decoding: page.data ?? [], as: UTF8.self).hasPrefix("<!doctype html>"), "\(page.error?.message ?? "no body")")
         #expect(served.withLock { $0 }.isEmpty, "the page's own requests are not served resources")
 
         let browser = try HeadlessBrowser.launch()
