@@ -96,20 +96,15 @@ extension OfflineDatabase {
         }
     }
 
-    /// The plan of region `id` (of `definition`): with the styles its style imports when it was
-    /// downloaded for an engine that loads them, else as MapLibre plans it.
-    func plan(of id: Int64, definition: OfflineRegionDefinition) throws(CacheError) -> RegionPlan {
-        guard let record = try importRecord(of: id) else { return RegionPlan(definition: definition, mapbox: options.mapbox) }
-        return RegionPlan(definition: definition, mapbox: options.mapbox, followsImports: true, importStyleQuery: record.styleURLQuery)
-    }
-
-    /// How region `id`'s rows were keyed: this database's Mapbox URLs, with the API URL the region
-    /// was downloaded from when it holds imports (their styles may name the API's URLs, stored as
-    /// their `mapbox://` forms).
-    func storageKeys(of id: Int64) throws(CacheError) -> MapboxURL {
-        var mapbox = options.mapbox
-        if let apiURL = try importRecord(of: id)?.apiURL { mapbox.baseURL = apiURL }
-        return mapbox
+    /// The plan of region `id` (of `definition`) — with the styles its style imports when it was
+    /// downloaded for an engine that loads them, else as MapLibre plans it — and how its rows were
+    /// keyed: this database's Mapbox URLs, with the API URL a region with imports was downloaded
+    /// from (its styles may name the API's URLs, stored as their `mapbox://` forms).
+    func plan(of id: Int64, definition: OfflineRegionDefinition) throws(CacheError) -> (plan: RegionPlan, keys: MapboxURL) {
+        guard let record = try importRecord(of: id) else { return (RegionPlan(definition: definition, mapbox: options.mapbox), options.mapbox) }
+        var keys = options.mapbox
+        if let apiURL = record.apiURL { keys.baseURL = apiURL }
+        return (RegionPlan(definition: definition, mapbox: options.mapbox, followsImports: true, importStyleQuery: record.styleURLQuery), keys)
     }
 
     /// Whether region `id` holds the styles its style imports, with the query they were requested

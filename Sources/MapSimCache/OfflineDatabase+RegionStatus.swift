@@ -17,8 +17,7 @@ extension OfflineDatabase {
         var status = try completedStatus(of: region.id)
         status.requiredResourceCount += 1
         guard case .success(let definition) = region.definition else { return status }
-        let plan = try plan(of: region.id, definition: definition)
-        let keys = try storageKeys(of: region.id)
+        let (plan, keys) = try plan(of: region.id, definition: definition)
         guard let body = try storedResponse(RowKey(plan.style, mapbox: keys), for: plan.style.url)?.data,
               let style = try? Style.parse(body, flavor: plan.followsImports ? .mapbox : .maplibre) else { return status }
         status.requiredResourceCountIsPrecise = true
@@ -42,7 +41,7 @@ extension OfflineDatabase {
 
     /// The styles of a region downloaded for an engine that loads imports, as the download found
     /// them: `root`, then each style it imports as stored, each URL once (a style imported twice, or
-    /// in a cycle, is one style of the region), looked up by their rows' `keys` (`storageKeys(of:)`).
+    /// in a cycle, is one style of the region), looked up by their rows' `keys` (`plan(of:definition:)`).
     /// `importedStyles` counts the imported styles' URLs; `isWhole` is false when one of them is not
     /// stored, so what it names is not known.
     func storedMembers(root: RegionPlan.Member, plan: RegionPlan, keys: MapboxURL) throws(CacheError) -> (members: [RegionPlan.Member], importedStyles: Int, isWhole: Bool) {

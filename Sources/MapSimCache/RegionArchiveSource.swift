@@ -27,12 +27,12 @@ public struct RegionArchiveSource: Sendable {
     /// engine loads them; a source whose TileJSON is not stored is left out.
     public static func sources(of region: OfflineRegion, in database: OfflineDatabase) throws -> [RegionArchiveSource] {
         let definition = try region.definition.get()
-        let plan = try database.plan(of: region.id, definition: definition)
+        let (plan, keys) = try database.plan(of: region.id, definition: definition)
         guard let styleBody = try database.resourceData(url: plan.style.url) else {
             throw CacheError(.noSuchRegion, path: database.path, "the style of region \(region.id), \(plan.style.url), is not stored in \(database.path)")
         }
         let root = plan.root(try Style.parse(styleBody, flavor: plan.followsImports ? .mapbox : .maplibre))
-        let members = plan.followsImports ? try database.storedMembers(root: root, plan: plan, keys: database.storageKeys(of: region.id)).members : [root]
+        let members = plan.followsImports ? try database.storedMembers(root: root, plan: plan, keys: keys).members : [root]
         var found: [RegionArchiveSource] = []
         for member in members {
             for source in plan.tiledSources(member.style) {

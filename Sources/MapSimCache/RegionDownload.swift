@@ -303,7 +303,7 @@ struct RegionDownload: DrivenMachine {
             guard let body else { return stop(.styleFailed("the style \(resource.url) has no content"), at: now) }
             do {
                 let style = try Style.parse(body, flavor: plan.followsImports ? .mapbox : .maplibre)
-                queuedURLs.insert(plan.resources.mapbox.canonical(resource.url))
+                _ = isFirstQueued(resource.url)
                 followsImports = plan.followsImports
                     && (style.declaresImports || style.loadsAsImport || !style.models.isEmpty || style.sources.contains { $0.kind == .model })
                 load(plan.root(style))

@@ -268,10 +268,7 @@ struct ServedStyle: Sendable {
     /// each style its imports name in the folder, as deep as Mapbox nests them.
     private mutating func learn(archivesFolder: String, folder: ServedFolder?) throws(ServeError) {
         guard let root = document.objectValue else { return }
-        // An import of the style itself (a cycle) leaves it served as the style.
-        var learned: Set<String> = ["style.json"]
-        if let stylePath { learned.insert(stylePath) }
-        try learn(root, from: nil, archivesFolder: archivesFolder, folder: folder, depth: 1, learned: &learned)
+        try learn(root, from: nil, archivesFolder: archivesFolder, folder: folder, depth: 1)
     }
 
     /// How many styles Mapbox nests, the root counted: the imports of a fifth are not loaded.
@@ -279,8 +276,7 @@ struct ServedStyle: Sendable {
 
     /// Learns what `style` (found at `document`, nil for the style itself, `depth` styles deep)
     /// names; `archivesFolder` is nil for an imported style (archives are read for the root's sources).
-    private mutating func learn(_ style: JSONObject, from document: String?, archivesFolder: String?, folder: ServedFolder?, depth: Int,
-                                learned: inout Set<String>) throws(ServeError) {
+    private mutating func learn(_ style: JSONObject, from document: String?, archivesFolder: String?, folder: ServedFolder?, depth: Int) throws(ServeError) {
         var sprites: [String] = []
         if let url = style["sprite"]?.stringValue { sprites.append(url) }
         for sheet in style["sprite"]?.arrayValue ?? [] { if let url = sheet["url"]?.stringValue { sprites.append(url) } }
@@ -306,14 +302,14 @@ struct ServedStyle: Sendable {
         guard depth < Self.importDepth else { return }
         for entry in style["imports"]?.arrayValue ?? [] {
             if let data = entry["data"]?.objectValue {
-                try learn(data, from: document, archivesFolder: nil, folder: folder, depth: depth + 1, learned: &learned)
+                try learn(data, from: document, archivesFolder: nil, folder: folder, depth: depth + 1)
             }
-            guard let url = entry["url"]?.stringValue, let folder, let path = importedStylePath(url, from: document),
-                  learned.insert(path).inserted else { continue }
+            // A path already known — the style itself (a cycle), or a style learned before — keeps its role.
+            guard let url = entry["url"]?.stringValue, let folder, let path = importedStylePath(url, from: document), roles[path] == nil else { continue }
             roles[path] = .importedStyle
             // What a file there names now is learned; one that is not there (yet), or not a style, names nothing.
             guard let file = folder.file(atRelativePath: path), let imported = (try? JSONParser.parse(file.bytes))?.objectValue else { continue }
-            try learn(imported, from: documentURL(ofServedPath: path), archivesFolder: nil, folder: folder, depth: depth + 1, learned: &learned)
+            try learn(imported, from: documentURL(ofServedPath: path), archivesFolder: nil, folder: folder, depth: depth + 1)
         }
     }
 
@@ -349,11 +345,8 @@ struct ServedStyle: Sendable {
     /// names: a URL into the folder (relative to `document`), or `mapbox://styles/U/S` at the
     /// Styles API's path `styles/v1/U/S`, where a client whose API URL is this server asks for it.
     private func importedStylePath(_ url: String, from document: String?) -> String? {
-        let prefix = "mapbox://styles/"
-        if url.hasPrefix(prefix) {
-            return Self.matchable("styles/v1/" + url.dropFirst(prefix.count).prefix { $0 != "?" && $0 != "#" })
-        }
-        guard let path = servedPath(url, from: document), RemoteResources.originalURL(path) == nil else { return nil }
+        let styleURL = folderURL.map { MapboxURL(baseURL: String($0.dropLast())).style(url) } ?? url
+        guard let path = servedPath(styleURL, from: document), RemoteResources.originalURL(path) == nil else { return nil }
         return Self.matchable(path)
     }
 
