@@ -25,6 +25,8 @@ public struct LayerLayout: Sendable, Equatable {
     /// The global state names whose change makes the SDKs reload the layer's source: those its
     /// layout, filter or visibility read, and those of a paint property that also reads features.
     public private(set) var reloadingStateNames: Set<String> = []
+    /// Whether the layer reads global state anywhere: its filter, layout (visibility too) or paint.
+    public private(set) var readsGlobalState = false
 
     /// The layer's layout and paint as written, which the compiled members come from.
     private let source: JSONValue
@@ -90,6 +92,7 @@ public struct LayerLayout: Sendable, Equatable {
         var names = Self.stateNames(in: .object(layoutJSON)).union(Self.stateNames(in: json["filter"] ?? .null))
         for (_, value) in paintJSON.members where Self.readsFeatures(value) { names.formUnion(Self.stateNames(in: value)) }
         layout.reloadingStateNames = names
+        layout.readsGlobalState = !names.isEmpty || !Self.stateNames(in: .object(paintJSON)).isEmpty
         switch kind {
         case .symbol:
             layout.textField = compile("layout", "text-field", from: layoutJSON)

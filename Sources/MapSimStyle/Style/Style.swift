@@ -73,9 +73,11 @@ public struct Style: Sendable, Equatable {
         self.transition = transition
     }
 
-    /// Whether the style has global state or reads it (`state`, `["global-state", …]`).
+    /// Whether the style has global state or reads it (`state`, `["global-state", …]` in a filter,
+    /// layout or paint property): a `visibility` expression of `config` alone, as Mapbox styles
+    /// write them, is no use of global state.
     public var usesGlobalState: Bool {
-        !state.members.isEmpty || layers.contains { !$0.layout.reloadingStateNames.isEmpty || $0.layout.visibility != nil }
+        !state.members.isEmpty || layers.contains { $0.layout.readsGlobalState }
     }
 
     /// Whether a Mapbox engine loads the style, as the map's root, as an import named `basemap`

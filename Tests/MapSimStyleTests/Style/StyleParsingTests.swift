@@ -147,4 +147,17 @@ struct TileJSONTests {
             try Style.parse(Array(#"{"version": 8, "sources": {}, "layers": [{"id": "a", "type": "background"}, {"id": "b", "ref": "nowhere"}]}"#.utf8))
         }
     }
+
+    @Test func aStyleUsesGlobalStateOnlyWhereItReadsIt() throws {
+        func uses(_ layer: String, state: String = "{}") throws -> Bool {
+            let json = #"{"version": 8, "state": \#(state), "sources": {"s": {"type": "geojson", "data": {"type": "FeatureCollection", "features": []}}}, "layers": [\#(layer)]}"#
+            return try Style.parse(json, flavor: .mapbox).usesGlobalState
+        }
+        // Mapbox's Standard style hides its labels by config: no global state there.
+        #expect(try !uses(#"{"id": "a", "type": "symbol", "source": "s", "layout": {"visibility": ["case", ["config", "show"], "visible", "none"]}}"#))
+        #expect(try uses(#"{"id": "a", "type": "symbol", "source": "s", "layout": {"visibility": ["case", ["global-state", "show"], "visible", "none"]}}"#))
+        #expect(try uses(#"{"id": "a", "type": "circle", "source": "s", "paint": {"circle-color": ["case", ["global-state", "dark"], "black", "white"]}}"#))
+        #expect(try uses(#"{"id": "a", "type": "circle", "source": "s", "filter": ["==", ["get", "k"], ["global-state", "k"]]}"#))
+        #expect(try uses(#"{"id": "a", "type": "circle", "source": "s"}"#, state: #"{"k": {"default": 1}}"#))
+    }
 }
