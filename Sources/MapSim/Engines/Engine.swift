@@ -105,9 +105,11 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         /// An import that fails keeps the style from ever loading, so the map never goes idle (Mapbox
         /// GL JS 3.0.1 waits for every import); else the map goes on without it (the SDK).
         public var failedImportBlocks: Bool
-        /// A style that draws text with neither `glyphs` nor `imports` fails to load, as Mapbox GL
-        /// JS's validation refuses it (`use of "text-field" requires a style "glyphs" property`).
-        public var requiresGlyphsURL: Bool
+        /// Each style — the root with its inline imports, and each imported style as it arrives —
+        /// is checked against the engine's specification (`flavor`), as Mapbox GL JS checks every
+        /// style it loads (`validateStyle`), and one with an error does not load (`sprite: string
+        /// expected, array found`; `use of "text-field" requires a style "glyphs" property`).
+        public var validatesStyles: Bool
         /// Style URLs of the Mapbox API carry `sdk=js-3.0.1`, as Mapbox GL JS writes them.
         public var styleURLQuery: String?
         /// `["config", NAME]` reads the style's config in filters too, and `["config", NAME, SCOPE]`
@@ -190,7 +192,7 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
                           .terrain: "mapsim does not model the Mapbox SDK's terrain: the ground is covered flat and no DEM tiles are loaded for it",
                           .video: "the Mapbox Maps SDK has no video sources: nothing is loaded for them",
                           .globalState: "the Mapbox Maps SDK has no global state: [\"global-state\", …] reads null (Mapbox styles use config)"]
-        engine.imports = ImportRules(failedImportBlocks: false, requiresGlyphsURL: false, styleURLQuery: nil, readsConfigEverywhere: true)
+        engine.imports = ImportRules(failedImportBlocks: false, validatesStyles: false, styleURLQuery: nil, readsConfigEverywhere: true)
         engine.maximumPitch = Camera.steepestPitch
         return engine
     }()
@@ -203,7 +205,7 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         engine.glyphs.localIdeographs = LocalIdeographs(fontFamily: "sans-serif", codePoints: .mapboxGLJS)
         engine.glyphs.drawsWithoutGlyphsURL = false
         engine.ignores = [.globalState: "Mapbox GL JS has no global state: [\"global-state\", …] reads null (Mapbox styles use config)"]
-        engine.imports = ImportRules(failedImportBlocks: true, requiresGlyphsURL: true, styleURLQuery: "sdk=js-3.0.1", readsConfigEverywhere: false,
+        engine.imports = ImportRules(failedImportBlocks: true, validatesStyles: true, styleURLQuery: "sdk=js-3.0.1", readsConfigEverywhere: false,
                                      cameraWaitsForImports: true)
         engine.coverWalk = .mapboxGLJS
         engine.maximumPitch = Camera.steepestPitch

@@ -174,8 +174,9 @@ extension LoadSequence {
         } catch {
             return failImport(index, "its style does not load: \(error)")
         }
-        if options.engine.imports?.requiresGlyphsURL == true, let refusal = style.textWithoutGlyphs {
-            return failImport(index, refusal)
+        // An inline import was checked with the style that holds it.
+        if case .bytes(let bytes) = json, let refusal = validationRefusal(of: bytes) {
+            return failImport(index, "its style does not load: \(refusal)")
         }
         let scope = load.imports[index].scope
         var config = load.imports[index].importConfig

@@ -269,6 +269,14 @@ struct LoadSequence: StateMachine {
         }
     }
 
+    /// What the engine's check of a style it loads refuses in `bytes` (`Engine.ImportRules.validatesStyles`),
+    /// every error in the order the check finds them; nil when it loads.
+    func validationRefusal(of bytes: [UInt8]) -> String? {
+        guard options.engine.imports?.validatesStyles == true else { return nil }
+        let errors = StyleValidator.validate(bytes, flavor: options.engine.flavor).filter { !$0.isWarning }
+        return errors.isEmpty ? nil : errors.map(\.message).joined(separator: "; ")
+    }
+
     mutating func fail(_ message: String) -> [Action] {
         load.phase = .failed(message)
         return [.emit(.mapLoadingError(MapLoadingError(type: .style, message: message)))]
@@ -281,7 +289,7 @@ struct LoadSequence: StateMachine {
         } catch {
             return fail("failed to parse the style \(styleURL ?? "JSON"): \(error)")
         }
-        if options.engine.imports?.requiresGlyphsURL == true, let refusal = parsed.textWithoutGlyphs {
+        if let refusal = validationRefusal(of: data) {
             return fail("the style \(styleURL ?? "JSON") does not load: \(refusal)")
         }
         // A Mapbox style meant to be imported loads as the import `basemap` of an empty style.

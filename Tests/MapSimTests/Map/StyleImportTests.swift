@@ -172,6 +172,22 @@ struct StyleImportTests {
         #expect(Self.requests(sdk).count { $0.request.kind == .style } == 2)
     }
 
+    @Test func mapboxGLJSChecksEachImportedStyleAsItArrivesAndLoadsNoneOfARefusedOnesParts() async throws {
+        // Mapbox GL JS 3.0.1 checks every style it loads against its spec: an import with an array
+        // of sprites (MapLibre's, not 3.0.1's) is refused, named by its chain, and nothing of it is
+        // asked for; the map, waiting for every import, never goes idle. The SDK loads it.
+        let fixture = try Self.folder(["root.json": Self.style(imports: #"[{"id": "a", "url": "a.json"}]"#),
+                                       "a.json": Self.style(sources: Self.city, layers: Self.places, extra: #", "sprite": [{"id": "x", "url": "sprite"}]"#)])
+        let (_, recorder, outcome) = await Self.load(fixture, engine: .mapboxGLJS)
+        guard case .timedOut = outcome else { Issue.record("a refused import keeps GL JS from going idle: \(outcome)"); return }
+        let errors = recorder.payloads(of: MapEvents.mapLoadingError).map(\.message)
+        #expect(errors.count == 1 && errors[0].hasPrefix("import a") && errors[0].hasSuffix("its style does not load: sprite: string expected, array found"), "\(errors)")
+        #expect(Self.requests(recorder).map(\.request.kind) == [.style, .style])
+        let (_, sdk, sdkOutcome) = await Self.load(fixture)
+        guard case .reached = sdkOutcome else { Issue.record("\(sdkOutcome)"); return }
+        #expect(Self.requests(sdk).contains { $0.request.kind == .spriteJSON && $0.request.scope == StyleScope(path: ["a"]) })
+    }
+
     @Test func twoImportsWithOneIDAreAWarning() async throws {
         let fixture = try Self.folder(["root.json": Self.style(imports: #"[{"id": "x", "url": "a.json"}, {"id": "x", "url": "b.json"}]"#),
                                        "a.json": Self.style(sources: Self.city), "b.json": Self.style(sources: Self.city)])
