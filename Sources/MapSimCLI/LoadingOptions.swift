@@ -41,7 +41,7 @@ struct LoadingOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Fail a network attempt that has no answer after this long (500ms, 2s; a bare number is seconds), naming its URL; it is retried as a lost connection is.", valueName: "DURATION"))
     var requestTimeout: DurationArgument?
 
-    @Option(help: ArgumentHelp("The map to simulate: maplibre-native (the default), maplibre-gl-js (in a browser) or mapbox (the Mapbox Maps SDK).", valueName: "ENGINE"))
+    @Option(help: ArgumentHelp("The map to simulate: maplibre-native (the default), mapbox (the Mapbox Maps SDK), or maplibre-gl-js or mapbox-gl-js (in a browser; each checks a style by its spec as it loads, and loads nothing of one with an error).", valueName: "ENGINE"))
     var engine: Engine.Name?
 
     @Option(help: ArgumentHelp("Draw CJK ideographs, Hangul and kana with this local font instead of loading their glyph ranges (GL JS's localIdeographFontFamily, sans-serif by default), or none to load every range.", valueName: "FAMILY|none"))

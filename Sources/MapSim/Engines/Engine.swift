@@ -105,11 +105,6 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         /// An import that fails keeps the style from ever loading, so the map never goes idle (Mapbox
         /// GL JS 3.0.1 waits for every import); else the map goes on without it (the SDK).
         public var failedImportBlocks: Bool
-        /// Each style — the root with its inline imports, and each imported style as it arrives —
-        /// is checked against the engine's specification (`flavor`), as Mapbox GL JS checks every
-        /// style it loads (`validateStyle`), and one with an error does not load (`sprite: string
-        /// expected, array found`; `use of "text-field" requires a style "glyphs" property`).
-        public var validatesStyles: Bool
         /// Style URLs of the Mapbox API carry `sdk=js-3.0.1`, as Mapbox GL JS writes them.
         public var styleURLQuery: String?
         /// `["config", NAME]` reads the style's config in filters too, and `["config", NAME, SCOPE]`
@@ -145,6 +140,12 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
     /// The steepest pitch the map takes unless told otherwise (its default `maxPitch`): 60 for
     /// MapLibre's engines, 85 for Mapbox's.
     public var maximumPitch: Double = Camera.maximumPitch
+    /// Each style — the root with its inline imports, and each imported style as it arrives — is
+    /// checked against the engine's specification (`flavor`), as GL JS checks every style it loads
+    /// (`validateStyle`), and one with an error does not load: nothing of it is asked for
+    /// (`layers[1].paint.fill-opacity: number expected, string found`; Mapbox GL JS 3.0.1's `sprite:
+    /// string expected, array found`). MapLibre Native and the SDK check nothing of the kind.
+    public var validatesStyles = false
 
     /// Whose style spec the engine reads styles by: Mapbox's (imports, config, slots, its layer and
     /// source types) for Mapbox's engines — the current one for the SDK, 3.0.1's for Mapbox GL JS.
@@ -180,7 +181,8 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         requests: RequestRules(retriesFailures: false, maximumConcurrentRequests: 256, maximumRequestsPerHost: 6, maximumImageRequests: 16,
                                usesBrowserCache: true),
         reportsSpriteImagesOutsideTheSheet: false,
-        ignores: [.imports: "MapLibre has no style imports: the imported styles are not loaded (only the style's own sources and layers are)"])
+        ignores: [.imports: "MapLibre has no style imports: the imported styles are not loaded (only the style's own sources and layers are)"],
+        validatesStyles: true)
 
     /// The Mapbox Maps SDK: MapLibre Native's core with the SDK's defaults.
     public static let mapbox: Engine = {
@@ -192,7 +194,7 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
                           .terrain: "mapsim does not model the Mapbox SDK's terrain: the ground is covered flat and no DEM tiles are loaded for it",
                           .video: "the Mapbox Maps SDK has no video sources: nothing is loaded for them",
                           .globalState: "the Mapbox Maps SDK has no global state: [\"global-state\", …] reads null (Mapbox styles use config)"]
-        engine.imports = ImportRules(failedImportBlocks: false, validatesStyles: false, styleURLQuery: nil, readsConfigEverywhere: true)
+        engine.imports = ImportRules(failedImportBlocks: false, styleURLQuery: nil, readsConfigEverywhere: true)
         engine.maximumPitch = Camera.steepestPitch
         return engine
     }()
@@ -205,7 +207,7 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         engine.glyphs.localIdeographs = LocalIdeographs(fontFamily: "sans-serif", codePoints: .mapboxGLJS)
         engine.glyphs.drawsWithoutGlyphsURL = false
         engine.ignores = [.globalState: "Mapbox GL JS has no global state: [\"global-state\", …] reads null (Mapbox styles use config)"]
-        engine.imports = ImportRules(failedImportBlocks: true, validatesStyles: true, styleURLQuery: "sdk=js-3.0.1", readsConfigEverywhere: false,
+        engine.imports = ImportRules(failedImportBlocks: true, styleURLQuery: "sdk=js-3.0.1", readsConfigEverywhere: false,
                                      cameraWaitsForImports: true)
         engine.coverWalk = .mapboxGLJS
         engine.maximumPitch = Camera.steepestPitch

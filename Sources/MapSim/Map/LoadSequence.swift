@@ -269,10 +269,10 @@ struct LoadSequence: StateMachine {
         }
     }
 
-    /// What the engine's check of a style it loads refuses in `bytes` (`Engine.ImportRules.validatesStyles`),
+    /// What the engine's check of a style it loads refuses in `bytes` (`Engine.validatesStyles`),
     /// every error in the order the check finds them; nil when it loads.
     func validationRefusal(of bytes: [UInt8]) -> String? {
-        guard options.engine.imports?.validatesStyles == true else { return nil }
+        guard options.engine.validatesStyles else { return nil }
         let errors = StyleValidator.validate(bytes, flavor: options.engine.flavor).filter { !$0.isWarning }
         return errors.isEmpty ? nil : errors.map(\.message).joined(separator: "; ")
     }

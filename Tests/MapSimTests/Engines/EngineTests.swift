@@ -40,6 +40,28 @@ struct EngineTests {
         return loader.requested.withLock { $0 }.filter { $0.hasSuffix(".png") }.compactMap { Int($0.split(separator: "/")[2]) }.sorted()
     }
 
+    @Test func glJSLoadsNothingOfAStyleItsCheckRefusesAndNativeLoadsIt() async throws {
+        // MapLibre GL JS 5.24.0 in Chromium: one request (the style), the check's error, never idle.
+        let style = #"{"version": 8, "sources": {"raster": {"type": "raster", "tiles": ["https://t/{z}/{x}/{y}.png"], "tileSize": 256}}, "layers": [{"id": "raster", "type": "raster", "source": "raster", "paint": {"raster-opacity": "abc"}}]}"#
+        for engine in [Engine.maplibreGLJS, .mapboxGLJS, .maplibreNative] {
+            let loader = try EveryTile(style: style)
+            let map = Map(backends: .only(loader), options: Map.Options(engine: engine))
+            let recorder = EventRecorder(map)
+            await map.setCamera(CameraOptions(center: LngLat(longitude: 0, latitude: 0), zoom: 2))
+            await map.setStyleURI("https://t/style.json")
+            let outcome = await map.run(until: .mapIdle, timeout: .seconds(10))
+            let errors = recorder.payloads(of: MapEvents.mapLoadingError).map(\.message)
+            if engine.validatesStyles {
+                guard case .styleFailed = outcome else { Issue.record("\(engine): \(outcome)"); continue }
+                #expect(loader.requested.withLock { $0 } == ["https://t/style.json"], "\(engine)")
+                #expect(errors == ["the style https://t/style.json does not load: layers[0].paint.raster-opacity: number expected, string found"], "\(engine): \(errors)")
+            } else {
+                guard case .reached = outcome else { Issue.record("\(engine): \(outcome)"); continue }
+                #expect(loader.requested.withLock { $0 }.count > 1 && errors.isEmpty, "\(engine)")
+            }
+        }
+    }
+
     @Test func nativePrefetchesTheViewDeltaZoomsBelowAsItsOwnTestSays() async throws {
         // MapLibre Native's Map.PrefetchTiles: nine ideal tiles and one prefetched, at the delta below.
         #expect(try await tileZooms(at: 12, engine: .maplibreNative) == [9] + Array(repeating: 13, count: 9))

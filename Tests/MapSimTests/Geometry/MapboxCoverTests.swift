@@ -53,7 +53,7 @@ struct MapboxCoverTests {
         #expect(differing.count >= 9, "\(differing.map(\.description))")
     }
 
-    @Test func aMapboxGlobeStyleLoadsWithTheGlobesTilesInMapboxGLJSAndFlatInMapLibre() async throws {
+    @Test func aMapboxGlobeStyleLoadsWithTheGlobesTilesInMapboxGLJSFlatInMapLibreNativeAndNotInMapLibreGLJS() async throws {
         let folder = try FixtureDirectory()
         let style = try folder.write("style.json", #"""
             {"version": 8, "projection": {"name": "globe"}, "sources": {"v": {"type": "vector", "tiles": ["tiles/{z}/{x}/{y}.pbf"], "maxzoom": 14}},
@@ -70,8 +70,10 @@ struct MapboxCoverTests {
         for path in globe.union(flat) { _ = try folder.write("tiles/\(path).pbf", tile) }
         let mapbox = await Self.requestedTiles(style, camera: camera, engine: .mapboxGLJS)
         #expect(mapbox == globe, "Mapbox reads the projection's name: \(mapbox.sorted())")
-        let maplibre = await Self.requestedTiles(style, camera: camera, engine: .maplibreGLJS)
-        #expect(maplibre == flat, "MapLibre reads its type, which this style has not: \(maplibre.sorted())")
+        // MapLibre's spec has no `name`: MapLibre GL JS 5.24.0 refuses the style ("name: unknown
+        // property \"name\"", one request, measured in Chromium); MapLibre Native loads it flat.
+        #expect(await Self.requestedTiles(style, camera: camera, engine: .maplibreGLJS).isEmpty)
+        #expect(!(await Self.requestedTiles(style, camera: camera, engine: .maplibreNative)).isEmpty)
     }
 
     /// The tiles (`z/x/y` under `tiles/`) a map of `engine` asks for when it loads the style file
