@@ -85,7 +85,10 @@ struct LiveListenCommand: AsyncParsableCommand {
                 unreachable = message
                 break
             }
-            if let count, await session.messagesDelivered >= count { break }
+            // The session counts a message as it hands its event over: the loop stops at the event
+            // itself (a live-update, or a live-error for a message that is no update), never at an
+            // earlier one, or the last message's line would be lost.
+            if let count, event.isLiveMessage, await session.messagesDelivered >= count { break }
             // A refused subscription is never retried: when all were refused, nothing can come.
             if case .live(.subscriptionError(let criteria, let message)) = event.payload {
                 refused[criteria] = message
@@ -102,5 +105,15 @@ struct LiveListenCommand: AsyncParsableCommand {
             throw ExitStatus.fail(ExitStatus.unavailable, "the broker at mqtt://\(broker.host):\(broker.port) refused every criteria, so nothing can come: \(refusals)")
         }
         if let exit = stream.signalExit() { throw exit }
+    }
+}
+
+private extension MapEvent {
+    /// An event a broker's message gives: its live-update, or the live-error of a message that is no update.
+    var isLiveMessage: Bool {
+        switch payload {
+        case .live(.update), .live(.error): true
+        default: false
+        }
     }
 }
