@@ -114,6 +114,12 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         /// `style.load`, which waits for the imports): until then the map is where it opened — 0,0
         /// at zoom 0 when no camera is given — and the root's sources cover that view.
         public var cameraWaitsForImports: Bool = false
+        /// The root style's own tiles are laid out this long after every import has loaded, not at
+        /// once: Mapbox GL JS 3.0.1 hands its workers the root's layers late (measured in headless
+        /// Chromium: 380–620 ms after the last import, while it asks for the imports' first tiles
+        /// 170–250 ms after it). An import's tile that comes in time asks first for a glyph range
+        /// the root's text shares, so the range comes from the import's `glyphs` URL. nil: at once.
+        public var rootLayoutDelay: SimTime?
     }
 
     /// The engine's name.
@@ -208,7 +214,7 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         engine.glyphs.drawsWithoutGlyphsURL = false
         engine.ignores = [.globalState: "Mapbox GL JS has no global state: [\"global-state\", …] reads null (Mapbox styles use config)"]
         engine.imports = ImportRules(failedImportBlocks: true, styleURLQuery: "sdk=js-3.0.1", readsConfigEverywhere: false,
-                                     cameraWaitsForImports: true)
+                                     cameraWaitsForImports: true, rootLayoutDelay: .milliseconds(300))
         engine.coverWalk = .mapboxGLJS
         engine.maximumPitch = Camera.steepestPitch
         return engine

@@ -274,7 +274,14 @@ extension LoadSequence {
             load.waitingCamera = nil
             actions += takeStyleCamera(styleCamera)
         }
-        return actions + settleTilesThatWaitedForImports() + [.invalidate] + checkStyleLoaded()
+        if let delay = options.engine.imports?.rootLayoutDelay, load.imports.nodes.count > 1 {
+            load.rootLayoutToken = nextUpdateToken
+            nextUpdateToken += 1
+            actions.append(.scheduleRootLayout(token: nextUpdateToken - 1, after: delay))
+        } else {
+            actions += settleTilesThatWaitedForImports()
+        }
+        return actions + [.invalidate] + checkStyleLoaded()
     }
 
     /// The layers of every loaded style, ordered as Mapbox's `mergeLayers` orders them: a post-order

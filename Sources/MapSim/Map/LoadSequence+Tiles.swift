@@ -250,12 +250,23 @@ extension LoadSequence {
     }
 
     /// Whether a tile of source `index` waits for the imports before it is laid out: Mapbox GL JS
-    /// 3.0.1 gives its workers the root style's layers only once every import has loaded, so a tile
-    /// of the root's own sources is laid out then (with an import failed, never: its worker throws
-    /// on it, nothing of it is asked for, and it never finishes).
+    /// 3.0.1 gives its workers the root style's layers only once every import has loaded (and a
+    /// vector or GeoJSON tile, which a worker lays out, `rootLayoutDelay` later), so a tile of the
+    /// root's own sources is laid out then (with an import failed, never: its worker throws on it,
+    /// nothing of it is asked for, and it never finishes).
     private func waitsForImports(source index: Int) -> Bool {
-        options.engine.imports?.failedImportBlocks == true && load.imports.isActive && !load.imports.isMerged
-            && StyleScope.split(load.sources[index].spec.id).scope.isRoot
+        guard options.engine.imports?.failedImportBlocks == true, load.imports.isActive,
+              StyleScope.split(load.sources[index].spec.id).scope.isRoot else { return false }
+        let kind = load.sources[index].spec.kind
+        return !load.imports.isMerged || (load.rootLayoutToken != nil && (kind == .vector || kind == .geojson))
+    }
+
+    /// The root's layers reached the workers: its tiles that waited are laid out (a token of an
+    /// earlier style load does nothing).
+    mutating func layOutRootTiles(token: Int) -> [Action] {
+        guard load.rootLayoutToken == token else { return [] }
+        load.rootLayoutToken = nil
+        return settleTilesThatWaitedForImports() + [.invalidate]
     }
 
     /// Lays out the tiles of the root's own sources that waited for the imports (`waitsForImports`).

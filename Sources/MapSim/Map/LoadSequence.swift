@@ -36,6 +36,8 @@ struct LoadSequence: StateMachine {
         case updateGeoJSON(source: String, diff: GeoJSONSourceDiff, dataID: String?)
         /// The worker finished an update of a GeoJSON source.
         case finishGeoJSONUpdate(source: String, token: Int)
+        /// The root's layers reached the workers, after the imports loaded: its tiles are laid out.
+        case layOutRootTiles(token: Int)
         /// A response to a request for `purpose`; when `final` is false more may follow: a cached
         /// copy before its revalidation, or an error before a retry.
         case receive(RequestPurpose, Resource, Response, final: Bool)
@@ -59,6 +61,8 @@ struct LoadSequence: StateMachine {
         case invalidate
         /// Feed `Input.finishGeoJSONUpdate` at this time: the worker is done with an update.
         case scheduleGeoJSONUpdate(source: String, token: Int, at: SimTime)
+        /// Feed `Input.layOutRootTiles` this long from now.
+        case scheduleRootLayout(token: Int, after: SimTime)
         /// The call cannot be made now, for this reason.
         case refuse(LoadingError)
         /// What the frame drew.
@@ -116,6 +120,7 @@ struct LoadSequence: StateMachine {
         case .setConfig(let importID, let name, let value): return setConfig(importID: importID, name: name, to: value)
         case .updateGeoJSON(let source, let diff, let dataID): return updateGeoJSON(source: source, diff: diff, dataID: dataID, at: now)
         case .finishGeoJSONUpdate(let source, let token): return finishGeoJSONUpdate(source: source, token: token, at: now)
+        case .layOutRootTiles(let token): return layOutRootTiles(token: token)
         case .receive(let purpose, let resource, let response, _): return receive(response, for: purpose, resource: resource)
         case .updateTiles: return updateTiles()
         case .drawFrame:

@@ -43,6 +43,8 @@ public enum MapInput: Sendable {
     case fetchDeadline(FetchToken, timeout: SimTime)
     /// The worker finished an update of a GeoJSON source.
     case geoJSONUpdateParsed(source: String, token: Int)
+    /// The root style's layers reached the workers, some time after its imports loaded.
+    case rootLayoutDue(token: Int)
     /// A frame is due.
     case frame
     /// The run's time is over: every request not yet answered is given up, named with `reason`.

@@ -80,6 +80,8 @@ struct MapMachine: DrivenMachine {
             actions += route(pipeline.handle(.timer(id), at: now), at: now)
         case .geoJSONUpdateParsed(let source, let token):
             actions += route(sequence.handle(.finishGeoJSONUpdate(source: source, token: token), at: now), at: now)
+        case .rootLayoutDue(let token):
+            actions += route(sequence.handle(.layOutRootTiles(token: token), at: now), at: now)
         case .frame:
             actions += renderFrame(at: now)
         case .giveUp(let reason):
@@ -137,6 +139,8 @@ struct MapMachine: DrivenMachine {
                 if !inFrame { actions += route(render.handle(.invalidate, at: now), at: now) }
             case .scheduleGeoJSONUpdate(let source, let token, let time):
                 actions.append(.schedule(.geoJSONUpdateParsed(source: source, token: token), at: time))
+            case .scheduleRootLayout(let token, let delay):
+                actions.append(.schedule(.rootLayoutDue(token: token), at: now + delay))
             case .refuse(let error):
                 actions.append(.output(.refused(error)))
             case .drew:

@@ -38,6 +38,9 @@ struct StyleLoad: Sendable {
     var usedRuntimeImages: Set<String> = []
     /// The styles a Mapbox style imports.
     var imports = ImportTree()
+    /// The token of the root's layout due once every import has loaded (`ImportRules.rootLayoutDelay`);
+    /// nil when none is pending.
+    var rootLayoutToken: Int?
     /// Models of the styles' `models` being fetched: the map is not idle until they settle.
     var pendingModels = 0
     /// The 3D terrain's DEM tiles arrived so far (GL JS, a style with terrain).

@@ -231,6 +231,37 @@ struct StyleImportTests {
         }
     }
 
+    @Test func mapboxGLJSLaysTheRootsTilesOutLateSoASharedGlyphRangeComesFromAnImportWhoseTilesCameInTime() async throws {
+        // The root draws a GeoJSON point's name, the import its tiles' places, one font stack, each
+        // style with its own glyphs URL: the range comes from the style whose tile is laid out first.
+        let store = #"{"store": {"type": "geojson", "data": {"type": "Point", "coordinates": [-122.4, 37.8]}}}"#
+        let label = #"[{"id": "store", "type": "symbol", "source": "store", "layout": {"text-field": "Store", "text-font": ["Mapsim Sans Regular"]}}]"#
+        let fixture = try Self.folder([
+            "root.json": Self.style(imports: #"[{"id": "a", "url": "a.json"}]"#, sources: store, layers: label),
+            "a.json": #"{"version": 8, "glyphs": "a-glyphs/{fontstack}/{range}.pbf", "sources": \#(Self.city), "layers": \#(Self.places)}"#,
+        ])
+        try fixture.copy(folder: SampleStyle.folder + "/glyphs", to: "s/a-glyphs")
+        func glyphFolders(engine: Engine, tileDelay: Int) async throws -> [String] {
+            let network = SimulatedNetwork(mirrors: [.init(prefix: "https://maps.test/", directory: fixture.path + "/s")])
+            let timing = NetworkProfile(roundTrip: .milliseconds(10), jitter: .zero, bytesPerSecond: 1 << 30,
+                                        delays: [(URLPattern("*/tiles/*"), .milliseconds(Int64(tileDelay)))])
+            let map = Map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), network: network), options: Map.Options(engine: engine),
+                          timing: timing)
+            let recorder = EventRecorder(map)
+            await map.setCamera(CameraOptions(center: LngLat(longitude: -122.4, latitude: 37.8), zoom: 10))
+            await map.setStyleURI("https://maps.test/root.json")
+            guard case .reached = await map.run(until: .mapIdle, timeout: .seconds(30)) else { Issue.record("\(engine) not idle"); return [] }
+            return Self.requests(recorder).filter { $0.request.kind == .glyphs }.map { $0.request.url.components(separatedBy: "/")[3] }
+        }
+        // The import's tiles come 20 ms after they are asked for: well before the root's layers reach
+        // GL JS's workers (300 ms after the last import), so the import asks first.
+        #expect(try await glyphFolders(engine: .mapboxGLJS, tileDelay: 10) == ["a-glyphs"])
+        // Tiles later than that: the root's text asks first, from its own URL.
+        #expect(try await glyphFolders(engine: .mapboxGLJS, tileDelay: 600) == ["glyphs"])
+        // The SDK lays the root's tiles out as they come: its GeoJSON is first whatever the tiles do.
+        #expect(try await glyphFolders(engine: .mapbox, tileDelay: 10) == ["glyphs"])
+    }
+
     @Test func aMapLibreEngineIgnoresImportsAndSaysSoOnce() async throws {
         let fixture = try Self.folder(["root.json": Self.style(imports: #"[{"id": "a", "url": "a.json"}]"#, sources: Self.city, layers: Self.places),
                                        "a.json": Self.style()])
