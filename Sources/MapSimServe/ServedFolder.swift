@@ -4,7 +4,9 @@ import Synchronization
 
 /// The folder `mapsim serve` serves: a request path maps to a regular file below it or to nothing —
 /// never outside it, however the path is written (`..`, percent-encoded, a symbolic link that leads
-/// out). Files are read once and kept while their size and modification time stay the same.
+/// out). Files are read once and kept while they stay the same: on Linux as long as the kernel
+/// notices no change to them or their folders (no look at the disk per request), elsewhere while
+/// their size and modification time stay the same.
 final class ServedFolder: Sendable {
     /// One file as served: its bytes and validators.
     struct File: Sendable {
@@ -16,6 +18,10 @@ final class ServedFolder: Sendable {
         /// Which file it was read from, and when it was last changed: a file at the same path with
         /// another identity is read again.
         var identity: Identity
+        /// Its real path below the folder (symbolic links resolved).
+        var realPath: String
+        /// Every folder of both its paths is watched: it is served without a look at the disk.
+        var isWatched: Bool
 
         /// A file's device, inode, size and modification time.
         struct Identity: Sendable, Equatable {
@@ -37,7 +43,12 @@ final class ServedFolder: Sendable {
     let root: String
     /// The largest file served.
     let maximumFileSize: Int
-    private let files = Mutex<[String: File]>([:])
+    /// The files read, by relative path, and how many times notices of changes dropped some.
+    private let held = Mutex<(files: [String: File], generation: Int)>(([:], 0))
+    #if os(Linux)
+    /// The kernel's notices of changes below the folder; nil where there are none.
+    private let watch: FolderWatch?
+    #endif
 
     /// The folder at `path`; nil when it is not a folder.
     init?(path: String, maximumFileSize: Int = 1 << 30) {
@@ -48,6 +59,9 @@ final class ServedFolder: Sendable {
         guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isFolder), isFolder.boolValue else { return nil }
         root = resolved
         self.maximumFileSize = maximumFileSize
+        #if os(Linux)
+        watch = FolderWatch(root: resolved)
+        #endif
     }
 
     /// The file a request path names (percent-encoded, with or without its leading `/`), or nil
@@ -58,30 +72,73 @@ final class ServedFolder: Sendable {
     }
 
     /// The file at a path `relativePath` already made (below the folder, decoded), or nil when
-    /// there is none there. A file served before is served again after one `stat` finds the same
-    /// file (device, inode, size, time) at the path; anything else is resolved again, symbolic
-    /// links and all, before it is served.
+    /// there is none there. A file served before is served again as it is while the kernel notices
+    /// no change to it (Linux), or after one `stat` finds the same file (device, inode, size, time)
+    /// at the path; anything else is resolved again, symbolic links and all, before it is served.
     func file(atRelativePath relative: String) -> File? {
+        let (kept, generation) = held.withLock { held -> (File?, Int) in
+            #if os(Linux)
+            switch watch?.changes() ?? .none {
+            case .none: break
+            case .everything:
+                held.files.removeAll()
+                held.generation += 1
+            case .paths(let paths):
+                held.files = held.files.filter { path, file in !paths.contains { Self.path(path, isAtOrBelow: $0) || Self.path(file.realPath, isAtOrBelow: $0) } }
+                held.generation += 1
+            }
+            #endif
+            return (held.files[relative], held.generation)
+        }
+        if let kept, kept.isWatched { return kept }
+        #if os(Linux)
+        // Watched before it is looked at: a change while it is read is noticed.
+        var isWatched = watch?.watchFolders(of: relative) ?? false
+        #else
+        var isWatched = false
+        #endif
         let path = root + "/" + relative
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         let identity = File.Identity(status)
-        if let held = files.withLock({ $0[relative] }), held.identity == identity {
-            return held
+        if let kept, kept.identity == identity {
+            #if os(Linux)
+            // Kept but unwatched (a change was noticed while it was read): watched from now on,
+            // unless another change came since this request began.
+            if isWatched, kept.realPath == relative || watch?.watchFolders(of: kept.realPath) == true {
+                held.withLock { held in
+                    if held.generation == generation, held.files[relative]?.identity == identity { held.files[relative]?.isWatched = true }
+                }
+            }
+            #endif
+            return kept
         }
         guard let real = realpath(path, nil) else { return nil }
         let resolved = String(cString: real)
         free(real)
         // A symbolic link may lead anywhere: only what really is below the folder is served.
         guard resolved.hasPrefix(root + "/") else { return nil }
+        let realPath = String(resolved.dropFirst(root.count + 1))
+        #if os(Linux)
+        if isWatched, realPath != relative { isWatched = watch?.watchFolders(of: realPath) ?? false }
+        #endif
         guard stat(resolved, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) <= maximumFileSize else { return nil }
         guard let data = FileManager.default.contents(atPath: resolved) else { return nil }
         let bytes = [UInt8](data)
         let modified = HTTPDate(secondsSince1970: Int64(status.st_mtim.tv_sec))
-        let file = File(bytes: bytes, etag: SimulatedNetwork.etag(for: bytes), modified: modified, modifiedText: modified.description,
-                        identity: File.Identity(status))
-        files.withLock { $0[relative] = file }
+        var file = File(bytes: bytes, etag: SimulatedNetwork.etag(for: bytes), modified: modified, modifiedText: modified.description,
+                        identity: File.Identity(status), realPath: realPath, isWatched: isWatched)
+        held.withLock { held in
+            // A change noticed while it was read: it is checked on disk at the next request.
+            if held.generation != generation { file.isWatched = false }
+            held.files[relative] = file
+        }
         return file
+    }
+
+    /// Whether `path` is `other` or below it (both relative to the folder).
+    private static func path(_ path: String, isAtOrBelow other: String) -> Bool {
+        path == other || (path.hasPrefix(other) && path.utf8.dropFirst(other.utf8.count).first == UInt8(ascii: "/"))
     }
 
     /// A request path as a path below the folder: percent-decoded, without its query, `.` and empty
