@@ -1,11 +1,13 @@
 #if os(Linux)
 import Glibc
+#endif
 import Synchronization
 
 /// What changed below a served folder since it was last asked, from the kernel's own notices
 /// (inotify): a file kept in memory is served again without looking at the disk as long as no
 /// notice names it. The kernel queues a notice when the change is made, so a request that comes
-/// after a change always sees it. Only its owner's lock calls it: one caller at a time.
+/// after a change always sees it. Only its owner's lock calls it: one caller at a time. Elsewhere
+/// than on Linux there is none (`init` fails), and each request looks at the file.
 final class FolderWatch: Sendable {
     /// What the notices since the last call name.
     enum Changes: Equatable {
@@ -17,10 +19,12 @@ final class FolderWatch: Sendable {
         case everything
     }
 
+    #if os(Linux)
     private let descriptor: Int32
     private let root: String
-    /// Each watched folder's relative path ("" for the folder itself), by watch descriptor.
-    private let folders = Mutex<[Int32: String]>([:])
+    /// The relative paths ("" for the folder itself) each watch descriptor stands for — several
+    /// when links lead to one folder, which the kernel watches once — and each path's watch.
+    private let folders = Mutex<(byWatch: [Int32: Set<String>], watches: [String: Int32])>(([:], [:]))
 
     /// A watch of the folder at `root` (a real path); nil where inotify cannot be had.
     init?(root: String) {
@@ -46,11 +50,11 @@ final class FolderWatch: Sendable {
         }
         let mask = UInt32(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
         return folders.withLock { folders in
-            let known = Set(folders.values)
-            for folder in chain where !known.contains(folder) {
+            for folder in chain where folders.watches[folder] == nil {
                 let watch = inotify_add_watch(descriptor, folder.isEmpty ? root : root + "/" + folder, mask)
                 guard watch >= 0 else { return false }
-                folders[watch] = folder
+                folders.byWatch[watch, default: []].insert(folder)
+                folders.watches[folder] = watch
             }
             return true
         }
@@ -70,14 +74,13 @@ final class FolderWatch: Sendable {
                     let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
                     let name = UnsafeRawBufferPointer(rebasing: buffer[(offset + header)..<min(offset + header + length, count)]).prefix { $0 != 0 }
                     offset += header + length
-                    let folder = folders.withLock { $0[watch] }
+                    let paths = folders.withLock { $0.byWatch[watch] }
                     // A watch removed here is said to be gone; one the kernel removed (its folder
                     // deleted), a folder moved or notices dropped: anything may have changed.
-                    if mask & UInt32(IN_IGNORED) != 0 && folder == nil { continue }
+                    if mask & UInt32(IN_IGNORED) != 0 && paths == nil { continue }
                     if mask & UInt32(IN_Q_OVERFLOW | IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 { return forgetAll(buffer) }
-                    guard let folder else { continue }
                     let child = String(decoding: name, as: UTF8.self)
-                    named.insert(folder.isEmpty ? child : folder + "/" + child)
+                    for folder in paths ?? [] { named.insert(folder.isEmpty ? child : folder + "/" + child) }
                 }
             }
             return named.isEmpty ? .none : .paths(named)
@@ -88,10 +91,22 @@ final class FolderWatch: Sendable {
     private func forgetAll(_ buffer: UnsafeMutableRawBufferPointer) -> Changes {
         while read(descriptor, buffer.baseAddress, buffer.count) > 0 {}
         folders.withLock { folders in
-            for watch in folders.keys { inotify_rm_watch(descriptor, watch) }
-            folders.removeAll()
+            for watch in folders.byWatch.keys { inotify_rm_watch(descriptor, watch) }
+            folders = ([:], [:])
         }
         return .everything
     }
+    #else
+    init?(root: String) {
+        nil
+    }
+
+    func watchFolders(of relativePath: String) -> Bool {
+        false
+    }
+
+    func changes() -> Changes {
+        .none
+    }
+    #endif
 }
-#endif

@@ -45,10 +45,8 @@ final class ServedFolder: Sendable {
     let maximumFileSize: Int
     /// The files read, by relative path, and how many times notices of changes dropped some.
     private let held = Mutex<(files: [String: File], generation: Int)>(([:], 0))
-    #if os(Linux)
     /// The kernel's notices of changes below the folder; nil where there are none.
     private let watch: FolderWatch?
-    #endif
 
     /// The folder at `path`; nil when it is not a folder.
     init?(path: String, maximumFileSize: Int = 1 << 30) {
@@ -59,9 +57,7 @@ final class ServedFolder: Sendable {
         guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isFolder), isFolder.boolValue else { return nil }
         root = resolved
         self.maximumFileSize = maximumFileSize
-        #if os(Linux)
         watch = FolderWatch(root: resolved)
-        #endif
     }
 
     /// The file a request path names (percent-encoded, with or without its leading `/`), or nil
@@ -77,7 +73,6 @@ final class ServedFolder: Sendable {
     /// at the path; anything else is resolved again, symbolic links and all, before it is served.
     func file(atRelativePath relative: String) -> File? {
         let (kept, generation) = held.withLock { held -> (File?, Int) in
-            #if os(Linux)
             switch watch?.changes() ?? .none {
             case .none: break
             case .everything:
@@ -87,22 +82,16 @@ final class ServedFolder: Sendable {
                 held.files = held.files.filter { path, file in !paths.contains { Self.path(path, isAtOrBelow: $0) || Self.path(file.realPath, isAtOrBelow: $0) } }
                 held.generation += 1
             }
-            #endif
             return (held.files[relative], held.generation)
         }
         if let kept, kept.isWatched { return kept }
-        #if os(Linux)
         // Watched before it is looked at: a change while it is read is noticed.
         var isWatched = watch?.watchFolders(of: relative) ?? false
-        #else
-        var isWatched = false
-        #endif
         let path = root + "/" + relative
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         let identity = File.Identity(status)
         if let kept, kept.identity == identity {
-            #if os(Linux)
             // Kept but unwatched (a change was noticed while it was read): watched from now on,
             // unless another change came since this request began.
             if isWatched, kept.realPath == relative || watch?.watchFolders(of: kept.realPath) == true {
@@ -110,7 +99,6 @@ final class ServedFolder: Sendable {
                     if held.generation == generation, held.files[relative]?.identity == identity { held.files[relative]?.isWatched = true }
                 }
             }
-            #endif
             return kept
         }
         guard let real = realpath(path, nil) else { return nil }
@@ -119,9 +107,7 @@ final class ServedFolder: Sendable {
         // A symbolic link may lead anywhere: only what really is below the folder is served.
         guard resolved.hasPrefix(root + "/") else { return nil }
         let realPath = String(resolved.dropFirst(root.count + 1))
-        #if os(Linux)
         if isWatched, realPath != relative { isWatched = watch?.watchFolders(of: realPath) ?? false }
-        #endif
         guard stat(resolved, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) <= maximumFileSize else { return nil }
         guard let data = FileManager.default.contents(atPath: resolved) else { return nil }
         let bytes = [UInt8](data)
