@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(name: "MapSimStyleTests", dependencies: ["MapSimStyle", "MapSimJSON", "MapSim", "MapSimTesting"], exclude: ["Expressions/Fixtures", "Validation/Fixtures"]),
         .testTarget(name: "MapSimTests", dependencies: ["MapSim", "MapSimStyle", "MapSimJSON", "MapSimTesting"], exclude: ["Formats/Fixtures", "Geometry/Fixtures"]),
         .testTarget(name: "MapSimTraceTests", dependencies: ["MapSimTrace", "MapSim", "MapSimJSON", "MapSimTesting"]),
-        .testTarget(name: "MapSimHTTPTests", dependencies: ["MapSimHTTP", "MapSim", "MapSimTesting"]),
+        .testTarget(name: "MapSimHTTPTests", dependencies: ["MapSimHTTP", "MapSim", "MapSimTesting", .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(
             name: "MapSimCacheTests",
             dependencies: ["MapSimCache", "MapSimHTTP", "MapSim", "MapSimStyle", "MapSimJSON", "MapSimTesting", .product(name: "GRDB", package: "GRDB.swift"),

@@ -50,6 +50,8 @@ public final class HTTPResourceLoader: ResourceLoader {
 
     /// The settings.
     public let options: Options
+    /// When each exchange in flight must be over.
+    private let deadlines = ExchangeDeadlines()
     /// The client, once a request needed it, and whether `shutdown()` closed it.
     private let started = Mutex<(client: HTTPClient?, isShutDown: Bool)>((nil, false))
 
@@ -83,6 +85,7 @@ public final class HTTPResourceLoader: ResourceLoader {
 
     /// Closes every connection, if a request ever opened one; the loader answers nothing afterwards.
     public func shutdown() async throws {
+        deadlines.stop()
         guard let client = started.withLock({ state -> HTTPClient? in
             state.isShutDown = true
             return state.client
@@ -105,33 +108,46 @@ public final class HTTPResourceLoader: ResourceLoader {
     }
 
     public func load(_ resource: Resource) async -> Response {
-        var request = HTTPClientRequest(url: resource.url)
-        request.headers.add(name: "User-Agent", value: options.userAgent)
+        var headers = HTTPHeaders()
+        headers.add(name: "User-Agent", value: options.userAgent)
         if let range = resource.dataRange {
             // Byte ranges are of the stored bytes: no content coding, which would change them.
-            request.headers.add(name: "Range", value: "bytes=\(range.lowerBound)-" + (range.upperBound == .max ? "" : "\(range.upperBound)"))
+            headers.add(name: "Range", value: "bytes=\(range.lowerBound)-" + (range.upperBound == .max ? "" : "\(range.upperBound)"))
         } else {
-            request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+            headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
         if let etag = resource.prior?.etag {
-            request.headers.add(name: "If-None-Match", value: etag)
+            headers.add(name: "If-None-Match", value: etag)
         } else if let modified = resource.prior?.modified {
-            request.headers.add(name: "If-Modified-Since", value: modified.description)
+            headers.add(name: "If-Modified-Since", value: modified.description)
         }
+        let request: HTTPClient.Request
         do {
-            let timeout = options.deadline.map { min($0, options.readTimeout + options.connectTimeout) } ?? options.readTimeout + options.connectTimeout
-            let response = try await client.execute(request, timeout: .init(timeout))
-            let body = try await response.body.collect(upTo: options.maximumResponseSize)
-            return HTTPResponseMapping.response(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
-                                                body: Array(body.readableBytesView), for: resource, now: .now)
+            request = try HTTPClient.Request(url: resource.url, method: .GET, headers: headers)
         } catch {
+            return Self.failure(error, url: resource.url, limit: options.maximumResponseSize)
+        }
+        let task = client.execute(request: request, delegate: ResponseAccumulator(request: request, maxBodySize: options.maximumResponseSize))
+        let allowed = options.deadline.map { min($0, options.readTimeout + options.connectTimeout) } ?? options.readTimeout + options.connectTimeout
+        let watch = deadlines.watch(until: .now() + TimeAmount(allowed)) { task.cancel() }
+        do {
+            let response = try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+            _ = deadlines.finish(watch)
+            return HTTPResponseMapping.response(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
+                                                body: response.body.map { Array($0.readableBytesView) } ?? [], for: resource, now: .now)
+        } catch {
+            guard deadlines.finish(watch) else { return .failure(.connection, "\(resource.url) timed out", source: .network) }
             return Self.failure(error, url: resource.url, limit: options.maximumResponseSize)
         }
     }
 
     /// A failed exchange as a `Response` with the right reason.
     static func failure(_ error: any Error, url: String, limit: Int) -> Response {
-        if error is NIOTooManyBytesError || String(describing: error).contains("DecompressionError") {
+        if error is ResponseAccumulator.ResponseTooBigError || String(describing: error).contains("DecompressionError") {
             return .failure(.other, "the response of \(url) is larger than the limit of \(limit) bytes", source: .network)
         }
         if let clientError = error as? HTTPClientError {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MapSimTesting
+import NIOCore
 @testable import MapSim
 @testable import MapSimHTTP
 
@@ -98,6 +99,38 @@ struct HTTPResourceLoaderTests {
             #expect(response.error?.reason == .connection)
             #expect(response.error?.message.contains("timed out") == true)
         }
+    }
+
+    @Test func anExchangeLongerThanItsDeadlineIsCutAtItAsATimeOut() async throws {
+        // The server never answers, and the read timeout is two minutes: only the exchange's
+        // deadline (one watch for every exchange in flight) can end it sooner, and names it a
+        // time-out.
+        let silent = try DroppingServer(.hold)
+        let loader = HTTPResourceLoader(options: .init(readTimeout: .seconds(120), deadline: .seconds(1)))
+        let url = "http://127.0.0.1:\(silent.port)/style.json"
+        let started = ContinuousClock.now
+        let response = await loader.load(Resource(url: url, kind: .style))
+        #expect(response.error?.reason == .connection)
+        #expect(response.error?.message == "\(url) timed out")
+        // Cut by the deadline, not the read timeout: a bound loose enough for a machine so busy
+        // that the test's task waits many seconds for a thread (20 s was seen in a full run).
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed < .seconds(100), "\(elapsed)")
+        try await loader.shutdown()
+        silent.stop()
+    }
+
+    @Test func theDeadlineWatchCancelsWhatIsOverdueAndNothingElse() async {
+        let deadlines = ExchangeDeadlines()
+        let kept = deadlines.watch(until: .now() + .seconds(3600)) { Issue.record("an exchange within its deadline was cancelled") }
+        await withCheckedContinuation { (cancelled: CheckedContinuation<Void, Never>) in
+            let overdue = deadlines.watch(until: .now() - .seconds(1)) { cancelled.resume() }
+            _ = overdue
+        }
+        #expect(deadlines.finish(kept))
+        // Finished, an exchange is no longer watched: a second finish says it was not.
+        #expect(!deadlines.finish(kept))
+        deadlines.stop()
     }
 
     @Test func aCommandsBudgetIsTheClientsOnlyLimit() async throws {

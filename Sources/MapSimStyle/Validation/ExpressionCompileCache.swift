@@ -7,7 +7,7 @@ import Synchronization
 /// depends only on the expression and the property's spec (and the validator's flavor, fixed for a
 /// validation), and its errors are keyed below the expression, so a kept result serves every use.
 /// One cache serves a whole validation: the threads that check parts of the layers share it, so
-/// that what one compiled the other finds.
+/// that what one compiled the other finds, each through a cache of its own in front of it.
 final class ExpressionCompileCache: Sendable {
     /// A compiled expression and what it was compiled from.
     private struct Entry: Sendable {
@@ -24,6 +24,17 @@ final class ExpressionCompileCache: Sendable {
     /// that look up at once hardly wait for each other.
     private let kept = Mutex<[Int: [Entry]]>([:])
 
+    /// The cache of the whole validation that this one, one thread's, stands in front of.
+    private let shared: ExpressionCompileCache?
+
+    /// A cache of its own, or one thread's in front of `shared`: what the thread finds there it
+    /// keeps with its own copy of the expression, so that its later lookups compare the expression
+    /// with values it made. Comparing retains and releases the values compared, and threads that
+    /// count references on the same objects take their cache lines from each other at every count.
+    init(inFrontOf shared: ExpressionCompileCache? = nil) {
+        self.shared = shared
+    }
+
     /// The result of compiling `value` for `target`: the one kept, or `compile`'s, kept. Two threads
     /// asking for one expression at once may both compile it; both results are the same.
     func result(for target: String, _ value: JSONValue,
@@ -34,11 +45,23 @@ final class ExpressionCompileCache: Sendable {
         hasher.combine(target)
         value.hashIdentity(into: &hasher)
         let hash = hasher.finalize()
+        if let found = lookUp(target, value, hash: hash) { return found }
+        if let found = shared?.lookUp(target, value, hash: hash) {
+            keep(Entry(target: target, value: value, result: found), hash: hash)
+            return found
+        }
+        let entry = Entry(target: target, value: value, result: compile())
+        keep(entry, hash: hash)
+        shared?.keep(entry, hash: hash)
+        return entry.result
+    }
+
+    private func lookUp(_ target: String, _ value: JSONValue, hash: Int) -> Result<ParsedExpression, ExpressionCompilationError>? {
         let bucket = kept.withLock { $0[hash] }
-        if let found = bucket?.first(where: { $0.target == target && $0.value.isIdentical(to: value) }) { return found.result }
-        let result = compile()
-        let entry = Entry(target: target, value: value, result: result)
+        return bucket?.first(where: { $0.target == target && $0.value.isIdentical(to: value) })?.result
+    }
+
+    private func keep(_ entry: Entry, hash: Int) {
         kept.withLock { $0[hash, default: []].append(entry) }
-        return result
     }
 }
