@@ -21,7 +21,7 @@ struct MapboxOptions: ParsableArguments {
     /// The normalizer for `apiURL` with the token: `accessToken`, else the environment's
     /// MAPBOX_ACCESS_TOKEN (as Mapbox's tools read it); an empty one is none.
     static func normalizer(accessToken: String?, apiURL: String) -> MapboxURL {
-        let token = accessToken ?? ProcessInfo.processInfo.environment["MAPBOX_ACCESS_TOKEN"]
+        let token = accessToken ?? ProcessEnvironment.value("MAPBOX_ACCESS_TOKEN")
         return MapboxURL(baseURL: apiURL, accessToken: token?.isEmpty == false ? token : nil)
     }
 

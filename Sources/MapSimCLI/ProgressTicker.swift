@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import MapSimKit
 
 /// Progress for logs that are no terminal (a CI job's): a line on standard error every so often —
 /// every 10 s, or `MAPSIM_PROGRESS_INTERVAL` seconds — while long work runs, so a job that waits on
@@ -38,7 +39,7 @@ final class ProgressTicker: Sendable {
 
     /// How often a line is written: `MAPSIM_PROGRESS_INTERVAL` seconds, else 10.
     static var interval: Duration {
-        let seconds = ProcessInfo.processInfo.environment["MAPSIM_PROGRESS_INTERVAL"].flatMap(Double.init) ?? 10
+        let seconds = ProcessEnvironment.value("MAPSIM_PROGRESS_INTERVAL").flatMap(Double.init) ?? 10
         return .milliseconds(Int64(max(0.05, seconds) * 1_000))
     }
 }

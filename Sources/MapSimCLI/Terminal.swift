@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import MapSimKit
 
 /// What the standard output is: a terminal gets colours, anything else plain text.
 struct Terminal: Sendable {
@@ -11,8 +12,7 @@ struct Terminal: Sendable {
 
     /// Colours when standard output is a terminal, `NO_COLOR` is unset and `TERM` is not `dumb`.
     static func standardOutput() -> Terminal {
-        let environment = ProcessInfo.processInfo.environment
-        let colour = isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        let colour = isatty(STDOUT_FILENO) == 1 && ProcessEnvironment.value("NO_COLOR") == nil && ProcessEnvironment.value("TERM") != "dumb"
         return Terminal(usesColor: colour)
     }
 

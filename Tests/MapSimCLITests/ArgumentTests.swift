@@ -32,8 +32,9 @@ struct ArgumentTests {
     @Test func durationsTakeTheUnitsPeopleWrite() {
         let cases: [(String, SimTime?)] = [("250ms", .milliseconds(250)), ("1.5s", .milliseconds(1_500)), ("2min", .seconds(120)), ("2 min", .seconds(120)),
                                            ("90", .seconds(90)), ("1h", .seconds(3_600)), ("3 hours", .seconds(10_800)), ("10sec", .seconds(10)),
-                                           ("500us", SimTime(microseconds: 500)), ("2m", .seconds(120)), ("2MIN", .seconds(120)),
-                                           ("", nil), ("-1s", nil), ("2days", nil), ("1e3", nil), ("s", nil), ("nan", nil), ("9000h", nil)]
+                                           ("500us", SimTime(microseconds: 500)), ("500µs", SimTime(microseconds: 500)), ("2m", .seconds(120)), ("2MIN", .seconds(120)),
+                                           ("1.5 MS", SimTime(microseconds: 1_500)), ("4 msec", .milliseconds(4)), ("2 hrs", .seconds(7_200)), ("1 .5s", .milliseconds(1_500)),
+                                           ("", nil), ("-1s", nil), ("2days", nil), ("1e3", nil), ("s", nil), ("nan", nil), ("9000h", nil), ("5 sx", nil), ("٣s", nil)]
         for (text, expected) in cases { #expect(DurationArgument(argument: text)?.time == expected, "\(text)") }
         // A bare number is what the format says: seconds on the command line, milliseconds in a scenario.
         #expect(SimTime(parsing: "500", bareUnit: .milliseconds(1)) == .milliseconds(500))

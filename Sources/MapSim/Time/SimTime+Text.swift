@@ -1,29 +1,36 @@
 /// Durations as people write and read them: `800ms`, `2s`, `2min`, `1.5 h`; `333.3 ms`, `2 s`.
 extension SimTime {
-    /// The units a duration may be written in, longest name first (so `ms` is not read as `s`).
-    private static let units: [(names: [String], microseconds: Double)] = [
-        (["microseconds", "microsecond", "us", "µs"], 1),
-        (["milliseconds", "millisecond", "msec", "ms"], 1_000),
-        (["seconds", "second", "secs", "sec", "s"], 1_000_000),
-        (["minutes", "minute", "mins", "min", "m"], 60_000_000),
-        (["hours", "hour", "hrs", "hr", "h"], 3_600_000_000),
-    ]
+    /// The names a duration's unit may be written with, longest first (so `ms` is not read as `s`),
+    /// and the unit's length in microseconds beside each. Plain arrays of strings and numbers: the
+    /// runtime has their types ready, where a list of tuples made and sorted at the first parse was
+    /// a twelfth of a `load`'s start-up.
+    private static let unitNames = ["microseconds", "milliseconds", "microsecond", "millisecond", "minutes", "seconds",
+                                    "minute", "second", "hours", "msec", "secs", "mins", "hour", "sec", "min", "hrs",
+                                    "us", "µs", "ms", "hr", "s", "m", "h"]
+    private static let unitMicroseconds: [Double] = [1, 1_000, 1, 1_000, 60_000_000, 1_000_000,
+                                                     60_000_000, 1_000_000, 3_600_000_000, 1_000, 1_000_000, 60_000_000, 3_600_000_000, 1_000_000, 60_000_000, 3_600_000_000,
+                                                     1, 1, 1_000, 3_600_000_000, 1_000_000, 60_000_000, 3_600_000_000]
 
     /// The span `text` gives: a number with a unit, or a bare number of `bareUnit` (seconds unless
     /// a format says otherwise) — `250ms`, `1.5s`, `2min`, `1 h`, `90`. Units: `us`/`µs`, `ms`,
-    /// `s`/`sec`/`seconds`, `m`/`min`/`minutes`, `h`/`hr`/`hours`. Nil for anything else, a
-    /// negative span or one of a year or more.
+    /// `s`/`sec`/`seconds`, `m`/`min`/`minutes`, `h`/`hr`/`hours`, in any case. Nil for anything
+    /// else, a negative span or one of a year or more.
     public init?(parsing text: String, bareUnit: SimTime = .seconds(1)) {
-        let trimmed = text.filter { $0 != " " }.lowercased()
-        var multiplier = Double(bareUnit.microseconds)
-        var number = Substring(trimmed)
-        let named = Self.units.flatMap { unit in unit.names.map { (name: $0, microseconds: unit.microseconds) } }
-            .sorted { $0.name.count > $1.name.count }
-        if let unit = named.first(where: { trimmed.hasSuffix($0.name) }) {
-            multiplier = unit.microseconds
-            number = trimmed.dropLast(unit.name.count)
+        // Spaces dropped and ASCII letters lowered: every unit's name is ASCII but `µ`, which has no case.
+        var bytes: [UInt8] = []
+        for byte in text.utf8 where byte != UInt8(ascii: " ") {
+            bytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
         }
-        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(number), value.isFinite,
+        var multiplier = Double(bareUnit.microseconds)
+        var numberEnd = bytes.count
+        for (index, name) in Self.unitNames.enumerated() where bytes.count >= name.utf8.count && bytes.suffix(name.utf8.count).elementsEqual(name.utf8) {
+            multiplier = Self.unitMicroseconds[index]
+            numberEnd -= name.utf8.count
+            break
+        }
+        let number = bytes[..<numberEnd]
+        guard !number.isEmpty, number.allSatisfy({ ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }),
+              let value = Double(String(decoding: number, as: UTF8.self)), value.isFinite,
               value * multiplier < 365 * 86_400_000_000 else { return nil }
         self.init(microseconds: Int64((value * multiplier).rounded()))
     }
