@@ -401,6 +401,9 @@ public struct StyleValidator: Sendable {
             var validator = base
             validator.compiled = ExpressionCompileCache(inFrontOf: base.compiled)
             if thread > 0, thread <= copies.count { validator.reference = copies[thread - 1] }
+            // Every layer looks its source up: the same few objects, counted on by every thread.
+            var budget = Self.copiedSourcesSize
+            let sources = thread == 0 ? sources : sources.map { Self.copied($0, budget: &budget) ?? $0 }
             while true {
                 let part = nextPart.add(1, ordering: .relaxed).oldValue
                 guard part < parts.count else { break }
@@ -419,6 +422,36 @@ public struct StyleValidator: Sendable {
             layerIsUnreadable = layerIsUnreadable || $0.unreadable
         }
     }
+
+    /// `value` made again, every array, object and string of it a new one; nil when it has more
+    /// than `budget` values (an inline GeoJSON source), which is then what is left of the budget.
+    private static func copied(_ value: JSONValue, budget: inout Int) -> JSONValue? {
+        budget -= 1
+        guard budget >= 0 else { return nil }
+        switch value {
+        case .null, .bool, .number: return value
+        case .string(let text): return .string(String(decoding: Array(text.utf8), as: UTF8.self))
+        case .array(let elements):
+            var copies: [JSONValue] = []
+            copies.reserveCapacity(elements.count)
+            for element in elements {
+                guard let copy = copied(element, budget: &budget) else { return nil }
+                copies.append(copy)
+            }
+            return .array(copies)
+        case .object(let object):
+            var members: [(key: String, value: JSONValue)] = []
+            members.reserveCapacity(object.members.count)
+            for member in object.members {
+                guard let copy = copied(member.value, budget: &budget) else { return nil }
+                members.append((String(decoding: Array(member.key.utf8), as: UTF8.self), copy))
+            }
+            return .object(JSONObject(members: members))
+        }
+    }
+
+    /// The most values of a style's sources that a thread checking its layers copies for itself.
+    private static let copiedSourcesSize = 10_000
 
     /// Consecutive runs of layers of about equal text, `count` of them at most: a layer's cost
     /// follows its size.
