@@ -65,8 +65,7 @@ public struct StyleValidator: Sendable {
     }()
 
     /// How many threads check a style's layers: one a core, eight at most (past that, their copies
-    /// of the specification cost more than they save). The count is asked of the system itself:
-    /// Foundation's `ProcessInfo` would cost a validation more than a megabyte of memory.
+    /// of the specification cost more than they save).
     private static let threadCount = min(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))), 8)
 
     private static func parseReference() -> JSONObject {
@@ -424,7 +423,7 @@ public struct StyleValidator: Sendable {
     }
 
     /// `value` made again, every array, object and string of it a new one; nil when it has more
-    /// than `budget` values (an inline GeoJSON source), which is then what is left of the budget.
+    /// than `budget` values (an inline GeoJSON source, say).
     private static func copied(_ value: JSONValue, budget: inout Int) -> JSONValue? {
         budget -= 1
         guard budget >= 0 else { return nil }
