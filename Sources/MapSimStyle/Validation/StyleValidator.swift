@@ -395,7 +395,7 @@ public struct StyleValidator: Sendable {
         // and in a large style each thread but one reads a copy of the specification of its own:
         // a value looked up or compared is retained and released, and threads that count
         // references on the same objects take their cache lines from each other at every count
-        // (a fifth of the check's samples).
+        // (almost a quarter of the check's samples were such counts).
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             var validator = base
             validator.compiled = ExpressionCompileCache(inFrontOf: base.compiled)
