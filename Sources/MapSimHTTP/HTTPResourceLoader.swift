@@ -153,7 +153,7 @@ public final class HTTPResourceLoader: ResourceLoader {
         if let clientError = error as? HTTPClientError {
             switch clientError {
             case .connectTimeout: return .failure(.connection, "connecting to \(url) timed out", source: .network)
-            case .readTimeout, .deadlineExceeded: return .failure(.connection, "\(url) timed out", source: .network)
+            case .readTimeout: return .failure(.connection, "\(url) timed out", source: .network)
             case .remoteConnectionClosed: return .failure(.connection, "the server closed the connection of \(url)", source: .network)
             case .cancelled: return .failure(.other, "\(url) was cancelled", source: .network)
             case .invalidURL, .emptyHost, .emptyScheme: return .failure(.other, "invalid URL \(url)", source: .network)

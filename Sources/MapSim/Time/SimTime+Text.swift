@@ -1,15 +1,23 @@
 /// Durations as people write and read them: `800ms`, `2s`, `2min`, `1.5 h`; `333.3 ms`, `2 s`.
 extension SimTime {
-    /// The names a duration's unit may be written with, longest first (so `ms` is not read as `s`),
-    /// and the unit's length in microseconds beside each. Plain arrays of strings and numbers: the
-    /// runtime has their types ready, where a list of tuples made and sorted at the first parse was
-    /// a twelfth of a `load`'s start-up.
-    private static let unitNames = ["microseconds", "milliseconds", "microsecond", "millisecond", "minutes", "seconds",
-                                    "minute", "second", "hours", "msec", "secs", "mins", "hour", "sec", "min", "hrs",
-                                    "us", "µs", "ms", "hr", "s", "m", "h"]
-    private static let unitMicroseconds: [Double] = [1, 1_000, 1, 1_000, 60_000_000, 1_000_000,
-                                                     60_000_000, 1_000_000, 3_600_000_000, 1_000, 1_000_000, 60_000_000, 3_600_000_000, 1_000_000, 60_000_000, 3_600_000_000,
-                                                     1, 1, 1_000, 3_600_000_000, 1_000_000, 60_000_000, 3_600_000_000]
+    /// A name a duration's unit may be written with, as bytes, and the unit's length.
+    private struct UnitName {
+        let bytes: [UInt8]
+        let microseconds: Double
+    }
+
+    /// Every unit's names, longest first (so `ms` is not read as `s`): made once, not at every parse.
+    private static let unitNames: [UnitName] = {
+        let units: [(names: [String], microseconds: Double)] = [
+            (["microseconds", "microsecond", "us", "µs"], 1),
+            (["milliseconds", "millisecond", "msec", "ms"], 1_000),
+            (["seconds", "second", "secs", "sec", "s"], 1_000_000),
+            (["minutes", "minute", "mins", "min", "m"], 60_000_000),
+            (["hours", "hour", "hrs", "hr", "h"], 3_600_000_000),
+        ]
+        return units.flatMap { unit in unit.names.map { UnitName(bytes: Array($0.utf8), microseconds: unit.microseconds) } }
+            .sorted { $0.bytes.count > $1.bytes.count }
+    }()
 
     /// The span `text` gives: a number with a unit, or a bare number of `bareUnit` (seconds unless
     /// a format says otherwise) — `250ms`, `1.5s`, `2min`, `1 h`, `90`. Units: `us`/`µs`, `ms`,
@@ -23,10 +31,9 @@ extension SimTime {
         }
         var multiplier = Double(bareUnit.microseconds)
         var numberEnd = bytes.count
-        for (index, name) in Self.unitNames.enumerated() where bytes.count >= name.utf8.count && bytes.suffix(name.utf8.count).elementsEqual(name.utf8) {
-            multiplier = Self.unitMicroseconds[index]
-            numberEnd -= name.utf8.count
-            break
+        if let unit = Self.unitNames.first(where: { bytes.count >= $0.bytes.count && bytes.suffix($0.bytes.count).elementsEqual($0.bytes) }) {
+            multiplier = unit.microseconds
+            numberEnd -= unit.bytes.count
         }
         let number = bytes[..<numberEnd]
         guard !number.isEmpty, number.allSatisfy({ ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }),
