@@ -11,8 +11,9 @@ import Synchronization
 final class ExpressionCompileCache: Sendable {
     /// A compiled expression and what it was compiled from.
     private struct Entry: Sendable {
-        /// What the expression sets: a property's name (and section), or a context without a spec.
-        let target: String
+        /// What the expression sets: a property's section and name, or a context without a spec.
+        let scope: String
+        let key: String
         /// The expression, compared as its JSON text would be (`JSONValue.isIdentical(to:)`)
         /// without writing the text out.
         let value: JSONValue
@@ -35,30 +36,33 @@ final class ExpressionCompileCache: Sendable {
         self.shared = shared
     }
 
-    /// The result of compiling `value` for `target`: the one kept, or `compile`'s, kept. Two threads
-    /// asking for one expression at once may both compile it; both results are the same.
-    func result(for target: String, _ value: JSONValue,
+    /// The result of compiling `value` for the property `key` of `scope` (`paint`, `fill-color`),
+    /// or for a context without a spec (`filter`, empty): the one kept, or `compile`'s, kept. The two
+    /// parts are kept apart, not joined into one name, which would be a string made at every use.
+    /// Two threads asking for one expression at once may both compile it; both results are the same.
+    func result(for scope: String, _ key: String, _ value: JSONValue,
                 compile: () -> Result<ParsedExpression, ExpressionCompilationError>) -> Result<ParsedExpression, ExpressionCompilationError> {
         // A plain value (a number, a colour) costs less to compile than to look up.
         guard case .array = value else { return compile() }
         var hasher = Hasher()
-        hasher.combine(target)
+        hasher.combine(scope)
+        hasher.combine(key)
         value.hashIdentity(into: &hasher)
         let hash = hasher.finalize()
-        if let found = lookUp(target, value, hash: hash) { return found }
-        if let found = shared?.lookUp(target, value, hash: hash) {
-            keep(Entry(target: target, value: value, result: found), hash: hash)
+        if let found = lookUp(scope, key, value, hash: hash) { return found }
+        if let found = shared?.lookUp(scope, key, value, hash: hash) {
+            keep(Entry(scope: scope, key: key, value: value, result: found), hash: hash)
             return found
         }
-        let entry = Entry(target: target, value: value, result: compile())
+        let entry = Entry(scope: scope, key: key, value: value, result: compile())
         keep(entry, hash: hash)
         shared?.keep(entry, hash: hash)
         return entry.result
     }
 
-    private func lookUp(_ target: String, _ value: JSONValue, hash: Int) -> Result<ParsedExpression, ExpressionCompilationError>? {
+    private func lookUp(_ scope: String, _ key: String, _ value: JSONValue, hash: Int) -> Result<ParsedExpression, ExpressionCompilationError>? {
         let bucket = kept.withLock { $0[hash] }
-        return bucket?.first(where: { $0.target == target && $0.value.isIdentical(to: value) })?.result
+        return bucket?.first(where: { $0.key == key && $0.scope == scope && $0.value.isIdentical(to: value) })?.result
     }
 
     private func keep(_ entry: Entry, hash: Int) {

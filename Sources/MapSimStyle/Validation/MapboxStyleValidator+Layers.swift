@@ -303,7 +303,7 @@ extension MapboxStyleValidator {
             let flavor = self.flavor
             if let propertyType = options.propertyType, let propertyKey = options.propertyKey {
                 // A property's spec is the same in every layer that has it.
-                result = compiled.result(for: propertyType + ":" + propertyKey, value) {
+                result = compiled.result(for: propertyType, propertyKey, value) {
                     StyleExpressionCompiler.compileProperty(value, spec: propertySpec, flavor: flavor).map(\.expression)
                 }
             } else {
@@ -311,7 +311,7 @@ extension MapboxStyleValidator {
             }
         } else if options.valueSpec == nil {
             let flavor = self.flavor
-            result = compiled.result(for: options.expressionContext?.rawValue ?? "nil", value) { StyleExpressionCompiler.compile(value, spec: nil, flavor: flavor) }
+            result = compiled.result(for: options.expressionContext?.rawValue ?? "nil", "", value) { StyleExpressionCompiler.compile(value, spec: nil, flavor: flavor) }
         } else {
             result = StyleExpressionCompiler.compile(value, spec: options.valueSpec, flavor: flavor)
         }

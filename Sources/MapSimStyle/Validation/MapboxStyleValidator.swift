@@ -204,7 +204,7 @@ struct MapboxStyleValidator {
         let valueSpec = options.valueSpec ?? JSONObject()
         var errors: [StyleDiagnostic] = []
         for (key, value) in Self.javaScriptOrder(object) {
-            let specKey = key.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? key
+            let specKey = StyleValidator.specKey(key)
             let validator: Validator
             if let own = elementValidators[specKey] {
                 validator = own

@@ -14,14 +14,15 @@ extension StyleValidator {
         case clusterMap
         case clusterReduce
 
-        /// What the compile cache keeps its results under, for the contexts without a spec.
-        var cacheName: String {
+        /// What the compile cache keeps its results under: a property's section and name, or the
+        /// context's name.
+        var cacheScope: (scope: String, key: String) {
             switch self {
-            case .plain: "plain"
-            case .property(let layout, let key): (layout ? "layout:" : "paint:") + key
-            case .filter: "filter"
-            case .clusterMap: "cluster-map"
-            case .clusterReduce: "cluster-reduce"
+            case .plain: ("plain", "")
+            case .property(let layout, let key): (layout ? "layout" : "paint", key)
+            case .filter: ("filter", "")
+            case .clusterMap: ("cluster-map", "")
+            case .clusterReduce: ("cluster-reduce", "")
             }
         }
     }
@@ -33,24 +34,24 @@ extension StyleValidator {
     }
 
     /// Checks the expression `value` at `path`; its diagnostics carry the line of the whole expression.
-    mutating func validateExpression(_ value: JSONValue?, path: String, spec: JSONObject?, context: ExpressionContext,
+    mutating func validateExpression(_ value: JSONValue?, path: @autoclosure () -> String, spec: JSONObject?, context: ExpressionContext,
                                      lineOf linePath: String? = nil, hasLine: Bool = true) {
         let lines = self.lines
         func add(_ key: String, _ message: String) {
-            let line = value.flatMap { $0 == .null || !hasLine ? nil : lines.line(linePath ?? path) }
-            diagnostics.append(StyleDiagnostic(message: "\(path)\(key): \(message)", line: line))
+            let line = value.flatMap { $0 == .null || !hasLine ? nil : lines.line(linePath ?? path()) }
+            diagnostics.append(StyleDiagnostic(message: "\(path())\(key): \(message)", line: line))
         }
         guard let value else { return add("", "'undefined' value invalid. Use null instead.") }
         let result: Result<ParsedExpression, ExpressionCompilationError>
         switch (context, spec) {
         case (.property, let spec?):
             // A property's spec is the same in every layer that has it.
-            result = compiled.result(for: context.cacheName, value) {
+            result = compiled.result(for: context.cacheScope.scope, context.cacheScope.key, value) {
                 StyleExpressionCompiler.compileProperty(value, spec: spec).map(\.expression)
             }
         case (_, nil):
             // Apart from a property's own spec: compiled without one.
-            result = compiled.result(for: context.cacheName + "?", value) { StyleExpressionCompiler.compile(value, spec: nil) }
+            result = compiled.result(for: context.cacheScope.scope + "?", context.cacheScope.key, value) { StyleExpressionCompiler.compile(value, spec: nil) }
         case (_, let spec?):
             result = StyleExpressionCompiler.compile(value, spec: spec)
         }

@@ -3,9 +3,9 @@ import MapSimJSON
 /// Legacy (pre-expression) filters: `["==", "class", "park"]`, `["in", "$type", "Point"]`, `["all", ...]`,
 /// checked as gl-style-validate checks them, and expression filters, checked as expressions.
 extension StyleValidator {
-    mutating func validateFilter(_ value: JSONValue, path: String) {
-        if StyleFilter.isExpressionFilter(value) { return validateExpression(value, path: path, spec: nil, context: .filter) }
-        validateLegacyFilter(value, path: path)
+    mutating func validateFilter(_ value: JSONValue, path: @autoclosure () -> String) {
+        if StyleFilter.isExpressionFilter(value) { return validateExpression(value, path: path(), spec: nil, context: .filter) }
+        validateLegacyFilter(value, path: path())
     }
 
     private mutating func validateLegacyFilter(_ value: JSONValue, path: String) {

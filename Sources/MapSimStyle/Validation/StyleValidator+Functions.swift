@@ -46,7 +46,7 @@ extension StyleValidator {
         }
         let spec = functionSection
         for (key, value) in object.members {
-            let child = join(path, key)
+            let child = Self.join(path, key)
             switch key {
             case "stops":
                 validateFunctionStops(value, path: child, context: &context)
@@ -95,7 +95,7 @@ extension StyleValidator {
             guard let zoom = key["zoom"] else { return report(path, "object stop key must have zoom", value: stop) }
             guard key["value"] != nil else { return report(path, "object stop key must have value", value: stop) }
             if let previous = context.previousZoom, ExpressionParser.isTruthy(previous), Self.isGreater(previous, than: zoom) {
-                return report(path, "stop zoom values must appear in ascending order", value: zoom, lineOf: join(keyPath, "zoom"))
+                return report(path, "stop zoom values must appear in ascending order", value: zoom, lineOf: Self.join(keyPath, "zoom"))
             }
             if !Self.strictlyEqual(zoom, context.previousZoom) {
                 context.previousZoom = zoom
@@ -103,7 +103,7 @@ extension StyleValidator {
                 context.domainValues = []
             }
             for (name, member) in key.members {
-                let child = join(keyPath, name)
+                let child = Self.join(keyPath, name)
                 switch name {
                 case "zoom":
                     if member.numberValue == nil { reportType(child, expected: "number", found: member) }

@@ -48,6 +48,51 @@ public struct StyleValidator: Sendable {
         }
     }
 
+    /// What a large style's check built, moved here from the thread that checked it, to be freed by
+    /// another thread: a copy would not do, as whichever thread let go of its copy last would free it.
+    private final class Leftovers: Sendable {
+        private let contents: Mutex<(validator: StyleValidator, document: JSONValue)?>
+
+        init(_ validator: consuming StyleValidator, _ document: consuming JSONValue) {
+            contents = Mutex((validator, document))
+        }
+
+        /// Frees what was moved here on a thread of its own at the idle scheduling priority, which
+        /// runs only on a core that has nothing else to run. A worker thread of normal priority
+        /// woken for it took the caller's core from it for a millisecond (the wake-up lands on the
+        /// waker's core), while the caller had only its answer left to give.
+        func freeWhenIdle() {
+            #if os(Linux)
+            var thread = pthread_t()
+            let context = Unmanaged.passRetained(self).toOpaque()
+            let started = pthread_create(&thread, nil, { context in
+                var parameters = sched_param()
+                _ = pthread_setschedparam(pthread_self(), Leftovers.idlePolicy, &parameters)
+                Unmanaged<Leftovers>.fromOpaque(context!).takeRetainedValue().free()
+                return nil
+            }, context)
+            guard started == 0 else {
+                Unmanaged<Leftovers>.fromOpaque(context).release()
+                return free()
+            }
+            pthread_detach(thread)
+            #else
+            DispatchQueue.global(qos: .background).async { self.free() }
+            #endif
+        }
+
+        #if os(Linux)
+        /// Linux's `SCHED_IDLE` policy (`<linux/sched.h>`), which Glibc's module does not export.
+        private static let idlePolicy: Int32 = 5
+        #endif
+
+        /// Frees what was moved here, on the calling thread.
+        private func free() {
+            let taken = contents.withLock { $0.take() }
+            withExtendedLifetime(taken) {}
+        }
+    }
+
     /// The parsed reference, shared by every validation.
     static let parsedReference: JSONObject = parseReference()
 
@@ -76,6 +121,24 @@ public struct StyleValidator: Sendable {
         reference = Self.parsedReference
     }
 
+    /// The check of `document`, read from `bytes` with the layers at `layerRanges` summarized, its
+    /// diagnostics in gl-style-validate's order.
+    private init(checking document: JSONValue, layersAt layerRanges: [Range<Int>]?, in bytes: [UInt8]) {
+        self.init()
+        self.layerRanges = layerRanges
+        if layerRanges != nil { self.bytes = bytes }
+        lines = DocumentLines(bytes: bytes)
+        validateRoot(document)
+        // gl-style-validate sorts its errors by line with `a.line - b.line`, NaN for none.
+        JavaScriptArraySort.sort(&diagnostics) { a, b in
+            guard let first = a.line, let second = b.line else { return .nan }
+            return Double(first - second)
+        }
+        if hasImports {
+            diagnostics.append(StyleDiagnostic(message: Self.ignoredImportsNote, line: lines.line("imports"), isWarning: true))
+        }
+    }
+
     /// Every problem of the style in `bytes` under the `flavor` specification, in the order that
     /// flavor's gl-style-validate reports them. MapLibre's validator says nothing of root keys it
     /// does not know, so a MapLibre check of a style with `imports` ends with one warning of ours,
@@ -94,19 +157,15 @@ public struct StyleValidator: Sendable {
         // one use, are read on other threads while this one reads the document.
         if isLarge { DispatchQueue.global().async { _ = parsedReference } }
         if bytes.count >= copiedSpecificationSize { DispatchQueue.global().async { _ = workerReferences } }
-        let parsed: (value: JSONValue, elements: [Range<Int>]?)
+        let document: JSONValue
+        let elements: [Range<Int>]?
         do {
             // What validating one layer reads of the others: an object layer's id, ref and type.
-            parsed = try JSONParser.parse(bytes, summarizingElementsOf: "layers", keeping: ["id", "ref", "type"])
+            (document, elements) = try JSONParser.parse(bytes, summarizingElementsOf: "layers", keeping: ["id", "ref", "type"])
         } catch {
             return syntaxDiagnostics(bytes, error)
         }
-        let document = parsed.value
-        var validator = StyleValidator()
-        validator.layerRanges = parsed.elements
-        if parsed.elements != nil { validator.bytes = bytes }
-        validator.lines = DocumentLines(bytes: bytes)
-        validator.validateRoot(document)
+        let validator = StyleValidator(checking: document, layersAt: elements, in: bytes)
         if validator.layerIsUnreadable {
             do {
                 _ = try JSONParser.parse(bytes)
@@ -114,21 +173,13 @@ public struct StyleValidator: Sendable {
                 return syntaxDiagnostics(bytes, error)
             }
         }
-        // gl-style-validate sorts its errors by line with `a.line - b.line`, NaN for none.
-        JavaScriptArraySort.sort(&validator.diagnostics) { a, b in
-            guard let first = a.line, let second = b.line else { return .nan }
-            return Double(first - second)
-        }
-        if validator.hasImports {
-            validator.diagnostics.append(StyleDiagnostic(message: Self.ignoredImportsNote, line: validator.lines.line("imports"), isWarning: true))
-        }
         let diagnostics = validator.diagnostics
         if isLarge {
             // Freeing what a large style's check built — its document, a thousand compiled
-            // expressions — took a tenth of the check: a worker thread frees it while the caller
-            // goes on with the diagnostics.
-            let leftovers = (validator, document)
-            DispatchQueue.global().async { withExtendedLifetime(leftovers) {} }
+            // expressions — took a tenth of the check: another thread frees it, at idle priority,
+            // while the caller goes on with the diagnostics.
+            let leftovers = Leftovers(consume validator, consume document)
+            leftovers.freeWhenIdle()
         }
         return diagnostics
     }
@@ -178,7 +229,14 @@ public struct StyleValidator: Sendable {
         (reference["source"]?.arrayValue ?? []).compactMap(\.stringValue).flatMap { section($0)?["type"]?["values"]?.objectValue?.keys ?? [] }
     }
 
-    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    /// What the reference looks `key` up by: its part before the first dot (`text-field.en` is
+    /// `text-field`), found without splitting the key into an array of parts.
+    static func specKey(_ key: String) -> String {
+        guard let dot = key.utf8.firstIndex(of: UInt8(ascii: ".")) else { return key }
+        return String(key[..<dot])
+    }
+
+    static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     // MARK: - Root
 
@@ -208,7 +266,7 @@ public struct StyleValidator: Sendable {
                 if value.objectValue == nil { reportType(key, expected: "object", found: value) }
             default:
                 // Unknown root keys are allowed, as in gl-style-validate.
-                let specKey = key.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? key
+                let specKey = Self.specKey(key)
                 if let entry = spec[specKey]?.objectValue { validateValue(value, path: key, spec: entry) }
             }
         }
@@ -227,7 +285,7 @@ public struct StyleValidator: Sendable {
         let ranges = JSONValue.object(JSONObject([("type", .string("array")), ("value", .string("string"))]))
         let face = JSONObject([("url", string), ("unicode-range", ranges)])
         for (name, font) in fonts.members {
-            let child = join(path, name)
+            let child = Self.join(path, name)
             switch font {
             case .string:
                 continue
@@ -249,7 +307,7 @@ public struct StyleValidator: Sendable {
         }
         let spec = section(name) ?? JSONObject()
         for (key, member) in object.members {
-            let path = join(name, key)
+            let path = Self.join(name, key)
             if let entry = spec[key]?.objectValue {
                 let before = diagnostics.count
                 validateValue(member, path: path, spec: entry)
@@ -321,7 +379,7 @@ public struct StyleValidator: Sendable {
                                                line: nil, identifier: "source.canvas"))
         default:
             let types = sourceTypes
-            report(join(path, "type"), "expected one of [\(types.joined(separator: ", "))], \(JSONWriter.string(type)) found", value: type)
+            report(Self.join(path, "type"), "expected one of [\(types.joined(separator: ", "))], \(JSONWriter.string(type)) found", value: type)
         }
     }
 
@@ -333,7 +391,7 @@ public struct StyleValidator: Sendable {
         let encodingName = Self.isPresent(source["encoding"]) ? "\"\(Self.javaScriptString(source["encoding"]))\"" : "Default"
         let before = diagnostics.count
         for (key, value) in source.members {
-            let child = join(path, key)
+            let child = Self.join(path, key)
             if !isCustom && ["redFactor", "greenFactor", "blueFactor", "baseShift"].contains(key) {
                 report(child, "In \"\(path)\": \"\(key)\" is only valid when \"encoding\" is set to \"custom\". \(encodingName) encoding found", value: value)
             } else if let entry = spec[key]?.objectValue {
@@ -355,10 +413,10 @@ public struct StyleValidator: Sendable {
         case .number, .bool:
             diagnostics.append(StyleDiagnostic(message: "\(path).__line__: string expected, number found", line: nil))
         case .object(let members):
-            for (key, member) in members.members where member.stringValue == nil { reportType(join(path, key), expected: "string", found: member) }
+            for (key, member) in members.members where member.stringValue == nil { reportType(Self.join(path, key), expected: "string", found: member) }
         case .array(let elements):
             for (index, element) in elements.enumerated() where element.stringValue == nil {
-                report(join(path, String(index)), "string expected, \(element.typeName) found", value: element, lineOf: "\(path)[\(index)]")
+                report(Self.join(path, String(index)), "string expected, \(element.typeName) found", value: element, lineOf: "\(path)[\(index)]")
             }
         default:
             return
@@ -512,23 +570,23 @@ public struct StyleValidator: Sendable {
         if Self.isPresent(id) {
             for earlierIndex in LayerID(id).flatMap({ layersByID[$0] }) ?? [] where earlierIndex < index {
                 let previousLine = lines.line("layers[\(earlierIndex)].id").map(String.init) ?? "undefined"
-                report(path, "duplicate layer id \"\(Self.javaScriptString(id))\", previously used at line \(previousLine)", value: id, lineOf: join(path, "id"))
+                report(path, "duplicate layer id \"\(Self.javaScriptString(id))\", previously used at line \(previousLine)", value: id, lineOf: Self.join(path, "id"))
             }
         }
         let name = Self.javaScriptString(id)
         if let ref = layer["ref"] {
             for key in ["type", "source", "source-layer", "filter", "layout"] where layer[key] != nil {
-                report(path, "\"\(key)\" is prohibited for ref layers", value: layer[key], lineOf: join(path, key))
+                report(path, "\"\(key)\" is prohibited for ref layers", value: layer[key], lineOf: Self.join(path, key))
             }
             if let parentIndex = LayerID(ref).flatMap({ layersByID[$0]?.last }) {
                 let parent = layers[parentIndex]
                 if Self.isPresent(parent["ref"]) {
-                    report(path, "ref cannot reference another ref layer", value: ref, lineOf: join(path, "ref"))
+                    report(path, "ref cannot reference another ref layer", value: ref, lineOf: Self.join(path, "ref"))
                 } else {
                     type = parent["type"]
                 }
             } else {
-                report(path, "ref layer \"\(Self.javaScriptString(ref))\" not found", value: ref, lineOf: join(path, "ref"))
+                report(path, "ref layer \"\(Self.javaScriptString(ref))\" not found", value: ref, lineOf: Self.join(path, "ref"))
             }
         } else if !Self.strictlyEqual(type, .string("background")) {
             if let source = layer["source"], source != .null {
@@ -539,24 +597,23 @@ public struct StyleValidator: Sendable {
         }
         if Self.strictlyEqual(type, .string("raster")), let paint = layer["paint"]?.objectValue,
            Self.isPresent(paint["resampling"]), Self.isPresent(paint["raster-resampling"]) {
-            report(path, "layer \"\(name)\" redundantly specifies \"resampling\" and \"raster-resampling\" paint properties, but only one is allowed. It is advised to use \"resampling\".", value: layer["paint"], lineOf: join(path, "paint"))
+            report(path, "layer \"\(name)\" redundantly specifies \"resampling\" and \"raster-resampling\" paint properties, but only one is allowed. It is advised to use \"resampling\".", value: layer["paint"], lineOf: Self.join(path, "paint"))
         }
         let spec = section("layer") ?? JSONObject()
         // A layout or paint of a type the spec does not have is not looked into.
         let typeName = type.map { Self.javaScriptString($0) }
         for (key, value) in layer.members {
-            let child = join(path, key)
-            let specKey = key.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? key
+            let specKey = Self.specKey(key)
             switch specKey {
             case "type":
-                if let entry = spec["type"]?.objectValue { validateValue(value, path: join(path, "type"), spec: entry) }
+                if let entry = spec["type"]?.objectValue { validateValue(value, path: Self.join(path, "type"), spec: entry) }
             case "layout", "paint":
-                validateProperties(value, path: child, section: typeName.map { "\(specKey)_\($0)" }, isLayout: specKey == "layout")
+                validateProperties(value, path: Self.join(path, key), section: typeName.map { "\(specKey)_\($0)" }, isLayout: specKey == "layout")
             case "filter":
-                validateFilter(value, path: child)
+                validateFilter(value, path: Self.join(path, key))
             default:
                 // Unknown layer keys are allowed, as in gl-style-validate.
-                if let entry = spec[specKey]?.objectValue { validateValue(value, path: child, spec: entry) }
+                if let entry = spec[specKey]?.objectValue { validateValue(value, path: Self.join(path, key), spec: entry) }
             }
         }
         if layer["id"] == nil { report(path, "missing required property \"id\"", value: whole) }
@@ -567,7 +624,7 @@ public struct StyleValidator: Sendable {
         let key = layer["source"]
         let name = Self.javaScriptString(layer["id"])
         guard let source = Self.member(of: sources, named: key), source != .null else {
-            return report(path, "source \"\(Self.javaScriptString(key))\" not found", value: key, lineOf: join(path, "source"))
+            return report(path, "source \"\(Self.javaScriptString(key))\" not found", value: key, lineOf: Self.join(path, "source"))
         }
         let sourceType = source.objectValue?["type"]
         func sourceIs(_ name: String) -> Bool { Self.strictlyEqual(sourceType, .string(name)) }
@@ -589,7 +646,7 @@ public struct StyleValidator: Sendable {
         } else {
             message = nil
         }
-        if let message { report(path, message, value: key, lineOf: join(path, "source")) }
+        if let message { report(path, message, value: key, lineOf: Self.join(path, "source")) }
     }
 
     private mutating func validateProperties(_ value: JSONValue, path: String, section name: String?, isLayout: Bool) {
@@ -599,21 +656,21 @@ public struct StyleValidator: Sendable {
         }
         // A layer of unknown type has its type reported; its properties are not checked.
         guard let spec = name.flatMap({ section($0) }) else { return }
+        // A property's path is made only when something needs it: most properties have no problem.
         for (key, member) in object.members {
-            let child = join(path, key)
             if let entry = spec[key]?.objectValue {
                 if case .string(let text) = member, let token = Self.interpolationToken(text), Self.supportsDataExpressions(entry), entry["tokens"] == nil {
-                    report(child, "\"\(key)\" does not support interpolation syntax\nUse an identity property function instead: `{ \"type\": \"identity\", \"property\": \(JSONWriter.string(.string(token))) }`.", value: member)
+                    report(Self.join(path, key), "\"\(key)\" does not support interpolation syntax\nUse an identity property function instead: `{ \"type\": \"identity\", \"property\": \(JSONWriter.string(.string(token))) }`.", value: member)
                     continue
                 }
                 if key == "text-font", name == "layout_symbol", member["type"] == .string("identity") {
-                    report(child, "\"text-font\" does not support identity functions", value: member)
+                    report(Self.join(path, key), "\"text-font\" does not support identity functions", value: member)
                 }
-                validateValue(member, path: child, spec: entry, context: .property(layout: isLayout, key: key))
+                validateValue(member, path: Self.join(path, key), spec: entry, context: .property(layout: isLayout, key: key))
             } else if !isLayout, key.hasSuffix("-transition"), spec[String(key.dropLast("-transition".count))]?["transition"] == .bool(true) {
-                validateObject(member.objectValue ?? JSONObject(), path: child, spec: section("transition") ?? JSONObject(), whole: member)
+                validateObject(member.objectValue ?? JSONObject(), path: Self.join(path, key), spec: section("transition") ?? JSONObject(), whole: member)
             } else {
-                report(child, "unknown property \"\(key)\"", value: member)
+                report(Self.join(path, key), "unknown property \"\(key)\"", value: member)
             }
         }
     }
@@ -628,8 +685,8 @@ public struct StyleValidator: Sendable {
             return
         }
         for (key, value) in object.members {
-            let child = join(path, key)
-            let specKey = key.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? key
+            let child = Self.join(path, key)
+            let specKey = Self.specKey(key)
             if readsPromoteId && specKey == "promoteId" {
                 validatePromoteId(value, path: child)
             } else if let entry = spec[specKey]?.objectValue {
@@ -659,68 +716,68 @@ public struct StyleValidator: Sendable {
     /// The `function` section of the reference.
     var functionSection: JSONObject { section("function") ?? JSONObject() }
 
-    mutating func validateValue(_ value: JSONValue, path: String, spec: JSONObject, context: ExpressionContext = .plain) {
+    mutating func validateValue(_ value: JSONValue, path: @autoclosure () -> String, spec: JSONObject, context: ExpressionContext = .plain) {
         if case .object(let object) = value, spec["expression"] != nil || spec["property-type"] != nil || spec["function"] != nil {
-            return validateFunction(object, path: path, whole: value, propertySpec: spec)
+            return validateFunction(object, path: path(), whole: value, propertySpec: spec)
         }
         if spec["expression"] != nil, Self.isExpression(value) {
-            return validateExpression(value, path: path, spec: spec, context: context)
+            return validateExpression(value, path: path(), spec: spec, context: context)
         }
         guard let type = spec["type"]?.stringValue else { return }
         switch type {
         case "filter":
-            validateFilter(value, path: path)
+            validateFilter(value, path: path())
         case "number":
-            guard case .number(let n) = value else { return reportType(path, expected: "number", found: value) }
+            guard case .number(let n) = value else { return reportType(path(), expected: "number", found: value) }
             if let minimum = spec["minimum"]?.numberValue, n < minimum {
-                report(path, "\(JSONWriter.formatNumber(n)) is less than the minimum value \(JSONWriter.formatNumber(minimum))", value: value)
+                report(path(), "\(JSONWriter.formatNumber(n)) is less than the minimum value \(JSONWriter.formatNumber(minimum))", value: value)
             }
             if let maximum = spec["maximum"]?.numberValue, n > maximum {
-                report(path, "\(JSONWriter.formatNumber(n)) is greater than the maximum value \(JSONWriter.formatNumber(maximum))", value: value)
+                report(path(), "\(JSONWriter.formatNumber(n)) is greater than the maximum value \(JSONWriter.formatNumber(maximum))", value: value)
             }
         case "formatted", "resolvedImage":
             // Anything but a string is read as an expression, as the reference does.
             if case .string = value { return }
-            validateExpression(value, path: path, spec: spec, context: context)
+            validateExpression(value, path: path(), spec: spec, context: context)
         case "projectionDefinition":
             // An array that is not an expression (those were read above) is never a projection: the
             // reference's check of its elements' types sees the boxes its reader puts them in.
             switch value {
             case .string: return
-            case .array: report(path, "projection expected, invalid array \(JSONWriter.string(value)) found", value: value)
-            default: report(path, "projection expected, invalid type \"\(value.typeName)\" found", value: value)
+            case .array: report(path(), "projection expected, invalid array \(JSONWriter.string(value)) found", value: value)
+            default: report(path(), "projection expected, invalid type \"\(value.typeName)\" found", value: value)
             }
         case "string":
             if case .string = value { return }
-            reportType(path, expected: "string", found: value)
+            reportType(path(), expected: "string", found: value)
         case "boolean":
             if case .bool = value { return }
-            reportType(path, expected: "boolean", found: value)
+            reportType(path(), expected: "boolean", found: value)
         case "enum":
             let values: [JSONValue] = spec["values"]?.objectValue?.keys.map(JSONValue.string) ?? spec["values"]?.arrayValue ?? []
             if values.contains(value) { return }
             let listed = values.map { $0.stringValue ?? JSONWriter.string($0) }.joined(separator: ", ")
-            report(path, "expected one of [\(listed)], \(JSONWriter.string(value)) found", value: value)
+            report(path(), "expected one of [\(listed)], \(JSONWriter.string(value)) found", value: value)
         case "color":
-            guard case .string(let text) = value else { return reportType(path, expected: "color", found: value) }
-            if !CSSColor.isColor(text) { report(path, "color expected, \(shown(value)) found", value: value) }
+            guard case .string(let text) = value else { return reportType(path(), expected: "color", found: value) }
+            if !CSSColor.isColor(text) { report(path(), "color expected, \(shown(value)) found", value: value) }
         case "array":
-            validateArray(value, path: path, spec: spec)
+            validateArray(value, path: path(), spec: spec)
         case "numberArray", "colorArray":
             // One value, or a non-empty array of them.
             // One value or each element, by type alone: the reference checks no range here.
             let one = JSONObject([("type", .string(type == "numberArray" ? "number" : "color"))])
-            guard case .array(let elements) = value else { return validateValue(value, path: path, spec: one) }
-            guard !elements.isEmpty else { return report(path, "array length at least 1 expected, length 0 found", value: value) }
-            for (index, item) in elements.enumerated() { validateValue(item, path: "\(path)[\(index)]", spec: one) }
+            guard case .array(let elements) = value else { return validateValue(value, path: path(), spec: one) }
+            guard !elements.isEmpty else { return report(path(), "array length at least 1 expected, length 0 found", value: value) }
+            for (index, item) in elements.enumerated() { validateValue(item, path: "\(path())[\(index)]", spec: one) }
         case "*":
             return
         default:
             if let sectionSpec = section(type) {
                 if sectionSpec["type"] != nil, sectionSpec["values"] != nil {
-                    validateValue(value, path: path, spec: sectionSpec)
+                    validateValue(value, path: path(), spec: sectionSpec)
                 } else {
-                    validateObject(value.objectValue ?? JSONObject(), path: path, spec: sectionSpec, whole: value)
+                    validateObject(value.objectValue ?? JSONObject(), path: path(), spec: sectionSpec, whole: value)
                 }
             }
         }

@@ -136,14 +136,34 @@ struct StyleValidatorTests {
     @Test func aLargeStyleChecksItsLayersInPartsAndReportsThemInOrder() {
         // 400 layers, every seventh with a mistake (one in every part), the layers of unequal size:
         // checked in parts on several threads, the diagnostics still come in the layers' order.
+        // Over 512 KB, the style takes every path of a large one: the specification read on other
+        // threads, a copy of it for each thread, and what the check built freed on a thread of its
+        // own — and a second check, while the first one's is freed, says the same.
         let layers = (0..<400).map { index -> String in
-            let padding = String(repeating: " ", count: index % 50 * 20)
+            let padding = String(repeating: " ", count: index % 50 * 50)
             let paint = index % 7 == 0 ? "\"fill-bogus-\(index)\": 1" : "\"fill-opacity\": [\"interpolate\", [\"linear\"], [\"zoom\"], 5, 0, 10, 1]"
             return "{\"id\": \"l\(index)\", \"type\": \"fill\", \"source\": \"v\", \"source-layer\": \"s\",\(padding) \"paint\": {\(paint)}}"
         }
         let style = "{\"version\": 8, \"sources\": {\"v\": {\"type\": \"vector\", \"url\": \"u\"}},\n\"layers\": [\n" + layers.joined(separator: ",\n") + "]}"
         let expected = stride(from: 0, to: 400, by: 7).map { "\($0 + 3): layers[\($0)].paint.fill-bogus-\($0): unknown property \"fill-bogus-\($0)\"" }
+        #expect(style.utf8.count > 512 * 1024)
         #expect(check(style) == expected)
+        #expect(check(style) == expected)
+    }
+
+    @Test func aKeyIsLookedUpByItsPartBeforeTheFirstDot() {
+        #expect(StyleValidator.specKey("paint") == "paint")
+        #expect(StyleValidator.specKey("paint.night") == "paint")
+        #expect(StyleValidator.specKey("a.b.c") == "a")
+        #expect(StyleValidator.specKey(".x") == "")
+        #expect(StyleValidator.specKey("x.") == "x")
+        #expect(StyleValidator.specKey("é.ü") == "é")
+        // A layer's `paint.night` is checked as its `paint`, a root `zoom.x` as its `zoom`, as
+        // gl-style-validate checks them.
+        #expect(check(#"{"version": 8, "sources": {}, "zoom.x": "a", "layers": [{"id": "b", "type": "background", "paint.night": {"background-opacity": "x"}}]}"#) == [
+            "1: zoom.x: number expected, string found",
+            "1: layers[0].paint.night.background-opacity: number expected, string found",
+        ])
     }
 
     @Test func theLayersArePartedByTheirText() {
