@@ -10,37 +10,42 @@ enum CSSColor {
 
     /// The color's straight (not premultiplied) red, green, blue and alpha, each from 0 to 1, or nil.
     static func parse(_ text: String) -> (red: Double, green: Double, blue: Double, alpha: Double)? {
-        let input = normalized(text)
+        // Most colors are written trimmed and in lower case already: those are read as they are.
+        let input = isNormalized(text) ? text : normalized(text)
+        // No name starts with `#`: a hex color, nearly every other color, skips the names.
+        if input.utf8.first == UInt8(ascii: "#") { return hex(input.utf8.dropFirst()) }
         if input == "transparent" { return (0, 0, 0, 0) }
         if let (r, g, b) = names[input] { return (Double(r) / 255, Double(g) / 255, Double(b) / 255, 1) }
-        if input.first == "#" { return hex(Array(input.utf8.dropFirst())) }
         var scanner = Scanner(Array(input.utf8))
         if scanner.skip("rgba(") || scanner.skip("rgb(") {
             return scanner.functionArguments(hue: false).flatMap(rgb)
         }
-        scanner = Scanner(Array(input.utf8))
         if scanner.skip("hsla(") || scanner.skip("hsl(") {
             return scanner.functionArguments(hue: true).flatMap(hsl)
         }
         return nil
     }
 
-    /// `#` followed by 3, 4, 6 or 8 hexadecimal digits.
-    private static func hex(_ digits: [UInt8]) -> (Double, Double, Double, Double)? {
-        guard [3, 4, 6, 8].contains(digits.count) else { return nil }
-        let values = digits.map { digit -> Int? in
+    /// `#` followed by 3, 4, 6 or 8 hexadecimal digits, read without copying them.
+    private static func hex(_ digits: Substring.UTF8View) -> (Double, Double, Double, Double)? {
+        let count = digits.count
+        guard count == 3 || count == 4 || count == 6 || count == 8 else { return nil }
+        // The digits as one number, four bits each.
+        var bits: UInt32 = 0
+        for digit in digits {
+            let nibble: UInt8
             switch digit {
-            case 0x30...0x39: Int(digit - 0x30)
-            case 0x61...0x66: Int(digit - 0x61 + 10)
-            default: nil
+            case 0x30...0x39: nibble = digit - 0x30
+            case 0x61...0x66: nibble = digit - 0x61 + 10
+            default: return nil
             }
+            bits = bits << 4 | UInt32(nibble)
         }
-        guard values.allSatisfy({ $0 != nil }) else { return nil }
-        let nibbles = values.map { $0 ?? 0 }
-        let step = digits.count < 6 ? 1 : 2
+        let step = count < 6 ? 1 : 2
         func channel(_ index: Int) -> Double {
-            guard index * step < nibbles.count else { return 1 }
-            let value = step == 1 ? nibbles[index] * 17 : nibbles[index * 2] * 16 + nibbles[index * 2 + 1]
+            guard index * step < count else { return 1 }
+            let shift = UInt32((count - (index + 1) * step) * 4)
+            let value = step == 1 ? (bits >> shift & 0xF) * 17 : bits >> shift & 0xFF
             return Double(value) / 255
         }
         return (channel(0), channel(1), channel(2), channel(3))
@@ -89,6 +94,16 @@ enum CSSColor {
     }
 
     /// The text in lower case, without surrounding white space.
+    /// Whether `text` is ASCII with no upper-case letter and no white space at either end: what
+    /// `normalized(_:)` would give back unchanged.
+    private static func isNormalized(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last, !isSpace(first), !isSpace(last) else { return utf8.isEmpty }
+        return !utf8.contains { $0 >= 0x80 || (0x41...0x5A).contains($0) }
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+
     private static func normalized(_ text: String) -> String {
         let utf8 = text.utf8
         guard utf8.allSatisfy({ $0 < 0x80 }) else {
@@ -97,7 +112,6 @@ enum CSSColor {
         }
         // ASCII (nearly every color): trim and lower-case the bytes.
         var bytes = Array(utf8)
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
         while let last = bytes.last, isSpace(last) { bytes.removeLast() }
         let start = bytes.firstIndex { !isSpace($0) } ?? bytes.count
         for index in start..<bytes.count where (0x41...0x5A).contains(bytes[index]) { bytes[index] += 0x20 }
@@ -113,7 +127,12 @@ enum CSSColor {
             var separators: String = ""
 
             /// All spaces, all commas, or spaces then a slash before the alpha.
-            var hasValidSeparators: Bool { ["  ", "  /", ",,", ",,,"].contains(separators) }
+            var hasValidSeparators: Bool {
+                switch separators {
+                case "  ", "  /", ",,", ",,,": true
+                default: false
+                }
+            }
         }
 
         let bytes: [UInt8]

@@ -294,8 +294,28 @@ struct StyleValidatorTests {
                       "transparent", "rgb(255 0 0 / 50%)", "rgb(300, 0, 0)", "rgba(0,0,0,2)", "hsl(1, 200%, 5%)"] {
             #expect(CSSColor.isColor(color), "\(color)")
         }
-        for bad in ["", "#ff", "#gggggg", "rgb(255, 0 0)", "rgb(10%, 0, 0)", "hsl(1, 2, 3)", "valueOf", "__proto__", "not a color"] {
+        for bad in ["", "#ff", "#gggggg", "rgb(255, 0 0)", "rgb(10%, 0, 0)", "hsl(1, 2, 3)", "valueOf", "__proto__", "not a color", "#12345", "#ffg", " ", "#"] {
             #expect(!CSSColor.isColor(bad), "\(bad)")
+        }
+    }
+
+    @Test func readsAColorsChannelsWhetherWrittenTrimmedAndInLowerCaseOrNot() throws {
+        let cases: [(String, [Double])] = [
+            ("#fff", [255, 255, 255, 255]),
+            ("#0a0b0c", [10, 11, 12, 255]),
+            ("#1234", [0x11, 0x22, 0x33, 0x44]),
+            ("#a0b1c2d3", [0xA0, 0xB1, 0xC2, 0xD3]),
+            ("  #ABC\t", [0xAA, 0xBB, 0xCC, 255]),
+            ("#A0B1C2", [0xA0, 0xB1, 0xC2, 255]),
+            ("Red", [255, 0, 0, 255]),
+            (" transparent ", [0, 0, 0, 0]),
+            ("rgb(0, 51, 255)", [0, 51, 255, 255]),
+            ("RGBA(0, 51, 255, 0.2)", [0, 51, 255, 51]),
+            ("hsl(0, 100%, 50%)", [255, 0, 0, 255]),
+        ]
+        for (text, expected) in cases {
+            let color = try #require(CSSColor.parse(text), "\(text)")
+            #expect([color.red, color.green, color.blue, color.alpha].map { ($0 * 255).rounded() } == expected, "\(text)")
         }
     }
 }
