@@ -65,7 +65,7 @@ enum CSSColor {
         let values = arguments.values
         let rgba = (clamp(values[0] / maximum, 0, 1), clamp(values[1] / maximum, 0, 1), clamp(values[2] / maximum, 0, 1),
                     values.count > 3 ? alpha(values[3], percent: arguments.percent[3]) : 1)
-        return [rgba.0, rgba.1, rgba.2, rgba.3].contains(where: \.isNaN) ? nil : rgba
+        return rgba.0.isNaN || rgba.1.isNaN || rgba.2.isNaN || rgba.3.isNaN ? nil : rgba
     }
 
     private static func hsl(_ arguments: Scanner.Arguments) -> (Double, Double, Double, Double)? {
@@ -73,7 +73,7 @@ enum CSSColor {
         let values = arguments.values
         let hue = values[0], saturation = clamp(values[1], 0, 100) / 100, lightness = clamp(values[2], 0, 100) / 100
         let alpha = values.count > 3 ? alpha(values[3], percent: arguments.percent[3]) : 1
-        guard ![hue, saturation, lightness, alpha].contains(where: \.isNaN) else { return nil }
+        guard !(hue.isNaN || saturation.isNaN || lightness.isNaN || alpha.isNaN) else { return nil }
         var angle = hue.truncatingRemainder(dividingBy: 360)
         if angle < 0 { angle += 360 }
         func channel(_ n: Double) -> Double {
@@ -125,6 +125,12 @@ enum CSSColor {
             var values: [Double] = []
             var percent: [Bool] = []
             var separators: String = ""
+
+            /// Room for four arguments at once, not grown one at a time.
+            init() {
+                values.reserveCapacity(4)
+                percent.reserveCapacity(4)
+            }
 
             /// All spaces, all commas, or spaces then a slash before the alpha.
             var hasValidSeparators: Bool {
