@@ -75,7 +75,9 @@ let package = Package(
         .target(name: "MapSimJSON"),
         // ICU's collation, from the ICU inside Foundation on Linux, for the `collator` expression.
         .target(name: "CICUCollation", linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]),
-        .target(name: "MapSimStyle", dependencies: ["MapSimJSON", "CICUCollation"]),
+        // Threads started on another core than their creator's, for the checks of a style's layers.
+        .target(name: "CThreadPlacement"),
+        .target(name: "MapSimStyle", dependencies: ["MapSimJSON", "CICUCollation", "CThreadPlacement"]),
         .target(
             name: "MapSim",
             dependencies: [

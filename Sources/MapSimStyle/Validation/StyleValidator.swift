@@ -102,7 +102,7 @@ public struct StyleValidator: Sendable {
         let count = threadCount - 1
         guard count > 0 else { return [] }
         let copies = Mutex<[JSONObject?]>(Array(repeating: nil, count: count))
-        DispatchQueue.concurrentPerform(iterations: count) { index in
+        ParallelThreads.run(count) { index in
             let copy = parseReference()
             copies.withLock { $0[index] = copy }
         }
@@ -153,10 +153,16 @@ public struct StyleValidator: Sendable {
     /// The style in `bytes` checked as MapLibre's gl-style-validate checks it.
     private static func validateAsMapLibre(_ bytes: [UInt8]) -> [StyleDiagnostic] {
         let isLarge = bytes.count >= largeDocumentSize
-        // The specification, and the copies of it that the threads checking the layers beside this
-        // one use, are read on other threads while this one reads the document.
-        if isLarge { DispatchQueue.global().async { _ = parsedReference } }
-        if bytes.count >= copiedSpecificationSize { DispatchQueue.global().async { _ = workerReferences } }
+        // The specification, then the copies of it that the threads checking the layers beside this
+        // one use, are read on another core while this one reads the document: this thread needs
+        // the specification first, and the copies only once the layers are checked.
+        let readsCopies = bytes.count >= copiedSpecificationSize
+        if isLarge {
+            ParallelThreads.detach {
+                _ = parsedReference
+                if readsCopies { _ = workerReferences }
+            }
+        }
         let document: JSONValue
         let elements: [Range<Int>]?
         do {
@@ -454,7 +460,7 @@ public struct StyleValidator: Sendable {
         // a value looked up or compared is retained and released, and threads that count
         // references on the same objects take their cache lines from each other at every count
         // (almost a quarter of the check's samples were such counts).
-        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        ParallelThreads.run(threads) { thread in
             var validator = base
             validator.compiled = ExpressionCompileCache(inFrontOf: base.compiled)
             if thread > 0, thread <= copies.count { validator.reference = copies[thread - 1] }
