@@ -537,8 +537,10 @@ public struct StyleValidator: Sendable {
     /// How many parts a large style's layers are cut into.
     private static let partsCheckedInParallel = 64
 
-    /// From how many layers a style's layers are checked on several threads.
-    private static let layersCheckedInParallel = 128
+    /// From how many layers a style's layers are checked on several threads: with the threads
+    /// started on another core at once (`ParallelThreads`), from 32 rather than 128 (OSM Bright,
+    /// 123 layers, 2.62 → 2.35 ms; Mapbox Bright, 99 layers, 2.33 → 2.19 ms).
+    private static let layersCheckedInParallel = 32
 
     private mutating func validateLayers(_ layers: [JSONValue], in indices: Range<Int>, sources: JSONValue?) {
         for index in indices {

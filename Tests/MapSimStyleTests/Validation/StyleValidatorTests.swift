@@ -50,10 +50,10 @@ struct StyleValidatorTests {
         #expect(answers == (0..<3).flatMap { _ in paths }.map { index.line($0) })
     }
 
-    @Test(arguments: [3, 140])
+    @Test(arguments: [3, 40, 140])
     func wrongTextInsideALayersUnkeptMembersIsTheWholeDocumentsSyntaxError(layerCount: Int) throws {
         // The first reading passes over a layer's members but its id, ref and type by their
-        // brackets; the layer's own reading (on one thread, or in parallel from 128 layers) checks them.
+        // brackets; the layer's own reading (on one thread, or in parallel from 32 layers) checks them.
         func style(_ broken: String, at brokenIndex: Int) -> [UInt8] {
             let layers = (0..<layerCount).map { index in
                 index == brokenIndex ? broken : "{\"id\": \"l\(index)\", \"type\": \"background\", \"paint\": {\"background-color\": \"#fff\"}}"
