@@ -38,32 +38,48 @@ enum ParallelThreads {
         #endif
     }
 
-    /// Starts `work` on a thread of its own that nothing waits for (it ends when `work` returns).
-    static func detach(_ work: @escaping @Sendable () -> Void) {
+    /// Starts `work` on a thread of its own that nothing waits for (it ends when `work` returns);
+    /// at the idle scheduling priority (Linux's `SCHED_IDLE`: it runs only on a core that has
+    /// nothing else to run) when `atIdlePriority`.
+    static func detach(atIdlePriority: Bool = false, _ work: @escaping @Sendable () -> Void) {
         #if os(Linux)
-        if let thread = start(work) { pthread_detach(thread) } else { DispatchQueue.global().async(execute: work) }
+        if let thread = start(work, atIdlePriority: atIdlePriority) {
+            pthread_detach(thread)
+        } else {
+            DispatchQueue.global(qos: atIdlePriority ? .background : .default).async(execute: work)
+        }
         #else
-        DispatchQueue.global().async(execute: work)
+        DispatchQueue.global(qos: atIdlePriority ? .background : .default).async(execute: work)
         #endif
     }
 
     #if os(Linux)
-    /// `work`, handed to a new thread.
+    /// `work`, handed to a new thread, and whether that thread runs at the idle priority.
     private final class Work: Sendable {
         let run: @Sendable () -> Void
+        let atIdlePriority: Bool
 
-        init(_ run: @escaping @Sendable () -> Void) {
+        init(_ run: @escaping @Sendable () -> Void, atIdlePriority: Bool) {
             self.run = run
+            self.atIdlePriority = atIdlePriority
         }
     }
 
+    /// Linux's `SCHED_IDLE` policy (`<linux/sched.h>`), which Glibc's module does not export.
+    private static let idlePolicy: Int32 = 5
+
     /// A joinable thread running `work`, started on another core; nil when it cannot be started.
-    private static func start(_ work: @escaping @Sendable () -> Void) -> pthread_t? {
-        let context = Unmanaged.passRetained(Work(work)).toOpaque()
+    private static func start(_ work: @escaping @Sendable () -> Void, atIdlePriority: Bool = false) -> pthread_t? {
+        let context = Unmanaged.passRetained(Work(work, atIdlePriority: atIdlePriority)).toOpaque()
         var thread = pthread_t()
         let failure = mapsim_thread_start_elsewhere(&thread, { context in
             mapsim_thread_release_placement()
-            Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().run()
+            let work = Unmanaged<Work>.fromOpaque(context!).takeRetainedValue()
+            if work.atIdlePriority {
+                var parameters = sched_param()
+                _ = pthread_setschedparam(pthread_self(), ParallelThreads.idlePolicy, &parameters)
+            }
+            work.run()
             return nil
         }, context)
         guard failure == 0 else {

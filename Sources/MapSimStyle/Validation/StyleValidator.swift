@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 import MapSimJSON
 import Synchronization
 
@@ -62,29 +61,8 @@ public struct StyleValidator: Sendable {
         /// woken for it took the caller's core from it for a millisecond (the wake-up lands on the
         /// waker's core), while the caller had only its answer left to give.
         func freeWhenIdle() {
-            #if os(Linux)
-            var thread = pthread_t()
-            let context = Unmanaged.passRetained(self).toOpaque()
-            let started = pthread_create(&thread, nil, { context in
-                var parameters = sched_param()
-                _ = pthread_setschedparam(pthread_self(), Leftovers.idlePolicy, &parameters)
-                Unmanaged<Leftovers>.fromOpaque(context!).takeRetainedValue().free()
-                return nil
-            }, context)
-            guard started == 0 else {
-                Unmanaged<Leftovers>.fromOpaque(context).release()
-                return free()
-            }
-            pthread_detach(thread)
-            #else
-            DispatchQueue.global(qos: .background).async { self.free() }
-            #endif
+            ParallelThreads.detach(atIdlePriority: true) { self.free() }
         }
-
-        #if os(Linux)
-        /// Linux's `SCHED_IDLE` policy (`<linux/sched.h>`), which Glibc's module does not export.
-        private static let idlePolicy: Int32 = 5
-        #endif
 
         /// Frees what was moved here, on the calling thread.
         private func free() {

@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import Testing
 @testable import MapSimStyle
@@ -29,15 +32,25 @@ struct ParallelThreadsTests {
         #expect(timeOuts == 0)
     }
 
-    @Test func detachedWorkRuns() {
+    @Test(arguments: [false, true])
+    func detachedWorkRunsAtTheIdlePriorityWhenAskedTo(atIdlePriority: Bool) {
         let done = DispatchSemaphore(value: 0)
-        let ran = Atomic<Bool>(false)
-        ParallelThreads.detach {
-            ran.store(true, ordering: .relaxed)
+        let policy = Atomic<Int32>(-1)
+        ParallelThreads.detach(atIdlePriority: atIdlePriority) {
+            #if os(Linux)
+            policy.store(sched_getscheduler(0), ordering: .relaxed)
+            #else
+            policy.store(0, ordering: .relaxed)
+            #endif
             done.signal()
         }
         #expect(done.wait(timeout: .now() + 60) == .success)
-        let didRun = ran.load(ordering: .relaxed)
-        #expect(didRun)
+        let ran = policy.load(ordering: .relaxed)
+        #if os(Linux)
+        // SCHED_IDLE is 5, SCHED_OTHER 0 (<linux/sched.h>).
+        #expect(ran == (atIdlePriority ? 5 : 0))
+        #else
+        #expect(ran == 0)
+        #endif
     }
 }
