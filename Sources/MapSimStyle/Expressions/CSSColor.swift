@@ -93,7 +93,6 @@ enum CSSColor {
         n.isNaN ? n : Swift.min(Swift.max(low, n), high)
     }
 
-    /// The text in lower case, without surrounding white space.
     /// Whether `text` is ASCII with no upper-case letter and no white space at either end: what
     /// `normalized(_:)` would give back unchanged.
     private static func isNormalized(_ text: String) -> Bool {
@@ -102,8 +101,10 @@ enum CSSColor {
         return !utf8.contains { $0 >= 0x80 || (0x41...0x5A).contains($0) }
     }
 
+    /// Whether `byte` is ASCII white space as CSS trims it.
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
 
+    /// The text in lower case, without surrounding white space.
     private static func normalized(_ text: String) -> String {
         let utf8 = text.utf8
         guard utf8.allSatisfy({ $0 < 0x80 }) else {

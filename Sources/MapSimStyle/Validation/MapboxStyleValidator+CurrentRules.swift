@@ -42,7 +42,7 @@ extension MapboxStyleValidator {
                 guard let typeSpec = section(sectionName)?["type"]?.objectValue, typeSpec["type"] == .string("enum") else { return [] }
                 return typeSpec["values"]?.objectValue?.keys ?? []
             }
-            return validateEnum(options.child(key: "\(options.key).type", value: type, path: options.path.map { Self.join($0, "type") },
+            return validateEnum(options.child(key: "\(options.key).type", value: type, path: options.path.map { StyleValidator.join($0, "type") },
                                               valueSpec: JSONObject([("values", .array(types.map(JSONValue.string)))])))
         }
     }
@@ -52,13 +52,13 @@ extension MapboxStyleValidator {
     /// error of the first member that is no array, or of the whole.
     private mutating func validateCurrentClusterProperties(_ properties: JSONValue, errors sourceErrors: [StyleDiagnostic],
                                                            options: Options) -> [StyleDiagnostic] {
-        let propertiesPath = options.path.map { Self.join($0, "clusterProperties") }
+        let propertiesPath = options.path.map { StyleValidator.join($0, "clusterProperties") }
         guard case .object(let members) = properties else {
             return [error("\(options.key).clusterProperties", "object expected, object found", value: options.value, path: options.path)]
         }
         var errors = sourceErrors
         for (name, definition) in Self.javaScriptOrder(members) {
-            let definitionPath = propertiesPath.map { Self.join($0, name) }
+            let definitionPath = propertiesPath.map { StyleValidator.join($0, name) }
             guard case .array(let parts) = definition else {
                 return [error("\(options.key).clusterProperties.\(name)", "array expected", value: definition, path: definitionPath)]
             }
@@ -95,7 +95,7 @@ extension MapboxStyleValidator {
             }
         case .object(let members)?:
             return Self.javaScriptOrder(members).flatMap { key, member in
-                validateCurrentPromoteId(options.child(key: "\(options.key).\(key)", value: member, path: options.path.map { Self.join($0, key) },
+                validateCurrentPromoteId(options.child(key: "\(options.key).\(key)", value: member, path: options.path.map { StyleValidator.join($0, key) },
                                                        valueSpec: nil))
             }
         default:
@@ -114,23 +114,23 @@ extension MapboxStyleValidator {
         for name in ["type", "id"] where light[name] == nil {
             return [error(options, "missing property \"\(name)\"")]
         }
-        let typePath = options.path.map { Self.join($0, "type") }
+        let typePath = options.path.map { StyleValidator.join($0, "type") }
         guard case .string(let type)? = light["type"] else {
             return [error("\(options.key).type", "string expected", value: light["type"], path: typePath)]
         }
         var errors: [StyleDiagnostic] = []
         let lights = options.style?["lights"]?.arrayValue ?? []
         for index in 0..<min(options.arrayIndex ?? 0, lights.count) where StyleValidator.strictlyEqual(lights[index].objectValue?["type"], .string(type)) {
-            let previous = lines.line(Self.join(options.stylePath, "lights[\(index)].id")).map(String.init) ?? "undefined"
+            let previous = lines.line(StyleValidator.join(options.stylePath, "lights[\(index)].id")).map(String.init) ?? "undefined"
             errors.append(error(options.key, "duplicate light type \"\(type)\", previously defined at line \(previous)", value: light["id"],
-                                path: options.path.map { Self.join($0, "id") }))
+                                path: options.path.map { StyleValidator.join($0, "id") }))
         }
         guard let properties = section("properties_light_\(type)") else {
             return errors + [error("\(options.key).type", "Invalid light type \(type)", value: value, path: options.path)]
         }
         let lightSpec = section("light-3d") ?? JSONObject()
         for (key, member) in Self.javaScriptOrder(light) {
-            let path = options.path.map { Self.join($0, key) }
+            let path = options.path.map { StyleValidator.join($0, key) }
             guard key == "properties" else {
                 if let entry = lightSpec[key]?.objectValue {
                     errors += validate(options.child(key: key, value: member, path: path, valueSpec: entry))
@@ -143,7 +143,7 @@ extension MapboxStyleValidator {
                 return errors + [error("properties", "object expected, \(member.typeName) found", value: member, path: path)]
             }
             for (name, property) in Self.javaScriptOrder(values) {
-                let propertyPath = path.map { Self.join($0, name) }
+                let propertyPath = path.map { StyleValidator.join($0, name) }
                 if let base = Self.suffixed(name, "-use-theme"), properties[base] != nil {
                     errors += validatePrimitive(options.child(key: "properties", value: property, path: propertyPath, valueSpec: nil), "string")
                 } else if let base = Self.suffixed(name, "-transition"), properties[base]?["transition"] == .bool(true) {
@@ -161,7 +161,7 @@ extension MapboxStyleValidator {
 
     /// `terrain`'s source: a string naming a `raster-dem` source of the style.
     func checkCurrentTerrainSource(_ terrain: JSONObject, options: Options) -> [StyleDiagnostic] {
-        let sourcePath = options.path.map { Self.join($0, "source") }
+        let sourcePath = options.path.map { StyleValidator.join($0, "source") }
         guard let sourceName = terrain["source"], sourceName != .null else {
             return [error(options, "terrain is missing required property \"source\"")]
         }
@@ -198,7 +198,7 @@ extension MapboxStyleValidator {
         object.valueSpec = section("iconset_\(typeName)")
         var errors = validateObject(object)
         if type == .string("source"), let sourceName = iconset["source"], sourceName != .null {
-            let sourcePath = options.path.map { Self.join($0, "source") }
+            let sourcePath = options.path.map { StyleValidator.join($0, "source") }
             if let source = StyleValidator.member(of: options.style.map(JSONValue.object)?["sources"], named: sourceName), source != .null {
                 let sourceType = source.objectValue?["type"]
                 if !StyleValidator.strictlyEqual(sourceType, .string("raster-array")) {
@@ -296,7 +296,7 @@ extension MapboxStyleValidator {
                 errors.append(error(options.key, "unknown property \"\(name)\" for layer type \"\(typeName)\"", value: nil, path: nil))
                 continue
             }
-            var property = options.child(key: "\(options.key).\(name)", value: value, path: options.path.map { Self.join($0, name) }, valueSpec: nil)
+            var property = options.child(key: "\(options.key).\(name)", value: value, path: options.path.map { StyleValidator.join($0, name) }, valueSpec: nil)
             property.objectKey = name
             errors += validateProperty(property, group: group, layer: layer, layerType: layerType)
         }

@@ -10,7 +10,7 @@ extension MapboxStyleValidator {
         let path = options.path ?? ""
         if isCurrent, options.value?.objectValue == nil { return [error(options, "object expected")] }
         let layer = options.value?.objectValue ?? JSONObject()
-        func member(_ name: String) -> String { Self.join(path, name) }
+        func member(_ name: String) -> String { StyleValidator.join(path, name) }
         var errors: [StyleDiagnostic] = []
         if !StyleValidator.isPresent(layer["type"]) && !StyleValidator.isPresent(layer["ref"]) {
             errors.append(error(key, "either \"type\" or \"ref\" is required", value: options.value, path: path))
@@ -20,7 +20,7 @@ extension MapboxStyleValidator {
         let layers = options.style?["layers"]?.arrayValue ?? []
         if StyleValidator.isPresent(layer["id"]) {
             for index in 0..<min(options.arrayIndex ?? 0, layers.count) where StyleValidator.strictlyEqual(layers[index].objectValue?["id"], layer["id"]) {
-                let previous = lines.line(Self.join(options.stylePath, "layers[\(index)].id")).map(String.init) ?? "undefined"
+                let previous = lines.line(StyleValidator.join(options.stylePath, "layers[\(index)].id")).map(String.init) ?? "undefined"
                 errors.append(error(key, "duplicate layer id \"\(StyleValidator.javaScriptString(layer["id"]))\", previously used at line \(previous)",
                                     value: layer["id"], path: member("id")))
             }
@@ -51,7 +51,7 @@ extension MapboxStyleValidator {
                 var typeOptions = member
                 typeOptions.key = "\(key).type"
                 typeOptions.value = layer["type"]
-                typeOptions.path = Self.join(path, "type")
+                typeOptions.path = StyleValidator.join(path, "type")
                 typeOptions.valueSpec = layerSpec["type"]?.objectValue
                 return validator.validate(typeOptions)
             },
@@ -78,7 +78,7 @@ extension MapboxStyleValidator {
         guard let sourceName = layer["source"], sourceName != .null else {
             return [error(key, "missing required property \"source\"", value: options.value, path: path)]
         }
-        let sourcePath = Self.join(path, "source")
+        let sourcePath = StyleValidator.join(path, "source")
         if isCurrent {
             guard case .string = sourceName else { return [error("\(key).source", "\"source\" must be a string", value: sourceName, path: sourcePath)] }
             return checkCurrentSource(of: layer, named: sourceName, type: type, options: options)
@@ -102,7 +102,7 @@ extension MapboxStyleValidator {
         let key = options.key
         let path = options.path ?? ""
         let name = StyleValidator.javaScriptString(layer["id"])
-        let sourcePath = Self.join(path, "source")
+        let sourcePath = StyleValidator.join(path, "source")
         let (found, shared) = sharedSourceRules(of: layer, named: sourceName, type: type, options: options)
         guard let source = found, shared.isEmpty else { return shared }
         let sourceType = source.objectValue?["type"]
@@ -129,7 +129,7 @@ extension MapboxStyleValidator {
         let key = options.key
         let path = options.path ?? ""
         let name = StyleValidator.javaScriptString(layer["id"])
-        let sourcePath = Self.join(path, "source")
+        let sourcePath = StyleValidator.join(path, "source")
         guard let source = StyleValidator.member(of: options.style.map(JSONValue.object)?["sources"], named: sourceName), source != .null else {
             return (nil, [error(key, "source \"\(StyleValidator.javaScriptString(sourceName))\" not found", value: sourceName, path: sourcePath)])
         }

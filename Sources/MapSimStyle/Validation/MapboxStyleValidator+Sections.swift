@@ -33,7 +33,7 @@ extension MapboxStyleValidator {
                 guard let typeSpec = section(sectionName)?["type"]?.objectValue, typeSpec["type"] == .string("enum") else { return [] }
                 return typeSpec["values"]?.objectValue?.keys ?? []
             }
-            return validateEnum(options.child(key: "\(options.key).type", value: type, path: options.path.map { Self.join($0, "type") },
+            return validateEnum(options.child(key: "\(options.key).type", value: type, path: options.path.map { StyleValidator.join($0, "type") },
                                               valueSpec: JSONObject([("values", .array(types.map(JSONValue.string)))])))
         }
     }
@@ -49,7 +49,7 @@ extension MapboxStyleValidator {
         case .object(let members)?:
             return Self.javaScriptOrder(members).compactMap { key, member in
                 member.typeName == "string" ? nil
-                    : error("\(options.key).\(key)", "string expected, \(member.typeName) found", value: member, path: options.path.map { Self.join($0, key) })
+                    : error("\(options.key).\(key)", "string expected, \(member.typeName) found", value: member, path: options.path.map { StyleValidator.join($0, key) })
             }
         case .array(let elements)?:
             return elements.enumerated().compactMap { index, element in
@@ -72,7 +72,7 @@ extension MapboxStyleValidator {
         }
         var errors: [StyleDiagnostic] = []
         for (name, definition) in definitions {
-            let definitionPath = options.path.map { Self.join($0, "clusterProperties.\(name)") }
+            let definitionPath = options.path.map { StyleValidator.join($0, "clusterProperties.\(name)") }
             var parts: [(value: JSONValue, path: String?)]
             switch definition {
             case .array(let elements): parts = elements.enumerated().map { index, element in (element, definitionPath.map { "\($0)[\(index)]" }) }
@@ -142,7 +142,7 @@ extension MapboxStyleValidator {
             errors.append(error("\(options.key).id", "import id can't be an empty string", value: object.value, path: options.path))
         }
         if let data, data != .null {
-            errors += validateStyle(data, key: "\(options.key).data", path: options.path.map { Self.join($0, "data") } ?? "")
+            errors += validateStyle(data, key: "\(options.key).data", path: options.path.map { StyleValidator.join($0, "data") } ?? "")
         }
         return errors
     }
@@ -182,7 +182,7 @@ extension MapboxStyleValidator {
         guard let terrain = options.value?.objectValue else { return validateDetached(options, name: "terrain") }
         if isCurrent { return validateDetached(options, name: "terrain") + checkCurrentTerrainSource(terrain, options: options) }
         var errors = validateDetached(options, name: "terrain")
-        let sourcePath = options.path.map { Self.join($0, "source") }
+        let sourcePath = options.path.map { StyleValidator.join($0, "source") }
         if let sourceName = terrain["source"], sourceName != .null {
             let source = StyleValidator.member(of: options.style.map(JSONValue.object)?["sources"], named: sourceName)
             if let source, source != .null {
@@ -215,7 +215,7 @@ extension MapboxStyleValidator {
         let properties = section(name) ?? JSONObject()
         var errors: [StyleDiagnostic] = []
         for (key, member) in Self.javaScriptOrder(object) {
-            let path = options.path.map { Self.join($0, key) }
+            let path = options.path.map { StyleValidator.join($0, key) }
             errors += validateMember(key, member, path: path, of: properties, options: options)
         }
         return errors
@@ -251,22 +251,22 @@ extension MapboxStyleValidator {
         let lights = options.style?["lights"]?.arrayValue ?? []
         if StyleValidator.isPresent(light["type"]), !lights.isEmpty {
             for index in 0..<min(options.arrayIndex ?? 0, lights.count) where StyleValidator.strictlyEqual(lights[index].objectValue?["type"], light["type"]) {
-                let previous = lines.line(Self.join(options.stylePath, "lights[\(index)].id")).map(String.init) ?? "undefined"
+                let previous = lines.line(StyleValidator.join(options.stylePath, "lights[\(index)].id")).map(String.init) ?? "undefined"
                 errors.append(error(options.key, "duplicate light type \"\(StyleValidator.javaScriptString(light["type"]))\", previously defined at line \(previous)",
-                                    value: light["id"], path: options.path.map { Self.join($0, "id") }))
+                                    value: light["id"], path: options.path.map { StyleValidator.join($0, "id") }))
             }
         }
         guard let properties = section("properties_light_\(StyleValidator.javaScriptString(light["type"]))") else {
             return errors + [error("light-3d", "Invalid light type \(StyleValidator.javaScriptString(light["type"]))", value: value, path: options.path)]
         }
         for (key, member) in Self.javaScriptOrder(light) {
-            let path = options.path.map { Self.join($0, key) }
+            let path = options.path.map { StyleValidator.join($0, key) }
             if key == "properties" {
                 guard case .object(let values) = member else {
                     return errors + [error("properties", "object expected, \(member.typeName) found", value: member, path: path)]
                 }
                 for (name, property) in Self.javaScriptOrder(values) {
-                    let propertyPath = path.map { Self.join($0, name) }
+                    let propertyPath = path.map { StyleValidator.join($0, name) }
                     if let entry = properties[name]?.objectValue {
                         errors += validate(options.child(key: name, value: property, path: propertyPath, valueSpec: entry))
                     } else {
@@ -288,7 +288,7 @@ extension MapboxStyleValidator {
             return Self.javaScriptOrder(object).flatMap { key, member -> [StyleDiagnostic] in
                 // The reference has no entry for an unknown member and fails on it; nothing is reported here.
                 guard let entry = projection[key]?.objectValue else { return [] }
-                return validate(options.child(key: key, value: member, path: options.path.map { Self.join($0, key) }, valueSpec: entry))
+                return validate(options.child(key: key, value: member, path: options.path.map { StyleValidator.join($0, key) }, valueSpec: entry))
             }
         case .string?:
             return []

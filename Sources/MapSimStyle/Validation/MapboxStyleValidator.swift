@@ -133,8 +133,6 @@ struct MapboxStyleValidator {
 
     func section(_ name: String) -> JSONObject? { spec[name]?.objectValue }
 
-    static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
-
     // MARK: - The walk
 
     /// The reference's `validate`: a legacy function or an expression where the property takes
@@ -215,10 +213,10 @@ struct MapboxStyleValidator {
             } else if valueSpec["*"] != nil {
                 validator = { $0.validate($1) }
             } else {
-                errors.append(error(options.key, "unknown property \"\(key)\"", value: value, path: options.path.map { Self.join($0, key) }))
+                errors.append(error(options.key, "unknown property \"\(key)\"", value: value, path: options.path.map { StyleValidator.join($0, key) }))
                 continue
             }
-            var member = options.child(key: Self.join(options.key, key), value: value, path: options.path.map { Self.join($0, key) },
+            var member = options.child(key: StyleValidator.join(options.key, key), value: value, path: options.path.map { StyleValidator.join($0, key) },
                                        valueSpec: (valueSpec[specKey] ?? valueSpec["*"])?.objectValue)
             member.object = object
             member.objectKey = key

@@ -45,12 +45,10 @@ enum ParallelThreads {
         #if os(Linux)
         if let thread = start(work, atIdlePriority: atIdlePriority) {
             pthread_detach(thread)
-        } else {
-            DispatchQueue.global(qos: atIdlePriority ? .background : .default).async(execute: work)
+            return
         }
-        #else
-        DispatchQueue.global(qos: atIdlePriority ? .background : .default).async(execute: work)
         #endif
+        DispatchQueue.global(qos: atIdlePriority ? .background : .default).async(execute: work)
     }
 
     #if os(Linux)

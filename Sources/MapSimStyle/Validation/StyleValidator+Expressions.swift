@@ -43,15 +43,16 @@ extension StyleValidator {
         }
         guard let value else { return add("", "'undefined' value invalid. Use null instead.") }
         let result: Result<ParsedExpression, ExpressionCompilationError>
+        let (scope, key) = context.cacheScope
         switch (context, spec) {
         case (.property, let spec?):
             // A property's spec is the same in every layer that has it.
-            result = compiled.result(for: context.cacheScope.scope, context.cacheScope.key, value) {
+            result = compiled.result(for: scope, key, value) {
                 StyleExpressionCompiler.compileProperty(value, spec: spec).map(\.expression)
             }
         case (_, nil):
             // Apart from a property's own spec: compiled without one.
-            result = compiled.result(for: context.cacheScope.scope + "?", context.cacheScope.key, value) { StyleExpressionCompiler.compile(value, spec: nil) }
+            result = compiled.result(for: scope + "?", key, value) { StyleExpressionCompiler.compile(value, spec: nil) }
         case (_, let spec?):
             result = StyleExpressionCompiler.compile(value, spec: spec)
         }

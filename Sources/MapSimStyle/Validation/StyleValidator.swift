@@ -66,8 +66,7 @@ public struct StyleValidator: Sendable {
 
         /// Frees what was moved here, on the calling thread.
         private func free() {
-            let taken = contents.withLock { $0.take() }
-            withExtendedLifetime(taken) {}
+            contents.withLock { $0 = nil }
         }
     }
 
@@ -220,6 +219,8 @@ public struct StyleValidator: Sendable {
         return String(key[..<dot])
     }
 
+    /// The path of `key` in the value at `path` (`layers[0]` and `paint` give `layers[0].paint`), as
+    /// both flavors' diagnostics name it.
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     // MARK: - Root
