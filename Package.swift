@@ -77,11 +77,13 @@ let package = Package(
         .target(name: "CICUCollation", linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]),
         // Threads started on another core than their creator's, for the checks of a style's layers.
         .target(name: "CThreadPlacement"),
+        // libdeflate, which deflates a whole body two to three times faster than zlib at its level.
+        .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
         .target(name: "MapSimStyle", dependencies: ["MapSimJSON", "CICUCollation", "CThreadPlacement"]),
         .target(
             name: "MapSim",
             dependencies: [
-                "MapSimJSON", "MapSimStyle", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio"),
+                "MapSimJSON", "MapSimStyle", "CLibDeflate", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .target(

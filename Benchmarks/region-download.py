@@ -2,13 +2,15 @@
 """`mapsim region download` from a loopback nginx: tiles per second and peak memory, against the server's rate.
 
 nginx (one worker, keep-alive, `Cache-Control: max-age=60`) serves a copy of styles/sample whose every
-tile URL answers with the same vector tile, so a region of any size is served from one file. The
+tile URL answers with the same vector tile (--tile; by default the sample's, 1 KB), so a region of
+any size is served from one file. Every tile is deflated as it is stored, as MapLibre stores it, so
+a tile of real size (tens of kilobytes) measures that work too. The
 region (--bounds, zooms --min-zoom..--max-zoom; by default about 4,500 tiles) is downloaded into a
 fresh database --rounds times under GNU time (peak memory; Debian: apt-get install time); the
 medians are printed with the tiles per second, and the server's own rate for the same tile (wrk -t2
 -c32, as the anchor the issue compares with) and the ratio (the goal of issue 49: 15k tiles/s).
 
-    python3 Benchmarks/region-download.py [--binary PATH] [--bounds W,S,E,N] [--min-zoom 8] [--max-zoom 16] [--rounds 3] [--json]
+    python3 Benchmarks/region-download.py [--binary PATH] [--tile FILE] [--bounds W,S,E,N] [--min-zoom 8] [--max-zoom 16] [--rounds 3] [--json]
 
 Without --binary it builds the release binary with scripts/build-release first.
 """
@@ -32,15 +34,15 @@ GNU_TIME = "/usr/bin/time"
 
 
 
-def site(work: str) -> str:
-    """A copy of the sample whose TileJSON has no bounds and a max zoom of 16, and one tile for all."""
+def site(work: str, tile: str) -> str:
+    """A copy of the sample whose TileJSON has no bounds and a max zoom of 16, and `tile` for all."""
     folder = os.path.join(work, "site")
     shutil.copytree(ROOT / "styles/sample", folder)
     tilejson = json.load(open(os.path.join(folder, "tiles.json")))
     tilejson.pop("bounds", None)
     tilejson["maxzoom"] = 16
     json.dump(tilejson, open(os.path.join(folder, "tiles.json"), "w"))
-    shutil.copyfile(ROOT / "styles/sample/tiles/10/163/395.pbf", os.path.join(folder, "one.pbf"))
+    shutil.copyfile(tile, os.path.join(folder, "one.pbf"))
     return folder
 
 
@@ -65,6 +67,7 @@ def download(binary: str, url: str, database: str, bounds: str, min_zoom: int, m
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary")
+    parser.add_argument("--tile", default=str(ROOT / "styles/sample/tiles/10/163/395.pbf"), help="the tile served for every tile URL")
     parser.add_argument("--bounds", default="-122.62,37.7,-122.28,37.9")
     parser.add_argument("--min-zoom", type=int, default=8)
     parser.add_argument("--max-zoom", type=int, default=16)
@@ -76,7 +79,7 @@ def main() -> None:
     binary = args.binary or release_binary("region-download")
     with tempfile.TemporaryDirectory() as work:
         os.chmod(work, 0o755)  # nginx's workers run as another user
-        process, port = start_nginx(work, site(work), "region-download", 'location /tiles/ { add_header Cache-Control "max-age=60"; try_files /one.pbf =404; }')
+        process, port = start_nginx(work, site(work, args.tile), "region-download", 'location /tiles/ { add_header Cache-Control "max-age=60"; try_files /one.pbf =404; }')
         try:
             url = f"http://127.0.0.1:{port}/style.json"
             runs = [download(binary, url, os.path.join(work, "region.db"), args.bounds, args.min_zoom, args.max_zoom) for _ in range(args.rounds)]
@@ -89,12 +92,12 @@ def main() -> None:
             process.wait(timeout=30)
     seconds = statistics.median(r[0] for r in runs)
     tiles = runs[0][2]
-    result = {"tiles": tiles, "seconds": seconds, "tiles-per-second": tiles / seconds, "peak-mb": statistics.median(r[1] for r in runs),
+    result = {"tiles": tiles, "tile-bytes": os.path.getsize(args.tile), "seconds": seconds, "tiles-per-second": tiles / seconds, "peak-mb": statistics.median(r[1] for r in runs),
               "server-requests-per-second": server, "ratio-to-server": (tiles / seconds / server) if server else None}
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    print(f"region download: {tiles:,} tiles in {seconds:.2f} s = {tiles / seconds:,.0f} tiles/s, peak {result['peak-mb']:.1f} MB"
+    print(f"region download: {tiles:,} tiles of {os.path.getsize(args.tile):,} bytes in {seconds:.2f} s = {tiles / seconds:,.0f} tiles/s, peak {result['peak-mb']:.1f} MB"
           + (f"; nginx alone {server:,.0f} req/s: {result['ratio-to-server']:.2f}x" if server else ""))
 
 

@@ -34,10 +34,9 @@ extension OfflineDatabase {
         await flush()
         let keys = resources.map { RowKey($0, mapbox: options.mapbox) }
         let rows = storing.map { item in
-            let packed = item.response.data.map(RowCompression.pack)
-            return (key: RowKey(item.resource, mapbox: options.mapbox), kind: item.resource.storedKindNumber,
-                    body: StoredBody(data: packed?.data, compressed: packed?.compressed ?? false), headers: StoredHeaders(item.response),
-                    accessed: item.resource.issued?.secondsSince1970 ?? Self.now)
+            (key: RowKey(item.resource, mapbox: options.mapbox), kind: item.resource.storedKindNumber,
+             body: item.response.data.map(RowCompression.pack) ?? StoredBody(data: nil, compressed: false), headers: StoredHeaders(item.response),
+             accessed: item.resource.issued?.secondsSince1970 ?? Self.now)
         }
         try writeMapsimData("the content set \(name)") { db in
             for row in rows { try Self.put(row.key, kind: row.kind, row.body, headers: row.headers, accessed: row.accessed, db) }

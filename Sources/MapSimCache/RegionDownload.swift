@@ -81,6 +81,8 @@ struct RegionDownload: DrivenMachine {
     let engine: Engine
     /// The time rows must be usable at (not expired if they must be revalidated), in seconds.
     let usableAt: Int64
+    /// Bodies packed for storage as they arrived, for `answered` to take.
+    let packed: PackedBodies
     /// The `mapbox://` tile count limit.
     let mapboxTileLimit: Int
     /// `mapbox://` tiles the regions hold, counted as the download adds them.
@@ -135,8 +137,9 @@ struct RegionDownload: DrivenMachine {
     /// A download of `plan`'s region `region`, through a pipeline like `loading` but on the network
     /// alone and with `retries` retries of each resource.
     init(region: Int64, plan: RegionPlan, glyphs: GlyphChoice, usableAt: Int64, mapboxTiles: Int, mapboxTileLimit: Int,
-         loading: RequestPipeline.Configuration, retries: Int, engine: Engine = .maplibreNative) {
+         loading: RequestPipeline.Configuration, retries: Int, engine: Engine = .maplibreNative, packed: PackedBodies = PackedBodies()) {
         self.region = region
+        self.packed = packed
         self.engine = engine
         self.plan = plan
         glyphChoice = glyphs
@@ -255,10 +258,7 @@ struct RegionDownload: DrivenMachine {
         var actions = route(pipeline.handle(.cancel(id), at: now), at: now)
         guard outcome == nil else { return actions }
         guard let failure = response.error else {
-            let body = response.data.map { data in
-                let packed = RowCompression.pack(data)
-                return StoredBody(data: packed.data, compressed: packed.compressed)
-            } ?? StoredBody(data: nil, compressed: false)
+            let body = response.data.map { packed.take($0, of: resource) } ?? StoredBody(data: nil, compressed: false)
             actions.append(.output(.store(resource, response, body)))
             if isMapboxTile(resource) { mapboxTiles += 1 }
             return actions + done(resource, size: body.data?.count ?? 0, body: response.data, at: now)

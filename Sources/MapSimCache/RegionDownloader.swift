@@ -97,11 +97,12 @@ public struct RegionDownloader: Sendable {
         }
         let wallClock = loading.wallClock
         let plan = RegionPlan(definition: definition, mapbox: database.options.mapbox, engine: engine)
+        let packed = PackedBodies()
         let machine = RegionDownload(region: region.id, plan: plan,
                                      glyphs: glyphs == .needed ? .needed : .all, usableAt: wallClock.date(at: .zero).secondsSince1970,
                                      mapboxTiles: try database.mapboxTileCount(), mapboxTileLimit: database.options.mapboxTileCountLimit,
-                                     loading: loading, retries: retries, engine: engine)
-        let loop = DriveLoop(machine: machine, loads: BackendLoads(backends), timing: timing, delivery: delivery)
+                                     loading: loading, retries: retries, engine: engine, packed: packed)
+        let loop = DriveLoop(machine: machine, loads: PackingLoads(loads: BackendLoads(backends), packed: packed), timing: timing, delivery: delivery)
         var outputs: [RegionDownload.Output] = []
         loop.feed(.start) { outputs.append($0) }
         var interrupted = false

@@ -5,10 +5,10 @@ import MapSim
 /// (`util::compress`) and kept compressed only when that is smaller (`compressed = 1`); a compressed
 /// body is inflated as zlib or gzip, whichever its header says.
 enum RowCompression {
-    /// The bytes to store for `body`, and whether they are compressed.
-    static func pack(_ body: [UInt8]) -> (data: [UInt8], compressed: Bool) {
-        guard !body.isEmpty, let deflated = ZlibCodec.deflate(body), deflated.count < body.count else { return (body, false) }
-        return (deflated, true)
+    /// `body` as stored: deflated when that is smaller, else as it is.
+    static func pack(_ body: [UInt8]) -> StoredBody {
+        guard !body.isEmpty, let deflated = ZlibCodec.deflate(body), deflated.count < body.count else { return StoredBody(data: body, compressed: false) }
+        return StoredBody(data: deflated, compressed: true)
     }
 
     /// The body stored as `data`; throws when compressed data does not inflate.

@@ -185,7 +185,7 @@ struct DocumentationTests {
     static func declaredDependencies() throws -> [String: Set<String>] {
         let manifest = try String(contentsOfFile: repository + "/Package.swift", encoding: .utf8)
         var declared: [String: Set<String>] = [:]
-        for match in manifest.matches(of: /\.(target|executableTarget)\(\s*name: "(\w+)"/) {
+        for match in manifest.matches(of: /\.(target|executableTarget|systemLibrary)\(\s*name: "(\w+)"/) {
             // The call's arguments: up to the parenthesis that closes it.
             var depth = 1
             var end = match.range.upperBound
