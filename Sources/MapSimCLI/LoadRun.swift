@@ -343,8 +343,12 @@ struct LoadRun: Sendable {
             var reason = "\(until.rawValue) not reached within the \(timeout.time.shortDescription) --timeout"
             let videos = await map.readout.playingVideos
             let failedImports = await map.readout.blockingImportFailures
+            let glyphFailures = await map.readout.glyphFailedGeoJSONSources
             if !failedImports.isEmpty {
                 reason += ": the import \(failedImports.joined(separator: ", ")) failed to load, and \(loading.chosenEngine) waits for every import (no style-loaded, no map-idle)"
+            } else if !glyphFailures.isEmpty && until == .mapIdle {
+                reason += ": a glyph range the text of GeoJSON source \(glyphFailures.joined(separator: ", ")) needs could not be loaded, "
+                    + "and \(loading.chosenEngine) fails such tiles, then their parents, and never goes idle"
             } else if !videos.isEmpty && until == .mapIdle {
                 reason += ": a video plays (source \(videos.map { "\"\($0)\"" }.joined(separator: ", "))), and a map never goes idle while one plays"
             } else if nothingPending {

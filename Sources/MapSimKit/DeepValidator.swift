@@ -23,7 +23,8 @@ public enum DeepValidator {
     ///
     /// The load has `timeout` to reach map-idle (`validate --deep --timeout`). A load that does not
     /// while requests still wait is an error naming them, unless it never goes idle by design (a
-    /// video plays): then what loaded by then is checked. `onEvent` sees every event of the load,
+    /// video plays): then what loaded by then is checked. One that never goes idle because a GeoJSON
+    /// tile failed on a glyph range (Mapbox GL JS) is an error naming the source and the range. `onEvent` sees every event of the load,
     /// for progress.
     public static func validate(styleURL: String, bytes: [UInt8], environment: LoadingEnvironment,
                                 config: [(importID: String, name: String, value: JSONValue?)] = [], timeout: SimTime = .seconds(60),
@@ -34,12 +35,16 @@ public enum DeepValidator {
         for setting in config { await map.setConfigProperty(setting.importID, setting.name, setting.value) }
         let errors = Mutex<[MapLoadingError]>([])
         let glyphRanges = Mutex<[Resource]>([])
+        let failedGlyphRanges = Mutex<[String]>([])
         let importedURLs = Mutex<[String: StyleScope]>([:])
         let subscription = map.subscribe(MapEvents.mapLoadingError) { event in errors.withLock { $0.append(event.payload) } }
         let requests = map.subscribe(MapEvents.resourceRequest) { event in
             let request = event.payload
             if request.cancelled, request.response?.error != nil { unanswered.withLock { $0.append(request.request.url) } }
             if !request.request.scope.isRoot { importedURLs.withLock { $0[request.request.url] = request.request.scope } }
+            if request.request.kind == .glyphs, request.response?.error != nil {
+                failedGlyphRanges.withLock { if !$0.contains(request.request.url) { $0.append(request.request.url) } }
+            }
             guard request.request.kind == .glyphs, request.response?.data != nil || request.response?.size ?? 0 > 0 else { return }
             glyphRanges.withLock { if !$0.contains(where: { $0.url == request.request.url }) { $0.append(request.request) } }
         }
@@ -48,6 +53,7 @@ public enum DeepValidator {
         let reason = "no answer within the \(timeout.shortDescription) --timeout"
         if case .timedOut = outcome { await map.giveUp(reason) }
         let playingVideos = await map.readout.playingVideos
+        let glyphFailedSources = await map.readout.glyphFailedGeoJSONSources
         subscription.cancel()
         requests.cancel()
         progress?.cancel()
@@ -70,6 +76,12 @@ public enum DeepValidator {
         if case .timedOut = outcome, playingVideos.isEmpty, let first = waited.first {
             let message = "the load did not reach map-idle within the \(timeout.shortDescription) --timeout: "
                 + "\(waited.count) request\(waited.count == 1 ? "" : "s") had no answer, first: \(first)"
+            diagnostics.append(StyleDiagnostic(message: redactor.redact(message), line: nil))
+        }
+        // Mapbox GL JS never goes idle once a GeoJSON tile failed on its glyphs: the load says why.
+        if case .timedOut = outcome, !glyphFailedSources.isEmpty, let range = failedGlyphRanges.withLock({ $0.first }) {
+            let message = "glyphs: the map never goes idle: the text of GeoJSON source \(glyphFailedSources.joined(separator: ", ")) needs \(range), "
+                + "which could not be loaded, and \(environment.mapOptions.engine) fails such tiles, then their parents"
             diagnostics.append(StyleDiagnostic(message: redactor.redact(message), line: nil))
         }
         diagnostics += glyphWarnings.map { StyleDiagnostic(message: redactor.redact($0), line: nil, isWarning: true) }

@@ -56,4 +56,30 @@ struct EngineCommandTests {
         let sample = try await CommandRunner.run(["validate", "--deep", "styles/sample/style.json", "--no-cache"])
         #expect(sample.status == 0 && sample.standardOutput.isEmpty, "\(sample.standardOutput)")
     }
+
+    /// A GeoJSON label in a range the sample's fonts lack: Mapbox GL JS 3.0.1 never goes idle on it,
+    /// and `load` and `validate --deep` say why at once; MapLibre GL JS draws it locally.
+    @Test func aGeoJSONLabelInAMissingRangeKeepsMapboxGLJSFromIdleAndBothCommandsSayWhy() async throws {
+        let fixture = try FixtureDirectory()
+        try FileManager.default.removeItem(atPath: fixture.path)
+        try FileManager.default.copyItem(atPath: SampleStyle.folder, toPath: fixture.path)
+        try FileManager.default.removeItem(atPath: fixture.path + "/glyphs/Mapsim Sans Regular/768-1023.pbf")
+        let data = try Data(contentsOf: URL(fileURLWithPath: fixture.path + "/style.json"))
+        var style = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var sources = try #require(style["sources"] as? [String: Any])
+        sources["pt"] = ["type": "geojson", "data": ["type": "Point", "coordinates": [-122.42, 37.78]]]
+        style["sources"] = sources
+        let label: [String: Any] = ["id": "pt", "type": "symbol", "source": "pt", "layout": ["text-field": "Ωmega", "text-font": ["Mapsim Sans Regular"]]]
+        style["layers"] = (style["layers"] as? [Any] ?? []) + [label]
+        try JSONSerialization.data(withJSONObject: style).write(to: URL(fileURLWithPath: fixture.path + "/style.json"))
+        let load = try await CommandRunner.run(["load", fixture.path + "/style.json", "--engine", "mapbox-gl-js", "-q"])
+        #expect(load.status == 2 && load.standardOutput.contains("map-loaded     at"), "\(load.standardOutput)")
+        #expect(load.standardError.contains(#"a glyph range the text of GeoJSON source "pt" needs could not be loaded, and mapbox-gl-js fails such tiles, then their parents, and never goes idle"#),
+                "\(load.standardError)")
+        let deep = try await CommandRunner.run(["validate", "--deep", fixture.path + "/style.json", "--no-cache", "--engine", "mapbox-gl-js"])
+        #expect(deep.status == 1 && deep.standardOutput.contains(#"glyphs: the map never goes idle: the text of GeoJSON source "pt" needs"#)
+                && deep.standardOutput.contains("768-1023.pbf"), "\(deep.standardOutput)")
+        let maplibre = try await CommandRunner.run(["load", fixture.path + "/style.json", "--engine", "maplibre-gl-js", "-q"])
+        #expect(maplibre.status == 0, "MapLibre GL JS draws the range locally: \(maplibre.standardError)")
+    }
 }

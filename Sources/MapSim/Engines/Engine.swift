@@ -80,6 +80,12 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         public var rejectsGlyphsWithoutSize: Bool
         /// A style with text and no `glyphs` URL draws all text locally (GL JS); else it is an error.
         public var drawsWithoutGlyphsURL: Bool
+        /// A range that cannot be loaded fails the GeoJSON tiles whose text needs it and is forgotten;
+        /// their parents are loaded in their place, each asking for it again, and the map loads but
+        /// never goes idle (Mapbox GL JS 3.0.1, measured: eleven asks, one for each level down to
+        /// ten below the view's, and no `idle`). Vector tiles draw the range's text locally, as
+        /// `drawsFailedRangesLocally` says, and ask for it once.
+        public var failedRangeFailsGeoJSONTiles = false
     }
 
     /// How requests are sent.
@@ -213,6 +219,7 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         engine.name = .mapboxGLJS
         engine.glyphs.localIdeographs = LocalIdeographs(fontFamily: "sans-serif", codePoints: .mapboxGLJS)
         engine.glyphs.drawsWithoutGlyphsURL = false
+        engine.glyphs.failedRangeFailsGeoJSONTiles = true
         engine.ignores = [.globalState: "Mapbox GL JS has no global state: [\"global-state\", …] reads null (Mapbox styles use config)"]
         engine.imports = ImportRules(failedImportBlocks: true, styleURLQuery: "sdk=js-3.0.1", readsConfigEverywhere: false,
                                      cameraWaitsForImports: true, rootLayoutDelay: .milliseconds(300))

@@ -62,7 +62,8 @@ extension LoadSequence {
         }
         load.usedRuntimeImages = usedRuntime
         let isFull = load.isStyleLoaded && load.pendingModels == 0 && load.sources.allSatisfy { $0.metadata == .loaded && $0.isViewComplete && $0.updates.isIdle }
-        return (FrameState(isFull: isFull, placementChanged: placementChanged, animationEnd: load.animationEnd.flatMap { $0 > now ? $0 : nil }), actions)
+        return (FrameState(isFull: isFull, placementChanged: placementChanged, animationEnd: load.animationEnd.flatMap { $0 > now ? $0 : nil },
+                           holdsIdle: !load.glyphFailedGeoJSONSources.isEmpty), actions)
     }
 
     /// Keeps frames coming until `end`; a still image has no animation.

@@ -355,10 +355,21 @@ extension LoadSequence {
                 return actions
             }
         }
-        load.glyphs[key] = .some(failure == nil || rules.drawsFailedRangesLocally)
+        // Mapbox GL JS forgets a range it could not load, so the parents loaded in place of the
+        // GeoJSON tiles it fails ask again. (Its vector tiles, laid out together, asked once.)
+        let failsGeoJSONTiles = response.error != nil && rules.failedRangeFailsGeoJSONTiles && load.sources.contains { source in
+            source.geoJSON != nil && source.tiles.values.contains { state in
+                if case .waitingForGlyphs(let waiting) = state.status { waiting.contains(key) } else { false }
+            }
+        }
+        load.glyphs[key] = failsGeoJSONTiles ? nil : .some(failure == nil || rules.drawsFailedRangesLocally)
         for index in load.sources.indices {
             for (tile, state) in load.sources[index].tiles.sorted(by: { $0.key < $1.key }) {
                 guard case .waitingForGlyphs(var waiting) = state.status, waiting.contains(key) else { continue }
+                if failsGeoJSONTiles, load.sources[index].geoJSON != nil {
+                    actions += failOnGlyphs(source: index, tile: tile, failure: failure ?? url, notFound: response.error?.reason == .notFound)
+                    continue
+                }
                 let draws = state.layout?.codePoints[key] ?? []
                 if let rejected = load.rejectedGlyphs[key], !rejected.isDisjoint(with: draws) { continue }
                 waiting.remove(key)
@@ -370,6 +381,22 @@ extension LoadSequence {
             }
         }
         return actions
+    }
+
+    /// A GeoJSON tile whose text needs a range that could not be loaded fails, and the map never
+    /// goes idle (`GlyphRules.failedRangeFailsGeoJSONTiles`). Its parent is looked for at once when
+    /// the range was not found (GL JS updates the source on a 404), else at the next update, after
+    /// the tile's error.
+    private mutating func failOnGlyphs(source index: Int, tile: TileKey, failure: String, notFound: Bool) -> [Action] {
+        let id = load.sources[index].spec.id
+        load.sources[index].setStatus(.failed, of: tile)
+        load.glyphFailedGeoJSONSources.insert(id)
+        if notFound {
+            load.sources[index].lastView = nil
+            return [.invalidate]
+        }
+        load.failedTilesAwaitUpdate = true
+        return [.emit(.mapLoadingError(MapLoadingError(type: .tile, message: failure, sourceID: id, tileID: tile.canonical))), .invalidate]
     }
 
     mutating func complete(source index: Int, tile: TileKey) -> [Action] {

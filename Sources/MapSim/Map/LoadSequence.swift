@@ -75,6 +75,9 @@ struct LoadSequence: StateMachine {
         var placementChanged: Bool
         /// The latest end of a transition or fade started or running; nil when nothing animates.
         var animationEnd: SimTime?
+        /// Something keeps the map from going idle however complete it is (Mapbox GL JS after a
+        /// GeoJSON tile failed on its glyphs).
+        var holdsIdle = false
     }
 
     let options: Map.Options

@@ -22,6 +22,16 @@ public struct MapReadout: Sendable {
         return machine.sequence.load.imports.nodes.filter { $0.status == .failed }.map { $0.scope.chain }
     }
 
+    /// The GeoJSON sources whose tiles failed on a glyph range that could not be loaded, as their
+    /// styles name them (`"pts"`, `"pts" of import basemap`): an engine that fails such tiles
+    /// (Mapbox GL JS 3.0.1) never goes idle after that.
+    public var glyphFailedGeoJSONSources: [String] {
+        machine.sequence.load.glyphFailedGeoJSONSources.sorted().map { id in
+            let (name, scope) = StyleScope.split(id)
+            return scope.isRoot ? "\"\(name)\"" : "\"\(name)\" of import \(scope.chain)"
+        }
+    }
+
     /// What `["config", NAME]` reads now in the layers of `scope` (the root style, or an import).
     public func config(of scope: StyleScope) -> JSONObject { machine.sequence.config(of: scope) }
 

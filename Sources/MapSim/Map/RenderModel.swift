@@ -75,7 +75,7 @@ struct RenderModel: StateMachine {
             hasFiredMapLoaded = true
             actions.append(.emit(.mapLoaded))
         }
-        if state.isFull && !needsRepaint && !dirty && !isIdle {
+        if state.isFull && !needsRepaint && !dirty && !isIdle && !state.holdsIdle {
             isIdle = true
             actions.append(.emit(.mapIdle))
         }

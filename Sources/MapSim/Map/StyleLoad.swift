@@ -16,6 +16,9 @@ struct StyleLoad: Sendable {
     var glyphs: [GlyphRangeKey: Bool?] = [:]
     /// The glyphs of a range the engine rejects (GL JS: those without a size): a tile that draws one fails.
     var rejectedGlyphs: [GlyphRangeKey: Set<UInt32>] = [:]
+    /// The GeoJSON sources a tile of which failed on a glyph range that could not be loaded
+    /// (`GlyphRules.failedRangeFailsGeoJSONTiles`): the map loads, but never goes idle after that.
+    var glyphFailedGeoJSONSources: Set<String> = []
     /// How many tile requests the load made: each tile remembers its place, so that cancellations
     /// come out in the order the tiles were asked for.
     var tileRequests = 0

@@ -245,4 +245,43 @@ struct EngineTests {
         let skipped = await run(.maplibreNative, glyphs: .success(broken, source: .network))
         #expect(skipped.errors.isEmpty, "MapLibre Native skips the glyph")
     }
+
+    /// Measured in Mapbox GL JS 3.0.1 through `mapsim serve`: a GeoJSON label that needs a range the
+    /// server lacks (404) asked for it eleven times at zoom 11.6 — the tile, then each parent in its
+    /// place down to ten levels below — and the map loaded but never went idle; the same text in
+    /// vector tiles asked once, was drawn locally, and the map went idle.
+    @Test func mapboxGLJSFailsAGeoJSONTileOnAMissingRangeThenEachParentAndNeverGoesIdle() async throws {
+        let fixture = try FixtureDirectory()
+        try fixture.copy(folder: SampleStyle.folder, to: "s")
+        try FileManager.default.removeItem(atPath: fixture.path + "/s/glyphs/Mapsim Sans Regular/768-1023.pbf")
+        let point = #"{"type": "Feature", "properties": {"name": "Ωmega"}, "geometry": {"type": "Point", "coordinates": [-122.4, 37.8]}}"#
+        let font = #""text-font": ["Mapsim Sans Regular"]"#
+        _ = try fixture.write("s/geojson.json", #"{"version": 8, "glyphs": "glyphs/{fontstack}/{range}.pbf", "sources": {"p": {"type": "geojson", "data": \#(point)}}, "layers": [{"id": "l", "type": "symbol", "source": "p", "layout": {"text-field": ["get", "name"], \#(font)}}]}"#)
+        _ = try fixture.write("s/vector.json", #"{"version": 8, "glyphs": "glyphs/{fontstack}/{range}.pbf", "sources": {"city": {"type": "vector", "url": "tiles.json"}}, "layers": [{"id": "l", "type": "symbol", "source": "city", "source-layer": "places", "layout": {"text-field": ["concat", ["get", "name"], " Ω"], \#(font)}}]}"#)
+        func run(_ style: String, _ engine: Engine) async -> (asks: Int, events: [MapEventType], outcome: Map.RunOutcome, blocking: [String]) {
+            let network = SimulatedNetwork(mirrors: [.init(prefix: "https://maps.test/", directory: fixture.path + "/s")])
+            let map = Map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), network: network), options: Map.Options(engine: engine),
+                          timing: FixedLatency(.milliseconds(10)))
+            let recorder = EventRecorder(map)
+            await map.setCamera(CameraOptions(center: LngLat(longitude: -122.4, latitude: 37.8), zoom: 11.6))
+            await map.setStyleURI("https://maps.test/\(style)")
+            let outcome = await map.run(until: .mapIdle, timeout: .seconds(30))
+            let asks = recorder.payloads(of: MapEvents.resourceRequest).filter { $0.request.url.hasSuffix("/768-1023.pbf") }.count
+            return (asks, recorder.events.map(\.type), outcome, await map.readout.glyphFailedGeoJSONSources)
+        }
+        let geoJSON = await run("geojson.json", .mapboxGLJS)
+        #expect(geoJSON.asks == 11, "z11, then its parents down to z1")
+        #expect(geoJSON.events.contains(.mapLoaded) && !geoJSON.events.contains(.mapLoadingError))
+        guard case .timedOut = geoJSON.outcome else { Issue.record("Mapbox GL JS never goes idle: \(geoJSON.outcome)"); return }
+        #expect(geoJSON.blocking == [#""p""#])
+        let vector = await run("vector.json", .mapboxGLJS)
+        #expect(vector.asks == 1 && vector.blocking.isEmpty)
+        guard case .reached = vector.outcome else { Issue.record("vector tiles draw the range locally: \(vector.outcome)"); return }
+        // MapLibre GL JS and the SDK ask once and go idle.
+        for engine in [Engine.maplibreGLJS, .mapbox] {
+            let other = await run("geojson.json", engine)
+            #expect(other.asks == 1, "\(engine)")
+            guard case .reached = other.outcome else { Issue.record("\(engine): \(other.outcome)"); continue }
+        }
+    }
 }
