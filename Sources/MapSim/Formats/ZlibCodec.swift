@@ -25,7 +25,7 @@ public enum ZlibCodec {
     /// The level `util::compress` deflates at: zlib's `Z_DEFAULT_COMPRESSION`.
     static let level: Int32 = 6
 
-    private static let compressors = StreamPool<Compressor>()
+    private static let compressors = CompressorPool()
 
     /// Whether `bytes` start as MapLibre's `util::is_compressed` checks: gzip, or zlib with the
     /// default header.
@@ -104,17 +104,17 @@ private final class Compressor {
 }
 
 /// Compressors kept for reuse, one taken at a time by whichever thread needs one.
-private final class StreamPool<Stream: AnyObject>: @unchecked Sendable {
+private final class CompressorPool: @unchecked Sendable {
     private let lock = NSLock()
-    private var idle: [Stream] = []
+    private var idle: [Compressor] = []
     /// Compressors kept at most: one a core is plenty.
     private let capacity = 8
 
-    func take() -> Stream? {
+    func take() -> Compressor? {
         lock.withLock { idle.popLast() }
     }
 
-    func give(_ stream: Stream) {
-        lock.withLock { if idle.count < capacity { idle.append(stream) } }
+    func give(_ compressor: Compressor) {
+        lock.withLock { if idle.count < capacity { idle.append(compressor) } }
     }
 }

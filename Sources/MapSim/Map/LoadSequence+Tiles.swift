@@ -366,8 +366,8 @@ extension LoadSequence {
         for index in load.sources.indices {
             for (tile, state) in load.sources[index].tiles.sorted(by: { $0.key < $1.key }) {
                 guard case .waitingForGlyphs(var waiting) = state.status, waiting.contains(key) else { continue }
-                if failsGeoJSONTiles, load.sources[index].geoJSON != nil {
-                    actions += failOnGlyphs(source: index, tile: tile, failure: failure ?? url, notFound: response.error?.reason == .notFound)
+                if failsGeoJSONTiles, load.sources[index].geoJSON != nil, let error = response.error {
+                    actions += failOnGlyphs(source: index, tile: tile, url: url, error: error)
                     continue
                 }
                 let draws = state.layout?.codePoints[key] ?? []
@@ -387,16 +387,17 @@ extension LoadSequence {
     /// goes idle (`GlyphRules.failedRangeFailsGeoJSONTiles`). Its parent is looked for at once when
     /// the range was not found (GL JS updates the source on a 404), else at the next update, after
     /// the tile's error.
-    private mutating func failOnGlyphs(source index: Int, tile: TileKey, failure: String, notFound: Bool) -> [Action] {
+    private mutating func failOnGlyphs(source index: Int, tile: TileKey, url: String, error: Response.Failure) -> [Action] {
         let id = load.sources[index].spec.id
         load.sources[index].setStatus(.failed, of: tile)
         load.glyphFailedGeoJSONSources.insert(id)
-        if notFound {
+        if error.reason == .notFound {
             load.sources[index].lastView = nil
             return [.invalidate]
         }
         load.failedTilesAwaitUpdate = true
-        return [.emit(.mapLoadingError(MapLoadingError(type: .tile, message: failure, sourceID: id, tileID: tile.canonical))), .invalidate]
+        let message = "failed to load glyphs \(url): \(error.message)"
+        return [.emit(.mapLoadingError(MapLoadingError(type: .tile, message: message, sourceID: id, tileID: tile.canonical))), .invalidate]
     }
 
     mutating func complete(source index: Int, tile: TileKey) -> [Action] {
