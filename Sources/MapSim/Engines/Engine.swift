@@ -81,10 +81,11 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         /// A style with text and no `glyphs` URL draws all text locally (GL JS); else it is an error.
         public var drawsWithoutGlyphsURL: Bool
         /// A range that cannot be loaded fails the GeoJSON tiles whose text needs it and is forgotten;
-        /// their parents are loaded in their place, each asking for it again, and the map loads but
-        /// never goes idle (Mapbox GL JS 3.0.1, measured: eleven asks in ten runs of eleven, one for
-        /// each level down to ten below the view's, and no `idle`). Vector tiles draw the range's text locally, as
-        /// `drawsFailedRangesLocally` says, and ask for it once.
+        /// their parents (an overscaled tile's: itself, one level less overscaled) are loaded in their
+        /// place, each asking for it again, and the map loads but never goes idle (Mapbox GL JS 3.0.1,
+        /// measured: one ask for each level down to ten below the view's, and no `idle` at zoom 11.6
+        /// and above). Vector tiles draw the range's text locally, as `drawsFailedRangesLocally`
+        /// says, and ask for it once.
         public var failedRangeFailsGeoJSONTiles = false
     }
 

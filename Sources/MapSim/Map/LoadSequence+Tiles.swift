@@ -385,12 +385,19 @@ extension LoadSequence {
 
     /// A GeoJSON tile whose text needs a range that could not be loaded fails, and the map never
     /// goes idle (`GlyphRules.failedRangeFailsGeoJSONTiles`). Its parent is looked for at once when
-    /// the range was not found (GL JS updates the source on a 404), else at the next update, after
-    /// the tile's error.
+    /// the range was not found (GL JS updates the source on a 404) — for an overscaled tile, the
+    /// same tile one level less overscaled —, else at the next update, after the tile's error.
     private mutating func failOnGlyphs(source index: Int, tile: TileKey, url: String, error: Response.Failure) -> [Action] {
         let id = load.sources[index].spec.id
-        load.sources[index].setStatus(.failed, of: tile)
         load.glyphFailedGeoJSONSources.insert(id)
+        // An overscaled tile's parent is the same tile one level less overscaled: GL JS lays it out,
+        // and it asks, again.
+        if error.reason == .notFound, let zoom = load.sources[index].tiles[tile]?.zoom, zoom > tile.canonical.z {
+            load.sources[index].tiles[tile]?.zoom = zoom - 1
+            load.sources[index].setStatus(.parsing, of: tile)
+            return settleContent(source: index, tile: tile)
+        }
+        load.sources[index].setStatus(.failed, of: tile)
         if error.reason == .notFound {
             load.sources[index].lastView = nil
             return [.invalidate]

@@ -257,13 +257,14 @@ struct EngineTests {
         let point = #"{"type": "Feature", "properties": {"name": "Ωmega"}, "geometry": {"type": "Point", "coordinates": [-122.4, 37.8]}}"#
         let font = #""text-font": ["Mapsim Sans Regular"]"#
         _ = try fixture.write("s/geojson.json", #"{"version": 8, "glyphs": "glyphs/{fontstack}/{range}.pbf", "sources": {"p": {"type": "geojson", "data": \#(point)}}, "layers": [{"id": "l", "type": "symbol", "source": "p", "layout": {"text-field": ["get", "name"], \#(font)}}]}"#)
+        _ = try fixture.write("s/overscaled.json", #"{"version": 8, "glyphs": "glyphs/{fontstack}/{range}.pbf", "sources": {"p": {"type": "geojson", "maxzoom": 10, "data": \#(point)}}, "layers": [{"id": "l", "type": "symbol", "source": "p", "layout": {"text-field": ["get", "name"], \#(font)}}]}"#)
         _ = try fixture.write("s/vector.json", #"{"version": 8, "glyphs": "glyphs/{fontstack}/{range}.pbf", "sources": {"city": {"type": "vector", "url": "tiles.json"}}, "layers": [{"id": "l", "type": "symbol", "source": "city", "source-layer": "places", "layout": {"text-field": ["concat", ["get", "name"], " Ω"], \#(font)}}]}"#)
-        func run(_ style: String, _ engine: Engine) async -> (asks: Int, events: [MapEventType], outcome: Map.RunOutcome, blocking: [String]) {
+        func run(_ style: String, _ engine: Engine, zoom: Double = 11.6) async -> (asks: Int, events: [MapEventType], outcome: Map.RunOutcome, blocking: [String]) {
             let network = SimulatedNetwork(mirrors: [.init(prefix: "https://maps.test/", directory: fixture.path + "/s")])
             let map = Map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), network: network), options: Map.Options(engine: engine),
                           timing: FixedLatency(.milliseconds(10)))
             let recorder = EventRecorder(map)
-            await map.setCamera(CameraOptions(center: LngLat(longitude: -122.4, latitude: 37.8), zoom: 11.6))
+            await map.setCamera(CameraOptions(center: LngLat(longitude: -122.4, latitude: 37.8), zoom: zoom))
             await map.setStyleURI("https://maps.test/\(style)")
             let outcome = await map.run(until: .mapIdle, timeout: .seconds(30))
             let asks = recorder.payloads(of: MapEvents.resourceRequest).filter { $0.request.url.hasSuffix("/768-1023.pbf") }.count
@@ -274,6 +275,11 @@ struct EngineTests {
         #expect(geoJSON.events.contains(.mapLoaded) && !geoJSON.events.contains(.mapLoadingError))
         guard case .timedOut = geoJSON.outcome else { Issue.record("Mapbox GL JS never goes idle: \(geoJSON.outcome)"); return }
         #expect(geoJSON.blocking == [#""p""#])
+        // Past the source's maxzoom, each overscaled level is a parent of its own (z12 and z11 of the
+        // same z10 tile), and asks again: eleven at zoom 12.4 as at 11.6 (measured: 11 and 11).
+        #expect(await run("overscaled.json", .mapboxGLJS, zoom: 12.4).asks == 11)
+        // Nearer the world tile the walk stops at zoom 0: nine at zoom 8.5 (measured: 9).
+        #expect(await run("geojson.json", .mapboxGLJS, zoom: 8.5).asks == 9)
         let vector = await run("vector.json", .mapboxGLJS)
         #expect(vector.asks == 1 && vector.blocking.isEmpty)
         guard case .reached = vector.outcome else { Issue.record("vector tiles draw the range locally: \(vector.outcome)"); return }
