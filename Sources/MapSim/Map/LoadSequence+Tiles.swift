@@ -355,29 +355,30 @@ extension LoadSequence {
                 return actions
             }
         }
-        // Mapbox GL JS forgets a range it could not load, so the parents loaded in place of the
-        // GeoJSON tiles it fails ask again. (Its vector tiles, laid out together, asked once.)
-        let failsGeoJSONTiles = response.error != nil && rules.failedRangeFailsGeoJSONTiles && load.sources.contains { source in
-            source.geoJSON != nil && source.tiles.values.contains { state in
-                if case .waitingForGlyphs(let waiting) = state.status { waiting.contains(key) } else { false }
+        let waitingTiles = load.sources.indices.flatMap { index in
+            load.sources[index].tiles.sorted { $0.key < $1.key }.compactMap { tile, state -> (source: Int, tile: TileKey, state: TileState)? in
+                guard case .waitingForGlyphs(let waiting) = state.status, waiting.contains(key) else { return nil }
+                return (index, tile, state)
             }
         }
+        // Mapbox GL JS forgets a range it could not load, so the parents loaded in place of the
+        // GeoJSON tiles it fails ask again. (Its vector tiles, laid out together, asked once.)
+        let failsGeoJSONTiles = response.error != nil && rules.failedRangeFailsGeoJSONTiles
+            && waitingTiles.contains { load.sources[$0.source].geoJSON != nil }
         load.glyphs[key] = failsGeoJSONTiles ? nil : .some(failure == nil || rules.drawsFailedRangesLocally)
-        for index in load.sources.indices {
-            for (tile, state) in load.sources[index].tiles.sorted(by: { $0.key < $1.key }) {
-                guard case .waitingForGlyphs(var waiting) = state.status, waiting.contains(key) else { continue }
-                if failsGeoJSONTiles, load.sources[index].geoJSON != nil, let error = response.error {
-                    actions += failOnGlyphs(source: index, tile: tile, url: url, error: error)
-                    continue
-                }
-                let draws = state.layout?.codePoints[key] ?? []
-                if let rejected = load.rejectedGlyphs[key], !rejected.isDisjoint(with: draws) { continue }
-                waiting.remove(key)
-                if waiting.isEmpty {
-                    actions += complete(source: index, tile: tile)
-                } else {
-                    load.sources[index].setStatus(.waitingForGlyphs(waiting), of: tile)
-                }
+        for (index, tile, state) in waitingTiles {
+            guard case .waitingForGlyphs(var waiting) = state.status else { continue }
+            if failsGeoJSONTiles, load.sources[index].geoJSON != nil, let error = response.error {
+                actions += failOnGlyphs(source: index, tile: tile, url: url, error: error)
+                continue
+            }
+            let draws = state.layout?.codePoints[key] ?? []
+            if let rejected = load.rejectedGlyphs[key], !rejected.isDisjoint(with: draws) { continue }
+            waiting.remove(key)
+            if waiting.isEmpty {
+                actions += complete(source: index, tile: tile)
+            } else {
+                load.sources[index].setStatus(.waitingForGlyphs(waiting), of: tile)
             }
         }
         return actions
