@@ -46,6 +46,10 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         /// How many levels below the covering zoom the walk may go (GL JS's `maxUnderzooming`,
         /// 10); nil walks to the source's minzoom.
         public var levelsBelowCoveringZoom: Int?
+        /// Those levels are counted from the zoom of the cover's first tile, not from the covering
+        /// zoom (Mapbox GL JS 3.0.1): for the terrain's DEM, covered at four times its tile size,
+        /// that is lower, and the walk goes further down.
+        public var countsFromFirstCoverTile = false
     }
 
     /// Lower zooms requested before the view's own, in continuous mode.
@@ -105,6 +109,9 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         /// A browser's HTTP cache stands before the network: a URL asked for again while its answer
         /// is fresh, or on its way, is not sent again (world copies of one tile are one request).
         public var usesBrowserCache: Bool
+        /// A model's relative URL is resolved against the web page, not the style (Mapbox GL JS
+        /// 3.0.1): mapsim, which has no page, resolves it against the style and warns.
+        public var resolvesModelURLsAgainstPage = false
     }
 
     /// How a Mapbox engine loads a style's `imports`.
@@ -221,6 +228,8 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         engine.glyphs.localIdeographs = LocalIdeographs(fontFamily: "sans-serif", codePoints: .mapboxGLJS)
         engine.glyphs.drawsWithoutGlyphsURL = false
         engine.glyphs.failedRangeFailsGeoJSONTiles = true
+        engine.fallback.countsFromFirstCoverTile = true
+        engine.requests.resolvesModelURLsAgainstPage = true
         engine.ignores = [.globalState: "Mapbox GL JS has no global state: [\"global-state\", …] reads null (Mapbox styles use config)"]
         engine.imports = ImportRules(failedImportBlocks: true, styleURLQuery: "sdk=js-3.0.1", readsConfigEverywhere: false,
                                      cameraWaitsForImports: true, rootLayoutDelay: .milliseconds(300))

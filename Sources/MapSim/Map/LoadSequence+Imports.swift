@@ -225,12 +225,24 @@ extension LoadSequence {
     private mutating func loadModels(of index: Int) -> [Action] {
         guard let style = load.imports[index].style else { return [] }
         let node = load.imports[index]
-        return style.models.enumerated().map { modelIndex, model in
+        var actions: [Action] = []
+        for (modelIndex, model) in style.models.enumerated() {
             load.pendingModels += 1
-            var resource = Resource.model(node.resources.resolve(options.mapbox.model(model.url)))
+            let url = options.mapbox.model(model.url)
+            actions += pageRelativeModelWarning(model, url: url, scope: node.scope)
+            var resource = Resource.model(node.resources.resolve(url))
             resource.scope = node.scope
-            return .request(.model(source: nil, scope: node.scope, index: modelIndex), resource)
+            actions.append(.request(.model(source: nil, scope: node.scope, index: modelIndex), resource))
         }
+        return actions
+    }
+
+    /// A warning, for an engine that resolves a model's relative URL against the web page, that
+    /// mapsim resolves it against the style instead; nothing for an absolute URL or another engine.
+    func pageRelativeModelWarning(_ model: StyleModel, url: String, scope: StyleScope) -> [Action] {
+        guard options.engine.requests.resolvesModelURLsAgainstPage, URLResolver.scheme(of: url) == nil else { return [] }
+        return [warning("\(describe(scope)) names model \"\(model.id)\" by the relative URL \(model.url): \(options.engine.name.rawValue) resolves it against "
+                        + "the web page, not the style; mapsim resolves it against the style, as if the page were beside it", in: scope)]
     }
 
     /// The answer to a model request: a model that does not load is an error that stops nothing.

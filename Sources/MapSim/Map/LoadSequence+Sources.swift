@@ -17,6 +17,7 @@ extension LoadSequence {
         } else if spec.kind == .model {
             // A model source is loaded once each of its models is in (or failed).
             for (index, model) in spec.models.enumerated() {
+                actions += pageRelativeModelWarning(model, url: model.url, scope: scope)
                 var resource = Resource.model(resources.resolve(model.url))
                 resource.scope = scope
                 actions.append(.request(.model(source: spec.id, scope: scope, index: index), resource))

@@ -23,17 +23,23 @@ extension LoadSequence {
     /// before it reads the DEM tiles that arrived, and the requests it makes came out as if every
     /// DEM tile asked for had arrived by the next frame: so the heights and the camera's elevation
     /// the covers see change only once no DEM tile is loading (or the camera moved).
+    ///
+    /// An exaggeration that changes with the zoom and is 0 at the camera's turns the terrain off
+    /// (nil), as Mapbox does: no DEM tiles, a flat cover.
     mutating func terrainForCovers(camera: Camera) -> CoverTerrain? {
         guard let index = terrainSourceIndex, let terrain = load.style?.terrain else { return nil }
+        let exaggeration = terrain.exaggeration(atZoom: camera.zoom)
+        guard exaggeration != 0 || !terrain.isZoomDependent else { return nil }
         guard let pyramid = load.sources[index].pyramid else {
-            return CoverTerrain(exaggeration: terrain.exaggeration)
+            return CoverTerrain(exaggeration: exaggeration)
         }
-        let elevation = load.terrain ?? TerrainElevation(exaggeration: terrain.exaggeration, demZoomRange: pyramid.minZoom...pyramid.maxZoom)
+        var elevation = load.terrain ?? TerrainElevation(exaggeration: exaggeration, demZoomRange: pyramid.minZoom...pyramid.maxZoom)
+        elevation.exaggeration = exaggeration
         load.terrain = elevation
         if options.engine.coverWalk == .mapboxGLJS { return mapboxTerrainForCovers(camera: camera, elevation: elevation, pyramid: pyramid) }
         let loading = load.sources[index].tiles.values.contains { $0.status == .loading }
         if let seen = load.coverTerrain, seen.camera == camera, loading { return seen.terrain }
-        let current = load.terrain?.coverTerrain(for: camera) ?? CoverTerrain(exaggeration: terrain.exaggeration)
+        let current = elevation.coverTerrain(for: camera)
         load.coverTerrain = (camera, current)
         return current
     }

@@ -13,7 +13,7 @@ extension LoadSequence {
         for index in load.sources.indices where load.sources[index].metadata == .loaded {
             let id = load.sources[index].spec.id
             let used = style.layers.contains { $0.source == id && $0.isShown(atZoom: camera.zoom) }
-                || index == terrainSourceIndex
+                || (index == terrainSourceIndex && terrain != nil)
             // The same view needs the same tiles: a frame that moved nothing costs nothing here.
             let view = SourceState.View(camera: camera, viewport: viewport, used: used, terrain: terrain)
             guard load.sources[index].lastView != view else { continue }
@@ -31,7 +31,8 @@ extension LoadSequence {
             if let pyramid = load.sources[index].pyramid {
                 // The walk for a tile without data goes down to the source's minzoom, or (GL JS) so
                 // many levels below the covering zoom.
-                let covering = pyramid.coveringZoom(forCameraZoom: camera.zoom)
+                let first = options.engine.fallback.countsFromFirstCoverTile ? wanted.first.flatMap { zooms[$0] } : nil
+                let covering = first ?? pyramid.coveringZoom(forCameraZoom: camera.zoom)
                 let lowest = options.engine.fallback.levelsBelowCoveringZoom.map { max(covering - $0, pyramid.minZoom) } ?? pyramid.minZoom
                 addFallbackParents(to: &wanted, zooms: &zooms, source: index, lowestZoom: lowest)
             }

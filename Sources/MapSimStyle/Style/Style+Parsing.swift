@@ -63,7 +63,7 @@ extension Style {
             try? parseMapboxMembers(root, into: &style)
         }
         if let projection = root.member("projection") { style.projection = try StyleProjection.parse(projection, flavor: flavor, warnings: &style.warnings) }
-        if let terrain = root.member("terrain"), terrain.value != .null { style.terrain = try StyleTerrain.parse(terrain, sources: style.sources) }
+        if let terrain = root.member("terrain"), terrain.value != .null { style.terrain = try StyleTerrain.parse(terrain, sources: style.sources, flavor: flavor) }
         if let state = root.member("state") {
             for (name, _) in try state.object().members {
                 let entry = state.member(name)!

@@ -60,7 +60,8 @@ public struct TraceReport: Sendable {
         if let view = header.view {
             if let projection = view["projection"]?.stringValue { facts.append(("projection", projection)) }
             if let terrain = view["terrain"]?.objectValue {
-                facts.append(("terrain", "\(terrain["source"]?.stringValue ?? "?") × \(JSONWriter.formatNumber(terrain["exaggeration"]?.numberValue ?? 1))"))
+                let exaggeration = terrain["exaggeration"].map { $0.numberValue.map(JSONWriter.formatNumber) ?? JSONWriter.string($0) } ?? "1"
+                facts.append(("terrain", "\(terrain["source"]?.stringValue ?? "?") × \(exaggeration)"))
             }
             if let state = view["global-state"] { facts.append(("global state", JSONWriter.string(state))) }
             if let config = view["config"] { facts.append(("config", JSONWriter.string(config))) }

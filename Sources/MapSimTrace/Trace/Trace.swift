@@ -59,7 +59,7 @@ public struct Trace: Sendable, Equatable {
             var view = JSONObject()
             if let projection = style?.projection, projection != .mercator { view["projection"] = .string(projection.rawValue) }
             if let terrain = style?.terrain {
-                view["terrain"] = .object(JSONObject([("source", .string(terrain.source)), ("exaggeration", .number(terrain.exaggeration))]))
+                view["terrain"] = .object(JSONObject([("source", .string(terrain.source)), ("exaggeration", terrain.exaggerationExpression ?? .number(terrain.exaggeration))]))
             }
             if !globalState.members.isEmpty { view["global-state"] = .object(globalState) }
             if !config.members.isEmpty { view["config"] = .object(config) }

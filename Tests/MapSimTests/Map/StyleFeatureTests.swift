@@ -109,6 +109,62 @@ struct StyleFeatureTests {
         #expect(!native.payloads(of: MapEvents.resourceRequest).contains { $0.request.url.contains("/dem/") })
     }
 
+    @Test func mapboxReadsAnExaggerationExpressionAtTheZoomAndItsConfigAsNull() async throws {
+        // The terrain fixture with `exaggeration` written five ways; the requests at zoom 12, pitch
+        // 60 as Mapbox GL JS 3.0.1 made them: a `["config", …]` reads as null, so the default 1.
+        let folder = try FixtureDirectory()
+        let fixture = SampleStyle.stylesFolder + "/features/terrain"
+        try FileManager.default.copyItem(atPath: fixture, toPath: folder.path + "/terrain")
+        let original = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: fixture + "/style.json"))))
+        func requests(_ exaggeration: String, schema: String? = nil, engine: Engine = .mapboxGLJS) async throws -> (urls: [String], errors: [String]) {
+            var style = try #require(original.objectValue)
+            var terrain = try #require(style["terrain"]?.objectValue)
+            terrain["exaggeration"] = try JSONParser.parse(Array(exaggeration.utf8))
+            style["terrain"] = .object(terrain)
+            if let schema { style["schema"] = try JSONParser.parse(Array(schema.utf8)) }
+            try Data(JSONWriter.string(.object(style)).utf8).write(to: URL(fileURLWithPath: folder.path + "/terrain/style.json"))
+            let map = Map(backends: .only(FileResourceLoader(assetRoot: "/")), options: Map.Options(engine: engine))
+            let recorder = EventRecorder(map)
+            await map.setCamera(CameraOptions(center: LngLat(longitude: 8.54, latitude: 47.37), zoom: 12, pitch: 60))
+            await map.setStyleURI(URL(fileURLWithPath: folder.path + "/terrain/style.json").absoluteString)
+            _ = await map.run(until: .mapIdle, timeout: .seconds(30))
+            return (recorder.payloads(of: MapEvents.resourceRequest).map(\.request.url).sorted(),
+                    recorder.payloads(of: MapEvents.mapLoadingError).map(\.message))
+        }
+        let one = try await requests("1"), steep = try await requests("1.5")
+        #expect(one.urls.count == 49 && steep.urls.count == 53, "\(one.urls.count) \(steep.urls.count)")
+        let config = try await requests(#"["config", "x"]"#, schema: #"{"x": {"default": 1.5, "type": "number"}}"#)
+        #expect(config.urls == one.urls && config.errors.isEmpty)
+        #expect(try await requests(#"["interpolate", ["linear"], ["zoom"], 0, 1, 22, 1]"#).urls == one.urls)
+        #expect(try await requests(#"["interpolate", ["linear"], ["zoom"], 10, 0, 14, 3]"#).urls == steep.urls)
+        // 0 from an expression of the zoom turns the terrain off: no DEM tile; a constant 0 keeps it.
+        let off = try await requests(#"["interpolate", ["linear"], ["zoom"], 0, 0, 22, 0]"#)
+        #expect(off.urls.count == 46 && !off.urls.contains { $0.contains("/dem/") }, "\(off.urls.count)")
+        let flat = try await requests("0")
+        #expect(flat.urls.count == 33 && flat.urls.contains { $0.contains("/dem/") }, "\(flat.urls.count)")
+        // MapLibre's `exaggeration` is a number.
+        let maplibre = try await requests(#"["interpolate", ["linear"], ["zoom"], 10, 0, 14, 3]"#, engine: .maplibreGLJS)
+        #expect(maplibre.errors.contains { $0.contains("exaggeration") }, "\(maplibre.errors)")
+    }
+
+    @Test func mapboxGLJSWalksFromAFailedDEMTileTenLevelsBelowTheDEMCoversFirstTile() async throws {
+        // The terrain fixture without its DEM tiles: at zoom 11 the DEM cover starts at zoom 9, and
+        // Mapbox GL JS 3.0.1 asked each parent down to zoom 0 (ten below 9, not below the view's 11).
+        let folder = try FixtureDirectory()
+        try FileManager.default.copyItem(atPath: SampleStyle.stylesFolder + "/features/terrain", toPath: folder.path + "/terrain")
+        try FileManager.default.removeItem(atPath: folder.path + "/terrain/dem")
+        let map = Map(backends: .only(FileResourceLoader(assetRoot: "/")), options: Map.Options(engine: .mapboxGLJS))
+        let recorder = EventRecorder(map)
+        await map.setCamera(CameraOptions(center: LngLat(longitude: 8.54, latitude: 47.37), zoom: 11))
+        await map.setStyleURI(URL(fileURLWithPath: folder.path + "/terrain/style.json").absoluteString)
+        _ = await map.run(until: .mapIdle, timeout: .seconds(30))
+        let zooms = Set(recorder.payloads(of: MapEvents.resourceRequest).compactMap { request -> Int? in
+            guard let range = request.request.url.range(of: "/dem/") else { return nil }
+            return Int(request.request.url[range.upperBound...].prefix { $0 != "/" })
+        })
+        #expect(zooms == Set(0...9), "\(zooms.sorted())")
+    }
+
     @Test func aDEMTileThatDoesNotDecodeIsAnErrorNamingItsURL() async throws {
         // The terrain fixture with one DEM tile cut short.
         let folder = try FixtureDirectory()

@@ -197,6 +197,26 @@ struct StyleImportTests {
         #expect(Self.requests(recorder).count { $0.request.kind == .style } == 3)
     }
 
+    @Test func mapboxGLJSWarnsThatAModelsRelativeURLIsThePagesAndAsksTheStylesFolder() async throws {
+        // 3.0.1 asks the page's folder for it; mapsim, with no page, asks the style's and says so.
+        let fixture = try Self.folder(["root.json": Self.style(imports: #"[{"id": "a", "url": "a.json"}]"#,
+                                                               extra: #", "models": {"pin": "models/pin.glb", "far": "https://example.invalid/far.glb"}"#),
+                                       "a.json": Self.style(extra: #", "models": {"tower": "tower.glb"}"#)])
+        for engine in [Engine.mapboxGLJS, .mapbox] {
+            let (_, recorder, _) = await Self.load(fixture, engine: engine)
+            let warnings = recorder.payloads(of: MapEvents.styleWarning).map(\.message)
+            let models = Self.requests(recorder).filter { $0.request.kind == .model }.map(\.request.url)
+            #expect(models.contains("file://\(fixture.path)/s/models/pin.glb") && models.contains("file://\(fixture.path)/s/tower.glb"), "\(models)")
+            if engine == .mapboxGLJS {
+                #expect(warnings.count == 2, "\(warnings)")
+                #expect(warnings.contains { $0.hasPrefix("the style names model \"pin\" by the relative URL models/pin.glb: mapbox-gl-js resolves it against the web page") })
+                #expect(warnings.contains { $0.hasPrefix("import a names model \"tower\" by the relative URL tower.glb") })
+            } else {
+                #expect(warnings.isEmpty, "\(warnings)")
+            }
+        }
+    }
+
     @Test func configComesFromTheSchemaTheImportAndTheMapInThatOrder() async throws {
         let fixture = try Self.folder([
             "root.json": Self.style(imports: #"[{"id": "b", "url": "b.json", "config": {"size": 3}}]"#),
