@@ -148,6 +148,23 @@ struct ValidateCommand: AsyncParsableCommand {
         return outcome.status
     }
 
+    /// What the loader refuses of the style `bytes` by the spec of each of `engines`, in their order:
+    /// nothing when one of them refuses nothing, else the first one's refusals.
+    private static func loaderRefusals(_ bytes: [UInt8], engines: [Engine.Name]) -> [StyleError] {
+        var flavors: [StyleSpecFlavor] = []
+        for engine in engines {
+            let flavor = StyleSpecFlavor(engine: engine.rawValue) ?? .maplibre
+            if !flavors.contains(flavor) { flavors.append(flavor) }
+        }
+        var first: [StyleError]?
+        for flavor in flavors {
+            let refusals = Style.refusals(bytes, flavor: flavor)
+            if refusals.isEmpty { return [] }
+            first = first ?? refusals
+        }
+        return first ?? []
+    }
+
     /// Validates `files`, and loads each one that is JSON as `deepLoading` says, `mapbox://` URLs
     /// normalized by `mapbox`, each engine's load given `timeout` to go idle and the network as
     /// long to answer (without one: 60 s, and the network's own limits: 30 s of silence); the exit
@@ -162,8 +179,11 @@ struct ValidateCommand: AsyncParsableCommand {
             guard case (let bytes, var diagnostics)? = check(file, format: format, flavor: flavor, fetched: fetched, outcome: &outcome) else { continue }
             if file != "-", (try? JSONParser.parse(bytes)) != nil {
                 let styleURL = StyleLocation.url(for: file)
-                let refusals = Style.refusals(bytes)
-                // A style the loader refuses loads in no engine: what it refuses is the whole report.
+                // A style the loader refuses by the spec of every engine checked loads in none: what
+                // it refuses (by the first engine's spec) is the whole report. One that only some
+                // refuse — a Mapbox layer type, for MapLibre — is reported by their loads.
+                let engines = deepLoading.engine.map { [$0] } ?? Engine.Name.allCases
+                let refusals = loaderRefusals(bytes, engines: engines)
                 guard refusals.isEmpty else {
                     let lines = JSONLineIndex(scanning: bytes)
                     diagnostics += refusals.map { StyleDiagnostic(message: "the loader refuses \($0)", line: lines.line($0.path)) }
@@ -171,7 +191,7 @@ struct ValidateCommand: AsyncParsableCommand {
                     continue
                 }
                 var byEngine: [(engine: Engine.Name, diagnostics: [StyleDiagnostic])] = []
-                for engine in deepLoading.engine.map({ [$0] }) ?? Engine.Name.allCases {
+                for engine in engines {
                     var options = deepLoading
                     options.engine = engine
                     guard let environment = try? options.environment(styleURL: styleURL, mapbox: mapbox, maximumRetries: retries, budget: timeout) else {

@@ -156,6 +156,29 @@ struct ImportsCommandTests {
         #expect(ignored.count == 1 && ignored[0].contains(#"warning: imports: MapLibre ignores "imports""#), "\(every.standardOutput)")
     }
 
+    @Test func deepValidationLoadsAMapboxLayerTypeForTheMapboxEnginesAndTheMapLibreOnesRefuseIt() async throws {
+        // A `model` layer in the root: Mapbox's loader takes it, MapLibre's refuses it.
+        let server = try await FixtureServer.start(serving: Self.folder)
+        defer { Task { await server.stop() } }
+        let fixture = try FixtureDirectory()
+        let file = try fixture.write("style.json", #"""
+            {"version": 8, "imports": [{"id": "basemap", "url": "mapbox://styles/mapsim/standard"}],
+             "models": {"pin": "mapbox://models/mapsim/tower.glb"},
+             "sources": {"spots": {"type": "geojson", "data": {"type": "Point", "coordinates": [-122.42, 37.78]}}},
+             "layers": [{"id": "pins", "type": "model", "source": "spots", "slot": "top", "layout": {"model-id": "pin"}}]}
+            """#)
+        for engine in ["mapbox", "mapbox-gl-js"] {
+            let result = try await CommandRunner.run(["validate", "--deep", "--no-cache", file] + Self.mapbox(server, engine: engine))
+            #expect(!result.standardOutput.contains("refuses") && !result.standardOutput.contains("failed to parse"), "\(engine): \(result.standardOutput)")
+        }
+        #expect(server.received.contains { $0.path.hasPrefix("/styles/v1/mapsim/standard") })
+        let every = try await CommandRunner.run(["validate", "--deep", "--no-cache", file, "--mapbox-api-url", server.baseURL, "--access-token", "pk.test"])
+        let lines = every.standardOutput.split(separator: "\n")
+        #expect(every.status == 1 && !every.standardOutput.contains("the loader refuses"), "\(every.standardOutput)")
+        #expect(lines.contains { $0.contains("maplibre-native, maplibre-gl-js: style: failed to parse the style") && $0.contains(#""model" is not one of"#) },
+                "\(every.standardOutput)")
+    }
+
     @Test func deepValidationNamesABrokenImportByItsChain() async throws {
         let server = try await FixtureServer.start(serving: Self.folder)
         defer { Task { await server.stop() } }

@@ -1,23 +1,23 @@
 import MapSimJSON
 
 extension Style {
-    /// Every value the loader refuses, each with its JSON path — what `parse` stops at first,
-    /// looked for in every source and layer: a source or layer that is refused is left out and the
-    /// rest parsed again, so one bad value hides no other. A document that is not JSON, or whose
-    /// root is refused, gives that one error.
-    public static func refusals(_ bytes: [UInt8]) -> [StyleError] {
+    /// Every value the loader refuses, by `flavor`'s style spec, each with its JSON path — what
+    /// `parse` stops at first, looked for in every source and layer: a source or layer that is
+    /// refused is left out and the rest parsed again, so one bad value hides no other. A document
+    /// that is not JSON, or whose root is refused, gives that one error.
+    public static func refusals(_ bytes: [UInt8], flavor: StyleSpecFlavor = .maplibre) -> [StyleError] {
         let document: JSONValue
         do {
             document = try JSONField.document(bytes, what: "the style").value
         } catch {
             return [error]
         }
-        guard var root = document.objectValue else { return refusal(of: document).map { [$0] } ?? [] }
+        guard var root = document.objectValue else { return refusal(of: document, flavor: flavor).map { [$0] } ?? [] }
         var refused: [StyleError] = []
         // The layers still in the document, by their index as written.
         var layerIndices = Array((root["layers"]?.arrayValue ?? []).indices)
         for _ in 0...(root["sources"]?.objectValue?.members.count ?? 0) + layerIndices.count {
-            guard let error = refusal(of: .object(root)) else { break }
+            guard let error = refusal(of: .object(root), flavor: flavor) else { break }
             if let id = Self.sourceID(in: error.path), var sources = root["sources"]?.objectValue, var source = sources[id]?.objectValue {
                 refused.append(error)
                 // A refused value is taken out of its source (the source stays, for its layers); a
@@ -44,9 +44,9 @@ extension Style {
         return refused
     }
 
-    private static func refusal(of document: JSONValue) -> StyleError? {
+    private static func refusal(of document: JSONValue, flavor: StyleSpecFlavor) -> StyleError? {
         do {
-            _ = try parse(document)
+            _ = try parse(document, flavor: flavor)
             return nil
         } catch {
             return error
