@@ -175,16 +175,19 @@ extension LoadSequence {
             return failImport(index, "its style does not load: \(error)")
         }
         // An inline import was checked with the style that holds it.
-        if case .bytes(let bytes) = json, let refusal = validationRefusal(of: bytes) {
-            return failImport(index, "its style does not load: \(refusal)")
-        }
         let scope = load.imports[index].scope
+        var warnings: [Action] = []
+        if case .bytes(let bytes) = json {
+            let check = validationCheck(of: bytes, scope: scope)
+            if let refusal = check.refusal { return failImport(index, "its style does not load: \(refusal)") }
+            warnings = check.warnings
+        }
         var config = load.imports[index].importConfig
         for (name, value) in style.configDefaults.members where config[name] == nil { config[name] = value }
         load.imports[index].config = config
         load.imports[index].style = style.scoped(scope)
         load.imports[index].status = .loaded
-        return loadParts(of: index) + loadModels(of: index) + startImports(of: index) + checkImportsSettled()
+        return warnings + loadParts(of: index) + loadModels(of: index) + startImports(of: index) + checkImportsSettled()
     }
 
     /// An import failed: said with its chain; the style goes on without it, or — when a failed import

@@ -277,12 +277,16 @@ struct LoadSequence: StateMachine {
         }
     }
 
-    /// What the engine's check of a style it loads refuses in `bytes` (`Engine.validatesStyles`),
-    /// every error in the order the check finds them; nil when it loads.
-    func validationRefusal(of bytes: [UInt8]) -> String? {
-        guard options.engine.validatesStyles else { return nil }
-        let errors = StyleValidator.validate(bytes, flavor: options.engine.flavor).filter { !$0.isWarning }
-        return errors.isEmpty ? nil : errors.map(\.message).joined(separator: "; ")
+    /// What the engine's check of a style it loads says of `bytes` (`Engine.validatesStyles`): what
+    /// it refuses, every error in the order the check finds them (nil when it loads), and its
+    /// warnings — an unknown property, for Mapbox — which the engine only logs, as `style-warning`s
+    /// in `scope`.
+    func validationCheck(of bytes: [UInt8], scope: StyleScope = .root) -> (refusal: String?, warnings: [Action]) {
+        guard options.engine.validatesStyles else { return (nil, []) }
+        let diagnostics = StyleValidator.validate(bytes, flavor: options.engine.flavor)
+        let errors = diagnostics.filter { !$0.isWarning }
+        let warnings = diagnostics.filter(\.isWarning).map { Action.emit(.styleWarning(StyleWarning(message: $0.message, scope: scope))) }
+        return (errors.isEmpty ? nil : errors.map(\.message).joined(separator: "; "), warnings)
     }
 
     mutating func fail(_ message: String) -> [Action] {
@@ -297,7 +301,8 @@ struct LoadSequence: StateMachine {
         } catch {
             return fail("failed to parse the style \(styleURL ?? "JSON"): \(error)")
         }
-        if let refusal = validationRefusal(of: data) {
+        let check = validationCheck(of: data)
+        if let refusal = check.refusal {
             return fail("the style \(styleURL ?? "JSON") does not load: \(refusal)")
         }
         // A Mapbox style meant to be imported loads as the import `basemap` of an empty style.
@@ -311,7 +316,7 @@ struct LoadSequence: StateMachine {
         let state = globalState
         load.style?.layers = parsed.layers.map { $0.resolvingVisibility(globalState: state) }
         load.phase = .parsed
-        var actions: [Action] = [.emit(.styleDataLoaded(StyleDataLoaded(type: .style)))]
+        var actions: [Action] = check.warnings + [.emit(.styleDataLoaded(StyleDataLoaded(type: .style)))]
         actions += ignoredFeatures(of: parsed).map { feature, message in
             .emit(.styleFeatureIgnored(StyleFeatureIgnored(feature: feature, engine: options.engine.description, message: message)))
         }

@@ -135,7 +135,7 @@ extension MapboxStyleValidator {
                 if let entry = lightSpec[key]?.objectValue {
                     errors += validate(options.child(key: key, value: member, path: path, valueSpec: entry))
                 } else {
-                    errors.append(error(key, "unknown property \"\(key)\"", value: member, path: path))
+                    errors.append(warning(key, "unknown property \"\(key)\"", value: member, path: path))
                 }
                 continue
             }
@@ -152,7 +152,7 @@ extension MapboxStyleValidator {
                 } else if let entry = properties[name]?.objectValue {
                     errors += validate(options.child(key: name, value: property, path: propertyPath, valueSpec: entry))
                 } else {
-                    errors.append(error(options.key, "unknown property \"\(name)\"", value: property, path: propertyPath))
+                    errors.append(warning(options.key, "unknown property \"\(name)\"", value: property, path: propertyPath))
                 }
             }
         }

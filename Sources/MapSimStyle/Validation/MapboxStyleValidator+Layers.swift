@@ -171,7 +171,7 @@ extension MapboxStyleValidator {
             return validate(transition)
         }
         guard let propertySpec = properties[name]?.objectValue else {
-            return [error(options.key, "unknown property \"\(name)\"", value: options.value, path: options.path)]
+            return [warning(options.key, "unknown property \"\(name)\"", value: options.value, path: options.path)]
         }
         if case .string(let text)? = options.value, propertySpec["property-type"] == .string("data-driven"), propertySpec["tokens"] == nil,
            let token = Self.interpolationToken(text) {

@@ -161,7 +161,7 @@ extension MapboxStyleValidator {
             break
         }
         var errors = spread.enumerated().map { index, member in
-            error(options.key, "unknown property \"\(index)\"", value: member.value, path: member.path)
+            warning(options.key, "unknown property \"\(index)\"", value: member.value, path: member.path)
         }
         for (key, entry) in (section("import") ?? JSONObject()).members where entry["required"] == .bool(true) && entry["default"] == nil {
             errors.append(error(options, "missing required property \"\(key)\""))
@@ -216,14 +216,15 @@ extension MapboxStyleValidator {
         var errors: [StyleDiagnostic] = []
         for (key, member) in Self.javaScriptOrder(object) {
             let path = options.path.map { StyleValidator.join($0, key) }
-            errors += validateMember(key, member, path: path, of: properties, options: options)
+            errors += validateMember(key, member, path: path, of: properties, options: options, unknownIsError: name == "light")
         }
         return errors
     }
 
     /// One member checked against `properties`, as a transition when it is one; an unknown one
     /// reported by its bare name.
-    private mutating func validateMember(_ key: String, _ member: JSONValue, path: String?, of properties: JSONObject, options: Options) -> [StyleDiagnostic] {
+    private mutating func validateMember(_ key: String, _ member: JSONValue, path: String?, of properties: JSONObject, options: Options,
+                                         unknownIsError: Bool = false) -> [StyleDiagnostic] {
         if isCurrent, let base = Self.suffixed(key, "-use-theme"), properties[base] != nil {
             return validatePrimitive(options.child(key: key, value: member, path: path, valueSpec: nil), "string")
         }
@@ -233,7 +234,9 @@ extension MapboxStyleValidator {
         if let entry = properties[key]?.objectValue {
             return validate(options.child(key: key, value: member, path: path, valueSpec: entry))
         }
-        return [error(key, "unknown property \"\(key)\"", value: member, path: path)]
+        // Mapbox warns of an unknown member of its sections, but of the legacy `light`'s it errs.
+        let message = "unknown property \"\(key)\""
+        return [unknownIsError ? error(key, message, value: member, path: path) : warning(key, message, value: member, path: path)]
     }
 
     /// One of `lights`: its type and id first, one light of each type, then its members and its
@@ -270,7 +273,7 @@ extension MapboxStyleValidator {
                     if let entry = properties[name]?.objectValue {
                         errors += validate(options.child(key: name, value: property, path: propertyPath, valueSpec: entry))
                     } else {
-                        errors.append(error(options.key, "unknown property \"\(name)\"", value: property, path: propertyPath))
+                        errors.append(warning(options.key, "unknown property \"\(name)\"", value: property, path: propertyPath))
                     }
                 }
             } else {

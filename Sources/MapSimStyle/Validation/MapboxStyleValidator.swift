@@ -131,6 +131,14 @@ struct MapboxStyleValidator {
         error(options.key, message, value: options.value, path: options.path)
     }
 
+    /// `new ValidationWarning(key, value, message)`: reported as an error is, but Mapbox loads the
+    /// style all the same (it logs the warning) — what Mapbox says of an unknown property.
+    func warning(_ key: String, _ message: String, value: JSONValue?, path: String?) -> StyleDiagnostic {
+        var diagnostic = error(key, message, value: value, path: path)
+        diagnostic.isWarning = true
+        return diagnostic
+    }
+
     func section(_ name: String) -> JSONObject? { spec[name]?.objectValue }
 
     // MARK: - The walk
@@ -213,7 +221,7 @@ struct MapboxStyleValidator {
             } else if valueSpec["*"] != nil {
                 validator = { $0.validate($1) }
             } else {
-                errors.append(error(options.key, "unknown property \"\(key)\"", value: value, path: options.path.map { StyleValidator.join($0, key) }))
+                errors.append(warning(options.key, "unknown property \"\(key)\"", value: value, path: options.path.map { StyleValidator.join($0, key) }))
                 continue
             }
             var member = options.child(key: StyleValidator.join(options.key, key), value: value, path: options.path.map { StyleValidator.join($0, key) },

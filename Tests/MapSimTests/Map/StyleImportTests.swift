@@ -217,6 +217,21 @@ struct StyleImportTests {
         }
     }
 
+    @Test func mapboxGLJSLoadsAStyleWithUnknownPropertiesAndWarnsOfEachInItsScope() async throws {
+        // 3.0.1 logs an unknown property (a newer Mapbox's `color-theme`, a typo) and loads the style.
+        let fixture = try Self.folder([
+            "root.json": Self.style(imports: #"[{"id": "a", "url": "a.json", "color-theme": {"data": ""}}]"#, sources: Self.city,
+                                    layers: #"[{"id": "w", "type": "fill", "source": "city", "source-layer": "water", "paint": {"fill-colour": "red"}}]"#),
+            "a.json": Self.style(sources: Self.city, layers: Self.places, extra: #", "lights": [{"id": "l", "type": "ambient", "properties": {"glow": 1}}]"#)])
+        let (_, recorder, outcome) = await Self.load(fixture, engine: .mapboxGLJS)
+        guard case .reached = outcome else { Issue.record("the map goes idle: \(outcome)"); return }
+        let warnings = recorder.payloads(of: MapEvents.styleWarning).map { "\($0.scope.chain): \($0.message)" }
+        #expect(warnings.contains(#": imports[0]: unknown property "color-theme""#) && warnings.contains(#": layers[0].paint.fill-colour: unknown property "fill-colour""#)
+                && warnings.contains(#"a: lights[0]: unknown property "glow""#), "\(warnings)")
+        #expect(recorder.payloads(of: MapEvents.mapLoadingError).isEmpty)
+        #expect(Self.requests(recorder).contains { $0.request.kind == .tile })
+    }
+
     @Test func configComesFromTheSchemaTheImportAndTheMapInThatOrder() async throws {
         let fixture = try Self.folder([
             "root.json": Self.style(imports: #"[{"id": "b", "url": "b.json", "config": {"size": 3}}]"#),
