@@ -102,6 +102,11 @@ extension OfflineDatabase {
         state.withLock { $0.pending.count }
     }
 
+    /// How many bytes of bodies wait for a commit.
+    var pendingWriteBytes: Int {
+        state.withLock { $0.pendingBytes }
+    }
+
     /// When a queued write is committed.
     enum CommitTiming {
         /// With the next write that asks for a commit, or once `pendingTouchLimit` writes wait.
@@ -126,6 +131,7 @@ extension OfflineDatabase {
         let wait = state.withLock { state -> Duration? in
             guard state.database === database else { return nil }
             state.pending.append(write)
+            state.pendingBytes += write.byteCount
             guard !state.commitQueued, commit != .whenWritesPileUp || state.pending.count >= Self.pendingTouchLimit else { return nil }
             state.commitQueued = true
             guard commit == .spaced, let last = state.lastCommit else { return .zero }
@@ -163,7 +169,10 @@ extension OfflineDatabase {
         let batch = state.withLock { state -> [PendingWrite] in
             state.commitQueued = false
             state.lastCommit = .now
-            defer { state.pending.removeAll(keepingCapacity: true) }
+            defer {
+                state.pending.removeAll(keepingCapacity: true)
+                state.pendingBytes = 0
+            }
             return state.pending
         }
         var stored = false

@@ -168,4 +168,6 @@ extension OfflineDatabase {
 
     /// How many region writes may wait for the database before the download waits for it.
     static let regionWriteBacklog = 8_192
+    /// How many bytes of bodies they may hold (tiles of 100 KB and more fill it before the count).
+    static let regionWriteBacklogBytes = 64 << 20
 }

@@ -79,6 +79,8 @@ public final class OfflineDatabase: ResourceCache {
         var hasMapsimTables = false
         /// Writes waiting for the next group commit.
         var pending: [PendingWrite] = []
+        /// The bytes of the bodies in `pending`.
+        var pendingBytes = 0
         /// Whether a group commit is queued and has not yet taken `pending`.
         var commitQueued = false
         /// Whether that commit waits out `commitSpacing` before it is handed to the writer.
@@ -183,6 +185,7 @@ public final class OfflineDatabase: ResourceCache {
             }
             state.database = nil
             state.pending.removeAll()
+            state.pendingBytes = 0
             let message: String
             if let aside = OfflineDatabaseOpener.setAside(path) {
                 message = "the cache \(path) is damaged (\(reason)); moved it to \(aside), and the run goes on with a new, empty cache"

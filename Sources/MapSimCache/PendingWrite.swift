@@ -9,4 +9,10 @@ enum PendingWrite: Sendable {
     case touch(RowKey, accessed: Int64)
     /// The row, already stored, becomes part of a region (MapLibre's `markUsed`).
     case link(RowKey, region: Int64)
+
+    /// The bytes of the body it stores (none but a `put`'s).
+    var byteCount: Int {
+        guard case .put(_, _, let body, _, _, _) = self else { return 0 }
+        return body.data?.count ?? 0
+    }
 }

@@ -268,6 +268,23 @@ struct OfflineDatabaseTests {
         #expect(refreshed.etag == "\"e1\"" && refreshed.data?.count == 10)
     }
 
+    @Test func theBytesOfQueuedRegionWritesAreCountedUntilTheyAreCommitted() async throws {
+        // A download waits for the database once the bodies waiting for it pass a cap in bytes.
+        let put = PendingWrite.put(RowKey.resource(url: "https://h/a"), kind: 3, StoredBody(data: Array(repeating: 1, count: 1_500), compressed: false),
+                                   headers: StoredHeaders(mustRevalidate: false), accessed: 0, region: 1)
+        #expect(put.byteCount == 1_500 && PendingWrite.link(RowKey.resource(url: "https://h/a"), region: 1).byteCount == 0)
+        let fixture = try FixtureDirectory()
+        let cache = try OfflineDatabase(path: fixture.path + "/cache.db")
+        let region = try cache.createRegion(try OfflineRegionDefinition(styleURL: "https://h/s.json", area: .bounds(.world), minZoom: 0, maxZoom: 1), metadata: nil)
+        for x in 0..<4 {
+            cache.queueRegionWrite(Self.tile(x), region: region.id, response: Self.response(10_000), body: StoredBody(data: Self.noise(10_000, seed: UInt64(x)), compressed: false), accessed: 0)
+        }
+        #expect(cache.pendingWriteBytes <= 40_000 && cache.pendingWriteBytes % 10_000 == 0)
+        await cache.flush()
+        #expect(cache.pendingWriteBytes == 0 && cache.pendingWrites == 0)
+        #expect(await cache.load(Self.tile(3)).data?.count == 10_000)
+    }
+
     @Test func evictsTheLeastRecentlyUsedAmbientRowsAndNeverARegionsOrAContentSets() async throws {
         let fixture = try FixtureDirectory()
         let cache = try OfflineDatabase(path: fixture.path + "/cache.db", options: .init(maximumAmbientCacheSize: 200_000))
