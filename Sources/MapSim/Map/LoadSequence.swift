@@ -284,8 +284,8 @@ struct LoadSequence: StateMachine {
     func validationCheck(of bytes: [UInt8], scope: StyleScope = .root) -> (refusal: String?, warnings: [Action]) {
         guard options.engine.validatesStyles else { return (nil, []) }
         let diagnostics = StyleValidator.validate(bytes, flavor: options.engine.flavor)
-        let errors = diagnostics.filter { !$0.isWarning }
-        let warnings = diagnostics.filter(\.isWarning).map { Action.emit(.styleWarning(StyleWarning(message: $0.message, scope: scope))) }
+        let errors = diagnostics.filter { !$0.isWarning && !$0.engineLoadsAnyway }
+        let warnings = diagnostics.filter { $0.isWarning || $0.engineLoadsAnyway }.map { Action.emit(.styleWarning(StyleWarning(message: $0.message, scope: scope))) }
         return (errors.isEmpty ? nil : errors.map(\.message).joined(separator: "; "), warnings)
     }
 

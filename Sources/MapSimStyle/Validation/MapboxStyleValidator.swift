@@ -131,11 +131,12 @@ struct MapboxStyleValidator {
         error(options.key, message, value: options.value, path: options.path)
     }
 
-    /// `new ValidationWarning(key, value, message)`: reported as an error is, but Mapbox loads the
-    /// style all the same (it logs the warning) — what Mapbox says of an unknown property.
+    /// `new ValidationWarning(key, value, message)`: reported as an error is (Mapbox's validator
+    /// lists it with the errors), but Mapbox loads the style all the same and only logs it — what
+    /// Mapbox says of an unknown property.
     func warning(_ key: String, _ message: String, value: JSONValue?, path: String?) -> StyleDiagnostic {
         var diagnostic = error(key, message, value: value, path: path)
-        diagnostic.isWarning = true
+        diagnostic.engineLoadsAnyway = true
         return diagnostic
     }
 

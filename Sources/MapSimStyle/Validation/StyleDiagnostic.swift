@@ -12,6 +12,10 @@ public struct StyleDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// Whether it is only a warning (something that may be intended), which does not make the
     /// style invalid.
     public var isWarning: Bool
+    /// Whether the engine loads the style all the same and only logs it: Mapbox's
+    /// `ValidationWarning` (an unknown property), which its validator reports as it reports an
+    /// error, but which Mapbox GL JS does not refuse a style for.
+    public var engineLoadsAnyway = false
     /// Whether it is a JSON syntax error, which gl-style-validate's JSON shows with an empty `"error": {}` first.
     public var isParseError: Bool
 
