@@ -285,7 +285,7 @@ struct LoadSequence: StateMachine {
         guard options.engine.validatesStyles else { return (nil, []) }
         let diagnostics = StyleValidator.validate(bytes, flavor: options.engine.flavor)
         let errors = diagnostics.filter { !$0.isWarning && !$0.engineLoadsAnyway }
-        let warnings = diagnostics.filter { $0.isWarning || $0.engineLoadsAnyway }.map { Action.emit(.styleWarning(StyleWarning(message: $0.message, scope: scope))) }
+        let warnings = diagnostics.filter(\.engineLoadsAnyway).map { Action.emit(.styleWarning(StyleWarning(message: $0.message, scope: scope))) }
         return (errors.isEmpty ? nil : errors.map(\.message).joined(separator: "; "), warnings)
     }
 

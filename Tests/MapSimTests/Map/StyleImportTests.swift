@@ -304,5 +304,6 @@ struct StyleImportTests {
         guard case .reached = outcome else { Issue.record("\(outcome)"); return }
         #expect(Self.requests(recorder).count { $0.request.kind == .style } == 1)
         #expect(recorder.payloads(of: MapEvents.styleFeatureIgnored).map(\.feature) == [.imports])
+        #expect(recorder.payloads(of: MapEvents.styleWarning).isEmpty, "said once, not again as the check's note")
     }
 }
