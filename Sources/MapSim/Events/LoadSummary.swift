@@ -1,3 +1,5 @@
+import MapSimStyle
+
 /// Figures of one load, gathered from its events: when the milestones came, requests and bytes by
 /// kind, and the errors.
 public struct LoadSummary: Sendable, Equatable {
@@ -53,7 +55,8 @@ public struct LoadSummary: Sendable, Equatable {
     public var errors: [MapLoadingError] = []
     /// Every live-error message (an update that could not be read or applied, a lost broker), in order.
     public var liveErrors: [String] = []
-    /// Every style-image-missing id, in order.
+    /// Every style-image-missing id, in order; an import's image as its name and its import, `pin
+    /// (import extras)`, not the id Mapbox scopes with an invisible separator.
     public var missingImages: [String] = []
     /// The live-data criteria subscribed at the end, in the order subscribed.
     public var liveSubscriptions: [String] = []
@@ -99,7 +102,9 @@ public struct LoadSummary: Sendable, Equatable {
         case .mapLoaded: mapLoaded = mapLoaded ?? event.end
         case .mapIdle: mapIdle = mapIdle ?? event.end
         case .mapLoadingError(let error): errors.append(error)
-        case .styleImageMissing(let id): missingImages.append(id)
+        case .styleImageMissing(let id):
+            let (name, scope) = StyleScope.split(id)
+            missingImages.append(scope.isRoot ? name : "\(name) (import \(scope.chain))")
         case .styleFeatureIgnored(let ignored): ignoredFeatures.append(ignored)
         case .styleWarning(let warning): warnings.append(warning)
         case .live(.error(let message)): liveErrors.append(message)

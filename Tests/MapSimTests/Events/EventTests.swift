@@ -3,6 +3,7 @@ import Testing
 import MapSimTesting
 @testable import MapSim
 import MapSimJSON
+import MapSimStyle
 
 @Suite("MapEvent.JSON")
 struct MapEventJSONTests {
@@ -185,5 +186,15 @@ final class LockedLog: Sendable {
         record("https://h/c", .network, .success([1], source: .network))
         record("https://h/c", .resourceLoader, nil)
         #expect(summary.total.requests == 5 && summary.total.cancelled == 1)
+    }
+
+    @Test func aMissingImageOfAnImportIsSummedUpByItsNameAndImport() {
+        // Mapbox scopes an import's image id with an invisible separator: the summary never shows it.
+        var summary = LoadSummary()
+        for id in ["pin", StyleScope(path: ["extras"]).qualify("pin"), StyleScope(path: ["extras", "landmarks"]).qualify("maki/park")] {
+            summary.record(MapEvent(begin: .zero, end: .zero, payload: .styleImageMissing(id: id)))
+        }
+        #expect(summary.missingImages == ["pin", "pin (import extras)", "maki/park (import extras → landmarks)"])
+        #expect(!JSONWriter.string(.object(summary.json())).contains("\\u001f") && !summary.missingImages.joined().contains("\u{1F}"))
     }
 }
