@@ -170,4 +170,9 @@ extension OfflineDatabase {
     static let regionWriteBacklog = 8_192
     /// How many bytes of bodies they may hold (tiles of 100 KB and more fill it before the count).
     static let regionWriteBacklogBytes = 64 << 20
+
+    /// Whether the writes waiting for a commit pass either cap, so the download waits for the database.
+    var regionWriteBacklogIsFull: Bool {
+        state.withLock { $0.pending.count > Self.regionWriteBacklog || $0.pendingBytes > Self.regionWriteBacklogBytes }
+    }
 }

@@ -132,9 +132,7 @@ public struct RegionDownloader: Sendable {
                 break
             }
             // Writes wait for no one, but memory must not grow with them: let the database catch up.
-            if database.pendingWrites > OfflineDatabase.regionWriteBacklog || database.pendingWriteBytes > OfflineDatabase.regionWriteBacklogBytes {
-                await database.flush()
-            }
+            if database.regionWriteBacklogIsFull { await database.flush() }
             guard await loop.step(notAfter: .max, perform: { outputs.append($0) }) else { break }
         }
         await database.flush()

@@ -174,9 +174,9 @@ extension LoadSequence {
         } catch {
             return failImport(index, "its style does not load: \(error)")
         }
-        // An inline import was checked with the style that holds it.
         let scope = load.imports[index].scope
         var warnings: [Action] = []
+        // An inline import was checked with the style that holds it.
         if case .bytes(let bytes) = json {
             let check = validationCheck(of: bytes, scope: scope)
             if let refusal = check.refusal { return failImport(index, "its style does not load: \(refusal)") }
