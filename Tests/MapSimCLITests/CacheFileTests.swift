@@ -114,17 +114,25 @@ struct CacheFileTests {
 @Suite("mapsim output")
 struct OutputTests {
     @Test func aFailedWriteToStandardOutputIsExit74() async throws {
-        let process = Process()
-        process.executableURL = CommandRunner.executable
-        process.arguments = ["load", "styles/sample/style.json"]
-        process.currentDirectoryURL = URL(fileURLWithPath: SampleStyle.stylesFolder + "/..")
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
-        let error = Pipe()
-        process.standardError = error
-        try process.run()
-        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 74)
+        // Waited for on a thread of its own, as `CommandRunner` does: never one of the concurrency pool's.
+        let (status, message) = try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Swift.Result {
+                    let process = Process()
+                    process.executableURL = CommandRunner.executable
+                    process.arguments = ["load", "styles/sample/style.json"]
+                    process.currentDirectoryURL = URL(fileURLWithPath: SampleStyle.stylesFolder + "/..")
+                    process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+                    let error = Pipe()
+                    process.standardError = error
+                    try process.run()
+                    let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    process.waitUntilExit()
+                    return (process.terminationStatus, message)
+                })
+            }
+        }
+        #expect(status == 74)
         #expect(message.contains("cannot write to standard output: No space left on device"), "\(message)")
     }
 

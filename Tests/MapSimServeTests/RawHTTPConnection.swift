@@ -7,6 +7,10 @@ import Glibc
 /// One TCP connection to a loopback server, spoken to in bytes: requests written as they are
 /// (pipelined, oversized), answers read one at a time, and whether the server closed it. Every read
 /// gives up after `timeout`, so a server that never answers fails the test instead of holding it.
+///
+/// A read blocks a thread of its own, never one of the concurrency pool's: the server under test
+/// answers on that pool (its conditions, its tasks), and with the pool's few threads held by tests
+/// waiting for it — this one, another busy one — it could not answer before the timeout.
 final class RawHTTPConnection {
     /// One answer: its status, headers (names lowercased) and body.
     struct Answer {
@@ -41,7 +45,7 @@ final class RawHTTPConnection {
 
     /// The next answer, nil when the connection closed (or nothing came in time) before a whole one.
     /// `bodyless` for the answer to a `HEAD`, whose length is not followed by a body.
-    func answer(bodyless: Bool = false) -> Answer? {
+    func answer(bodyless: Bool = false) async -> Answer? {
         while true {
             if let end = headEnd() {
                 let head = String(decoding: buffered[..<end], as: UTF8.self).components(separatedBy: "\r\n")
@@ -54,20 +58,19 @@ final class RawHTTPConnection {
                 }
                 let length = bodyless || status == 204 || status == 304 ? 0 : Int(headers["content-length"] ?? "0") ?? 0
                 while buffered.count < end + 4 + length {
-                    guard receive() else { return nil }
+                    guard await receive() else { return nil }
                 }
                 let body = Array(buffered[(end + 4)..<(end + 4 + length)])
                 buffered.removeFirst(end + 4 + length)
                 return Answer(status: status, headers: headers, body: body)
             }
-            guard receive() else { return nil }
+            guard await receive() else { return nil }
         }
     }
 
     /// Whether the server closes the connection (rather than sending more) within the timeout.
-    func isClosedByServer() -> Bool {
-        var byte: UInt8 = 0
-        return recv(descriptor, &byte, 1, 0) == 0
+    func isClosedByServer() async -> Bool {
+        await Self.read(descriptor, upTo: 1).count == 0
     }
 
     private func headEnd() -> Int? {
@@ -79,11 +82,22 @@ final class RawHTTPConnection {
     }
 
     /// Reads what has come; false when the connection closed or nothing came in time.
-    private func receive() -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+    private func receive() async -> Bool {
+        let (count, bytes) = await Self.read(descriptor, upTo: 65_536)
         guard count > 0 else { return false }
-        buffered += chunk[..<count]
+        buffered += bytes
         return true
+    }
+
+    /// One `recv` of at most `capacity` bytes, on a thread of its own: what it returned (0 when the
+    /// server closed the connection, -1 when nothing came in time) and the bytes read.
+    private static func read(_ descriptor: Int32, upTo capacity: Int) async -> (count: Int, bytes: [UInt8]) {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var chunk = [UInt8](repeating: 0, count: capacity)
+                let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                continuation.resume(returning: (count, Array(chunk.prefix(max(count, 0)))))
+            }
+        }
     }
 }

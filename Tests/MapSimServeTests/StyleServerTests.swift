@@ -240,23 +240,23 @@ struct StyleServerTests {
         // Three requests in one write, on one connection: three answers, in order.
         connection.send("GET /style.json HTTP/1.1\r\nHost: maps.example:8080\r\n\r\nHEAD /tiles/10/163/395.pbf HTTP/1.1\r\nHost: x\r\n\r\n"
             + "GET /nosuch.json HTTP/1.1\r\nHost: x\r\n\r\n")
-        let style = try #require(connection.answer())
+        let style = try #require(await connection.answer())
         #expect(style.status == 200 && style.headers["content-length"] == String(style.body.count) && style.headers["date"]?.hasSuffix(" GMT") == true)
         #expect(String(decoding: style.body, as: UTF8.self).contains("http://maps.example:8080/tiles.json"), "the style is rewritten for the Host the client used")
-        let head = try #require(connection.answer(bodyless: true))
+        let head = try #require(await connection.answer(bodyless: true))
         #expect(head.status == 200 && (Int(head.headers["content-length"] ?? "") ?? 0) > 0 && head.headers["etag"] != nil)
-        #expect(try #require(connection.answer()).status == 404)
+        #expect(try #require(await connection.answer()).status == 404)
         // Headers beyond the limit never reach the responder: refused, and the connection closed.
         let oversized = try RawHTTPConnection(port: server.port)
         oversized.send("GET /style.json HTTP/1.1\r\nHost: x\r\nX-Padding: \(String(repeating: "a", count: 20_000))\r\n\r\n")
-        #expect(oversized.answer()?.status == 400)
-        #expect(oversized.isClosedByServer())
+        #expect(await oversized.answer()?.status == 400)
+        #expect(await oversized.isClosedByServer())
         // HTTP/1.0 without keep-alive: answered, then closed.
         let old = try RawHTTPConnection(port: server.port)
         old.send("GET /tiles.json HTTP/1.0\r\n\r\n")
-        let tileJSON = try #require(old.answer())
+        let tileJSON = try #require(await old.answer())
         #expect(tileJSON.status == 200 && tileJSON.headers["connection"] == "close")
-        #expect(old.isClosedByServer())
+        #expect(await old.isClosedByServer())
         await server.stop()
         #expect(events.requests.map(\.request.url) == ["http://maps.example:8080/style.json", "http://x/tiles/10/163/395.pbf", "http://x/nosuch.json",
                                                         "http://localhost/tiles.json"])
@@ -270,40 +270,40 @@ struct StyleServerTests {
                                                  report: events.report)
         let connection = try RawHTTPConnection(port: server.port)
         connection.send("GET /tiles.json HTTP/1.1\r\nHost: x\r\n\r\n")
-        let etag = try #require(connection.answer()?.headers["etag"])
+        let etag = try #require(await connection.answer()?.headers["etag"])
         connection.send("GET /style.json HTTP/1.1\r\nHost: x\r\n\r\nGET /tiles.json HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\n\r\n"
             + "HEAD /tiles/10/163/395.pbf HTTP/1.1\r\nHost: x\r\n\r\nGET /nosuch.json HTTP/1.1\r\nHost: x\r\n\r\n")
-        let style = try #require(connection.answer())
+        let style = try #require(await connection.answer())
         #expect(style.status == 200 && String(decoding: style.body, as: UTF8.self).contains("\"layers\""))
-        let notModified = try #require(connection.answer())
+        let notModified = try #require(await connection.answer())
         #expect(notModified.status == 304 && notModified.headers["content-length"] == nil && notModified.headers["etag"] == etag,
                 "a 304 carries no body and so no length, as NIO's encoder frames it")
-        let head = try #require(connection.answer(bodyless: true))
+        let head = try #require(await connection.answer(bodyless: true))
         #expect(head.status == 200 && (Int(head.headers["content-length"] ?? "") ?? 0) > 0)
-        #expect(try #require(connection.answer()).status == 404)
+        #expect(try #require(await connection.answer()).status == 404)
         // Bytes the decoder cannot read after requests still awaiting their answers: those are answered first, then 400.
         let broken = try RawHTTPConnection(port: server.port)
         broken.send("HEAD /tiles.json HTTP/1.1\r\nHost: x\r\n\r\nGET /style.json HTTP/1.1\r\nHost: x\r\n\r\nGET \u{01}\u{02} HTTP/9\r\n\r\n")
-        #expect(broken.answer(bodyless: true)?.status == 200)
-        #expect(broken.answer()?.status == 200)
-        #expect(broken.answer()?.status == 400)
-        #expect(broken.isClosedByServer())
+        #expect(await broken.answer(bodyless: true)?.status == 200)
+        #expect(await broken.answer()?.status == 200)
+        #expect(await broken.answer()?.status == 400)
+        #expect(await broken.isClosedByServer())
         // An HTTP/1.0 request ends its connection: what follows it is not answered, the request is.
         let old = try RawHTTPConnection(port: server.port)
         old.send("GET /nosuch HTTP/1.0\r\n\r\nGET /style.json HTTP/1.1\r\nHost: x\r\n\r\n")
-        let closing = try #require(old.answer())
+        let closing = try #require(await old.answer())
         #expect(closing.status == 404 && closing.headers["connection"] == "close")
-        #expect(old.isClosedByServer())
+        #expect(await old.isClosedByServer())
         // A request half sent when the server stops is answered once whole, with the connection closed after it. (Its
         // head came with a whole request: once that is answered, the server has read the head.)
         let late = try RawHTTPConnection(port: server.port)
         late.send("GET /sprite.json HTTP/1.1\r\nHost: x\r\n\r\nGET /tiles.json HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nab")
-        #expect(late.answer()?.status == 200)
+        #expect(await late.answer()?.status == 200)
         let stopped = Task { await server.stop(grace: .seconds(30)) }
         late.send("cd")
-        let answer = try #require(late.answer())
+        let answer = try #require(await late.answer())
         #expect(answer.status == 200)
-        #expect(late.isClosedByServer())
+        #expect(await late.isClosedByServer())
         let began = ContinuousClock.now
         await stopped.value
         #expect(ContinuousClock.now - began < .seconds(30))
@@ -339,17 +339,17 @@ struct StyleServerTests {
                                                  report: events.report)
         let first = try RawHTTPConnection(port: server.port)
         first.send("GET /tiles.json HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(first.answer()?.status == 200)
+        #expect(await first.answer()?.status == 200)
         // The second connection waits in the kernel's queue while the first is open...
         let second = try RawHTTPConnection(port: server.port)
         second.send("GET /style.json HTTP/1.1\r\nHost: x\r\n\r\n")
         // ...and is answered once the first, idle, is closed by the server.
-        #expect(first.isClosedByServer())
-        #expect(second.answer()?.status == 200)
+        #expect(await first.isClosedByServer())
+        #expect(await second.answer()?.status == 200)
         // Half a request is no request: the connection that sent it is closed when its idle time is over.
         let partial = try RawHTTPConnection(port: server.port)
         partial.send("GET /style.json HTTP/1.1\r\nHost: x\r\n")
-        #expect(partial.isClosedByServer())
+        #expect(await partial.isClosedByServer())
         await server.stop()
         let times = events.events.map(\.begin)
         #expect(times.count == 2)
@@ -360,11 +360,11 @@ struct StyleServerTests {
         let server = try await StyleServer.start(.init(style: SampleStyle.folder + "/style.json", port: 0, idleTimeout: .seconds(60))) { _ in }
         let open = try RawHTTPConnection(port: server.port)
         open.send("GET /tiles.json HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(open.answer()?.status == 200)
+        #expect(await open.answer()?.status == 200)
         let began = ContinuousClock.now
         await server.stop(grace: .seconds(30))
         #expect(ContinuousClock.now - began < .seconds(30), "an idle keep-alive connection held the stop for its whole grace")
-        #expect(open.isClosedByServer())
+        #expect(await open.isClosedByServer())
         #expect(throws: (any Error).self) { try RawHTTPConnection(port: server.port) }
     }
 
