@@ -394,7 +394,7 @@ public struct RequestPipeline: StateMachine {
             entry.failures += 1
             entry.lastFailure = .inOfflineMode
             entry.phase = .waitingForConnection
-            let failure = Response.failure(.inOfflineMode, "offline: \(entry.resource.url) was not requested", source: .network)
+            let failure = Response.failure(.inOfflineMode, "offline: the network is off, \(entry.resource.url) was not fetched", source: .network)
             if let limit = configuration.maximumRetries, entry.failures > limit {
                 entries[id] = nil
                 return deliver(failure, for: id, entry, from: .network, attempt: false, final: true, at: now)

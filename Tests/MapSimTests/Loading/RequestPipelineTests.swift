@@ -264,7 +264,7 @@ struct RequestPipelineTests {
         var offline = RequestPipeline(configuration: .init(maximumRetries: 0))
         _ = offline.handle(.setOffline(true), at: .zero)
         #expect(offline.handle(.request(id(1), tile), at: .zero).withoutEvents
-            == [.deliver(id(1), .failure(.inOfflineMode, "offline: https://h/t.pbf was not requested", source: .network), final: true)])
+            == [.deliver(id(1), .failure(.inOfflineMode, "offline: the network is off, https://h/t.pbf was not fetched", source: .network), final: true)])
         #expect(offline.handle(.setOffline(false), at: .seconds(1)).isEmpty, "a final failure is not restarted on reconnect")
     }
 
