@@ -7,7 +7,8 @@ import Foundation
 import Synchronization
 
 /// A TCP server on 127.0.0.1 that accepts connections and never answers: it closes each at once
-/// (a dropped connection), or holds it open until it stops (a server that hangs), for tests.
+/// (a dropped connection), or holds it open until it stops (a server that hangs), for tests — or
+/// answers only once the client has sent given bytes (what a client must send before any answer).
 public final class DroppingServer: @unchecked Sendable {
     /// What the server does with a connection it accepted.
     public enum Behaviour: Sendable {
@@ -15,6 +16,9 @@ public final class DroppingServer: @unchecked Sendable {
         case drop
         /// Reads the request and keeps the connection open, answering nothing, until `stop()`.
         case hold
+        /// Reads until the client has sent `bytes` (anywhere in what it sent), then writes `answer`
+        /// and keeps the connection open until `stop()`; a client that never sends them is never answered.
+        case answerAfter(_ bytes: [UInt8], answer: [UInt8])
     }
 
     /// The port it listens on.
@@ -56,6 +60,16 @@ public final class DroppingServer: @unchecked Sendable {
                     close(client)
                 case .hold:
                     held.clients.withLock { $0.append(client) }
+                case .answerAfter(let expected, let answer):
+                    held.clients.withLock { $0.append(client) }
+                    var received: [UInt8] = []
+                    var buffer = [UInt8](repeating: 0, count: 4096)
+                    while !received.contains(expected) {
+                        let count = read(client, &buffer, buffer.count)
+                        if count <= 0 { break }
+                        received += buffer[..<count]
+                    }
+                    if received.contains(expected) { _ = write(client, answer, answer.count) }
                 }
             }
         }

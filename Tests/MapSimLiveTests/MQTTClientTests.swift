@@ -45,6 +45,19 @@ struct MQTTClientTests {
         }
     }
 
+    @Test func theKeepAliveRunsFromConnectSoABusyProcessStillPingsInTime() async throws {
+        // MQTT lets a client send packets before CONNACK; a broker that answers only once it has been
+        // pinged connects a client whose pings run from CONNECT, on the connection's event loop. (Run
+        // from CONNACK, by a task, they waited for a free thread of the pool: in a busy test run,
+        // Mosquitto closed a connected client that had been silent for one and a half periods.)
+        let pingreq = MQTTPacket.pingreq.encoded
+        let broker = try DroppingServer(.answerAfter(pingreq, answer: [0x20, 0x02, 0x00, 0x00]))
+        defer { broker.stop() }
+        let client = try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: .init(clientID: "early", keepAlive: 1),
+                                                  timeout: .seconds(30))
+        await client.disconnect()
+    }
+
     @Test func theClientSeesTheConnectionEnd() async throws {
         let broker = try MosquittoBroker()
         let reader = try await MQTTClient.connect(host: "127.0.0.1", port: broker.port, options: .init(clientID: "reader"))

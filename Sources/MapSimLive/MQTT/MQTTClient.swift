@@ -51,6 +51,10 @@ public final class MQTTClient: Sendable {
             throw MQTTError(.unreachable, "cannot connect to \(host):\(port): \(TransportFailure.reason(error))", underlying: error)
         }
         let client = MQTTClient(channel: channel, report: report, messages: messages, messageContinuation: messageContinuation)
+        // The keep-alive period runs from CONNECT (MQTT 3.1.1, 3.1.2.10), kept on the connection's
+        // event loop: pings go out in time even while the tasks of the process wait for a busy
+        // thread pool, and the broker never takes a connected client for a silent one.
+        client.keepAlive(every: options.keepAlive)
         let connack: MQTTPacket
         do {
             connack = try await client.exchange(.connect(options), expecting: nil, timeout: timeout, from: stream)
@@ -65,7 +69,6 @@ public final class MQTTClient: Sendable {
             if case .connack(_, let code) = connack { throw MQTTError(.refused, "the broker refused the connection: \(reasons[code] ?? "code \(code)")") }
             throw MQTTError(.refused, "the broker answered CONNECT with something other than CONNACK")
         }
-        client.keepAlive(every: options.keepAlive)
         return client
     }
 
@@ -130,11 +133,13 @@ public final class MQTTClient: Sendable {
         messageContinuation.finish()
     }
 
+    /// Every half period, a PINGREQ; nothing from the broker for one and a half periods closes the
+    /// connection. Stops when the connection closes.
     private func keepAlive(every seconds: UInt16) {
         guard seconds > 0 else { return }
         let interval = TimeAmount.seconds(Int64(seconds))
         let half = TimeAmount.milliseconds(Int64(seconds) * 500)
-        channel.eventLoop.scheduleRepeatedTask(initialDelay: half, delay: half) { [weak self] task in
+        let pings = channel.eventLoop.scheduleRepeatedTask(initialDelay: half, delay: half) { [weak self] task in
             guard let self else {
                 task.cancel()
                 return
@@ -148,6 +153,7 @@ public final class MQTTClient: Sendable {
                 self.channel.writeAndFlush(ByteBuffer(bytes: MQTTPacket.pingreq.encoded), promise: nil)
             }
         }
+        channel.closeFuture.whenComplete { _ in pings.cancel() }
     }
 
     private func send(_ packet: MQTTPacket) async throws {
