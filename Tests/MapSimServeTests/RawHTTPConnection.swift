@@ -6,7 +6,8 @@ import Glibc
 
 /// One TCP connection to a loopback server, spoken to in bytes: requests written as they are
 /// (pipelined, oversized), answers read one at a time, and whether the server closed it. Every read
-/// gives up after `timeout`, so a server that never answers fails the test instead of holding it.
+/// gives up after `timeout` (a minute: in a busy run the server's tasks may wait long for a thread of
+/// the pool), so a server that never answers fails the test instead of holding it.
 ///
 /// A read blocks a thread of its own, never one of the concurrency pool's: the server under test
 /// answers on that pool (its conditions, its tasks), and with the pool's few threads held by tests
@@ -23,7 +24,7 @@ final class RawHTTPConnection {
     private var buffered: [UInt8] = []
 
     /// Connects to 127.0.0.1:`port`.
-    init(port: Int, timeout: Int = 10) throws {
+    init(port: Int, timeout: Int = 60) throws {
         guard let descriptor = LoopbackPort.connectedSocket(port, receiveTimeout: timeout) else { throw POSIXError(.ECONNREFUSED) }
         self.descriptor = descriptor
     }

@@ -33,7 +33,8 @@ struct StyleServerTests {
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(decompression: .disabled))
         let answer: Answer
         do {
-            let response = try await client.execute(request, timeout: .seconds(10))
+            // A minute: under network conditions the server answers from the concurrency pool, which a busy run keeps waiting.
+            let response = try await client.execute(request, timeout: .seconds(60))
             let body = try await response.body.collect(upTo: 16 << 20)
             answer = Answer(status: Int(response.status.code), headers: response.headers, body: Array(buffer: body))
         } catch {
@@ -44,8 +45,10 @@ struct StyleServerTests {
         return answer
     }
 
+    /// A server whose connections stay open while idle far longer than any test waits for a thread
+    /// of the concurrency pool between two requests (the idle time is tested on its own).
     private func start(_ style: String = SampleStyle.folder + "/style.json", events: Events) async throws -> StyleServer {
-        try await StyleServer.start(.init(style: style, port: 0), report: events.report)
+        try await StyleServer.start(.init(style: style, port: 0, idleTimeout: .seconds(600)), report: events.report)
     }
 
     @Test func theStyleNamesItsResourcesAtTheAddressTheClientUsed() async throws {
@@ -265,7 +268,7 @@ struct StyleServerTests {
     @Test func pipelinedRequestsThatWaitForTheNetworksConditionsAreAnsweredInOrderAndAStopClosesAfterTheAnswer() async throws {
         let events = Events()
         // Under a profile every answer waits for its delay, in a task: the requests after it wait their turn.
-        let server = try await StyleServer.start(.init(style: SampleStyle.folder + "/style.json", port: 0,
+        let server = try await StyleServer.start(.init(style: SampleStyle.folder + "/style.json", port: 0, idleTimeout: .seconds(600),
                                                        conditions: ServeConditions(profile: NetworkPreset.threeG.profile(seed: 2))),
                                                  report: events.report)
         let connection = try RawHTTPConnection(port: server.port)
