@@ -42,7 +42,8 @@ public final class MQTTClient: Sendable {
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let handlers: [any ChannelHandler] = [ByteToMessageHandler(MQTTFrameDecoder()),
-                                                              MQTTChannelHandler(packets: continuation, messages: messageContinuation, report: report)]
+                                                              MQTTChannelHandler(connect: options, packets: continuation, messages: messageContinuation,
+                                                                                 report: report)]
                         try channel.pipeline.syncOperations.addHandlers(handlers)
                     }
                 }
@@ -51,13 +52,9 @@ public final class MQTTClient: Sendable {
             throw MQTTError(.unreachable, "cannot connect to \(host):\(port): \(TransportFailure.reason(error))", underlying: error)
         }
         let client = MQTTClient(channel: channel, report: report, messages: messages, messageContinuation: messageContinuation)
-        // The keep-alive period runs from CONNECT (MQTT 3.1.1, 3.1.2.10), kept on the connection's
-        // event loop: pings go out in time even while the tasks of the process wait for a busy
-        // thread pool, and the broker never takes a connected client for a silent one.
-        client.keepAlive(every: options.keepAlive)
         let connack: MQTTPacket
         do {
-            connack = try await client.exchange(.connect(options), expecting: nil, timeout: timeout, from: stream)
+            connack = try await client.connack(within: timeout, from: stream)
         } catch {
             try? await channel.close()
             throw error
@@ -87,9 +84,9 @@ public final class MQTTClient: Sendable {
         report.missed
     }
 
-    /// Sends CONNECT and waits for the first packet, then hands the stream to the reader.
-    private func exchange(_ packet: MQTTPacket, expecting: UInt16?, timeout: TimeAmount, from stream: AsyncStream<MQTTPacket>) async throws -> MQTTPacket {
-        try await send(packet)
+    /// Waits for the first packet, the answer to the CONNECT the handler sent, then hands the stream
+    /// to the reader.
+    private func connack(within timeout: TimeAmount, from stream: AsyncStream<MQTTPacket>) async throws -> MQTTPacket {
         let first = try await withThrowingTaskGroup(of: MQTTPacket?.self) { group in
             group.addTask {
                 for await packet in stream { return packet }
@@ -131,29 +128,6 @@ public final class MQTTClient: Sendable {
         }
         for continuation in pending { continuation.resume(throwing: MQTTError(.closed, reason)) }
         messageContinuation.finish()
-    }
-
-    /// Every half period, a PINGREQ; nothing from the broker for one and a half periods closes the
-    /// connection. Stops when the connection closes.
-    private func keepAlive(every seconds: UInt16) {
-        guard seconds > 0 else { return }
-        let interval = TimeAmount.seconds(Int64(seconds))
-        let half = TimeAmount.milliseconds(Int64(seconds) * 500)
-        let pings = channel.eventLoop.scheduleRepeatedTask(initialDelay: half, delay: half) { [weak self] task in
-            guard let self else {
-                task.cancel()
-                return
-            }
-            let silent = NIODeadline.now() - self.report.lastHeard
-            // Nothing from the broker for one and a half keep-alive periods: the connection is gone.
-            if silent > interval + half {
-                task.cancel()
-                self.channel.close(promise: nil)
-            } else {
-                self.channel.writeAndFlush(ByteBuffer(bytes: MQTTPacket.pingreq.encoded), promise: nil)
-            }
-        }
-        channel.closeFuture.whenComplete { _ in pings.cancel() }
     }
 
     private func send(_ packet: MQTTPacket) async throws {
@@ -215,80 +189,5 @@ public final class MQTTClient: Sendable {
     public func disconnect() async {
         try? await send(.disconnect)
         try? await channel.close()
-    }
-}
-
-/// What a connection's handler tells the client from its event loop: when the broker was last
-/// heard from, deliveries dropped because the backlog was full, and why the connection was closed
-/// when a packet was malformed.
-private final class MQTTConnectionReport: Sendable {
-    private let state = Mutex((missed: 0, malformed: String?.none, lastHeard: NIODeadline.now()))
-
-    /// When the last packet arrived, as the event loop read it — however long the client's own
-    /// reader takes to get to it, so that a busy process never takes a live broker for a dead one.
-    var lastHeard: NIODeadline { state.withLock { $0.lastHeard } }
-
-    func heard() { state.withLock { $0.lastHeard = .now() } }
-
-    /// Deliveries dropped because the backlog was full.
-    var missed: Int { state.withLock { $0.missed } }
-
-    /// Why the connection was closed, when a packet was malformed.
-    var malformed: String? { state.withLock { $0.malformed } }
-
-    func countMissed() { state.withLock { $0.missed += 1 } }
-
-    func closed(malformed reason: String) { state.withLock { $0.malformed = $0.malformed ?? reason } }
-}
-
-/// Hands the packets of a connection (framed by `MQTTFrameDecoder` before it) to the client: a QoS 1
-/// delivery is acknowledged at once, on the event loop, and goes to the messages; every other packet
-/// to the client's reader. A malformed packet closes the connection, and says why in the report.
-/// It lives on its channel's event loop: nothing in it is shared.
-private final class MQTTChannelHandler: ChannelInboundHandler {
-    typealias InboundIn = MQTTPacket
-    typealias OutboundOut = ByteBuffer
-
-    private let packets: AsyncStream<MQTTPacket>.Continuation
-    private let messages: AsyncStream<MQTTPacket.Publish>.Continuation
-    private let report: MQTTConnectionReport
-    private var acknowledged = false
-
-    init(packets: AsyncStream<MQTTPacket>.Continuation, messages: AsyncStream<MQTTPacket.Publish>.Continuation, report: MQTTConnectionReport) {
-        self.packets = packets
-        self.messages = messages
-        self.report = report
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let packet = unwrapInboundIn(data)
-        report.heard()
-        guard case .publish(let publish) = packet else {
-            packets.yield(packet)
-            return
-        }
-        if publish.qos == 1, let id = publish.packetID {
-            context.write(wrapOutboundOut(ByteBuffer(bytes: MQTTPacket.puback(packetID: id).encoded)), promise: nil)
-            acknowledged = true
-        }
-        if case .dropped = messages.yield(publish) { report.countMissed() }
-    }
-
-    func channelReadComplete(context: ChannelHandlerContext) {
-        if acknowledged {
-            acknowledged = false
-            context.flush()
-        }
-        context.fireChannelReadComplete()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        packets.finish()
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let malformed = error as? MQTTError { report.closed(malformed: "the broker sent a malformed packet: \(malformed)") }
-        context.close(promise: nil)
     }
 }
