@@ -126,9 +126,10 @@ public struct LiveDataManager: StateMachine {
             requested.remove(criteria)
             guard wanted.contains(criteria) else { break }
             if granted {
-                active.insert(criteria)
-                actions.append(.emit(.subscribed(criteria: criteria.mqttFilter)))
+                // Already taken as granted when a delivery it alone matched came before its answer (`receive`).
+                if active.insert(criteria).inserted { actions.append(.emit(.subscribed(criteria: criteria.mqttFilter))) }
             } else {
+                active.remove(criteria)
                 wanted.removeAll { $0 == criteria }
                 actions.append(.emit(.subscriptionError(criteria: criteria.mqttFilter, message: "the broker refused the subscription to \(criteria.mqttFilter)")))
                 if wanted.isEmpty && state == .connected { actions += move(to: .disconnecting) + [.disconnect] }
@@ -187,12 +188,23 @@ public struct LiveDataManager: StateMachine {
         // The broker may deliver more than was asked for: only what a criteria it granted wants counts
         // — or one whose answer is not taken yet: a broker sends what it matches only after granting
         // it (its SUBACK comes first on the wire, but a real transport may hand the two over apart).
-        guard active.contains(where: { $0.matches(topic) }) || requested.contains(where: { $0.matches(topic) }) else { return [] }
+        var actions: [Action] = []
+        if !active.contains(where: { $0.matches(topic) }) {
+            let unanswered = requested.filter { $0.matches(topic) }
+            guard !unanswered.isEmpty else { return [] }
+            // One criteria alone could have brought it: the delivery is its grant, reported now, in
+            // the broker's order — before the update, as a run that ends at that update shows it.
+            if unanswered.count == 1, let granted = unanswered.first {
+                requested.remove(granted)
+                active.insert(granted)
+                actions.append(.emit(.subscribed(criteria: granted.mqttFilter)))
+            }
+        }
         do {
             let update = try LiveUpdate(topic: topic, payload: payload)
-            return store.apply(update) ? [.emit(.update(update.event))] : []
+            return actions + (store.apply(update) ? [.emit(.update(update.event))] : [])
         } catch {
-            return [.emit(.error(message: "\(error)"))]
+            return actions + [.emit(.error(message: "\(error)"))]
         }
     }
 }

@@ -127,11 +127,17 @@ struct LiveDataManagerTests {
         let payload = Array(#"{"id": "r1", "timestamp": "2026-01-01T00:00:00Z", "properties": {"state": "busy"}}"#.utf8)
         #expect(manager.handle(.message(topic: "ds/v/b/f/r/r1/position", payload: payload), at: .zero).isEmpty, "never asked for")
         // A broker sends what a subscription matches only after its SUBACK; a real transport may hand
-        // the message over before the answer (a retained message right behind the SUBACK): it counts.
-        #expect(events(manager.handle(.message(topic: "ds/v/b/f/r/r1/occupancy", payload: payload), at: .zero)) == ["live-update"],
+        // the message over before the answer (a retained message right behind the SUBACK): it counts,
+        // and is the grant, reported first (a run that ends at its first update shows both); the
+        // answer, when it is taken, says nothing more.
+        #expect(events(manager.handle(.message(topic: "ds/v/b/f/r/r1/occupancy", payload: payload), at: .zero)) == ["live-subscribed", "live-update"],
                 "asked, the answer not taken yet")
-        _ = manager.handle(.subscribeAnswered(occupancy, granted: false), at: .zero)
-        #expect(manager.handle(.message(topic: "ds/v/b/f/r/r2/occupancy", payload: payload), at: .zero).isEmpty, "refused: nothing counts")
+        #expect(manager.active == [occupancy])
+        #expect(manager.handle(.subscribeAnswered(occupancy, granted: true), at: .zero).isEmpty)
+        #expect(events(manager.handle(.subscribe(positions), at: .zero)) == [])
+        _ = manager.handle(.subscribeAnswered(positions, granted: false), at: .zero)
+        let position = Array(#"{"id": "r1", "timestamp": "2026-01-01T00:00:00Z", "properties": {"x": 1}}"#.utf8)
+        #expect(manager.handle(.message(topic: "ds/v/b/f/r/r2/position", payload: position), at: .zero).isEmpty, "refused: nothing counts")
         #expect(events(manager.handle(.message(topic: "ds/v", payload: payload), at: .zero)) == ["live-error"])
     }
 }
