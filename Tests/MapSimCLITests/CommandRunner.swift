@@ -11,6 +11,9 @@ struct CommandRunner {
         /// How long the process went on after it last printed (to either stream): a command must end
         /// when its work ends, not wait on a connection, a timer or a server's max-age.
         var lingered: Duration = .zero
+        /// How long the process ran, from its start to its exit, measured on the thread that waited
+        /// for it: what a test bounds, free of the time its task then waits for a thread of the pool.
+        var ran: Duration = .zero
     }
 
     /// The `mapsim` binary beside the test bundle, as `swift build` and `swift test` leave it.
@@ -82,6 +85,7 @@ struct CommandRunner {
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        let began = ContinuousClock.now
         started(process.processIdentifier)
         let lastOutput = Mutex(ContinuousClock.now)
         // Both streams are read as they come, each on a thread of its own (neither can fill its pipe
@@ -103,7 +107,8 @@ struct CommandRunner {
         process.waitUntilExit()
         let exited = ContinuousClock.now
         return Result(status: process.terminationStatus, standardOutput: String(decoding: outputData.wait(), as: UTF8.self),
-                      standardError: String(decoding: errorData.wait(), as: UTF8.self), lingered: exited - lastOutput.withLock { $0 })
+                      standardError: String(decoding: errorData.wait(), as: UTF8.self), lingered: exited - lastOutput.withLock { $0 },
+                      ran: exited - began)
     }
 }
 

@@ -10,6 +10,8 @@ final class RunningCommand: Sendable {
     private let errorPipe: Pipe
     /// The lines the test has read so far.
     private let read = Mutex<[String]>([])
+    /// When the process exited, as the thread that waited for it saw it.
+    private let exit = Mutex<ContinuousClock.Instant?>(nil)
 
     /// Starts `mapsim` with `arguments` in the repository's folder.
     init(_ arguments: [String]) throws {
@@ -50,6 +52,10 @@ final class RunningCommand: Sendable {
     /// The lines read so far.
     var lines: [String] { read.withLock { $0 } }
 
+    /// When the process exited (once `wait()` returned): what a test bounds, free of the time its
+    /// task waits for a thread of the concurrency pool after that.
+    var exited: ContinuousClock.Instant? { exit.withLock { $0 } }
+
     /// Sends `signal` to the process.
     func send(_ signal: Int32) {
         kill(process.processIdentifier, signal)
@@ -61,6 +67,7 @@ final class RunningCommand: Sendable {
             Thread.detachNewThread {
                 let error = self.errorPipe.fileHandleForReading.readDataToEndOfFile()
                 self.process.waitUntilExit()
+                self.exit.withLock { $0 = .now }
                 continuation.resume(returning: (self.process.terminationStatus, String(decoding: error, as: UTF8.self)))
             }
         }
