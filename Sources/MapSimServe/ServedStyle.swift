@@ -175,9 +175,10 @@ struct ServedStyle: Sendable {
 
     /// `url` as the client must ask for it: a URL into the folder (relative to the style, or to
     /// the document at `document`, or `file://`) — or on another server, when those are served —
-    /// becomes `base` + its served path; any other is left alone.
+    /// becomes `base` + its served path; any other is left alone, and so is an empty one, which
+    /// names nothing (an inline import's `"url": ""`, an empty sprite), not the style itself.
     func rewrite(_ url: String, from document: String? = nil, base: String) -> String {
-        guard let path = servedPath(url, from: document) else { return url }
+        guard !url.isEmpty, let path = servedPath(url, from: document) else { return url }
         return base + path
     }
 
