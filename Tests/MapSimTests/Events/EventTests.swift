@@ -76,6 +76,48 @@ struct MapEventJSONTests {
         }
         #expect(throws: EventPayloadError.self) { try OfflineRegionEvent(type: .offlineRegionTileLimitExceeded, data: JSONObject([("region-id", .number(1))])) }
     }
+
+    @Test func theFastJSONLineIsByteForByteTheJSONObject() {
+        var response = Response.success([1, 2, 3], source: .network)
+        response.etag = "\"e\\1\""
+        response.expires = HTTPDate(secondsSince1970: 1_767_225_600)
+        response.modified = HTTPDate(secondsSince1970: 1_000)
+        let failure = Response.failure(.rateLimit, "slow down\n", source: .network)
+        let tile = CanonicalTileID(z: 3, x: 2, y: 1)
+        let payloads: [MapEventPayload] = [
+            .mapLoaded, .mapIdle, .styleLoaded, .renderFrameStarted, .cameraChanged,
+            .mapLoadingError(MapLoadingError(type: .tile, message: "bad \"tile\"", sourceID: "s", tileID: tile)),
+            .mapLoadingError(MapLoadingError(type: .style, message: "é")),
+            .styleDataLoaded(StyleDataLoaded(type: .sprite)), .styleImageMissing(id: "i"), .styleImageRemoveUnused(id: "j"),
+            .sourceAdded(id: "a"), .sourceRemoved(id: "b"),
+            .sourceDataLoaded(SourceDataLoaded(id: "v", type: .tile, loaded: false, tileID: tile)), .sourceDataLoaded(SourceDataLoaded(id: "v", type: .metadata)),
+            .sourceDataLoaded(SourceDataLoaded(id: "g", type: .metadata, dataID: "live-3")),
+            .live(.stateChanged(.connecting, previous: .closed)), .live(.subscribed(criteria: "ds/#")),
+            .live(.subscriptionError(criteria: "ds/+/+/+/+/+/x", message: "refused")), .live(.error(message: "lost")),
+            .dynamicEntity(.observationReceived(trackID: "7", entityID: 2, observationID: 9)),
+            .dynamicEntity(.observationPurged(trackID: "7", entityID: 2, observationID: 3, reason: .purgeAll)),
+            .dynamicEntity(.entityPurged(trackID: "7", entityID: 2)),
+            .content(.ready(site: "city", isOnlineData: false)),
+            .content(.completeAll(site: "city", isSuccessful: false, isOnlineData: true, errors: ["tiles/0/0/0.pbf": "500", "manifest": "x"])),
+            .dynamicEntity(.connectionStatusChanged(.connecting, previous: .connected, attempt: 3, error: "down")),
+            .live(.update(LiveUpdateReceived(topic: "ds/v/b/f/r/l/occupancy", id: "l", timestamp: "2026-11-24T00:00:00Z", properties: ["b": "2", "a": "\"1\""]))),
+            .renderFrameFinished(RenderFrameFinished(renderMode: .partial, needsRepaint: true, placementChanged: false)),
+            .resourceRequest(ResourceRequest(dataSource: .database, request: .tile(TileURLTemplate("https://h/{z}/{x}/{y}"), id: tile, pixelRatio: 2),
+                                             response: response, cancelled: false)),
+            .resourceRequest(ResourceRequest(dataSource: .network, request: Resource.style("https://h/s.json").loading(from: .network),
+                                             response: failure, cancelled: false)),
+            .resourceRequest(ResourceRequest(dataSource: .resourceLoader, request: .glyphs(template: "g/{fontstack}/{range}", fontStack: ["A"], rangeStart: 0),
+                                             response: nil, cancelled: true)),
+            .resourceRequest(ResourceRequest(dataSource: .database, request: Resource.source("https://h/t.json").loading(from: .cache),
+                                             response: nil, cancelled: true)),
+        ]
+        for (index, payload) in payloads.enumerated() {
+            let event = MapEvent(begin: SimTime(microseconds: Int64(index) * 7 - 3), end: SimTime(microseconds: 1_000_000_000_000), payload: payload)
+            var bytes: [UInt8] = Array("prefix ".utf8)
+            event.appendJSONLine(to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == "prefix " + JSONWriter.string(.object(event.jsonObject)), "\(payload)")
+        }
+    }
 }
 
 @Suite("EventDispatcher")
@@ -125,49 +167,11 @@ final class LockedLog: Sendable {
 
     func append(_ entry: String) { storage.withLock { $0.append(entry) } }
     var entries: [String] { storage.withLock { $0 } }
+}
 
-    @Test func theFastJSONLineIsByteForByteTheJSONObject() {
-        var response = Response.success([1, 2, 3], source: .network)
-        response.etag = "\"e\\1\""
-        response.expires = HTTPDate(secondsSince1970: 1_767_225_600)
-        response.modified = HTTPDate(secondsSince1970: 1_000)
-        let failure = Response.failure(.rateLimit, "slow down\n", source: .network)
-        let tile = CanonicalTileID(z: 3, x: 2, y: 1)
-        let payloads: [MapEventPayload] = [
-            .mapLoaded, .mapIdle, .styleLoaded, .renderFrameStarted, .cameraChanged,
-            .mapLoadingError(MapLoadingError(type: .tile, message: "bad \"tile\"", sourceID: "s", tileID: tile)),
-            .mapLoadingError(MapLoadingError(type: .style, message: "é")),
-            .styleDataLoaded(StyleDataLoaded(type: .sprite)), .styleImageMissing(id: "i"), .styleImageRemoveUnused(id: "j"),
-            .sourceAdded(id: "a"), .sourceRemoved(id: "b"),
-            .sourceDataLoaded(SourceDataLoaded(id: "v", type: .tile, loaded: false, tileID: tile)), .sourceDataLoaded(SourceDataLoaded(id: "v", type: .metadata)),
-            .sourceDataLoaded(SourceDataLoaded(id: "g", type: .metadata, dataID: "live-3")),
-            .live(.stateChanged(.connecting, previous: .closed)), .live(.subscribed(criteria: "ds/#")),
-            .live(.subscriptionError(criteria: "ds/+/+/+/+/+/x", message: "refused")), .live(.error(message: "lost")),
-            .dynamicEntity(.observationReceived(trackID: "7", entityID: 2, observationID: 9)),
-            .dynamicEntity(.observationPurged(trackID: "7", entityID: 2, observationID: 3, reason: .purgeAll)),
-            .dynamicEntity(.entityPurged(trackID: "7", entityID: 2)),
-            .content(.ready(site: "city", isOnlineData: false)),
-            .content(.completeAll(site: "city", isSuccessful: false, isOnlineData: true, errors: ["tiles/0/0/0.pbf": "500", "manifest": "x"])),
-            .dynamicEntity(.connectionStatusChanged(.connecting, previous: .connected, attempt: 3, error: "down")),
-            .live(.update(LiveUpdateReceived(topic: "ds/v/b/f/r/l/occupancy", id: "l", timestamp: "2026-11-24T00:00:00Z", properties: ["b": "2", "a": "\"1\""]))),
-            .renderFrameFinished(RenderFrameFinished(renderMode: .partial, needsRepaint: true, placementChanged: false)),
-            .resourceRequest(ResourceRequest(dataSource: .database, request: .tile(TileURLTemplate("https://h/{z}/{x}/{y}"), id: tile, pixelRatio: 2),
-                                             response: response, cancelled: false)),
-            .resourceRequest(ResourceRequest(dataSource: .network, request: Resource.style("https://h/s.json").loading(from: .network),
-                                             response: failure, cancelled: false)),
-            .resourceRequest(ResourceRequest(dataSource: .resourceLoader, request: .glyphs(template: "g/{fontstack}/{range}", fontStack: ["A"], rangeStart: 0),
-                                             response: nil, cancelled: true)),
-            .resourceRequest(ResourceRequest(dataSource: .database, request: Resource.source("https://h/t.json").loading(from: .cache),
-                                             response: nil, cancelled: true)),
-        ]
-        for (index, payload) in payloads.enumerated() {
-            let event = MapEvent(begin: SimTime(microseconds: Int64(index) * 7 - 3), end: SimTime(microseconds: 1_000_000_000_000), payload: payload)
-            var bytes: [UInt8] = Array("prefix ".utf8)
-            event.appendJSONLine(to: &bytes)
-            #expect(String(decoding: bytes, as: UTF8.self) == "prefix " + JSONWriter.string(.object(event.jsonObject)), "\(payload)")
-        }
-    }
-
+/// What a load sums up from its events.
+@Suite("LoadSummary")
+struct LoadSummaryTests {
     @Test func anOfflineRunIsNeverSaidToBeAnsweredByTheNetwork() {
         var summary = LoadSummary()
         func record(_ url: String, _ dataSource: DataSource, _ response: Response?) {
