@@ -18,7 +18,14 @@ What it holds (all data is mapsim's own generated sample, styles/sample):
   v4/mapsim.streets.json, v4/mapsim.streets/Z/X/Y.vector.pbf   the tileset (mapbox://mapsim.streets)
   fonts/v1/mapsim/..., fonts/v1/mapbox/...                     glyph ranges (mapbox://fonts/...)
   models/v1/mapsim/tower.glb          a one-triangle glTF model (mapbox://models/mapsim/tower.glb)
-  cameras.json                        the views recorded with Mapbox GL JS v3.0.1 (mapboxgl/), some with --config
+  imports.json, imports/              a second user's style (served as /style.json like the first; its cameras name it):
+                                      the basemap with other config, a relative import (imports/extra.json) with
+                                      a relative sprite, a schema whose maxValue its config exceeds, and the
+                                      basemap's nested import a second time; an inline import ("url": "") with a
+                                      schema and an inline import of its own whose source id collides; a layer
+                                      in an unknown slot; a filter on another import's config
+  cameras.json                        the views recorded with Mapbox GL JS v3.0.1 (mapboxgl/), some with --config,
+                                      each of style.json unless its "style" names another
 
 Every mapbox:// URL resolves on the server itself when the client is given --mapbox-api-url http://HOST:PORT
 (mapsim load, mapboxgl-requests). Run from anywhere; it rewrites the folder (the recordings in mapboxgl/ stay).
@@ -139,6 +146,52 @@ LANDMARKS = {
     ],
 }
 
+STREETS = {"type": "vector", "url": "mapbox://mapsim.streets"}
+
+IMPORTS_ROOT = {
+    "version": 8,
+    "name": "mapsim Standard example: imports of every kind",
+    "center": [-122.42, 37.78],
+    "zoom": 12,
+    "imports": [
+        {"id": "basemap", "url": "mapbox://styles/mapsim/standard",
+         "config": {"lightPreset": "day", "showPointOfInterestLabels": True, "showRoadLabels": False}},
+        {"id": "extra", "url": "imports/extra.json", "config": {"size": 3}},
+        {"id": "overlay", "url": "", "config": {"width": 20},
+         "data": {"version": 8, "schema": {"width": {"default": 2, "type": "number", "minValue": 1, "maxValue": 8}},
+                  "glyphs": "mapbox://fonts/mapsim/{fontstack}/{range}.pbf",
+                  "imports": [{"id": "deep", "url": "", "data": {
+                      "version": 8, "sources": {"streets": STREETS},
+                      "layers": [{"id": "roads", "type": "line", "source": "streets", "source-layer": "roads", "paint": {"line-color": "#0f0"}}]}}],
+                  "sources": {"streets": STREETS},
+                  "layers": [{"id": "roads", "type": "line", "source": "streets", "source-layer": "roads",
+                              "paint": {"line-width": ["config", "width"]}},
+                             {"id": "places", "type": "symbol", "source": "streets", "source-layer": "places",
+                              "layout": {"text-field": ["get", "name"], "text-font": [FONT]}}]}},
+    ],
+    "sources": {"stores": ROOT["sources"]["stores"]},
+    "layers": [
+        {"id": "store-dots", "type": "circle", "source": "stores", "slot": "nowhere", "paint": {"circle-radius": 6}},
+        {"id": "store-names", "type": "symbol", "source": "stores", "slot": "top",
+         "filter": ["==", ["config", "showPointOfInterestLabels", "basemap"], True],
+         "layout": {"text-field": ["get", "name"], "text-font": [FONT]}},
+    ],
+}
+
+EXTRA = {
+    "version": 8,
+    "name": "mapsim extra: a relative import",
+    "schema": {"size": {"default": 1, "type": "number", "minValue": 0, "maxValue": 2}},
+    "sprite": "sprite",
+    "glyphs": "mapbox://fonts/mapsim/{fontstack}/{range}.pbf",
+    "imports": [{"id": "again", "url": "mapbox://styles/mapsim/landmarks"}],
+    "sources": {"cafes": {"type": "geojson", "data": points([("Café Ä", -122.42, 37.78)])}},
+    "layers": [
+        {"id": "store-dots", "type": "symbol", "source": "cafes", "slot": "top",
+         "layout": {"icon-image": "cafe", "text-field": ["get", "name"], "text-font": [FONT], "text-size": ["*", 10, ["config", "size"]]}},
+    ],
+}
+
 CAMERAS = [
     {"name": "z11", "center": [-122.42, 37.78], "zoom": 11},
     {"name": "z10-b30-p40", "center": [-122.43, 37.77], "zoom": 10, "bearing": 30, "pitch": 40},
@@ -148,6 +201,9 @@ CAMERAS = [
     # Rotated and pitched views where Mapbox GL JS's walk of the pyramid takes other tiles than MapLibre's.
     {"name": "z12-b20-p50", "center": [-122.43, 37.77], "zoom": 12, "bearing": 20, "pitch": 50},
     {"name": "z11.5-b-40-p72", "center": [-122.42, 37.79], "zoom": 11.5, "bearing": -40, "pitch": 72},
+    {"name": "imports-z12", "style": "imports.json", "center": [-122.42, 37.78], "zoom": 12},
+    {"name": "imports-z11-b30-p45-night", "style": "imports.json", "center": [-122.43, 37.77], "zoom": 11, "bearing": 30, "pitch": 45,
+     "config": ["basemap.lightPreset=\"night\"", "extra.size=1"]},
 ]
 
 
@@ -161,7 +217,11 @@ def main():
     write_json(os.path.join(OUT, "style.json"), ROOT)
     write_json(os.path.join(OUT, "styles", "v1", "mapsim", "standard"), BASEMAP)
     write_json(os.path.join(OUT, "styles", "v1", "mapsim", "landmarks"), LANDMARKS)
+    write_json(os.path.join(OUT, "imports.json"), IMPORTS_ROOT)
+    write_json(os.path.join(OUT, "imports", "extra.json"), EXTRA)
     write_json(os.path.join(OUT, "cameras.json"), CAMERAS)
+    for name in ["sprite.json", "sprite.png", "sprite@2x.json", "sprite@2x.png"]:
+        copy(os.path.join(SAMPLE, name), os.path.join(OUT, "imports", name))
     for name in ["sprite.json", "sprite.png", "sprite@2x.json", "sprite@2x.png"]:
         copy(os.path.join(SAMPLE, name), os.path.join(OUT, "styles", "v1", "mapsim", "standard-sprite", name))
     tilejson = json.load(open(os.path.join(SAMPLE, "tiles.json"), encoding="utf-8"))
@@ -185,7 +245,10 @@ def main():
                 "    mapsim serve styles/mapbox-standard/style.json --port 8080 &\n"
                 "    mapsim load http://127.0.0.1:8080/style.json --engine mapbox --mapbox-api-url http://127.0.0.1:8080 \\\n"
                 "        --access-token pk.test --config basemap.showPlaceLabels=false\n\n"
-                "mapboxgl/ holds what Mapbox GL JS v3.0.1 requested of it through `mapsim serve`\n"
+                "imports.json is a second style on the same server (served as /style.json in its place): imports of every\n"
+                "kind — a relative one with its own sprite, an inline one (\"url\": \"\"), one nested twice — an unknown\n"
+                "slot and a filter on another import's config.\n\n"
+                "mapboxgl/ holds what Mapbox GL JS v3.0.1 requested of them through `mapsim serve`\n"
                 "(scripts/record-gljs-through-serve --oracle mapboxgl --root styles --conditions plain mapbox-standard).\n")
 
 

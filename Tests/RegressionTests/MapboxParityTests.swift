@@ -9,7 +9,9 @@ import MapSimTesting
 
 /// A Mapbox-Standard-shaped style (styles/mapbox-standard: an import with config overrides, a schema,
 /// slots, an import nested in the import, a model; scripts/generate-mapbox-example.py) as Mapbox GL
-/// JS v3.0.1 loads it. Each file of mapboxgl/ holds what `mapsim serve` recorded while Mapbox GL JS, in
+/// JS v3.0.1 loads it, and a second style on the same files (imports.json: a relative import with its
+/// own sprite, an inline one, an import nested twice, an unknown slot, a filter on another import's
+/// config). Each file of mapboxgl/ holds what `mapsim serve` recorded while Mapbox GL JS, in
 /// headless Chromium, showed the style at one camera with its config settings, every mapbox:// URL
 /// pointed at serve (scripts/record-gljs-through-serve --oracle mapboxgl). Here the style is served in
 /// process and mapsim's `mapbox-gl-js` engine loads it with the same camera and config: serve must
@@ -82,11 +84,12 @@ struct MapboxParityTests {
     }
 
     /// What serve records while mapsim's Mapbox GL JS engine loads the example at `camera` (its
-    /// `config` list set first, as `--config` sets it), sorted as the recordings are, and how the load
-    /// ended.
+    /// `config` list set first, as `--config` sets it; the style file its `style` names, else
+    /// style.json), sorted as the recordings are, and how the load ended.
     static func load(camera: JSONValue, folder: String = folder) async throws -> ([String], Map.RunOutcome) {
         let recorded = Mutex<[MapEvent]>([])
-        let server = try await StyleServer.start(.init(style: "\(folder)/style.json", port: 0)) { event in
+        let style = camera["style"]?.stringValue ?? "style.json"
+        let server = try await StyleServer.start(.init(style: "\(folder)/\(style)", port: 0)) { event in
             recorded.withLock { $0.append(event) }
         }
         let network = HTTPResourceLoader()
