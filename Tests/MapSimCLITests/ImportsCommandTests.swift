@@ -75,6 +75,38 @@ struct ImportsCommandTests {
         #expect(after.maplibre["offline-complete"] == .bool(true), "\(after.maplibre)")
     }
 
+    /// imports.json: a relative import with a relative sprite, inline imports (one inside another)
+    /// whose sources share the basemap's tileset, the basemap's nested import imported twice.
+    @Test func aRegionOfImportsOfEveryKindHoldsThemAllAndLoadsOffline() async throws {
+        let server = try await FixtureServer.start(serving: Self.folder)
+        let fixture = try FixtureDirectory()
+        let database = fixture.path + "/app.db"
+        let style = server.baseURL + "/imports.json"
+        let download = try await CommandRunner.run(["region", "download", style, "--cache", database, "-q"] + Self.area + Self.mapbox(server))
+        // Incomplete for the glyph ranges the server lacks alone, as the example's own region.
+        #expect(download.status == 1 && download.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  missing: ") }.count == 2,
+                "\(download.standardOutput)\(download.standardError)")
+        let stored = try await DatabaseQueue(path: database).read { db in try String.fetchAll(db, sql: "SELECT url FROM resources") }
+        for url in [style, "\(server.baseURL)/imports/extra.json", "\(server.baseURL)/imports/sprite@2x.json", "\(server.baseURL)/imports/sprite@2x.png",
+                    "mapbox://styles/mapsim/standard", "mapbox://styles/mapsim/landmarks", "mapbox://mapsim.streets"] {
+            #expect(stored.contains(url), "\(url) is not stored: \(stored)")
+        }
+        await server.stop()
+
+        let offline = try await CommandRunner.run(["load", style, "--offline", "--cache", database, "--fail-on-error", "--mode", "still",
+                                                   "--center", "-122.42,37.79", "--zoom", "11", "--size", "100x100"] + Self.mapbox(server))
+        #expect(offline.status == 0, "\(offline.standardOutput)\(offline.standardError)")
+        // Every resource from the database: the three sources on the basemap's tileset each have their tile.
+        let answered = offline.standardOutput.split(separator: "\n").first { $0.hasPrefix("answered by") }.map(String.init) ?? ""
+        #expect(answered.hasPrefix("answered by    database") && !answered.contains("network"), "\(offline.standardOutput)")
+        let lines = offline.standardOutput.split(separator: "\n")
+        for scope in ["basemap", "overlay", "overlay/deep"] {
+            #expect(lines.contains { $0.contains("resource-request") && $0.contains("/v4/mapsim.streets/11/") && $0.contains("(import \(scope)) ") },
+                    "no tile of \(scope): \(offline.standardOutput)")
+        }
+        #expect(lines.contains { $0.contains("sprite-json \(server.baseURL)/imports/sprite.json (import extra)") }, "\(offline.standardOutput)")
+    }
+
     @Test func aGlyphsURLOnTheAPIIsTheSameRowAsItsMapboxFormForTheDownloadAndTheStatus() async throws {
         // An import that names the Mapbox API's fonts by their http URL (relative, on the API's
         // server) beside the basemap's mapbox://fonts/mapsim/…: one row per range in the database,
