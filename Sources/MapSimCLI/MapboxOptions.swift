@@ -7,7 +7,7 @@ struct MapboxOptions: ParsableArguments {
     /// The API that `mapbox://` URLs point to unless --mapbox-api-url says otherwise.
     static let defaultAPIURL = "https://api.mapbox.com"
 
-    @Option(help: "The access token added to mapbox:// URLs (never written to the cache; default: $MAPBOX_ACCESS_TOKEN). Without one, a mapbox:// resource the cache lacks fails at once.")
+    @Option(help: "The access token added to mapbox:// URLs (never written to the cache; default: $MAPBOX_ACCESS_TOKEN). Without one, a mapbox:// resource the cache lacks fails at once, and a region download stops at it.")
     var accessToken: String?
 
     @Option(name: .customLong("mapbox-api-url"), help: "The API that mapbox:// URLs point to.")

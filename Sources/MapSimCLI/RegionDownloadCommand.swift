@@ -275,6 +275,9 @@ struct RegionDownloadCommand: AsyncParsableCommand {
         }
     }
 
+    /// How many failures the report names one by one.
+    static let failuresShown = 10
+
     private func report(_ result: RegionDownloader.Result, database: String) {
         let status = result.status
         let completeness = result.completeness
@@ -286,13 +289,20 @@ struct RegionDownloadCommand: AsyncParsableCommand {
             print(JSONWriter.string(.object(JSONObject(members))))
             return
         }
-        for failure in result.failures { printError("mapsim: failed: \(failure)") }
+        // A server down fails every resource on it: the first few say why, --json lists them all.
+        for failure in result.failures.prefix(Self.failuresShown) { printError("mapsim: failed: \(failure)") }
+        if result.failures.count > Self.failuresShown {
+            printError("mapsim: … and \(result.failures.count - Self.failuresShown) more failed (--json lists every one)")
+        }
         let summary = "\(status.completedResourceCount) of \(status.requiredResourceCount) resources (\(status.completedTileCount) tiles), \(ByteCount.format(status.completedResourceSize)) stored in \(database)"
         if let reason = result.stopReason {
             print("region \(result.region.id) stopped: \(reason); \(summary)")
         } else {
             print("region \(result.region.id) \(completeness.isComplete ? "complete" : "incomplete"): \(summary)")
         }
+        // A download stopped for what it was not given: the stop says what to give, and nothing is
+        // to be had by running it again as it is.
+        guard result.resumes else { return }
         for line in completeness.missingLines { print("  missing: " + line) }
         if !completeness.isComplete && completeness.missingCount > completeness.absent.count {
             print("run the same command again to download what is missing")

@@ -67,6 +67,9 @@ struct RegionDownload: DrivenMachine {
         case styleFailed(String)
         /// The `mapbox://` tile count limit was reached.
         case tileLimitExceeded(Int)
+        /// A resource needs what the download was not given — a Mapbox access token — so nothing
+        /// more is asked for; the message names what to set.
+        case refused(String)
     }
 
     /// Resources looked up or requested and not yet done, at most; refilled when half of it is done.
@@ -85,6 +88,8 @@ struct RegionDownload: DrivenMachine {
     let packed: PackedBodies
     /// The `mapbox://` tile count limit.
     let mapboxTileLimit: Int
+    /// The Mapbox API, when no access token was given for it (`RequestPipeline.Configuration`).
+    let tokenlessMapboxAPI: MapboxURL?
     /// `mapbox://` tiles the regions hold, counted as the download adds them.
     private var mapboxTiles: Int
     /// `mapbox://` tiles asked of the network and not yet answered.
@@ -146,6 +151,7 @@ struct RegionDownload: DrivenMachine {
         self.usableAt = usableAt
         self.mapboxTiles = mapboxTiles
         self.mapboxTileLimit = mapboxTileLimit
+        tokenlessMapboxAPI = loading.tokenlessMapboxAPI
         pipeline = RequestPipeline(configuration: .init(maximumConcurrentRequests: loading.maximumConcurrentRequests, usesCache: false,
                                                         wallClock: loading.wallClock, maximumRetries: max(0, retries)))
     }
@@ -208,6 +214,11 @@ struct RegionDownload: DrivenMachine {
     /// Asks the network for a resource the database lacks. A `mapbox://` tile is asked for only while
     /// the tiles held and in flight stay under the limit; at the limit the download stops.
     private mutating func request(_ resource: Resource, at now: SimTime) -> [Action] {
+        // Without a token the Mapbox API answers nothing: the first of its URLs stops the download,
+        // rather than fail each of its resources in turn.
+        if let refusal = tokenlessMapboxAPI?.tokenRefusal(of: resource.url) {
+            return stop(.refused(refusal), at: now)
+        }
         if isMapboxTile(resource) {
             if mapboxTiles >= mapboxTileLimit {
                 return [.output(.report(.tileLimitExceeded(region: region, limit: mapboxTileLimit)))] + stop(.tileLimitExceeded(mapboxTileLimit), at: now)

@@ -32,6 +32,9 @@ public struct RegionDownloader: Sendable {
         public var stopReason: String?
         /// Whether the task was cancelled before the download ended.
         public var wasInterrupted: Bool
+        /// Whether the same download, run again as it is, can get what is missing: not when it
+        /// stopped for what it was not given (an access token).
+        public var resumes = true
     }
 
     /// A failed attempt that will be tried again: what a download that seems stuck is waiting for.
@@ -58,7 +61,8 @@ public struct RegionDownloader: Sendable {
     public var backends: ResourceBackends
     /// When answers arrive, in the download's virtual time.
     public var timing: any DeliveryTiming
-    /// The cap on requests in flight and the wall clock.
+    /// The cap on requests in flight, the wall clock, and the Mapbox API when no access token was
+    /// given for it (the download then stops at the first of its URLs).
     public var loading: RequestPipeline.Configuration
     /// How many failures of one resource are retried, on the pipeline's schedule, before it counts as failed.
     public var retries: Int
@@ -147,6 +151,7 @@ public struct RegionDownloader: Sendable {
         switch state.outcome {
         case .styleFailed(let message)?: stopReason = message
         case .tileLimitExceeded(let limit)?: stopReason = OfflineRegionEvent.tileLimitMessage(limit)
+        case .refused(let message)?: stopReason = message
         case nil: stopReason = interrupted ? "interrupted" : nil
         case .complete?, .incomplete?: break
         }
@@ -155,6 +160,8 @@ public struct RegionDownloader: Sendable {
         var completeness = try database.completeness(of: region)
         completeness.status.downloadState = .inactive
         observe(MapEvent(begin: loop.now, end: loop.now, payload: .offlineRegion(.statusChanged(region: region.id, completeness.status))))
-        return Result(region: region, completeness: completeness, failures: state.failures, stopReason: stopReason, wasInterrupted: interrupted)
+        var result = Result(region: region, completeness: completeness, failures: state.failures, stopReason: stopReason, wasInterrupted: interrupted)
+        if case .refused? = state.outcome { result.resumes = false }
+        return result
     }
 }

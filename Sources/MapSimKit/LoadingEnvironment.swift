@@ -232,7 +232,7 @@ public struct LoadingEnvironment: Sendable {
         // slow answer holds no other back, and a killed download loses only what was in flight.
         // The simulated network keeps its timing and order, so a download's events say how long it
         // would take on that network, the same on every run.
-        let downloader = RegionDownloader(database: cache, backends: backends, timing: timing, loading: mapOptions.loading, retries: retries, glyphs: glyphs,
+        let downloader = RegionDownloader(database: cache, backends: backends, timing: timing, loading: mapOptions.pipeline, retries: retries, glyphs: glyphs,
                                           engine: mapOptions.engine, delivery: http == nil ? .deterministic : .onArrival)
         return try await downloader.download(region, observe: observe, retrying: retrying)
     }

@@ -57,6 +57,21 @@ struct RegionCommandTests {
         #expect(try await mapsim(["region", "check", "1"] + cache).status == 0)
     }
 
+    @Test func aServerThatFailsEveryGlyphRangeGetsTenLinesAndTheCountNotOneLineEach() async throws {
+        let server = try await FixtureServer.start(serving: SampleStyle.folder)
+        defer { Task { await server.stop() } }
+        server.reply(prefix: "/glyphs/", with: .status(500))
+        let fixture = try FixtureDirectory()
+        let download = ["region", "download", server.baseURL + "/style.json", "--cache", fixture.path + "/app.db", "--retries", "0",
+                        "--bounds", "-122.5,37.7,-122.4,37.8", "--min-zoom", "8", "--max-zoom", "9"]
+        let text = try await mapsim(download)
+        let failed = text.standardError.split(separator: "\n").filter { $0.hasPrefix("mapsim: failed: ") && $0.contains("/glyphs/") }
+        #expect(text.status == 1 && failed.count == 10, "\(text.standardError)")
+        #expect(text.standardError.contains("mapsim: … and 120 more failed (--json lists every one)"), "\(text.standardError)")
+        let listed = try json(try await mapsim(download + ["--json"]))
+        #expect(listed["failures"]?.arrayValue?.count == 130, "\(listed)")
+    }
+
     @Test func downloadListStatusCheckLoadAndDeleteARegion() async throws {
         let fixture = try FixtureDirectory()
         let cache = ["--cache", fixture.path + "/app.db"]

@@ -50,6 +50,15 @@ struct UserMistakeTests {
         let download = try await CommandRunner.run(["region", "download", "mapbox://styles/mapbox/streets-v12", "--bounds", "0,0,1,1", "--min-zoom", "0", "--max-zoom", "1",
                                                     "--cache", folder.path + "/r.db"], environment: ["MAPBOX_ACCESS_TOKEN": nil])
         #expect(download.status == 64 && download.standardError.contains("MAPBOX_ACCESS_TOKEN"))
+        // A style of its own whose import is on the Mapbox API: the download stops at the import,
+        // naming the variable, and asks for nothing else of the API (not each of its glyph ranges).
+        let imports = try await CommandRunner.run(["region", "download", SampleStyle.stylesFolder + "/mapbox-standard/style.json", "--engine", "mapbox",
+                                                   "--bounds", "-122.5,37.7,-122.4,37.8", "--min-zoom", "10", "--max-zoom", "11", "--cache", folder.path + "/i.db"],
+                                                  environment: ["MAPBOX_ACCESS_TOKEN": nil])
+        #expect(imports.status == 1 && imports.standardOutput.hasPrefix(
+            "region 1 stopped: mapbox://styles/mapsim/standard needs a Mapbox access token: set MAPBOX_ACCESS_TOKEN or give --access-token; "),
+                "\(imports.standardOutput)\(imports.standardError)")
+        #expect(imports.standardError.isEmpty && !imports.standardOutput.contains("again"), "nothing failed on its own, nothing to run again: \(imports.standardOutput)\(imports.standardError)")
         let glJS = try await CommandRunner.run(["region", "download", "styles/sample/style.json", "--bounds", "0,0,1,1", "--min-zoom", "0", "--max-zoom", "1",
                                                 "--cache", folder.path + "/r.db", "--engine", "maplibre-gl-js"])
         #expect(glJS.status == 64 && glJS.standardError.contains("MapLibre GL JS downloads no offline regions"), "\(glJS.standardError)")

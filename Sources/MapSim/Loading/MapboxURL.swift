@@ -87,6 +87,22 @@ public struct MapboxURL: Sendable, Equatable {
         return kept.isEmpty ? canonical : canonical + "?" + kept.joined(separator: "&")
     }
 
+    /// Why `url` cannot be asked of the Mapbox API without an access token: a URL of the API's own
+    /// shapes (a style, sprite, glyph range, TileJSON, tile or model) that carries none names its
+    /// `mapbox://` form and the variable to set; nil for any other URL, or with a token.
+    public func tokenRefusal(of url: String) -> String? {
+        guard accessToken == nil, !url.contains("access_token=") else { return nil }
+        let canonical = canonical(url)
+        if canonical != url { return Self.refusal(canonical) }
+        let host = [baseURL] + Self.apiHosts
+        guard let base = host.first(where: { url.hasPrefix($0 + "/models/v1/") }) else { return nil }
+        return Self.refusal("mapbox://models/" + url.dropFirst(base.count + "/models/v1/".count))
+    }
+
+    private static func refusal(_ mapboxURL: String) -> String {
+        "\(mapboxURL) needs a Mapbox access token: set MAPBOX_ACCESS_TOKEN or give --access-token"
+    }
+
     /// The Mapbox API's own hosts, whose URLs TileJSON documents carry.
     private static let apiHosts = ["https://api.mapbox.com", "http://api.mapbox.com"] + ["a", "b", "c", "d"].map { "https://\($0).tiles.mapbox.com" }
 

@@ -415,8 +415,7 @@ public struct RequestPipeline: StateMachine {
 
     /// Why `url` cannot go to the network: a URL of the Mapbox API without an access token.
     private func refusal(of url: String) -> String? {
-        guard let api = configuration.tokenlessMapboxAPI, api.canonical(url) != url, !url.contains("access_token=") else { return nil }
-        return "\(api.canonical(url)) needs a Mapbox access token: set MAPBOX_ACCESS_TOKEN or give --access-token"
+        configuration.tokenlessMapboxAPI?.tokenRefusal(of: url)
     }
 
     private mutating func startQueued(at now: SimTime) -> [Action] {

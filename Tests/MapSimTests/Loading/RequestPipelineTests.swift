@@ -423,6 +423,10 @@ struct RequestPipelineTests {
         #expect(actions.withoutEvents == [.deliver(id(0), .failure(.other, "mapbox://styles/mapbox/streets-v12 needs a Mapbox access token: set MAPBOX_ACCESS_TOKEN or give --access-token",
                                                                    source: .network), final: true)])
         #expect(machine.activeNetworkRequests == 0)
+        // A model on the Models API too (a style read from the cache names one).
+        let model = Resource(url: MapboxURL().model("mapbox://models/mapsim/tower.glb"), kind: .model)
+        #expect(machine.handle(.request(id(3), model), at: .zero).withoutEvents == [
+            .deliver(id(3), .failure(.other, "mapbox://models/mapsim/tower.glb needs a Mapbox access token: set MAPBOX_ACCESS_TOKEN or give --access-token", source: .network), final: true)])
         // With a token in the URL, or another host, the request goes out.
         #expect(machine.handle(.request(id(1), Resource(url: style.url + "?access_token=pk.x", kind: .style)), at: .zero).withoutEvents.count == 1)
         #expect(machine.handle(.request(id(2), tile), at: .zero).withoutEvents.count == 1)
