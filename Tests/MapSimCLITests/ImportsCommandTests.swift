@@ -18,12 +18,21 @@ struct ImportsCommandTests {
         ["--engine", engine, "--mapbox-api-url", server.baseURL, "--access-token", "pk.test"]
     }
 
-    @Test func aRegionHoldsEveryImportAndAMapLoadsItOfflineFromTheDatabaseAlone() async throws {
-        let server = try await FixtureServer.start(serving: Self.folder)
+    /// A region (`area`) of the example's style `file`, served from its folder, downloaded for the
+    /// Mapbox SDK into a new database; the server runs on for the test to stop.
+    static func downloaded(_ file: String) async throws -> (server: FixtureServer, fixture: FixtureDirectory, database: String, style: String,
+                                                            download: CommandRunner.Result) {
+        let server = try await FixtureServer.start(serving: folder)
         let fixture = try FixtureDirectory()
         let database = fixture.path + "/app.db"
-        let style = server.baseURL + "/style.json"
-        let download = try await CommandRunner.run(["region", "download", style, "--cache", database, "-q"] + Self.area + Self.mapbox(server))
+        let style = server.baseURL + "/" + file
+        let download = try await CommandRunner.run(["region", "download", style, "--cache", database, "-q"] + area + mapbox(server))
+        return (server, fixture, database, style, download)
+    }
+
+    @Test func aRegionHoldsEveryImportAndAMapLoadsItOfflineFromTheDatabaseAlone() async throws {
+        let (server, fixture, database, style, download) = try await Self.downloaded("style.json")
+        defer { withExtendedLifetime(fixture) {} }
         // The example's fonts have the first two ranges of each glyphs URL (the root's Mapbox
         // default, the imports' mapsim fonts): all else is what the server lacks, and nothing else.
         let lines = download.standardOutput.split(separator: "\n").map(String.init)
@@ -78,11 +87,8 @@ struct ImportsCommandTests {
     /// imports.json: a relative import with a relative sprite, inline imports (one inside another)
     /// whose sources share the basemap's tileset, the basemap's nested import imported twice.
     @Test func aRegionOfImportsOfEveryKindHoldsThemAllAndLoadsOffline() async throws {
-        let server = try await FixtureServer.start(serving: Self.folder)
-        let fixture = try FixtureDirectory()
-        let database = fixture.path + "/app.db"
-        let style = server.baseURL + "/imports.json"
-        let download = try await CommandRunner.run(["region", "download", style, "--cache", database, "-q"] + Self.area + Self.mapbox(server))
+        let (server, fixture, database, style, download) = try await Self.downloaded("imports.json")
+        defer { withExtendedLifetime(fixture) {} }
         // Incomplete for the glyph ranges the server lacks alone, as the example's own region.
         #expect(download.status == 1 && download.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  missing: ") }.count == 2,
                 "\(download.standardOutput)\(download.standardError)")
