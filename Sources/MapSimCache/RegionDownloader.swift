@@ -34,7 +34,7 @@ public struct RegionDownloader: Sendable {
         public var wasInterrupted: Bool
         /// Whether the same download, run again as it is, can get what is missing: not when it
         /// stopped for what it was not given (an access token).
-        public var resumes = true
+        public var resumes: Bool
     }
 
     /// A failed attempt that will be tried again: what a download that seems stuck is waiting for.
@@ -148,10 +148,11 @@ public struct RegionDownloader: Sendable {
         if state.followsImports { try database.recordImports(region: region.id, styleURLQuery: plan.importStyleQuery, apiURL: plan.resources.mapbox.baseURL) }
         if state.outcome != nil { try database.recordAbsent(region: region.id, state.absent) }
         var stopReason: String?
+        var resumes = true
         switch state.outcome {
         case .styleFailed(let message)?: stopReason = message
         case .tileLimitExceeded(let limit)?: stopReason = OfflineRegionEvent.tileLimitMessage(limit)
-        case .refused(let message)?: stopReason = message
+        case .refused(let message)?: (stopReason, resumes) = (message, false)
         case nil: stopReason = interrupted ? "interrupted" : nil
         case .complete?, .incomplete?: break
         }
@@ -160,8 +161,7 @@ public struct RegionDownloader: Sendable {
         var completeness = try database.completeness(of: region)
         completeness.status.downloadState = .inactive
         observe(MapEvent(begin: loop.now, end: loop.now, payload: .offlineRegion(.statusChanged(region: region.id, completeness.status))))
-        var result = Result(region: region, completeness: completeness, failures: state.failures, stopReason: stopReason, wasInterrupted: interrupted)
-        if case .refused? = state.outcome { result.resumes = false }
-        return result
+        return Result(region: region, completeness: completeness, failures: state.failures, stopReason: stopReason, wasInterrupted: interrupted,
+                      resumes: resumes)
     }
 }
