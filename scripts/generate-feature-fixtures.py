@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generate the feature fixtures under styles/features/: small styles that use what MapLibre GL JS 5
 draws and MapLibre Native does not -- a globe, 3D terrain over a raster-dem source, global state,
-a video source -- and MLT (MapLibre Tile) tiles beside the same tiles as MVT.
+a video source -- MLT (MapLibre Tile) tiles beside the same tiles as MVT, and sources whose TileJSON or
+GeoJSON is not there (GL JS goes idle without them; MapLibre Native waits).
 
 What MapLibre GL JS 5.24.0 requests for each fixture and camera (cameras.json) is recorded through
 `mapsim serve` by scripts/record-gljs-through-serve --root styles/features --conditions plain, into
@@ -119,6 +120,17 @@ def video_style():
                         "clip": {"type": "video", "urls": ["media/missing.mp4", "media/clip.webm", "media/other.webm"], "coordinates": corners}},
             "layers": [{"id": "clip", "type": "raster", "source": "clip"}] + labels_layers("places")}
 
+def failed_sources_style():
+    # A vector and a raster source whose TileJSON is not there, and a GeoJSON source whose data is not.
+    return {"version": 8, "name": "failed-sources", "glyphs": "glyphs/{fontstack}/{range}.pbf",
+            "sources": {"places": {"type": "vector", "tiles": ["tiles/{z}/{x}/{y}.pbf"], "maxzoom": 14},
+                        "gone": {"type": "vector", "url": "missing-tiles.json"},
+                        "lost": {"type": "raster", "url": "missing-raster.json", "tileSize": 256},
+                        "nowhere": {"type": "geojson", "data": "missing.geojson"}},
+            "layers": [{"id": "lost", "type": "raster", "source": "lost"},
+                       {"id": "gone", "type": "line", "source": "gone", "source-layer": "road"},
+                       {"id": "nowhere", "type": "circle", "source": "nowhere"}] + labels_layers("places")}
+
 def omt_style(encoding, extension):
     source = {"type": "vector", "tiles": [f"tiles/{{z}}/{{x}}/{{y}}.{extension}"], "maxzoom": 14}
     if encoding:
@@ -165,6 +177,7 @@ CAMERAS = {
     "global-state": [{"name": "z10", "center": ZURICH, "zoom": 10}, {"name": "z12.5", "center": [8.545, 47.37], "zoom": 12.5}],
     "global-state-set": [{"name": "z10", "center": ZURICH, "zoom": 10}, {"name": "z12.5", "center": [8.545, 47.37], "zoom": 12.5}],
     "video": [{"name": "z11", "center": ZURICH, "zoom": 11}],
+    "failed-sources": [{"name": "z11", "center": ZURICH, "zoom": 11}, {"name": "z12.5-p40", "center": [8.545, 47.37], "zoom": 12.5, "pitch": 40}],
     "mlt": [{"name": "z13.5", "center": tile_center(13, 4265, xyz_row(13, 5468)), "zoom": 13.5, "size": "400x400"},
             {"name": "z11.5", "center": tile_center(11, 1062, xyz_row(11, 1368)), "zoom": 11.5, "size": "400x400"}],
     "mlt-as-mvt": [{"name": "z13.5", "center": tile_center(13, 4265, xyz_row(13, 5468)), "zoom": 13.5, "size": "400x400"},
@@ -223,6 +236,11 @@ def main():
     differential.write_glyphs(folder, FONTS, differential.LABEL_TEXTS)
     with open(os.path.join(HERE, "feature-fixtures", "clip.webm"), "rb") as f:
         write(os.path.join(folder, "media", "clip.webm"), f.read())
+
+    folder = os.path.join(ROOT, "failed-sources")
+    write_json(os.path.join(folder, "style.json"), failed_sources_style())
+    write_labels_tiles(folder, range(9, 14), 2)
+    differential.write_glyphs(folder, FONTS, differential.LABEL_TEXTS)
 
     for name, encoding, extension in [("mlt", "mlt", "mlt"), ("mlt-as-mvt", None, "pbf")]:
         folder = os.path.join(ROOT, name)

@@ -344,8 +344,11 @@ struct LoadRun: Sendable {
             let videos = await map.readout.playingVideos
             let failedImports = await map.readout.blockingImportFailures
             let glyphFailures = await map.readout.glyphFailedGeoJSONSources
+            let failedSources = await map.readout.blockingSourceFailures
             if !failedImports.isEmpty {
                 reason += ": the import \(failedImports.joined(separator: ", ")) failed to load, and \(loading.chosenEngine) waits for every import (no style-loaded, no map-idle)"
+            } else if !failedSources.isEmpty {
+                reason += ": source \(failedSources.joined(separator: ", ")) failed to load, and \(loading.chosenEngine) waits for every source (no style-loaded, no map-idle)"
             } else if !glyphFailures.isEmpty && until == .mapIdle {
                 reason += ": a glyph range the text of GeoJSON source \(glyphFailures.joined(separator: ", ")) needs could not be loaded, "
                     + "and \(loading.chosenEngine) fails such tiles, then their parents, and never goes idle"

@@ -47,7 +47,7 @@ struct LoadingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Draw CJK ideographs, Hangul and kana with this local font instead of loading their glyph ranges (GL JS's localIdeographFontFamily, sans-serif by default), or none to load every range.", valueName: "FAMILY|none"))
     var localIdeographs: String?
 
-    @Option(help: ArgumentHelp("continuous (an interactive map, the default) or still (one image: no fades, and a glyph range, tile or sprite that fails stops the load, as MapLibre's still mode).", valueName: "MODE"))
+    @Option(help: ArgumentHelp("continuous (an interactive map, the default) or still (one image: no fades, and a glyph range, tile, sprite or source (its TileJSON or GeoJSON) that fails stops the load, as MapLibre's still mode).", valueName: "MODE"))
     var mode = LoadingSettings.defaults.mode
 
     /// These options as plain values.

@@ -30,7 +30,7 @@ struct GLJSFeatureParityTests {
 
     @Test func everyCameraOfEveryFeatureIsRecorded() throws {
         let fixtures = try FileManager.default.contentsOfDirectory(atPath: Self.root).filter { !$0.hasPrefix(".") }
-        #expect(Set(fixtures) == ["globe", "terrain", "global-state", "global-state-set", "video", "mlt", "mlt-as-mvt"])
+        #expect(Set(fixtures) == ["globe", "terrain", "global-state", "global-state-set", "video", "mlt", "mlt-as-mvt", "failed-sources"])
         for fixture in fixtures {
             let cameras = try JSONParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: "\(Self.root)/\(fixture)/cameras.json"))))
             #expect(Self.recordings.filter { $0.fixture == fixture }.count == cameras.arrayValue?.count, "\(fixture)")

@@ -32,7 +32,7 @@ struct MapLibreNativeFeatureParityTests {
     ]
 
     @Test func everyFeatureHasRecordings() {
-        #expect(Set(Self.recordings.map(\.fixture)) == ["globe", "terrain", "global-state", "global-state-set", "video", "mlt", "mlt-as-mvt"])
+        #expect(Set(Self.recordings.map(\.fixture)) == ["globe", "terrain", "global-state", "global-state-set", "video", "mlt", "mlt-as-mvt", "failed-sources"])
         #expect(Self.recordings.count { Self.isComparable($0) } >= 9)
     }
 
@@ -71,5 +71,27 @@ struct MapLibreNativeFeatureParityTests {
         case "video": #expect(ignored == [.video])
         default: #expect(ignored.isEmpty)
         }
+    }
+
+    /// A source whose TileJSON or GeoJSON is not there fails MapLibre Native's still image at once:
+    /// it asked for the style and the sources' metadata, no tile, and did not render. mapsim's still
+    /// load stops on that error too, naming the source, and asks for nothing else.
+    @Test(arguments: recordings.filter { $0.fixture == "failed-sources" })
+    func aSourceThatFailsStopsTheStillImageAsMapLibreNativeDid(_ recording: DifferentialRecording) async throws {
+        let golden = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: recording.file))))
+        #expect(golden["rendered"] == .bool(false))
+        let requests = Set((golden["requests"]?.arrayValue ?? []).compactMap(\.stringValue))
+        let missing = Set((golden["missing"]?.arrayValue ?? []).compactMap(\.stringValue))
+        let folder = URL(fileURLWithPath: "\(Self.root)/\(recording.fixture)").absoluteString
+        let map = await DifferentialRecording.stillMap(backends: .only(FileResourceLoader(assetRoot: "/")), camera: golden["camera"] ?? .null)
+        let recorder = EventRecorder(map)
+        await map.setStyleURI(folder + "/style.json")
+        guard case .styleFailed(let message) = await map.run(until: .mapIdle, timeout: .seconds(60)) else {
+            Issue.record("MapLibre Native's still image failed; mapsim's did not")
+            return
+        }
+        #expect(missing.contains { message.contains(folder + $0) }, "\(message)")
+        let asked = Set(recorder.payloads(of: MapEvents.resourceRequest).map { String($0.request.url.dropFirst(folder.count)) })
+        #expect(asked.isSubset(of: requests) && asked.contains("/style.json"), "never asked by MapLibre Native: \(asked.subtracting(requests).sorted())")
     }
 }

@@ -167,6 +167,11 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
     /// (`layers[1].paint.fill-opacity: number expected, string found`; Mapbox GL JS 3.0.1's `sprite:
     /// string expected, array found`). MapLibre Native and the SDK check nothing of the kind.
     public var validatesStyles = false
+    /// A source whose TileJSON, GeoJSON data, image or video fails to load counts as loaded, with
+    /// its error: the style loads and the map goes idle without it (GL JS sets a source's `_loaded`
+    /// in its error path too — MapLibre GL JS 5.24.0 and Mapbox GL JS 3.0.1, measured). MapLibre
+    /// Native and the SDK wait for such a source, and the map never goes idle.
+    public var settlesFailedSources = false
 
     /// Whose style spec the engine reads styles by: Mapbox's (imports, config, slots, its layer and
     /// source types) for Mapbox's engines — the current one for the SDK, 3.0.1's for Mapbox GL JS.
@@ -203,7 +208,7 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
                                usesBrowserCache: true),
         reportsSpriteImagesOutsideTheSheet: false,
         ignores: [.imports: "MapLibre has no style imports: the imported styles are not loaded (only the style's own sources and layers are)"],
-        validatesStyles: true)
+        validatesStyles: true, settlesFailedSources: true)
 
     /// The Mapbox Maps SDK: MapLibre Native's core with the SDK's defaults.
     public static let mapbox: Engine = {

@@ -61,7 +61,7 @@ extension LoadSequence {
             actions.append(.emit(.styleImageRemoveUnused(id: image)))
         }
         load.usedRuntimeImages = usedRuntime
-        let isFull = load.isStyleLoaded && load.pendingModels == 0 && load.sources.allSatisfy { $0.metadata == .loaded && $0.isViewComplete && $0.updates.isIdle }
+        let isFull = load.isStyleLoaded && load.pendingModels == 0 && load.sources.allSatisfy { isSettled($0) && $0.isViewComplete && $0.updates.isIdle }
         return (FrameState(isFull: isFull, placementChanged: placementChanged, animationEnd: load.animationEnd.flatMap { $0 > now ? $0 : nil },
                            holdsIdle: !load.glyphFailedGeoJSONSources.isEmpty), actions)
     }

@@ -48,7 +48,7 @@ extension LoadSequence {
         let spec = load.sources[index].spec
         var failure: String?
         if let error = response.error {
-            failure = "failed to load source \"\(id)\" from \(url): \(error.message)"
+            failure = "failed to load source \(StyleScope.quoted(id)) from \(url): \(error.message)"
         } else if let data = response.data {
             switch spec.kind {
             case .vector, .raster, .rasterDEM, .batchedModel, .rasterArray:
@@ -56,44 +56,58 @@ extension LoadSequence {
                     let metadata = try TileJSON.parse(data).overridden(by: spec)
                     load.sources[index].apply(metadata, resolvedAgainst: url, resources: resources)
                 } catch {
-                    failure = "source \"\(id)\": invalid TileJSON at \(url): \(error)"
+                    failure = "source \(StyleScope.quoted(id)): invalid TileJSON at \(url): \(error)"
                 }
             case .geojson:
                 do {
                     load.sources[index].applyGeoJSON(try JSONParser.parse(data))
                 } catch {
-                    failure = "source \"\(id)\": invalid GeoJSON at \(url): \(error)"
+                    failure = "source \(StyleScope.quoted(id)): invalid GeoJSON at \(url): \(error)"
                 }
             case .image:
-                if !ImageSignature.isImage(data) { failure = "source \"\(id)\": \(url) is not a PNG, JPEG or WebP image" }
+                if !ImageSignature.isImage(data) { failure = "source \(StyleScope.quoted(id)): \(url) is not a PNG, JPEG or WebP image" }
             case .video:
                 load.sources[index].videoPlays = true
             case .model:
                 break
             }
         } else {
-            failure = "source \"\(id)\": \(url) has no content"
+            failure = "source \(StyleScope.quoted(id)): \(url) has no content"
         }
         if let failure, spec.kind == .video {
             // As a video element does, the next source is tried; the map errs when none plays.
             load.sources[index].videoURLIndex += 1
             if let next = resources.video(of: spec, at: load.sources[index].videoURLIndex) { return [.request(.metadata(id), next)] }
-            load.sources[index].metadata = .failed
-            return [.emit(.mapLoadingError(MapLoadingError(type: .source, message: "source \"\(id)\": none of its \(spec.videoURLs.count) videos can be played; the last: \(failure)",
-                                                           sourceID: id)))]
+            return failSource(index, "source \(StyleScope.quoted(id)): none of its \(spec.videoURLs.count) videos can be played; the last: \(failure)")
         }
-        if let failure {
-            load.sources[index].metadata = .failed
-            return [.emit(.mapLoadingError(MapLoadingError(type: .source, message: failure, sourceID: id)))]
-        }
+        if let failure { return failSource(index, failure) }
         load.sources[index].metadata = .loaded
         return [.emit(.sourceDataLoaded(SourceDataLoaded(id: id, type: .metadata))), .invalidate] + checkStyleLoaded()
+    }
+
+    /// A source whose metadata failed: its error. A still image stops there (MapLibre Native fails
+    /// the render on a source's error, as on a tile's); an engine that goes on without the source may
+    /// have loaded the style now, and a frame is due.
+    private mutating func failSource(_ index: Int, _ message: String) -> [Action] {
+        load.sources[index].metadata = .failed
+        let error = Action.emit(.mapLoadingError(MapLoadingError(type: .source, message: message, sourceID: load.sources[index].spec.id)))
+        if options.mode == .still {
+            load.phase = .failed(message)
+            return [error]
+        }
+        guard isSettled(load.sources[index]) else { return [error] }
+        return [error, .invalidate] + checkStyleLoaded()
+    }
+
+    /// Whether a source's metadata is in: loaded, or failed on an engine that goes on without it.
+    func isSettled(_ source: SourceState) -> Bool {
+        source.metadata == .loaded || (source.metadata == .failed && options.engine.settlesFailedSources)
     }
 
     mutating func checkStyleLoaded() -> [Action] {
         guard load.phase == .parsed else { return [] }
         var actions: [Action] = []
-        let allSources = load.sources.allSatisfy { $0.metadata == .loaded }
+        let allSources = load.sources.allSatisfy(isSettled)
         if allSources && !load.sourcesEventSent {
             load.sourcesEventSent = true
             actions.append(.emit(.styleDataLoaded(StyleDataLoaded(type: .sources))))

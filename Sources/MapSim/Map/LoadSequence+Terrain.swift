@@ -188,7 +188,7 @@ extension LoadSequence {
             load.terrain?.add(dem, at: tile.canonical)
             return nil
         } catch {
-            return "DEM tile \(url) of source \"\(load.sources[index].spec.id)\" does not decode: \(error.message)"
+            return "DEM tile \(url) of source \(StyleScope.quoted(load.sources[index].spec.id)) does not decode: \(error.message)"
         }
     }
 }

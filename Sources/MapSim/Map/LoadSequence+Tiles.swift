@@ -129,7 +129,7 @@ extension LoadSequence {
         guard !load.sources[index].coverRefused else { return (false, []) }
         load.sources[index].coverRefused = true
         let id = load.sources[index].spec.id
-        let message = "source \"\(id)\": the view needs \(count) tiles at zoom \(zoom), more than the limit of \(options.maximumTilesPerSource) per source; no tile of it is loaded"
+        let message = "source \(StyleScope.quoted(id)): the view needs \(count) tiles at zoom \(zoom), more than the limit of \(options.maximumTilesPerSource) per source; no tile of it is loaded"
         return (false, [.emit(.mapLoadingError(MapLoadingError(type: .source, message: message, sourceID: id)))])
     }
 
@@ -161,7 +161,7 @@ extension LoadSequence {
                     let decoded = try VectorTile.decode(data, encoding: load.sources[index].tileEncoding)
                     load.sources[index].tiles[tile]?.content = .vector(Self.promotingIDs(decoded, source: spec))
                 } catch {
-                    failure = "invalid vector tile \(tile.canonical) of source \"\(id)\": \(error)"
+                    failure = "invalid vector tile \(tile.canonical) of source \(StyleScope.quoted(id)): \(error)"
                 }
             default:
                 switch ImageSignature.format(of: data) {
@@ -173,12 +173,12 @@ extension LoadSequence {
                         _ = try PNGImage.validate(data)
                         load.sources[index].tiles[tile]?.content = .image
                     } catch {
-                        failure = "tile \(tile.canonical) of source \"\(id)\" does not decode: \(error)"
+                        failure = "tile \(tile.canonical) of source \(StyleScope.quoted(id)) does not decode: \(error)"
                     }
                 case .some:
                     load.sources[index].tiles[tile]?.content = .image
                 case nil:
-                    failure = "tile \(tile.canonical) of source \"\(id)\" is not a PNG, JPEG or WebP image"
+                    failure = "tile \(tile.canonical) of source \(StyleScope.quoted(id)) is not a PNG, JPEG or WebP image"
                 }
             }
         }
@@ -190,7 +190,7 @@ extension LoadSequence {
             // A still image is not drawn with a tile missing: the load stops, as MapLibre's still
             // mode fails the render on a tile's error (a 404 is no content, not an error).
             if options.mode == .still {
-                load.phase = .failed("tile \(tile.canonical) of source \"\(id)\": \(failure)")
+                load.phase = .failed("tile \(tile.canonical) of source \(StyleScope.quoted(id)): \(failure)")
                 return [error]
             }
             return [error, .invalidate]

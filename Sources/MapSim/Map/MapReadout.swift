@@ -26,10 +26,14 @@ public struct MapReadout: Sendable {
     /// styles name them (`"pts"`, `"pts" of import basemap`): an engine that fails such tiles
     /// (Mapbox GL JS 3.0.1) never goes idle after that.
     public var glyphFailedGeoJSONSources: [String] {
-        machine.sequence.load.glyphFailedGeoJSONSources.sorted().map { id in
-            let (name, scope) = StyleScope.split(id)
-            return scope.isRoot ? "\"\(name)\"" : "\"\(name)\" of import \(scope.chain)"
-        }
+        machine.sequence.load.glyphFailedGeoJSONSources.sorted().map(StyleScope.quoted)
+    }
+
+    /// The sources whose TileJSON, GeoJSON, image or video failed to load, as their styles name
+    /// them, when the engine waits for them (MapLibre Native and the SDK): the style never loads.
+    public var blockingSourceFailures: [String] {
+        guard !machine.sequence.options.engine.settlesFailedSources else { return [] }
+        return machine.sequence.load.sources.filter { $0.metadata == .failed }.map { StyleScope.quoted($0.spec.id) }
     }
 
     /// What `["config", NAME]` reads now in the layers of `scope` (the root style, or an import).

@@ -8,7 +8,8 @@ struct SourceState: Sendable {
         case pending
         /// Loaded; tiled sources know their pyramid and URL template.
         case loaded
-        /// The metadata request failed; the source stays unloaded.
+        /// The metadata request failed: the source has no tiles, and stays unloaded unless the
+        /// engine settles failed sources (`Engine.settlesFailedSources`).
         case failed
     }
 

@@ -46,6 +46,13 @@ public struct StyleScope: Sendable, Hashable, Comparable, CustomStringConvertibl
         return (parts[0], StyleScope(path: parts.dropFirst().reversed()))
     }
 
+    /// A scoped name as messages quote it: `"streets"` for the root's, `"streets" of import a → a2`
+    /// for an import's.
+    public static func quoted(_ qualified: String) -> String {
+        let (name, scope) = split(qualified)
+        return scope.isRoot ? "\"\(name)\"" : "\"\(name)\" of import \(scope.chain)"
+    }
+
     /// The import ids joined by `/`, outermost first (`a/a2`); empty for the root.
     public var description: String { path.joined(separator: "/") }
 

@@ -214,6 +214,42 @@ struct EngineTests {
         #expect(await requests(.maplibreNative, spriteLast: true).allSatisfy { !$0.contains("/9/") }, "MapLibre Native retries the tile instead")
     }
 
+    /// Measured through `mapsim serve`: MapLibre GL JS 5.24.0 and Mapbox GL JS 3.0.1 report a source
+    /// whose TileJSON or GeoJSON is 404 and go idle without it; MapLibre Native waits for it.
+    @Test func glJSGoesIdleWithoutASourceWhoseMetadataFailsAndNativeWaitsForIt() async throws {
+        let style = Array(#"""
+            {"version": 8, "sources": {"a": {"type": "vector", "url": "https://t/a.json"}, "gone": {"type": "vector", "url": "https://t/gone.json"},
+             "none": {"type": "geojson", "data": "https://t/none.geojson"}},
+             "layers": [{"id": "a", "type": "line", "source": "a", "source-layer": "l"}, {"id": "g", "type": "line", "source": "gone", "source-layer": "l"},
+                        {"id": "n", "type": "line", "source": "none"}]}
+            """#.utf8)
+        let tileJSON = Array(#"{"tiles": ["https://t/{z}/{x}/{y}.pbf"], "maxzoom": 14}"#.utf8)
+        for engine in [Engine.maplibreGLJS, .mapboxGLJS, .maplibreNative, .mapbox] {
+            let loader = Answering { resource in
+                switch resource.url {
+                case "https://t/style.json": .success(style, source: .network)
+                case "https://t/a.json": .success(tileJSON, source: .network)
+                case let url where url.hasSuffix(".pbf"): Response(noContent: true, source: .network)
+                default: .failure(.notFound, "HTTP 404 Not Found", source: .network)
+                }
+            }
+            let map = Map(backends: .only(loader), options: Map.Options(engine: engine))
+            let recorder = EventRecorder(map)
+            await map.setCamera(CameraOptions(center: LngLat(longitude: 0, latitude: 0), zoom: 2))
+            await map.setStyleURI("https://t/style.json")
+            let outcome = await map.run(until: .mapIdle, timeout: .seconds(10))
+            let errors = recorder.payloads(of: MapEvents.mapLoadingError).map(\.sourceID)
+            #expect(Set(errors) == ["gone", "none"], "\(engine): \(errors)")
+            if engine.settlesFailedSources {
+                guard case .reached = outcome else { Issue.record("\(engine): \(outcome)"); continue }
+                #expect(recorder.firstIndex(of: .styleLoaded) != nil && recorder.firstIndex(of: .mapLoaded) != nil, "\(engine)")
+            } else {
+                guard case .timedOut = outcome else { Issue.record("\(engine): \(outcome)"); continue }
+                #expect(recorder.firstIndex(of: .styleLoaded) == nil, "\(engine)")
+            }
+        }
+    }
+
     @Test func glJSDrawsAGlyphRangeItCannotLoadLocallyAndFailsTilesOnAGlyphWithoutItsSize() async throws {
         let feature = #"{"type": "Feature", "properties": {"name": "a b"}, "geometry": {"type": "Point", "coordinates": [0, 0]}}"#
         let style = Array(#"{"version": 8, "glyphs": "https://t/fonts/{fontstack}/{range}.pbf", "sources": {"p": {"type": "geojson", "data": \#(feature)}}, "layers": [{"id": "l", "type": "symbol", "source": "p", "layout": {"text-field": ["get", "name"], "text-font": ["F"]}}]}"#.utf8)

@@ -129,6 +129,24 @@ struct StyleImportTests {
         #expect(Self.requests(sdk).contains { $0.request.kind == .glyphs && $0.request.scope == .root })
     }
 
+    /// Measured with Mapbox GL JS 3.0.1 through `mapsim serve`: an import's source whose TileJSON is
+    /// 404 is an error scoped to the import, and the map goes idle without it; the SDK (MapLibre
+    /// Native's core) waits for it.
+    @Test func anImportsSourceThatFailsIsNamedInItsImportAndOnlyMapboxGLJSGoesIdleWithoutIt() async throws {
+        let broken = #"{"city": {"type": "vector", "url": "tiles.json"}, "none": {"type": "vector", "url": "missing.json"}}"#
+        let layers = #"[{"id": "none", "type": "line", "source": "none", "source-layer": "roads"}]"#
+        let fixture = try Self.folder(["root.json": Self.style(imports: #"[{"id": "a", "url": "a.json"}]"#, sources: Self.city),
+                                       "a.json": Self.style(imports: #"[{"id": "b", "url": "", "data": \#(Self.style(sources: broken, layers: layers))}]"#)])
+        let (browser, recorder, outcome) = await Self.load(fixture, engine: .mapboxGLJS)
+        guard case .reached = outcome else { Issue.record("Mapbox GL JS 3.0.1 goes idle without the source: \(outcome)"); return }
+        let errors = recorder.payloads(of: MapEvents.mapLoadingError)
+        #expect(errors.map(\.message).count == 1 && errors[0].message.hasPrefix(#"failed to load source "none" of import a → b from file://"#), "\(errors)")
+        #expect(await browser.readout.blockingSourceFailures.isEmpty)
+        let (sdk, _, sdkOutcome) = await Self.load(fixture)
+        guard case .timedOut = sdkOutcome else { Issue.record("the SDK waits for every source: \(sdkOutcome)"); return }
+        #expect(await sdk.readout.blockingSourceFailures == [#""none" of import a → b"#])
+    }
+
     @Test func mapboxGLJSTakesTheStylesCameraOnlyOnceEveryImportHasLoaded() async throws {
         // GL JS jumps to the style's camera on `style.load`, which waits for the imports: with one
         // that never loads, the map stays where it opened (0,0 at zoom 0) and its tiles are those.

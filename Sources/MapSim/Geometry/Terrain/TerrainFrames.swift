@@ -108,7 +108,7 @@ public struct TerrainFrames: Sendable {
         do {
             dem = try DEMTile.decode(png: png, encoding: encoding)
         } catch {
-            throw LoadingError.malformedResource("DEM tile \(tile) of source \"\(terrainSource)\": \(error.message)")
+            throw LoadingError.malformedResource("DEM tile \(tile) of source \(StyleScope.quoted(terrainSource)): \(error.message)")
         }
         elevation.add(dem, at: tile)
         demChangedSinceLastFrame = true
