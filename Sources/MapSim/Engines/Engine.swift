@@ -84,12 +84,12 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         public var rejectsGlyphsWithoutSize: Bool
         /// A style with text and no `glyphs` URL draws all text locally (GL JS); else it is an error.
         public var drawsWithoutGlyphsURL: Bool
-        /// A range that cannot be loaded fails the GeoJSON tiles whose text needs it and is forgotten;
-        /// their parents (an overscaled tile's: itself, one level less overscaled) are loaded in their
+        /// A range that cannot be loaded is forgotten, whoever asked for it, and fails the GeoJSON
+        /// tiles whose text needs it; their parents (an overscaled tile's: itself, one level less overscaled) are loaded in their
         /// place, each asking for it again, and the map loads but never goes idle (Mapbox GL JS 3.0.1,
         /// measured: one ask for each level down to ten below the view's, and no `idle` at zoom 11.6
-        /// and above). Vector tiles draw the range's text locally, as `drawsFailedRangesLocally`
-        /// says, and ask for it once.
+        /// and above). Vector tiles waiting for it draw its text locally, as `drawsFailedRangesLocally`
+        /// says; a GeoJSON tile laid out after their ask failed asks again.
         public var failedRangeFailsGeoJSONTiles = false
     }
 

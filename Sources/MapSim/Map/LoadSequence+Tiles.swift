@@ -362,10 +362,10 @@ extension LoadSequence {
                 return (index, tile, state)
             }
         }
-        // Mapbox GL JS forgets a range it could not load, so the parents loaded in place of the
-        // GeoJSON tiles it fails ask again. (Its vector tiles, laid out together, asked once.)
+        // Mapbox GL JS forgets a range it could not load (its glyph manager keeps only the ranges
+        // that came), so whatever is laid out later — the parents loaded in place of the GeoJSON
+        // tiles it fails — asks again. (Its vector tiles waiting for it, laid out together, asked once.)
         let failsGeoJSONTiles = response.error != nil && rules.failedRangeFailsGeoJSONTiles
-            && waitingTiles.contains { load.sources[$0.source].geoJSON != nil }
         load.glyphs[key] = failsGeoJSONTiles ? nil : .some(failure == nil || rules.drawsFailedRangesLocally)
         for (index, tile, state) in waitingTiles {
             guard case .waitingForGlyphs(var waiting) = state.status else { continue }
