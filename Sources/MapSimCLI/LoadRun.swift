@@ -340,7 +340,8 @@ struct LoadRun: Sendable {
         case .styleFailed(let message):
             throw ExitStatus.fail(ExitStatus.failure, "the map failed to load: \(message)")
         case .timedOut(_, let nothingPending):
-            var reason = "\(until.rawValue) not reached within the \(timeout.time.shortDescription) --timeout"
+            // With nothing left to load the map stopped at once: no wait for the timeout to blame.
+            var reason = nothingPending ? "\(until.rawValue) never reached" : "\(until.rawValue) not reached within the \(timeout.time.shortDescription) --timeout"
             let videos = await map.readout.playingVideos
             let failedImports = await map.readout.blockingImportFailures
             let glyphFailures = await map.readout.glyphFailedGeoJSONSources
