@@ -166,7 +166,7 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(name: .customLong("global-state"), help: ArgumentHelp("Set global state NAME (what [\"global-state\", NAME] reads) to a JSON value over the style's default, before the style loads (repeatable; a VALUE that is not JSON is a string).", valueName: "NAME=JSON"))
     var globalState: [GlobalStateArgument] = []
 
-    @Option(name: .customLong("config"), help: ArgumentHelp("Set config NAME of the import IMPORT of a Mapbox style (what [\"config\", NAME] reads in that import's layers; NAME=JSON alone for the root style) before the style loads, as setConfigProperty (repeatable; a VALUE that is not JSON is a string).", valueName: "IMPORT.NAME=JSON"))
+    @Option(name: .customLong("config"), help: ArgumentHelp("Set config NAME of the import IMPORT of a Mapbox style (what [\"config\", NAME] reads in that import's layers; NAME=JSON alone for the root style) before the style loads, as setConfigProperty (repeatable; a VALUE that is not JSON is a string; a NAME the import's schema lacks, or a VALUE of another type than its default, is a warning).", valueName: "IMPORT.NAME=JSON"))
     var config: [ConfigArgument] = []
 
     @Option(help: ArgumentHelp("Write every event to FILE as JSON lines.", valueName: "FILE"))

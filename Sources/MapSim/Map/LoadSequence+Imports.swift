@@ -85,11 +85,11 @@ extension LoadSequence {
         }
         let config = config(of: scope)
         let state = globalState
+        var actions = configWarnings(importID: importID, names: [name])
         let layers = (load.style?.layers ?? []).map { layer in
             StyleScope.split(layer.id).scope == scope ? layer.resolvingVisibility(globalState: state, config: config) : layer
         }
         load.style?.layers = layers
-        var actions: [Action] = []
         for index in load.sources.indices where StyleScope.split(load.sources[index].spec.id).scope == scope {
             switch load.sources[index].spec.kind {
             case .vector, .geojson: actions += layOutAgain(source: load.sources[index].spec.id)
@@ -98,6 +98,26 @@ extension LoadSequence {
         }
         for index in load.sources.indices { load.sources[index].lastView = nil }
         return actions + [.invalidate]
+    }
+
+    /// What the engine takes without a word but a user would want to hear of, for the values the map
+    /// set on the import `importID` ("" for the root): a name its `schema` does not declare (a typo
+    /// reads nothing: only a layer that asks for that very name would), and a value whose JSON type
+    /// is not its default's (`"False"`, a string, where the default is `false`).
+    private func configWarnings(importID: String, names: [String]) -> [Action] {
+        let scope = importID.isEmpty ? StyleScope.root : StyleScope(path: [importID])
+        guard let index = load.imports.index(of: scope), let style = load.imports[index].style, style.hasSchema,
+              let values = configValues[importID] else { return [] }
+        let declared = style.configDefaults.members.map(\.key).sorted()
+        let option = importID.isEmpty ? "the style's config" : "config of import \(importID)"
+        return names.compactMap { name in
+            guard let value = values[name], value != .null else { return nil }
+            guard let fallback = style.configDefaults[name] else {
+                return warning("\(option): \"\(name)\" is not in its schema (\(declared.joined(separator: ", "))); only a layer that asks for \"\(name)\" reads it", in: scope)
+            }
+            guard fallback.typeName != value.typeName, fallback != .null else { return nil }
+            return warning("\(option): \"\(name)\" is set to \(JSONWriter.string(value)), a \(value.typeName), where its default is \(JSONWriter.string(fallback)), a \(fallback.typeName)", in: scope)
+        }
     }
 
     /// Asks for the imports of the style at `index`, in order: a URL not loaded before is requested;
@@ -284,6 +304,9 @@ extension LoadSequence {
                   let names = configValues[importID]?.members.map({ $0.key }), !names.isEmpty else { return nil }
             let named = names.map { "\"\($0)\"" }.joined(separator: ", ")
             return .emit(.mapLoadingError(MapLoadingError(type: .style, message: "cannot set config \(named) of import \"\(importID)\": Style import not found: \(importID)")))
+        }
+        for importID in configValues.keys.sorted() {
+            actions += configWarnings(importID: importID, names: configValues[importID]?.members.map(\.key).sorted() ?? [])
         }
         if let styleCamera = load.waitingCamera {
             load.waitingCamera = nil

@@ -261,6 +261,29 @@ struct StyleImportTests {
         #expect(config["size"] == .number(3) && config["mode"] == .string("night") && config["shown"] == .bool(true), "\(config)")
     }
 
+    /// Mapbox GL JS 3.0.1's `setConfigProperty` takes any name and any value without a word; the map
+    /// says when a name is not in the import's schema (a typo reads nothing) and when a value's type
+    /// is not its default's (`"False"` for `false`), before the style loads and after.
+    @Test func aConfigNameNotInTheSchemaOrAValueOfAnotherTypeIsAWarningInTheImportsScope() async throws {
+        let fixture = try Self.folder([
+            "root.json": Self.style(imports: #"[{"id": "b", "url": "b.json"}]"#),
+            "b.json": Self.style(extra: #", "schema": {"size": {"default": 1}, "shown": {"default": true}}"#),
+        ])
+        let (map, recorder, outcome) = await Self.load(fixture, engine: .mapboxGLJS) { map in
+            await map.setConfigProperty("b", "shown", .string("False"))
+            await map.setConfigProperty("b", "sise", .number(2))
+            await map.setConfigProperty("b", "size", .number(2))
+        }
+        guard case .reached = outcome else { Issue.record("\(outcome)"); return }
+        let warnings = recorder.payloads(of: MapEvents.styleWarning)
+        #expect(warnings.map(\.message) == [#"config of import b: "shown" is set to "False", a string, where its default is true, a boolean"#,
+                                            #"config of import b: "sise" is not in its schema (shown, size); only a layer that asks for "sise" reads it"#])
+        #expect(warnings.allSatisfy { $0.scope == StyleScope(path: ["b"]) })
+        await map.setConfigProperty("b", "shown", .number(0))
+        _ = await map.run(until: .mapIdle, timeout: .seconds(10))
+        #expect(recorder.payloads(of: MapEvents.styleWarning).last?.message == #"config of import b: "shown" is set to 0, a number, where its default is true, a boolean"#)
+    }
+
     @Test func configSetBeforeTheStyleLoadsForANestedOrUnknownImportIsRefusedOnceTheImportsAreIn() async throws {
         // Only the root's config ("") and a top-level import's are settable, as Mapbox has it:
         // GL JS 3.0.1 throws "Style import not found: c" for an import nested in b.
