@@ -40,16 +40,21 @@ struct EngineTests {
         return loader.requested.withLock { $0 }.filter { $0.hasSuffix(".png") }.compactMap { Int($0.split(separator: "/")[2]) }.sorted()
     }
 
+    /// https://t/style.json loaded through `loader` with `engine`, at zoom 2 over 0,0, to map-idle.
+    private static func loadAtZoomTwo(_ loader: some ResourceLoader, engine: Engine) async -> (EventRecorder, Map.RunOutcome) {
+        let map = Map(backends: .only(loader), options: Map.Options(engine: engine))
+        let recorder = EventRecorder(map)
+        await map.setCamera(CameraOptions(center: LngLat(longitude: 0, latitude: 0), zoom: 2))
+        await map.setStyleURI("https://t/style.json")
+        return (recorder, await map.run(until: .mapIdle, timeout: .seconds(10)))
+    }
+
     @Test func glJSLoadsNothingOfAStyleItsCheckRefusesAndNativeLoadsIt() async throws {
         // MapLibre GL JS 5.24.0 in Chromium: one request (the style), the check's error, never idle.
         let style = #"{"version": 8, "sources": {"raster": {"type": "raster", "tiles": ["https://t/{z}/{x}/{y}.png"], "tileSize": 256}}, "layers": [{"id": "raster", "type": "raster", "source": "raster", "paint": {"raster-opacity": "abc"}}]}"#
         for engine in [Engine.maplibreGLJS, .mapboxGLJS, .maplibreNative] {
             let loader = try EveryTile(style: style)
-            let map = Map(backends: .only(loader), options: Map.Options(engine: engine))
-            let recorder = EventRecorder(map)
-            await map.setCamera(CameraOptions(center: LngLat(longitude: 0, latitude: 0), zoom: 2))
-            await map.setStyleURI("https://t/style.json")
-            let outcome = await map.run(until: .mapIdle, timeout: .seconds(10))
+            let (recorder, outcome) = await Self.loadAtZoomTwo(loader, engine: engine)
             let errors = recorder.payloads(of: MapEvents.mapLoadingError).map(\.message)
             if engine.validatesStyles {
                 guard case .styleFailed = outcome else { Issue.record("\(engine): \(outcome)"); continue }
@@ -233,11 +238,7 @@ struct EngineTests {
                 default: .failure(.notFound, "HTTP 404 Not Found", source: .network)
                 }
             }
-            let map = Map(backends: .only(loader), options: Map.Options(engine: engine))
-            let recorder = EventRecorder(map)
-            await map.setCamera(CameraOptions(center: LngLat(longitude: 0, latitude: 0), zoom: 2))
-            await map.setStyleURI("https://t/style.json")
-            let outcome = await map.run(until: .mapIdle, timeout: .seconds(10))
+            let (recorder, outcome) = await Self.loadAtZoomTwo(loader, engine: engine)
             let errors = recorder.payloads(of: MapEvents.mapLoadingError).map(\.sourceID)
             #expect(Set(errors) == ["gone", "none"], "\(engine): \(errors)")
             if engine.settlesFailedSources {
