@@ -102,8 +102,8 @@ extension LoadSequence {
 
     /// What the engine takes without a word but a user would want to hear of, for the values the map
     /// set on the import `importID` ("" for the root): a name its `schema` does not declare (a typo
-    /// reads nothing: only a layer that asks for that very name would), and a value whose JSON type
-    /// is not its default's (`"False"`, a string, where the default is `false`).
+    /// reads nothing: only a layer that asks for that very name would), and a value, not an
+    /// expression, whose JSON type is not its default's (`"False"`, a string, where the default is `false`).
     private func configWarnings(importID: String, names: [String]) -> [Action] {
         let scope = importID.isEmpty ? StyleScope.root : StyleScope(path: [importID])
         guard let index = load.imports.index(of: scope), let style = load.imports[index].style, style.hasSchema,
@@ -115,7 +115,8 @@ extension LoadSequence {
             guard let fallback = style.configDefaults[name] else {
                 return warning("\(option): \"\(name)\" is not in its schema (\(declared.joined(separator: ", "))); only a layer that asks for \"\(name)\" reads it", in: scope)
             }
-            guard fallback.typeName != value.typeName, fallback != .null else { return nil }
+            // A value may be an expression (an array), which the engine evaluates: no type to compare.
+            guard fallback.typeName != value.typeName, fallback != .null, value.arrayValue == nil else { return nil }
             return warning("\(option): \"\(name)\" is set to \(JSONWriter.string(value)), a \(value.typeName), where its default is \(JSONWriter.string(fallback)), a \(fallback.typeName)", in: scope)
         }
     }
