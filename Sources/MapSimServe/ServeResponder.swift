@@ -221,7 +221,8 @@ struct ServeResponder: Sendable {
     }
 
     private static func refusal(_ status: Int, _ message: String) -> FileAnswer {
-        let body = Array((message + "\n").utf8)
+        // A 204 or a 304 has no body (a fault rule may answer either).
+        let body = status == 204 || status == 304 || status < 200 ? [] : Array((message + "\n").utf8)
         return FileAnswer(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")] + FileAnswer.crossOrigin, body: body, contentLength: body.count)
     }
 

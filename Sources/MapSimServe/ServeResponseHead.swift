@@ -4,7 +4,8 @@ import NIOHTTP1
 /// The bytes of an answer of `mapsim serve` on the wire, head and body in one buffer, framed as
 /// NIO's response encoder frames them: the status line in the request's HTTP version, the answer's
 /// headers, `Content-Length` (none for 1xx, 204 and 304, which carry no body; a `HEAD`'s says what
-/// a `GET` would carry), `Date`, and `Connection` when it differs from the version's default.
+/// a `GET` would carry), `Date`, and `Connection` when it differs from the version's default; the
+/// body only for a status that has one.
 enum ServeResponseHead {
     /// The answer's bytes: its head, then `body` (the answer's body, or the part of it that is sent).
     static func encode(_ answer: FileAnswer, version: HTTPVersion, keepAlive: Bool, date: String, body: ArraySlice<UInt8>,
@@ -40,7 +41,8 @@ enum ServeResponseHead {
             buffer.writeStaticString("Connection: keep-alive\r\n")
         }
         buffer.writeStaticString("\r\n")
-        buffer.writeBytes(body)
+        // A 204, a 304 or a 1xx ends with its head: a body after it would be read as the next answer.
+        if status.mayHaveResponseBody { buffer.writeBytes(body) }
         return buffer
     }
 

@@ -236,7 +236,10 @@ struct ServedStyle: Sendable {
     }
 
     private func tileResource(url: String, path: String, template: String, scheme: StyleSource.Scheme, values: [String: String]) -> Resource {
-        guard let z = values["z"].flatMap(Int.init), let x = values["x"].flatMap(Int.init), let y = values["y"].flatMap(Int.init) else {
+        // A path of no tile of the pyramid (1/1/2, a zoom past 30: any client may ask for one) is a
+        // tile request all the same, of no tile.
+        guard let z = values["z"].flatMap(Int.init), let x = values["x"].flatMap(Int.init), let y = values["y"].flatMap(Int.init),
+              (0...30).contains(z), (0..<(1 << z)).contains(x), (0..<(1 << z)).contains(y) else {
             return Resource(url: url, kind: .tile)
         }
         let id = CanonicalTileID(z: z, x: x, y: scheme == .tms ? (1 << z) - 1 - y : y)

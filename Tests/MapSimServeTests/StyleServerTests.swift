@@ -401,6 +401,28 @@ struct StyleServerTests {
         #expect(offline.requests.map { $0.response?.error?.reason } == [.connection])
     }
 
+    @Test func aFaultsNoContentAnswerEndsWithItsHeadAndATilePathOfNoTileIsATileRequest() async throws {
+        let events = Events()
+        let conditions = ServeConditions(faults: [FaultRule(pattern: URLPattern("*/tiles/10/*"), effect: .status(204, headers: []))])
+        let server = try await StyleServer.start(.init(style: SampleStyle.folder + "/style.json", port: 0, conditions: conditions), report: events.report)
+        let connection = try RawHTTPConnection(port: server.port)
+        // A 204 with a body would be read as the start of the next answer: the kept-alive connection must carry two.
+        connection.send("GET /tiles/10/163/395.pbf HTTP/1.1\r\nHost: x\r\n\r\nGET /tiles.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        let empty = try #require(await connection.answer(bodyless: true))
+        #expect(empty.status == 204 && empty.headers["content-length"] == nil)
+        let next = try #require(await connection.answer())
+        #expect(next.status == 200 && String(decoding: next.body, as: UTF8.self).contains("\"tiles\""))
+        // Paths the tile template matches that name no tile of the pyramid (a row past the zoom's last, a zoom past 30,
+        // a zoom whose 1 << z overflows) are tile requests of no tile: refused as the folder lacks them, the server goes on.
+        connection.send("GET /tiles/1/1/2.pbf HTTP/1.1\r\nHost: x\r\n\r\nGET /tiles/31/0/0.pbf HTTP/1.1\r\nHost: x\r\n\r\n"
+            + "GET /tiles/70/0/0.pbf HTTP/1.1\r\nHost: x\r\n\r\nGET /style.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        for _ in 0..<3 { #expect(await connection.answer()?.status == 404) }
+        #expect(await connection.answer()?.status == 200)
+        await server.stop()
+        #expect(events.requests.first?.response?.noContent == true)
+        #expect(events.requests.dropFirst(2).prefix(3).allSatisfy { $0.request.kind == .tile && $0.request.tileData == nil })
+    }
+
     @Test func theTemplatePatternReadsPlaceholdersBack() {
         #expect(URLTemplatePattern("tiles/{z}/{x}/{y}.pbf").match("tiles/10/163/395.pbf") == ["z": "10", "x": "163", "y": "395"])
         #expect(URLTemplatePattern("glyphs/{fontstack}/{range}.pbf").match("glyphs/A%20B,C/0-255.pbf") == ["fontstack": "A%20B,C", "range": "0-255"])
