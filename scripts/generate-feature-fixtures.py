@@ -131,6 +131,13 @@ def failed_sources_style():
                        {"id": "gone", "type": "line", "source": "gone", "source-layer": "road"},
                        {"id": "nowhere", "type": "circle", "source": "nowhere"}] + labels_layers("places")}
 
+def missing_raster_style():
+    # A raster basemap whose tile URL is wrong: every tile, and every parent, is not found (404).
+    return {"version": 8, "name": "missing-raster",
+            "sources": {"satellite": {"type": "raster", "tiles": ["satellite/{z}/{x}/{y}.jpg"], "tileSize": 256, "maxzoom": 18}},
+            "layers": [{"id": "background", "type": "background", "paint": {"background-color": "#dde"}},
+                       {"id": "satellite", "type": "raster", "source": "satellite"}]}
+
 def omt_style(encoding, extension):
     source = {"type": "vector", "tiles": [f"tiles/{{z}}/{{x}}/{{y}}.{extension}"], "maxzoom": 14}
     if encoding:
@@ -178,6 +185,7 @@ CAMERAS = {
     "global-state-set": [{"name": "z10", "center": ZURICH, "zoom": 10}, {"name": "z12.5", "center": [8.545, 47.37], "zoom": 12.5}],
     "video": [{"name": "z11", "center": ZURICH, "zoom": 11}],
     "failed-sources": [{"name": "z11", "center": ZURICH, "zoom": 11}, {"name": "z12.5-p40", "center": [8.545, 47.37], "zoom": 12.5, "pitch": 40}],
+    "missing-raster": [{"name": "z11", "center": ZURICH, "zoom": 11}, {"name": "z14.5-p45-b30", "center": [8.545, 47.37], "zoom": 14.5, "pitch": 45, "bearing": 30}],
     "mlt": [{"name": "z13.5", "center": tile_center(13, 4265, xyz_row(13, 5468)), "zoom": 13.5, "size": "400x400"},
             {"name": "z11.5", "center": tile_center(11, 1062, xyz_row(11, 1368)), "zoom": 11.5, "size": "400x400"}],
     "mlt-as-mvt": [{"name": "z13.5", "center": tile_center(13, 4265, xyz_row(13, 5468)), "zoom": 13.5, "size": "400x400"},
@@ -241,6 +249,8 @@ def main():
     write_json(os.path.join(folder, "style.json"), failed_sources_style())
     write_labels_tiles(folder, range(9, 14), 2)
     differential.write_glyphs(folder, FONTS, differential.LABEL_TEXTS)
+
+    write_json(os.path.join(ROOT, "missing-raster", "style.json"), missing_raster_style())
 
     for name, encoding, extension in [("mlt", "mlt", "mlt"), ("mlt-as-mvt", None, "pbf")]:
         folder = os.path.join(ROOT, name)

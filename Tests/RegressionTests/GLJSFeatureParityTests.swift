@@ -30,7 +30,7 @@ struct GLJSFeatureParityTests {
 
     @Test func everyCameraOfEveryFeatureIsRecorded() throws {
         let fixtures = try FileManager.default.contentsOfDirectory(atPath: Self.root).filter { !$0.hasPrefix(".") }
-        #expect(Set(fixtures) == ["globe", "terrain", "global-state", "global-state-set", "video", "mlt", "mlt-as-mvt", "failed-sources"])
+        #expect(Set(fixtures) == ["globe", "terrain", "global-state", "global-state-set", "video", "mlt", "mlt-as-mvt", "failed-sources", "missing-raster"])
         for fixture in fixtures {
             let cameras = try JSONParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: "\(Self.root)/\(fixture)/cameras.json"))))
             #expect(Self.recordings.filter { $0.fixture == fixture }.count == cameras.arrayValue?.count, "\(fixture)")
@@ -38,12 +38,11 @@ struct GLJSFeatureParityTests {
     }
 
     /// Recordings in which GL JS stopped short, and why. Pitched far over 3D terrain whose far tiles
-    /// the fixture does not have (404, DEM tiles among them), GL JS 5.24.0 never went idle: its
-    /// frames stopped updating the sources (cause not established in GL JS; the notes of issue 47
-    /// saw the same with a hillshade on the terrain source, where one repaint made it idle), so the
-    /// walk up from each 404 to a parent with data stopped where that happened. mapsim's frames go
-    /// on: it asks for every tile GL JS asked for, and may walk further up from tiles that failed
-    /// (404 parents of 404 tiles, no other request), and goes idle.
+    /// the fixture does not have (404, DEM tiles among them), GL JS 5.24.0 never went idle: a raster
+    /// tile's 404 fires no event and draws no frame (`Engine.notFoundImageTileRedraws`; the
+    /// missing-raster fixture shows it alone), and which of the 404s came after the last frame the
+    /// vector tiles drew is a race of the browser's. mapsim asks for every tile GL JS asked for, and
+    /// may walk further up from tiles that failed (404 parents of 404 tiles, no other request).
     static let framesStopped: Set<String> = ["terrain/z11-p75-b-40", "terrain/z11.5-p80"]
 
     @Test(arguments: recordings)

@@ -172,6 +172,31 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
     /// in its error path too — MapLibre GL JS 5.24.0 and Mapbox GL JS 3.0.1, measured). MapLibre
     /// Native and the SDK wait for such a source, and the map never goes idle.
     public var settlesFailedSources = false
+    /// The style's `transition` animates its first frames: every paint property transitions from
+    /// its default, and the map redraws until that ends (MapLibre Native). GL JS transitions only a
+    /// value that changes after the style loaded (a property has no prior value at first), so its
+    /// first frames animate nothing: a map whose last answers draw no frame is not redrawn
+    /// (MapLibre GL JS 5.24.0, measured: no frame after its view's raster tiles all answered 404).
+    public var animatesFirstTransition = true
+    /// What a raster or DEM tile answered 204 No Content is to the engine.
+    public var noContentImageTile: NoContentImageTile = .loadsParent
+    /// A raster or DEM tile that is not found (HTTP 404, a file missing) is taken with a redraw: its
+    /// parent is looked for in a frame, and the map can go idle after it. MapLibre GL JS 5.24.0 fires
+    /// no event for such a tile (measured: no `error`, no `data`): it looks for the parent at once and
+    /// draws no frame, so a map whose last answers are such tiles — every tile of a raster source
+    /// whose URL is wrong — loads but never fires `idle`.
+    public var notFoundImageTileRedraws = true
+
+    /// What an engine makes of a raster or DEM tile that came with no content (HTTP 204).
+    public enum NoContentImageTile: Sendable, Hashable {
+        /// Nothing to draw: its parent is loaded in its place, as for a 404 (MapLibre Native, the SDK).
+        case loadsParent
+        /// Loaded, drawn empty: no parent, no error (MapLibre GL JS 5.24.0, measured).
+        case drawnEmpty
+        /// An image that does not decode: a tile error, and no parent until the sources update on new
+        /// data (Mapbox GL JS 3.0.1, measured: "Could not load image … could not be decoded").
+        case fails
+    }
 
     /// Whose style spec the engine reads styles by: Mapbox's (imports, config, slots, its layer and
     /// source types) for Mapbox's engines — the current one for the SDK, 3.0.1's for Mapbox GL JS.
@@ -208,7 +233,8 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
                                usesBrowserCache: true),
         reportsSpriteImagesOutsideTheSheet: false,
         ignores: [.imports: "MapLibre has no style imports: the imported styles are not loaded (only the style's own sources and layers are)"],
-        validatesStyles: true, settlesFailedSources: true)
+        validatesStyles: true, settlesFailedSources: true, animatesFirstTransition: false, noContentImageTile: .drawnEmpty,
+        notFoundImageTileRedraws: false)
 
     /// The Mapbox Maps SDK: MapLibre Native's core with the SDK's defaults.
     public static let mapbox: Engine = {
@@ -235,6 +261,8 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         engine.glyphs.failedRangeFailsGeoJSONTiles = true
         engine.fallback.countsFromFirstCoverTile = true
         engine.requests.resolvesModelURLsAgainstPage = true
+        engine.noContentImageTile = .fails
+        engine.notFoundImageTileRedraws = true
         engine.ignores = [.globalState: "Mapbox GL JS has no global state: [\"global-state\", …] reads null (Mapbox styles use config)"]
         engine.imports = ImportRules(failedImportBlocks: true, styleURLQuery: "sdk=js-3.0.1", readsConfigEverywhere: false,
                                      cameraWaitsForImports: true, rootLayoutDelay: .milliseconds(300))

@@ -37,6 +37,7 @@ public enum HTTPResponseMapping {
             response.notModified = true
         case 404 where resource.kind == .tile && resource.dataRange == nil:
             response.noContent = true
+            response.notFound = true
         case 404:
             response.error = .init(reason: .notFound, message: "HTTP 404 Not Found: \(url)")
         case 429:

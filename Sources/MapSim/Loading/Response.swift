@@ -41,6 +41,9 @@ public struct Response: Sendable, Equatable {
     public var data: [UInt8]?
     /// The resource exists but is empty (HTTP 204, or a missing tile).
     public var noContent: Bool
+    /// The no content is a tile the server does not have (HTTP 404), not one it sent empty (204):
+    /// MapLibre Native takes both alike, GL JS does not. Events say only `no-content`.
+    public var notFound = false
     /// The prior copy is still good (HTTP 304 without prior data).
     public var notModified: Bool
     /// The copy may not be used once expired without revalidation.

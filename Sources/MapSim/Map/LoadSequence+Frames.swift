@@ -7,9 +7,10 @@ extension LoadSequence {
     /// animations, with the style-image-missing and style-image-remove-unused events the SDKs send while rendering.
     mutating func renderFrame(at now: SimTime) -> (FrameState, [Action]) {
         guard load.phase == .parsed, let style = load.style else { return (FrameState(isFull: false, placementChanged: false, animationEnd: nil), []) }
+        load.silentlyMissingTileSources = []
         if !load.layersRendered {
             load.layersRendered = true
-            if style.transition.duration > 0 {
+            if style.transition.duration > 0 && options.engine.animatesFirstTransition {
                 extendAnimation(to: now + .milliseconds(style.transition.delay + style.transition.duration))
             }
         }

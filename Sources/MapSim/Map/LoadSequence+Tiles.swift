@@ -141,17 +141,28 @@ extension LoadSequence {
         // A tile file that is not there is no content, as a 404 is (MapLibre's tile loader takes
         // a not-found error of any file source so).
         let missingFile = response.error?.reason == .notFound && response.source == .localFile
-        if response.noContent || missingFile || response.notModified && response.data == nil {
+        let isImage = kind == .raster || kind == .rasterDEM
+        let emptyImage = isImage && response.noContent && !response.notFound ? options.engine.noContentImageTile : .loadsParent
+        if emptyImage != .fails, response.noContent || missingFile || response.notModified && response.data == nil {
             load.sources[index].tiles[tile]?.content = .empty
-            if kind == .raster || kind == .rasterDEM {
+            if isImage && emptyImage == .loadsParent {
                 // An image tile without an image cannot be drawn: its parent is loaded in its place.
                 load.sources[index].tiles[tile]?.isRenderable = false
                 load.sources[index].lastView = nil
+                if (response.notFound || missingFile) && !options.engine.notFoundImageTileRedraws {
+                    // No event and no frame (MapLibre GL JS): the source is updated at once, and only
+                    // a frame something else asks for can find the map idle.
+                    load.sources[index].setStatus(.loaded, of: tile)
+                    load.silentlyMissingTileSources.insert(id)
+                    return updateTiles()
+                }
             }
             return settleContent(source: index, tile: tile)
         }
         var failure: String?
-        if let error = response.error {
+        if emptyImage == .fails {
+            failure = "tile \(tile.canonical) of source \(StyleScope.quoted(id)) came with no content (HTTP 204): \(options.engine) cannot decode it as an image"
+        } else if let error = response.error {
             failure = error.message
         } else if let data = response.data {
             switch kind {

@@ -36,6 +36,13 @@ public struct MapReadout: Sendable {
         return machine.sequence.load.sources.filter { $0.metadata == .failed }.map { StyleScope.quoted($0.spec.id) }
     }
 
+    /// The sources whose raster or DEM tiles were not found (404) since the last frame, as their
+    /// styles name them, when the engine draws no frame for such a tile (MapLibre GL JS): a map
+    /// whose last answers they were never goes idle.
+    public var silentlyMissingTileSources: [String] {
+        machine.sequence.load.silentlyMissingTileSources.sorted().map(StyleScope.quoted)
+    }
+
     /// What `["config", NAME]` reads now in the layers of `scope` (the root style, or an import).
     public func config(of scope: StyleScope) -> JSONObject { machine.sequence.config(of: scope) }
 

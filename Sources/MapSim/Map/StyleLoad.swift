@@ -27,6 +27,9 @@ struct StyleLoad: Sendable {
     /// A tile failed since the tiles were last brought in line with the view: an engine that loads
     /// parents in place of failed tiles (GL JS) looks for them at its next update, which new data starts.
     var failedTilesAwaitUpdate = false
+    /// The sources of raster tiles not found since the last frame, when the engine draws no frame
+    /// for them (`Engine.notFoundImageTileRedraws`): why a map that stopped never went idle.
+    var silentlyMissingTileSources: Set<String> = []
     /// The missing `glyphs` URL was reported.
     var glyphURLMissingReported = false
     /// The end of the latest layer transition or fade started so far.

@@ -181,7 +181,12 @@ struct EngineTests {
         let style = Array(#"{"version": 8, "sources": {"r": {"type": "raster", "tiles": ["https://t/{z}/{x}/{y}.png"], "tileSize": 256, "minzoom": 0, "maxzoom": 14}}, "layers": [{"id": "r", "type": "raster", "source": "r"}]}"#.utf8)
         func parentZooms(_ engine: Engine) async -> Set<Int> {
             // Every tile is missing: a 404 is no content, and the walk goes on up.
-            let loader = Answering { $0.kind == .style ? .success(style, source: .network) : Response(noContent: true, source: .network) }
+            let loader = Answering { resource in
+                guard resource.kind == .tile else { return .success(style, source: .network) }
+                var missing = Response(noContent: true, source: .network)
+                missing.notFound = true
+                return missing
+            }
             let map = Map(backends: .only(loader), options: Map.Options(mode: .still, engine: engine))
             await map.setCamera(CameraOptions(center: LngLat(longitude: 8.54, latitude: 47.37), zoom: 17))
             await map.setStyleURI("https://t/style.json")
@@ -247,6 +252,55 @@ struct EngineTests {
             } else {
                 guard case .timedOut = outcome else { Issue.record("\(engine): \(outcome)"); continue }
                 #expect(recorder.firstIndex(of: .styleLoaded) == nil, "\(engine)")
+            }
+        }
+    }
+
+    @Test func aRasterTileNotFoundDrawsNoFrameInMapLibreGLJSAndOneWithNoContentIsEachEnginesOwn() async throws {
+        // A raster basemap whose tile URL is wrong. (The style's default 300 ms transition animates Native's first
+        // frames, not GL JS's: nothing there has a prior value to transition from.)
+        let style = Array(#"""
+            {"version": 8, "sources": {"r": {"type": "raster", "tiles": ["https://t/{z}/{x}/{y}.png"], "tileSize": 256}},
+             "layers": [{"id": "r", "type": "raster", "source": "r"}]}
+            """#.utf8)
+        func run(_ engine: Engine, notFound: Bool) async -> (tiles: Int, errors: [String], outcome: Map.RunOutcome, loaded: Bool) {
+            let loader = Answering { resource in
+                guard resource.kind == .tile else { return .success(style, source: .network) }
+                var empty = Response(noContent: true, source: .network)
+                empty.notFound = notFound
+                return empty
+            }
+            let (recorder, outcome) = await Self.loadAtZoomTwo(loader, engine: engine)
+            return (loader.requested.withLock { $0 }.count - 1, recorder.payloads(of: MapEvents.mapLoadingError).map(\.message), outcome,
+                    recorder.firstIndex(of: .mapLoaded) != nil)
+        }
+        // 404: every engine loads the parents in place of the tiles (zoom 2's, then 1's, then 0's); MapLibre GL JS 5.24.0
+        // (measured) fires no event for them and draws no frame after the last, so it never goes idle, nor loaded.
+        for engine in [Engine.maplibreNative, .mapbox, .maplibreGLJS, .mapboxGLJS] {
+            let missing = await run(engine, notFound: true)
+            #expect(missing.tiles > 4 && missing.errors.isEmpty, "\(engine): \(missing.tiles) tiles, \(missing.errors)")
+            if engine.notFoundImageTileRedraws {
+                guard case .reached = missing.outcome else { Issue.record("\(engine): \(missing.outcome)"); continue }
+            } else {
+                guard case .timedOut = missing.outcome else { Issue.record("\(engine): \(missing.outcome)"); continue }
+                #expect(!missing.loaded, "\(engine)")
+            }
+        }
+        // 204: MapLibre Native loads the parent, as for a 404; MapLibre GL JS draws the tile empty; Mapbox GL JS fails
+        // it, and with no new data its sources never update to look for parents. Both GL JS go idle on their view's tiles.
+        for engine in [Engine.maplibreNative, .maplibreGLJS, .mapboxGLJS] {
+            let empty = await run(engine, notFound: false)
+            let missing = await run(engine, notFound: true)
+            guard case .reached = empty.outcome else { Issue.record("\(engine): \(empty.outcome)"); continue }
+            switch engine.noContentImageTile {
+            case .loadsParent:
+                #expect(empty.tiles == missing.tiles && empty.errors.isEmpty, "\(engine)")
+            case .drawnEmpty:
+                #expect(empty.tiles < missing.tiles && empty.errors.isEmpty, "\(engine)")
+            case .fails:
+                #expect(empty.tiles < missing.tiles, "\(engine)")
+                #expect(empty.errors.count == empty.tiles && empty.errors.allSatisfy { $0.contains("came with no content (HTTP 204): mapbox-gl-js cannot decode it") },
+                        "\(empty.errors)")
             }
         }
     }
