@@ -347,6 +347,7 @@ struct LoadRun: Sendable {
             let glyphFailures = await map.readout.glyphFailedGeoJSONSources
             let failedSources = await map.readout.blockingSourceFailures
             let silentTiles = await map.readout.silentlyMissingTileSources
+            let silentFailures = await map.readout.silentlyFailedTileSources
             if !failedImports.isEmpty {
                 reason += ": the import \(failedImports.joined(separator: ", ")) failed to load, and \(loading.chosenEngine) waits for every import (no style-loaded, no map-idle)"
             } else if !failedSources.isEmpty {
@@ -354,9 +355,11 @@ struct LoadRun: Sendable {
             } else if !glyphFailures.isEmpty && until == .mapIdle {
                 reason += ": a glyph range the text of GeoJSON source \(glyphFailures.joined(separator: ", ")) needs could not be loaded, "
                     + "and \(loading.chosenEngine) fails such tiles, then their parents, and never goes idle"
-            } else if !silentTiles.isEmpty && until == .mapIdle {
-                reason += ": the last answers were tiles of raster source \(silentTiles.joined(separator: ", ")) not found (404), "
-                    + "for which \(loading.chosenEngine) fires no event and draws no frame, so it never checks for idle"
+            } else if !(silentTiles.isEmpty && silentFailures.isEmpty) && until == .mapIdle {
+                let tiles = [silentFailures.isEmpty ? nil : "tiles of source \(silentFailures.joined(separator: ", ")) that failed",
+                             silentTiles.isEmpty ? nil : "tiles of raster source \(silentTiles.joined(separator: ", ")) not found (404)"]
+                reason += ": the last answers were \(tiles.compactMap { $0 }.joined(separator: " and ")), "
+                    + "for which \(loading.chosenEngine) draws no frame, so it never checks for idle"
             } else if !videos.isEmpty && until == .mapIdle {
                 reason += ": a video plays (source \(videos.map { "\"\($0)\"" }.joined(separator: ", "))), and a map never goes idle while one plays"
             } else if nothingPending {

@@ -638,6 +638,9 @@ function servePage(root) {
       map.on('error', (event) => {
         const message = event && event.error && event.error.message ? event.error.message : String(event && event.error);
         if (mapErrors.children.length < 50) mapErrors.append(h('li', null, message));
+        // GL JS draws no frame after a tile that failed, and checks for load and idle only in a
+        // frame: one the conditions' last answer failed would leave the preview loading forever.
+        map.triggerRepaint();
       });
     } catch (error) {
       preview.dataset.preview = 'unavailable';

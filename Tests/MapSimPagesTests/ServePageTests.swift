@@ -13,9 +13,11 @@ import MapSimTesting
 @Suite("The serve page in a real browser", .serialized)
 struct ServePageTests {
     @Test func thePageShowsTheMapTheConditionsAndEachRequestAsItIsServed() async throws {
+        // Every tile fails: GL JS draws no frame after a failed tile, so the preview loads only because
+        // the page redraws on an error (without it, it stayed loading in one run of two).
         let served = Mutex<[String]>([])
         let conditions = ServeConditions(profile: NetworkPreset.lan.profile(seed: 1), profileName: "lan",
-                                         faults: [FaultRule(commandLine: "*/tiles/10/164/*=503x1")!])
+                                         faults: [FaultRule(commandLine: "*/tiles/*=503")!])
         let server = try await StyleServer.start(.init(style: SampleStyle.folder + "/style.json", port: 0, conditions: conditions)) { event in
             if case .resourceRequest(let request) = event.payload { served.withLock { $0.append(request.request.url) } }
         }
@@ -30,9 +32,9 @@ struct ServePageTests {
         let tab = try await browser.open(server.baseURL + "_mapsim/")
         try await tab.wait(until: "document.body.dataset.ready === 'true'")
         try await tab.wait(until: "document.getElementById('preview').dataset.preview === 'loaded'")
-        #expect(try await tab.evaluate("document.querySelector('.facts').textContent").stringValue?.contains("*/tiles/10/164/*=503x1") == true)
+        #expect(try await tab.evaluate("document.querySelector('.facts').textContent").stringValue?.contains("*/tiles/*=503") == true)
         #expect(try await tab.evaluate("Number(document.body.dataset.refreshMs)").numberValue ?? 10_000 <= 1_000)
-        // The preview's own requests, each a row once served (the two faulty tiles among them).
+        // The preview's own requests, each a row once served (its faulty tiles among them).
         try await tab.wait(until: "document.querySelectorAll('[data-kind]').length >= \(served.withLock { $0.count }) && document.querySelectorAll('[data-kind=tile]').length >= 4")
         #expect(try await tab.evaluate("document.querySelectorAll('[data-kind].outcome-error').length").numberValue ?? 0 >= 1)
         // A request served now shows without a reload (the preview may still be asking for its own).

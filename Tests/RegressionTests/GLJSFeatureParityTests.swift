@@ -39,7 +39,7 @@ struct GLJSFeatureParityTests {
 
     /// Recordings in which GL JS stopped short, and why. Pitched far over 3D terrain whose far tiles
     /// the fixture does not have (404, DEM tiles among them), GL JS 5.24.0 never went idle: a raster
-    /// tile's 404 fires no event and draws no frame (`Engine.notFoundImageTileRedraws`; the
+    /// tile's 404 fires no event and draws no frame (`Engine.failedTileRedraws`; the
     /// missing-raster fixture shows it alone), and which of the 404s came after the last frame the
     /// vector tiles drew is a race of the browser's. mapsim asks for every tile GL JS asked for, and
     /// may walk further up from tiles that failed (404 parents of 404 tiles, no other request).

@@ -40,6 +40,7 @@ struct GLJSParityTests {
                                                   camera: golden["camera"] ?? .null, options: options)
         await map.setStyleURI(server.baseURL + "style.json")
         let outcome = await map.run(until: .mapIdle, timeout: .seconds(60))
+        let silentlyFailed = await map.readout.silentlyFailedTileSources
         try await network.shutdown()
         await server.stop()
 
@@ -48,7 +49,12 @@ struct GLJSParityTests {
             guard case .resourceRequest(let request) = event.payload else { return nil }
             return "\(request.request.kind.rawValue) /\(request.request.url.dropFirst(origin.count)) \(ServeParityTests.status(request.response))"
         }.sorted()
-        if golden["idle"] == .bool(true) {
+        // GL JS draws no frame after a tile that failed: whether a frame something else asks for (the
+        // sprite's, another tile's) comes after the last failure is a race in the browser (the labels
+        // fixture at z10, every tile 503: idle in 2 runs of 4). mapsim, its answers here taken in the
+        // order asked, has the failures last.
+        let failuresLast = golden["conditions"] == .string("tiles-503-once") && !silentlyFailed.isEmpty
+        if golden["idle"] == .bool(true) && !failuresLast {
             guard case .reached = outcome else {
                 Issue.record("GL JS went idle, mapsim did not: \(outcome)")
                 return

@@ -87,6 +87,13 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
         scheduler.count > cancelledAnswers.count || !inFlight.isEmpty || !performing.isEmpty
     }
 
+    /// Whether anything is left to happen by `limit`: a load under way, work performed beside the
+    /// loop, or an input scheduled by then — a refresh due later (an expiring style's) is not.
+    public func hasPendingWork(by limit: SimTime) -> Bool {
+        discardCancelledAnswers()
+        return !inFlight.isEmpty || !performing.isEmpty || scheduler.count > cancelledAnswers.count && (scheduler.nextTime ?? .max) <= limit
+    }
+
     /// From now on, the loop's virtual time moves with the wall clock from its current time: an
     /// input scheduled for a time is fed when that time comes, and answers and what performed work
     /// posts are taken as they arrive. Loads under way keep their places no more.

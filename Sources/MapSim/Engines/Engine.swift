@@ -180,12 +180,14 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
     public var animatesFirstTransition = true
     /// What a raster or DEM tile answered 204 No Content is to the engine.
     public var noContentImageTile: NoContentImageTile = .loadsParent
-    /// A raster or DEM tile that is not found (HTTP 404, a file missing) is taken with a redraw: its
-    /// parent is looked for in a frame, and the map can go idle after it. MapLibre GL JS 5.24.0 fires
-    /// no event for such a tile (measured: no `error`, no `data`): it looks for the parent at once and
-    /// draws no frame, so a map whose last answers are such tiles — every tile of a raster source
-    /// whose URL is wrong — loads but never fires `idle`.
-    public var notFoundImageTileRedraws = true
+    /// A tile that fails (an error answer, a tile that does not decode) or a raster or DEM tile that
+    /// is not found (HTTP 404, a file missing) is taken with a redraw: its parent is looked for in a
+    /// frame, and the map can go idle after it. MapLibre GL JS 5.24.0 draws no frame for either
+    /// (measured): a failed tile fires only `error`, a raster tile not found no event at all (its
+    /// parent is looked for at once). So a map whose last answers are such tiles — every tile of a
+    /// source whose server fails, or of a raster source whose URL is wrong — loads but never fires
+    /// `idle`.
+    public var failedTileRedraws = true
 
     /// What an engine makes of a raster or DEM tile that came with no content (HTTP 204).
     public enum NoContentImageTile: Sendable, Hashable {
@@ -234,7 +236,7 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         reportsSpriteImagesOutsideTheSheet: false,
         ignores: [.imports: "MapLibre has no style imports: the imported styles are not loaded (only the style's own sources and layers are)"],
         validatesStyles: true, settlesFailedSources: true, animatesFirstTransition: false, noContentImageTile: .drawnEmpty,
-        notFoundImageTileRedraws: false)
+        failedTileRedraws: false)
 
     /// The Mapbox Maps SDK: MapLibre Native's core with the SDK's defaults.
     public static let mapbox: Engine = {
@@ -262,7 +264,7 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         engine.fallback.countsFromFirstCoverTile = true
         engine.requests.resolvesModelURLsAgainstPage = true
         engine.noContentImageTile = .fails
-        engine.notFoundImageTileRedraws = true
+        engine.failedTileRedraws = true
         engine.ignores = [.globalState: "Mapbox GL JS has no global state: [\"global-state\", …] reads null (Mapbox styles use config)"]
         engine.imports = ImportRules(failedImportBlocks: true, styleURLQuery: "sdk=js-3.0.1", readsConfigEverywhere: false,
                                      cameraWaitsForImports: true, rootLayoutDelay: .milliseconds(300))

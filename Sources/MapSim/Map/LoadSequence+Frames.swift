@@ -8,6 +8,7 @@ extension LoadSequence {
     mutating func renderFrame(at now: SimTime) -> (FrameState, [Action]) {
         guard load.phase == .parsed, let style = load.style else { return (FrameState(isFull: false, placementChanged: false, animationEnd: nil), []) }
         load.silentlyMissingTileSources = []
+        load.silentlyFailedTileSources = []
         if !load.layersRendered {
             load.layersRendered = true
             if style.transition.duration > 0 && options.engine.animatesFirstTransition {

@@ -149,7 +149,7 @@ extension LoadSequence {
                 // An image tile without an image cannot be drawn: its parent is loaded in its place.
                 load.sources[index].tiles[tile]?.isRenderable = false
                 load.sources[index].lastView = nil
-                if (response.notFound || missingFile) && !options.engine.notFoundImageTileRedraws {
+                if (response.notFound || missingFile) && !options.engine.failedTileRedraws {
                     // No event and no frame (MapLibre GL JS): the source is updated at once, and only
                     // a frame something else asks for can find the map idle.
                     load.sources[index].setStatus(.loaded, of: tile)
@@ -202,6 +202,12 @@ extension LoadSequence {
             // mode fails the render on a tile's error (a 404 is no content, not an error).
             if options.mode == .still {
                 load.phase = .failed("tile \(tile.canonical) of source \(StyleScope.quoted(id)): \(failure)")
+                return [error]
+            }
+            guard options.engine.failedTileRedraws else {
+                // The error event alone (MapLibre GL JS): only a frame something else asks for can
+                // find the map idle.
+                load.silentlyFailedTileSources.insert(id)
                 return [error]
             }
             return [error, .invalidate]

@@ -284,7 +284,7 @@ public actor Map {
             if case .failed(let message) = loop.machine.map.sequence.phase { return .styleFailed(message) }
             if isInState(state) { return .reached(loop.now) }
             if await !loop.step(notAfter: deadline, perform: perform) {
-                let nothingPending = !loop.hasPendingWork
+                let nothingPending = !loop.hasPendingWork(by: deadline)
                 loop.advanceClock(to: deadline)
                 return .timedOut(at: deadline, nothingPending: nothingPending)
             }

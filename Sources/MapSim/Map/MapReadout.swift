@@ -43,6 +43,13 @@ public struct MapReadout: Sendable {
         machine.sequence.load.silentlyMissingTileSources.sorted().map(StyleScope.quoted)
     }
 
+    /// The sources whose tiles failed (an error answer, a tile that does not decode) since the last
+    /// frame, as their styles name them, when the engine draws no frame for a failed tile (MapLibre
+    /// GL JS): a map whose last answers they were never goes idle.
+    public var silentlyFailedTileSources: [String] {
+        machine.sequence.load.silentlyFailedTileSources.sorted().map(StyleScope.quoted)
+    }
+
     /// What `["config", NAME]` reads now in the layers of `scope` (the root style, or an import).
     public func config(of scope: StyleScope) -> JSONObject { machine.sequence.config(of: scope) }
 

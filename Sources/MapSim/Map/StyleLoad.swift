@@ -28,8 +28,11 @@ struct StyleLoad: Sendable {
     /// parents in place of failed tiles (GL JS) looks for them at its next update, which new data starts.
     var failedTilesAwaitUpdate = false
     /// The sources of raster tiles not found since the last frame, when the engine draws no frame
-    /// for them (`Engine.notFoundImageTileRedraws`): why a map that stopped never went idle.
+    /// for them (`Engine.failedTileRedraws`): why a map that stopped never went idle.
     var silentlyMissingTileSources: Set<String> = []
+    /// The sources of tiles that failed since the last frame, when the engine draws no frame for
+    /// them (`Engine.failedTileRedraws`).
+    var silentlyFailedTileSources: Set<String> = []
     /// The missing `glyphs` URL was reported.
     var glyphURLMissingReported = false
     /// The end of the latest layer transition or fade started so far.

@@ -101,6 +101,16 @@ struct DriveLoopTests {
         #expect(loop.now == .milliseconds(10))
     }
 
+    @Test func anInputDueAfterALimitIsNothingPendingByIt() async {
+        // A refresh an hour out is not what a run that stopped at its 20 s timeout waited for.
+        let (loop, _) = loop()
+        loop.feed(.tick("refresh", after: .seconds(3600))) { _ in }
+        #expect(await loop.step(notAfter: .seconds(20)) { _ in } == false)
+        #expect(loop.hasPendingWork && !loop.hasPendingWork(by: .seconds(20)) && loop.hasPendingWork(by: .seconds(3600)))
+        loop.feed(.load(["a"])) { _ in }
+        #expect(loop.hasPendingWork(by: .seconds(20)), "a load under way")
+    }
+
     @Test func whatPerformedWorkPostsIsFedAtTheLoopsTimeWhenItNextSteps() async {
         let (loop, _) = loop()
         loop.feed(.tick("timer", after: .milliseconds(5))) { _ in }

@@ -279,7 +279,7 @@ struct EngineTests {
         for engine in [Engine.maplibreNative, .mapbox, .maplibreGLJS, .mapboxGLJS] {
             let missing = await run(engine, notFound: true)
             #expect(missing.tiles > 4 && missing.errors.isEmpty, "\(engine): \(missing.tiles) tiles, \(missing.errors)")
-            if engine.notFoundImageTileRedraws {
+            if engine.failedTileRedraws {
                 guard case .reached = missing.outcome else { Issue.record("\(engine): \(missing.outcome)"); continue }
             } else {
                 guard case .timedOut = missing.outcome else { Issue.record("\(engine): \(missing.outcome)"); continue }
@@ -301,6 +301,29 @@ struct EngineTests {
                 #expect(empty.tiles < missing.tiles, "\(engine)")
                 #expect(empty.errors.count == empty.tiles && empty.errors.allSatisfy { $0.contains("came with no content (HTTP 204): mapbox-gl-js cannot decode it") },
                         "\(empty.errors)")
+            }
+        }
+    }
+
+    @Test func aTileThatFailsDrawsNoFrameInMapLibreGLJSSoAMapWhoseServerFailsEveryTileNeverGoesIdle() async throws {
+        // Every tile answered 503, vector and raster alike: MapLibre GL JS 5.24.0 (measured on the sample style
+        // through `serve --fault '*/tiles/*=503'`, 6 runs of 7) fires `error` for each and draws no frame after the
+        // last, so it never goes idle; Mapbox GL JS 3.0.1 redraws and goes idle (3 runs).
+        for type in ["vector", "raster"] {
+            let style = Array(#"{"version": 8, "sources": {"s": {"type": "\#(type)", "tiles": ["https://t/{z}/{x}/{y}"]}}, "layers": [{"id": "l", "type": "\#(type == "vector" ? "fill" : "raster")", "source": "s"\#(type == "vector" ? #", "source-layer": "l""# : "")}]}"#.utf8)
+            for engine in [Engine.maplibreGLJS, .mapboxGLJS] {
+                let loader = Answering { resource in
+                    resource.kind == .tile ? .failure(.server, "HTTP 503 server error: \(resource.url)", source: .network) : .success(style, source: .network)
+                }
+                let (recorder, outcome) = await Self.loadAtZoomTwo(loader, engine: engine)
+                let errors = recorder.payloads(of: MapEvents.mapLoadingError).map(\.message)
+                #expect(errors.count == loader.requested.withLock { $0 }.count - 1 && errors.count >= 4, "\(engine) \(type): \(errors)")
+                if engine.failedTileRedraws {
+                    guard case .reached = outcome else { Issue.record("\(engine) \(type): \(outcome)"); continue }
+                } else {
+                    guard case .timedOut(_, let nothingPending) = outcome else { Issue.record("\(engine) \(type): \(outcome)"); continue }
+                    #expect(nothingPending && recorder.firstIndex(of: .mapLoaded) == nil, "\(engine) \(type)")
+                }
             }
         }
     }
