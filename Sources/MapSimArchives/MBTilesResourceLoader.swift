@@ -47,9 +47,8 @@ public final class MBTilesResourceLoader: ResourceLoader {
     private static func tileParameter(_ query: String) -> CanonicalTileID? {
         for pair in query.split(separator: "&") where pair.hasPrefix("file=") {
             let numbers = pair.dropFirst(5).split(separator: "/").map { Int($0.prefix { $0.isNumber }) }
-            guard numbers.count == 3, let x = numbers[0], let y = numbers[1], let z = numbers[2],
-                  (0...30).contains(z), x >= 0, y >= 0, x < 1 << z, y < 1 << z else { return nil }
-            return CanonicalTileID(z: z, x: x, y: y)
+            guard numbers.count == 3, let x = numbers[0], let y = numbers[1], let z = numbers[2] else { return nil }
+            return CanonicalTileID(checkedZ: z, x: x, y: y)
         }
         return nil
     }

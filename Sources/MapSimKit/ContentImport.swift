@@ -146,8 +146,7 @@ public enum ContentImport {
             rest = rest.dropFirst(digits.count)
             pattern = pattern[pattern.index(after: close)...]
         }
-        guard rest == pattern, let z = values["z"], let x = values["x"], var y = values["y"], z <= 30, x < 1 << z, y < 1 << z else { return nil }
-        if template.scheme == .tms { y = (1 << z) - 1 - y }
-        return CanonicalTileID(z: z, x: x, y: y)
+        guard rest == pattern, let z = values["z"], let x = values["x"], let y = values["y"], let tile = CanonicalTileID(checkedZ: z, x: x, y: y) else { return nil }
+        return template.scheme == .tms ? CanonicalTileID(z: z, x: x, y: tile.tmsY) : tile
     }
 }

@@ -239,10 +239,10 @@ struct ServedStyle: Sendable {
         // A path of no tile of the pyramid (1/1/2, a zoom past 30: any client may ask for one) is a
         // tile request all the same, of no tile.
         guard let z = values["z"].flatMap(Int.init), let x = values["x"].flatMap(Int.init), let y = values["y"].flatMap(Int.init),
-              (0...30).contains(z), (0..<(1 << z)).contains(x), (0..<(1 << z)).contains(y) else {
+              let tile = CanonicalTileID(checkedZ: z, x: x, y: y) else {
             return Resource(url: url, kind: .tile)
         }
-        let id = CanonicalTileID(z: z, x: x, y: scheme == .tms ? (1 << z) - 1 - y : y)
+        let id = scheme == .tms ? CanonicalTileID(z: z, x: x, y: tile.tmsY) : tile
         var resource = Resource(url: url, kind: .tile)
         resource.tileData = Resource.TileData(urlTemplate: template, pixelRatio: Self.isRetina(template: template, path: path) ? 2 : 1, id: id,
                                               scheme: scheme)

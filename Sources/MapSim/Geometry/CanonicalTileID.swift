@@ -16,6 +16,13 @@ public struct CanonicalTileID: Sendable, Hashable, Comparable, CustomStringConve
         self.y = y
     }
 
+    /// The tile `z/x/y` when it is one of the pyramid's (zoom 0...30, x and y within the zoom
+    /// level), else nil: for numbers read from input — a URL, a file, a database row.
+    public init?(checkedZ z: Int, x: Int, y: Int) {
+        guard (0...30).contains(z), (0..<(1 << z)).contains(x), (0..<(1 << z)).contains(y) else { return nil }
+        self.init(z: z, x: x, y: y)
+    }
+
     /// The row in the TMS scheme (row 0 at the bottom).
     public var tmsY: Int { (1 << z) - 1 - y }
 
