@@ -188,6 +188,15 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
     /// source whose server fails, or of a raster source whose URL is wrong — loads but never fires
     /// `idle`.
     public var failedTileRedraws = true
+    /// Newly placed symbols fade in (`fadeDuration`, 300 ms) from the first frame: the map redraws
+    /// until that ends (MapLibre Native, the SDK). Both GL JS place with no fade until the map's
+    /// first `idle` (MapLibre GL JS 5.24.0's `_idleTriggered`, Mapbox GL JS 3.0.1's
+    /// `_isInitialLoad`, read in their bundles), so their first idle waits for no symbol.
+    public var fadesSymbolsBeforeFirstIdle = true
+    /// A raster tile fades in (`raster-fade-duration`) over 3D terrain as on a flat map. MapLibre
+    /// GL JS 5.24.0 fades raster tiles only without terrain (read in its tile manager): over
+    /// terrain, a raster tile's arrival keeps no frames coming.
+    public var fadesRasterOverTerrain = true
 
     /// What an engine makes of a raster or DEM tile that came with no content (HTTP 204).
     public enum NoContentImageTile: Sendable, Hashable {
@@ -236,7 +245,7 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         reportsSpriteImagesOutsideTheSheet: false,
         ignores: [.imports: "MapLibre has no style imports: the imported styles are not loaded (only the style's own sources and layers are)"],
         validatesStyles: true, settlesFailedSources: true, animatesFirstTransition: false, noContentImageTile: .drawnEmpty,
-        failedTileRedraws: false)
+        failedTileRedraws: false, fadesSymbolsBeforeFirstIdle: false, fadesRasterOverTerrain: false)
 
     /// The Mapbox Maps SDK: MapLibre Native's core with the SDK's defaults.
     public static let mapbox: Engine = {
@@ -265,6 +274,7 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         engine.requests.resolvesModelURLsAgainstPage = true
         engine.noContentImageTile = .fails
         engine.failedTileRedraws = true
+        engine.fadesRasterOverTerrain = true
         engine.ignores = [.globalState: "Mapbox GL JS has no global state: [\"global-state\", …] reads null (Mapbox styles use config)"]
         engine.imports = ImportRules(failedImportBlocks: true, styleURLQuery: "sdk=js-3.0.1", readsConfigEverywhere: false,
                                      cameraWaitsForImports: true, rootLayoutDelay: .milliseconds(300))

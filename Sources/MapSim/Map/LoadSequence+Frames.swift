@@ -5,7 +5,7 @@ import MapSimStyle
 extension LoadSequence {
     /// Marks what this frame draws and reports what it means for the frame: full or partial, placement,
     /// animations, with the style-image-missing and style-image-remove-unused events the SDKs send while rendering.
-    mutating func renderFrame(at now: SimTime) -> (FrameState, [Action]) {
+    mutating func renderFrame(at now: SimTime, afterFirstIdle: Bool) -> (FrameState, [Action]) {
         guard load.phase == .parsed, let style = load.style else { return (FrameState(isFull: false, placementChanged: false, animationEnd: nil), []) }
         load.silentlyMissingTileSources = []
         load.silentlyFailedTileSources = []
@@ -19,6 +19,8 @@ extension LoadSequence {
         var usedImages = Set<String>()
         let zoom = effectiveCamera.zoom
         let images = availableImages
+        let fadesSymbols = afterFirstIdle || options.engine.fadesSymbolsBeforeFirstIdle
+        let fadesRaster = options.engine.fadesRasterOverTerrain || terrainSourceIndex == nil
         // What a frame must look at: every visible tile when the images changed (their layouts may
         // change), else only the tiles due a first draw and those that use images — so a frame
         // costs what changed, not every tile of the view.
@@ -40,9 +42,9 @@ extension LoadSequence {
                     case .symbol:
                         if firstDraw {
                             placementChanged = true
-                            extendAnimation(to: now + options.symbolFadeDuration)
+                            if fadesSymbols { extendAnimation(to: now + options.symbolFadeDuration) }
                         }
-                    case .raster where firstDraw && layer.rasterFadeDuration > 0:
+                    case .raster where firstDraw && fadesRaster && layer.rasterFadeDuration > 0:
                         extendAnimation(to: now + .milliseconds(layer.rasterFadeDuration))
                     default:
                         break

@@ -43,8 +43,8 @@ struct LoadSequence: StateMachine {
         case receive(RequestPurpose, Resource, Response, final: Bool)
         /// The render update at the start of a frame: bring every source's tiles in line with the view.
         case updateTiles
-        /// The frame draws what is loaded.
-        case drawFrame
+        /// The frame draws what is loaded; `afterFirstIdle` once the map has been idle.
+        case drawFrame(afterFirstIdle: Bool)
     }
 
     /// What the load sequence asks for.
@@ -126,8 +126,8 @@ struct LoadSequence: StateMachine {
         case .layOutRootTiles(let token): return layOutRootTiles(token: token)
         case .receive(let purpose, let resource, let response, _): return receive(response, for: purpose, resource: resource)
         case .updateTiles: return updateTiles()
-        case .drawFrame:
-            let (frame, actions) = renderFrame(at: now)
+        case .drawFrame(let afterFirstIdle):
+            let (frame, actions) = renderFrame(at: now, afterFirstIdle: afterFirstIdle)
             return actions + [.drew(frame)]
         }
     }

@@ -107,7 +107,7 @@ struct MapMachine: DrivenMachine {
         actions += route(sequence.handle(.updateTiles, at: now), at: now)
         actions.append(.output(.emit(.renderFrameStarted)))
         var drawn = LoadSequence.FrameState(isFull: false, placementChanged: false, animationEnd: nil)
-        for action in sequence.handle(.drawFrame, at: now) {
+        for action in sequence.handle(.drawFrame(afterFirstIdle: render.hasFiredMapIdle), at: now) {
             if case .drew(let state) = action { drawn = state } else { actions += route([action], at: now) }
         }
         inFrame = false

@@ -26,6 +26,8 @@ struct RenderModel: StateMachine {
     private(set) var lastFrame: SimTime?
     private(set) var hasFiredMapLoaded = false
     private(set) var isIdle = false
+    /// map-idle has been sent once (for this map, whatever style it loads since).
+    private(set) var hasFiredMapIdle = false
     private var dirty = false
 
     /// The time of the n-th tick of a 60 Hz display.
@@ -77,6 +79,7 @@ struct RenderModel: StateMachine {
         }
         if state.isFull && !needsRepaint && !dirty && !isIdle && !state.holdsIdle {
             isIdle = true
+            hasFiredMapIdle = true
             actions.append(.emit(.mapIdle))
         }
         return actions + (needsRepaint || dirty ? scheduleFrame(from: now) : [])

@@ -58,7 +58,7 @@ struct LoadSequenceTests {
         #expect(machine.handle(.updateTiles, at: .zero) == [.request(.tile("v", key), resource)])
         #expect(machine.handle(.receive(.tile("v", key), resource, Response(noContent: true, source: .network), final: true), at: .zero)
             == [.emit(.sourceDataLoaded(SourceDataLoaded(id: "v", type: .tile, loaded: true, tileID: tile))), .invalidate])
-        #expect(machine.handle(.drawFrame, at: .zero) == [.drew(.init(isFull: false, placementChanged: false, animationEnd: .milliseconds(300)))],
+        #expect(machine.handle(.drawFrame(afterFirstIdle: false), at: .zero) == [.drew(.init(isFull: false, placementChanged: false, animationEnd: .milliseconds(300)))],
                 "the sprite has not settled: the frame is partial, and the style's 300 ms transition starts")
     }
 

@@ -184,6 +184,62 @@ struct StyleFeatureTests {
                 "\(errors.map(\.message))")
     }
 
+    @Test func glJSPlacesSymbolsWithNoFadeUntilItsFirstIdle() async throws {
+        // After the last frame that places symbols, MapLibre Native redraws for their 300 ms fade; GL JS's first
+        // idle waits for none (MapLibre GL JS 5.24.0's `_idleTriggered`, Mapbox GL JS 3.0.1's `_isInitialLoad`).
+        func lastPlacementToIdle(_ events: some BidirectionalCollection<MapEvent>) throws -> SimTime {
+            let idle = try #require(events.first { $0.type == .mapIdle }?.begin)
+            let placed = try #require(events.last { event in
+                guard case .renderFrameFinished(let frame) = event.payload else { return false }
+                return frame.placementChanged && event.begin <= idle
+            }?.begin)
+            return idle - placed
+        }
+        // The sample style, then a zoom whose tiles place new labels.
+        func load(_ engine: Engine) async -> (Map, EventRecorder, Map.RunOutcome) {
+            let map = Map(backends: .only(FileResourceLoader(assetRoot: "/")), options: Map.Options(engine: engine))
+            let recorder = EventRecorder(map)
+            await map.setStyleURI(URL(fileURLWithPath: SampleStyle.folder + "/style.json").absoluteString)
+            return (map, recorder, await map.run(until: .mapIdle, timeout: .seconds(30)))
+        }
+        for engine in [Engine.maplibreNative, .maplibreGLJS, .mapboxGLJS] {
+            let (map, recorder, outcome) = await load(engine)
+            guard case .reached = outcome else { Issue.record("\(engine): \(outcome)"); continue }
+            let first = try lastPlacementToIdle(recorder.events)
+            #expect(engine.name == .maplibreNative ? first >= .milliseconds(300) : first < .milliseconds(300), "\(engine): \(first)")
+            // Symbols placed once the map has been idle fade in.
+            let before = recorder.events.count
+            await map.setCamera(CameraOptions(zoom: 11))
+            _ = await map.run(until: .mapIdle, timeout: .seconds(10))
+            #expect(try lastPlacementToIdle(recorder.events.dropFirst(before)) >= .milliseconds(300), "\(engine)")
+        }
+    }
+
+    @Test func mapLibreGLJSFadesNoRasterTileOver3DTerrain() async throws {
+        // From the last raster tile's answer to idle: MapLibre GL JS 5.24.0 fades raster tiles only without terrain;
+        // Mapbox GL JS 3.0.1 fades them over terrain too (300 ms, `raster-fade-duration`'s default).
+        let folder = try FixtureDirectory()
+        let fixture = SampleStyle.stylesFolder + "/features/terrain"
+        try FileManager.default.copyItem(atPath: fixture, toPath: folder.path + "/terrain")
+        var original = try #require(JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: fixture + "/style.json")))).objectValue)
+        func lastRasterToIdle(terrain: Bool, engine: Engine) async throws -> SimTime {
+            if !terrain { original["terrain"] = nil }
+            try Data(JSONWriter.string(.object(original)).utf8).write(to: URL(fileURLWithPath: folder.path + "/terrain/style.json"))
+            let map = Map(backends: .only(FileResourceLoader(assetRoot: "/")), options: Map.Options(engine: engine))
+            let recorder = EventRecorder(map)
+            await map.setCamera(CameraOptions(center: LngLat(longitude: 8.54, latitude: 47.37), zoom: 12, pitch: 45))
+            await map.setStyleURI(URL(fileURLWithPath: folder.path + "/terrain/style.json").absoluteString)
+            guard case .reached(let idle) = await map.run(until: .mapIdle, timeout: .seconds(30)) else { throw CancellationError() }
+            let raster = recorder.events.filter { event in
+                MapEvents.resourceRequest.payload(in: event.payload)?.request.url.contains("/raster/") == true
+            }
+            return idle - (try #require(raster.map(\.end).max()))
+        }
+        #expect(try await lastRasterToIdle(terrain: true, engine: .maplibreGLJS) < .milliseconds(300))
+        #expect(try await lastRasterToIdle(terrain: true, engine: .mapboxGLJS) >= .milliseconds(300))
+        #expect(try await lastRasterToIdle(terrain: false, engine: .maplibreGLJS) >= .milliseconds(300))
+    }
+
     @Test func mltTilesLoadAsTheSameTilesInMVT() async {
         let camera = CameraOptions(center: LngLat(longitude: 7.448730, latitude: 51.522416), zoom: 13.5)
         var requests: [[String]] = []
