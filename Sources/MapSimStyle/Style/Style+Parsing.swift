@@ -250,7 +250,7 @@ extension StyleLayer {
             guard let sourceField = field.member("source") else { throw field.failure("missing required property \"source\"") }
             let sourceID = try sourceField.string()
             guard let source = sources.first(where: { $0.id == sourceID }) else {
-                throw sourceField.failure("source \"\(sourceID)\" not found")
+                throw field.failure("source \"\(sourceID)\" not found")
             }
             layer.source = sourceID
             layer.sourceLayer = try field.member("source-layer")?.string()

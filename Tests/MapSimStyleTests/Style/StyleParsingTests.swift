@@ -59,7 +59,7 @@ struct StyleParsingTests {
         (#"{"version": 8, "sources": {"a": {"type": "vector", "tiles": [3]}}, "layers": []}"#, "sources.a.tiles[0]: expected a string, found number"),
         (#"{"version": 8, "sources": {"a": {"type": "raster", "url": "x", "bounds": [1, 2, 3]}}, "layers": []}"#,
          "sources.a.bounds: expected [west, south, east, north], found 3 values"),
-        (#"{"version": 8, "sources": {}, "layers": [{"id": "a", "type": "fill", "source": "nope"}]}"#, "layers[0].source: source \"nope\" not found"),
+        (#"{"version": 8, "sources": {}, "layers": [{"id": "a", "type": "fill", "source": "nope"}]}"#, "layers[0]: source \"nope\" not found"),
         (#"{"version": 8, "sources": {}, "layers": [{"id": "a", "type": "background"}, {"id": "a", "type": "background"}]}"#,
          "layers[1].id: duplicate layer id \"a\""),
         (#"{"version": 8, "sources": {"v": {"type": "vector", "url": "x"}}, "layers": [{"id": "a", "type": "fill", "source": "v"}]}"#,
