@@ -6,7 +6,8 @@ import Synchronization
 /// What changed below a served folder since it was last asked, from the kernel's own notices
 /// (inotify): a file kept in memory is served again without looking at the disk as long as no
 /// notice names it. The kernel queues a notice when the change is made, so a request that comes
-/// after a change always sees it. Only its owner's lock calls it: one caller at a time. Elsewhere
+/// after a change always sees it. Only its owner's lock calls `changes()`: one caller at a time
+/// (`hasNotices` may be asked by any). Elsewhere
 /// than on Linux there is none (`init` fails), and each request looks at the file.
 final class FolderWatch: Sendable {
     /// What the notices since the last call name.
@@ -60,6 +61,13 @@ final class FolderWatch: Sendable {
         }
     }
 
+    /// Whether the kernel has queued notices not read yet (`changes()` would read them): it asks
+    /// how many bytes are queued, and reads none. True when it cannot tell.
+    var hasNotices: Bool {
+        var queued: Int32 = 0
+        return ioctl(descriptor, UInt(FIONREAD), &queued) != 0 || queued > 0
+    }
+
     /// The changes the kernel noticed since the last call: one `read` that finds nothing when
     /// nothing changed.
     func changes() -> Changes {
@@ -102,6 +110,10 @@ final class FolderWatch: Sendable {
     }
 
     func watchFolders(of relativePath: String) -> Bool {
+        false
+    }
+
+    var hasNotices: Bool {
         false
     }
 

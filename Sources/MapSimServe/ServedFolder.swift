@@ -72,8 +72,13 @@ final class ServedFolder: Sendable {
     /// no change to it (Linux), or after one `stat` finds the same file (device, inode, size, time)
     /// at the path; anything else is resolved again, symbolic links and all, before it is served.
     func file(atRelativePath relative: String) -> File? {
+        // The notices are looked at without the lock — the kernel's count of what is queued, one
+        // cheap call — and read under it only when there are some: a request never waits behind
+        // another one's look. One made after a change still sees it: the notice is queued until a
+        // request reads it under the lock, and sees the change applied when it gets the lock in turn.
+        let noticed = watch?.hasNotices ?? false
         let (kept, generation) = held.withLock { held -> (File?, Int) in
-            switch watch?.changes() ?? .none {
+            switch noticed ? watch?.changes() ?? .none : .none {
             case .none: break
             case .everything:
                 held.files.removeAll()

@@ -49,4 +49,24 @@ struct ServedFolderTests {
         #expect(folder.file(atRelativePath: "tiles/a/1.pbf") == nil)
         #expect(text(folder, "style.json") == "{}", "what did not change is still served")
     }
+
+    #if os(Linux)
+    /// Each request asks whether notices are queued without reading them, outside the folder's lock;
+    /// only a request that finds some reads them, under it.
+    @Test func aChangeIsNoticedWithoutTheNoticeBeingReadUntilItIsApplied() throws {
+        let fixture = try FixtureDirectory()
+        _ = try fixture.write("site/tiles/1.pbf", "one")
+        let root = try #require(realpath(fixture.path + "/site", nil))
+        defer { free(root) }
+        let watch = try #require(FolderWatch(root: String(cString: root)))
+        #expect(watch.watchFolders(of: "tiles/1.pbf"))
+        #expect(!watch.hasNotices)
+        try Data("two".utf8).write(to: URL(fileURLWithPath: fixture.path + "/site/tiles/1.pbf"))
+        #expect(watch.hasNotices)
+        #expect(watch.hasNotices, "asking read nothing: the notice is still queued")
+        #expect(watch.changes() == .paths(["tiles/1.pbf"]))
+        #expect(!watch.hasNotices)
+        #expect(watch.changes() == .none)
+    }
+    #endif
 }
