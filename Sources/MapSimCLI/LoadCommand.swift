@@ -59,8 +59,9 @@ struct LoadCommand: AsyncParsableCommand {
 
         A load as a CI gate: --fail-on-error makes any map-loading-error fail it (a map goes \
         idle when tiles fail, so mapsim does; this says that is not good enough — except that \
-        MapLibre GL JS draws no frame for a tile that failed or a raster tile not found, so a map \
-        whose last answers are such never goes idle, and --engine maplibre-gl-js exits 2 naming the source), and --budget \
+        MapLibre GL JS draws no frame for a tile that failed, and neither GL JS for a raster tile \
+        not found, so a map whose last answers are such never goes idle, and --engine maplibre-gl-js \
+        or mapbox-gl-js exits 2 naming the source), and --budget \
         NAME=LIMIT, repeatable, sets a limit as Lighthouse budgets do: style-loaded, map-loaded, \
         map-idle (a duration on the load's clock: 800ms, 2s; a bare number is seconds), requests and requests.KIND, bytes \
         and bytes.KIND (500KB, 5MB; KB and MB are 1000s, KiB and MiB 1024s; KIND as the summary \

@@ -357,7 +357,7 @@ struct LoadRun: Sendable {
                     + "and \(loading.chosenEngine) fails such tiles, then their parents, and never goes idle"
             } else if !(silentTiles.isEmpty && silentFailures.isEmpty) && until == .mapIdle {
                 let tiles = [silentFailures.isEmpty ? nil : "tiles of source \(silentFailures.joined(separator: ", ")) that failed",
-                             silentTiles.isEmpty ? nil : "tiles of raster source \(silentTiles.joined(separator: ", ")) not found (404)"]
+                             silentTiles.isEmpty ? nil : "raster or DEM tiles of source \(silentTiles.joined(separator: ", ")) not found (404)"]
                 reason += ": the last answers were \(tiles.compactMap { $0 }.joined(separator: " and ")), "
                     + "for which \(loading.chosenEngine) draws no frame, so it never checks for idle"
             } else if !videos.isEmpty && until == .mapIdle {

@@ -19,14 +19,22 @@ struct GLJSFeatureParityTests {
     static let root = SampleStyle.stylesFolder + "/features"
 
     /// Every recording of every feature fixture, in order.
-    static let recordings: [DifferentialRecording] = {
+    static let recordings = recordings(in: "gljs")
+
+    /// The fixtures as Mapbox GL JS v3.0.1 loaded them, where they were recorded (FIXTURE/mapboxgl/,
+    /// scripts/record-gljs-through-serve --oracle mapboxgl --root styles/features --conditions plain
+    /// FIXTURE), but terrain's: MapboxTerrainParityTests read those, on the virtual clock.
+    static let mapboxRecordings = recordings(in: "mapboxgl").filter { $0.fixture != "terrain" }
+
+    /// The recordings in each fixture's `folder`, in order.
+    static func recordings(in folder: String) -> [DifferentialRecording] {
         let fixtures = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         return fixtures.sorted().flatMap { fixture in
-            let folder = "\(root)/\(fixture)/gljs"
+            let folder = "\(root)/\(fixture)/\(folder)"
             let files = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
             return files.filter { $0.hasSuffix(".json") }.sorted().map { DifferentialRecording(fixture: fixture, file: "\(folder)/\($0)") }
         }
-    }()
+    }
 
     @Test func everyCameraOfEveryFeatureIsRecorded() throws {
         let fixtures = try FileManager.default.contentsOfDirectory(atPath: Self.root).filter { !$0.hasPrefix(".") }
@@ -35,11 +43,12 @@ struct GLJSFeatureParityTests {
             let cameras = try JSONParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: "\(Self.root)/\(fixture)/cameras.json"))))
             #expect(Self.recordings.filter { $0.fixture == fixture }.count == cameras.arrayValue?.count, "\(fixture)")
         }
+        #expect(Self.mapboxRecordings.map(\.fixture).contains("missing-raster"))
     }
 
     /// Recordings in which GL JS stopped short, and why. Pitched far over 3D terrain whose far tiles
     /// the fixture does not have (404, DEM tiles among them), GL JS 5.24.0 never went idle: a raster
-    /// tile's 404 fires no event and draws no frame (`Engine.failedTileRedraws`; the
+    /// tile's 404 fires no event and draws no frame (`Engine.notFoundImageTileRedraws`; the
     /// missing-raster fixture shows it alone), and which of the 404s came after the last frame the
     /// vector tiles drew is a race of the browser's. mapsim asks for every tile GL JS asked for, and
     /// may walk further up from tiles that failed (404 parents of 404 tiles, no other request).
@@ -58,15 +67,30 @@ struct GLJSFeatureParityTests {
             #expect(onlyMapsim.allSatisfy { Self.isParent(ofFailed: $0, in: served) }, "only by mapsim, not parents of failed tiles: \(onlyMapsim)")
             return
         }
+        Self.expectTheSameEnd(golden, outcome)
+        #expect(onlyGLJS.isEmpty && onlyMapsim.isEmpty, "requested only by GL JS: \(onlyGLJS); only by mapsim: \(onlyMapsim)")
+    }
+
+    @Test(arguments: mapboxRecordings)
+    func serveRecordsOfMapsimWhatItRecordedOfMapboxGLJS(_ recording: DifferentialRecording) async throws {
+        let golden = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: recording.file))))
+        let expected = (golden["requests"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let (served, outcome) = try await Self.load(fixture: recording.fixture, camera: golden["camera"] ?? .null, engine: .mapboxGLJS)
+        Self.expectTheSameEnd(golden, outcome)
+        #expect(DifferentialRecording.difference(expected, served).isEmpty && DifferentialRecording.difference(served, expected).isEmpty,
+                "requested only by Mapbox GL JS: \(DifferentialRecording.difference(expected, served)); only by mapsim: \(DifferentialRecording.difference(served, expected))")
+    }
+
+    /// Records an issue when mapsim's load did not end as the recorded engine's did: idle, or never idle.
+    static func expectTheSameEnd(_ golden: JSONValue, _ outcome: Map.RunOutcome) {
         if golden["idle"] == .bool(true) {
             guard case .reached = outcome else {
-                Issue.record("GL JS went idle, mapsim did not: \(outcome)")
+                Issue.record("the engine went idle, mapsim did not: \(outcome)")
                 return
             }
         } else if case .reached = outcome {
-            Issue.record("GL JS never went idle, mapsim did")
+            Issue.record("the engine never went idle, mapsim did")
         }
-        #expect(onlyGLJS.isEmpty && onlyMapsim.isEmpty, "requested only by GL JS: \(onlyGLJS); only by mapsim: \(onlyMapsim)")
     }
 
     /// Whether `request` (`tile /PATH/Z/X/Y.EXT 404`) is a tile that failed, and the parent of
@@ -97,16 +121,16 @@ struct GLJSFeatureParityTests {
         #expect(mlt.count { $0.hasPrefix("glyphs ") } >= 2, "the tiles' names were read: \(mlt)")
     }
 
-    /// What serve records while mapsim's GL JS engine loads `fixture` at `camera`, sorted as the
+    /// What serve records while mapsim's `engine` loads `fixture` at `camera`, sorted as the
     /// recordings are, and how the load ended (a minute of its time at most).
-    static func load(fixture: String, camera: JSONValue) async throws -> ([String], Map.RunOutcome) {
+    static func load(fixture: String, camera: JSONValue, engine: Engine = .maplibreGLJS) async throws -> ([String], Map.RunOutcome) {
         let recorded = Mutex<[MapEvent]>([])
         let server = try await StyleServer.start(.init(style: "\(root)/\(fixture)/style.json", port: 0)) { event in
             recorded.withLock { $0.append(event) }
         }
         let network = HTTPResourceLoader()
         // The recordings' GL JS took pitches up to 85 (its maxPitch raised).
-        var options = Map.Options(loading: .init(maximumConcurrentRequests: Engine.maplibreGLJS.requests.maximumConcurrentRequests), engine: .maplibreGLJS,
+        var options = Map.Options(loading: .init(maximumConcurrentRequests: engine.requests.maximumConcurrentRequests), engine: engine,
                                   maximumPitch: Camera.steepestPitch)
         options.loading.wallClock = .today()
         let map = await DifferentialRecording.map(backends: ResourceBackends(file: FileResourceLoader(assetRoot: "/"), cache: nil, network: network),

@@ -180,13 +180,18 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
     public var animatesFirstTransition = true
     /// What a raster or DEM tile answered 204 No Content is to the engine.
     public var noContentImageTile: NoContentImageTile = .loadsParent
-    /// A tile that fails (an error answer, a tile that does not decode) or a raster or DEM tile that
-    /// is not found (HTTP 404, a file missing) is taken with a redraw: its parent is looked for in a
-    /// frame, and the map can go idle after it. MapLibre GL JS 5.24.0 draws no frame for either
-    /// (measured): a failed tile fires only `error`, a raster tile not found no event at all (its
-    /// parent is looked for at once). So a map whose last answers are such tiles — every tile of a
-    /// source whose server fails, or of a raster source whose URL is wrong — loads but never fires
-    /// `idle`.
+    /// A raster or DEM tile that is not found (HTTP 404, a file missing) is taken with a redraw: its
+    /// parent is looked for in a frame, and the map can go idle after it. Both GL JS fire no event
+    /// for such a tile (measured: no `error`, no `data`; MapLibre GL JS 5.24.0 and Mapbox GL JS
+    /// 3.0.1's `_tileLoaded` update the source at once and draw no frame), so a map whose last
+    /// answers are such tiles — every tile of a raster or hillshade source whose URL is wrong —
+    /// loads but never fires `idle`.
+    public var notFoundImageTileRedraws = true
+    /// A tile that fails (an error answer, a tile that does not decode) is taken with a redraw: its
+    /// parent is looked for in a frame, and the map can go idle after it. MapLibre GL JS 5.24.0
+    /// draws no frame for it (measured): it fires only `error`, so a map whose last answers are
+    /// failed tiles — every tile of a source whose server fails — loads but never fires `idle`.
+    /// Mapbox GL JS 3.0.1 goes idle (measured).
     public var failedTileRedraws = true
     /// Newly placed symbols fade in (`fadeDuration`, 300 ms) from the first frame: the map redraws
     /// until that ends (MapLibre Native, the SDK). Both GL JS place with no fade until the map's
@@ -245,7 +250,7 @@ public struct Engine: Sendable, Hashable, CustomStringConvertible {
         reportsSpriteImagesOutsideTheSheet: false,
         ignores: [.imports: "MapLibre has no style imports: the imported styles are not loaded (only the style's own sources and layers are)"],
         validatesStyles: true, settlesFailedSources: true, animatesFirstTransition: false, noContentImageTile: .drawnEmpty,
-        failedTileRedraws: false, fadesSymbolsBeforeFirstIdle: false, fadesRasterOverTerrain: false)
+        notFoundImageTileRedraws: false, failedTileRedraws: false, fadesSymbolsBeforeFirstIdle: false, fadesRasterOverTerrain: false)
 
     /// The Mapbox Maps SDK: MapLibre Native's core with the SDK's defaults.
     public static let mapbox: Engine = {

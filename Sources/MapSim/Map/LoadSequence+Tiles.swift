@@ -149,8 +149,8 @@ extension LoadSequence {
                 // An image tile without an image cannot be drawn: its parent is loaded in its place.
                 load.sources[index].tiles[tile]?.isRenderable = false
                 load.sources[index].lastView = nil
-                if (response.notFound || missingFile) && !options.engine.failedTileRedraws {
-                    // No event and no frame (MapLibre GL JS): the source is updated at once, and only
+                if (response.notFound || missingFile) && !options.engine.notFoundImageTileRedraws {
+                    // No event and no frame (both GL JS): the source is updated at once, and only
                     // a frame something else asks for can find the map idle.
                     load.sources[index].setStatus(.loaded, of: tile)
                     load.silentlyMissingTileSources.insert(id)

@@ -37,7 +37,7 @@ public struct MapReadout: Sendable {
     }
 
     /// The sources whose raster or DEM tiles were not found (404) since the last frame, as their
-    /// styles name them, when the engine draws no frame for such a tile (MapLibre GL JS): a map
+    /// styles name them, when the engine draws no frame for such a tile (both GL JS): a map
     /// whose last answers they were never goes idle.
     public var silentlyMissingTileSources: [String] {
         machine.sequence.load.silentlyMissingTileSources.sorted().map(StyleScope.quoted)

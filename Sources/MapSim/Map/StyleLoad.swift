@@ -27,8 +27,8 @@ struct StyleLoad: Sendable {
     /// A tile failed since the tiles were last brought in line with the view: an engine that loads
     /// parents in place of failed tiles (GL JS) looks for them at its next update, which new data starts.
     var failedTilesAwaitUpdate = false
-    /// The sources of raster tiles not found since the last frame, when the engine draws no frame
-    /// for them (`Engine.failedTileRedraws`): why a map that stopped never went idle.
+    /// The sources of raster or DEM tiles not found since the last frame, when the engine draws no
+    /// frame for them (`Engine.notFoundImageTileRedraws`): why a map that stopped never went idle.
     var silentlyMissingTileSources: Set<String> = []
     /// The sources of tiles that failed since the last frame, when the engine draws no frame for
     /// them (`Engine.failedTileRedraws`).
