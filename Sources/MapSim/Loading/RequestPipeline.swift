@@ -39,7 +39,9 @@ public struct RequestPipeline: StateMachine {
         /// The most image requests in flight — raster tiles, sprite sheets, image sources; nil for no limit.
         public var maximumImageRequests: Int?
         /// A browser's HTTP cache stands before the network (`BrowserCache`): a URL asked for again
-        /// while its answer is fresh, or while it is on its way, is not sent again.
+        /// while its answer is fresh, or while it is on its way, is not sent again. A tile not
+        /// found (404) is not written to the cache (`usesCache`), whose rows would read it back as
+        /// no content (204), which a browser's map takes otherwise.
         public var usesBrowserCache = false
         /// The Mapbox API that `mapbox://` URLs go to, when no access token was given: a request to
         /// it without `access_token` fails at once (the API would refuse it; no retry helps) —
@@ -483,7 +485,10 @@ public struct RequestPipeline: StateMachine {
         entry.lastFailure = nil
         var delivered = response
         // A volatile resource is never written to the cache (MapLibre keeps it out of the database).
+        // A tile not found (404) is stored as MapLibre stores it, as no content, and read back as a
+        // 204: a browser (GL JS) tells the two apart, so its 404s stay out, and are asked again.
         let stores = configuration.usesCache && entry.resource.storagePolicy == .permanent
+            && !(response.notFound && configuration.usesBrowserCache)
         // The cache records the time of the answer as the time of use.
         var stored = entry.resource
         stored.issued = wallClock(at: now)

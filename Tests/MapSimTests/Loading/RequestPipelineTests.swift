@@ -100,6 +100,23 @@ struct RequestPipelineTests {
         #expect(machine.handle(answer(fresh, 0, 1, .network), at: .zero).withoutEvents == [.store(stored, fresh), .deliver(id(0), fresh, final: true)])
     }
 
+    /// MapLibre stores a tile not found (404) as no content, and so reads it back, as a 204; a
+    /// browser's map (GL JS) takes a 204 otherwise, so with its cache the 404 is not stored.
+    @Test(arguments: [false, true])
+    func aTileNotFoundIsStoredAsNoContentUnlessABrowserTellsThemApart(browser: Bool) {
+        var configuration = RequestPipeline.Configuration(maximumConcurrentRequests: 20, usesCache: true)
+        configuration.usesBrowserCache = browser
+        var machine = RequestPipeline(configuration: configuration)
+        _ = machine.handle(.request(id(0), tile), at: .zero)
+        _ = machine.handle(answer(.failure(.notFound, "miss", source: .cache), 0, 0, .cache), at: .zero)
+        var missing = Response(noContent: true, source: .network)
+        missing.notFound = true
+        var stored = tile
+        stored.issued = clock.date(at: .zero)
+        let actions = machine.handle(answer(missing, 0, 1, .network), at: .zero).withoutEvents
+        #expect(actions == (browser ? [] : [.store(stored, missing)]) + [.deliver(id(0), missing, final: true)])
+    }
+
     @Test(arguments: [
         (Response.Failure.Reason.server, [1, 1, 1, 2, 4, 8]),
         (.connection, [1, 2, 4, 8, 16]),
