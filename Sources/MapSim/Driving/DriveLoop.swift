@@ -81,15 +81,10 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
     /// The current virtual time.
     public var now: SimTime { scheduler.now }
 
-    /// Whether anything is left to happen: an input scheduled, a load under way or delivered, or
-    /// work performed beside the loop that may still post inputs.
-    public var hasPendingWork: Bool {
-        scheduler.count > cancelledAnswers.count || !inFlight.isEmpty || !performing.isEmpty
-    }
-
-    /// Whether anything is left to happen by `limit`: a load under way, work performed beside the
-    /// loop, or an input scheduled by then — a refresh due later (an expiring style's) is not.
-    public func hasPendingWork(by limit: SimTime) -> Bool {
+    /// Whether anything is left to happen by `limit` (at all, by default): a load under way or
+    /// delivered, work performed beside the loop that may still post inputs, or an input scheduled
+    /// by then — a refresh due later (an expiring style's) is not.
+    public func hasPendingWork(by limit: SimTime = .max) -> Bool {
         discardCancelledAnswers()
         return !inFlight.isEmpty || !performing.isEmpty || scheduler.count > cancelledAnswers.count && (scheduler.nextTime ?? .max) <= limit
     }

@@ -62,7 +62,7 @@ struct DriveLoopTests {
         #expect(seen.map(\.0) == [.answered("a"), .answered("b"), .answered("c")])
         #expect(seen.allSatisfy { $0.1 == .milliseconds(10) })
         #expect(loads.started.map(\.url) == ["a", "b", "c"])
-        #expect(loop.now == .seconds(1) && !loop.hasPendingWork)
+        #expect(loop.now == .seconds(1) && !loop.hasPendingWork())
     }
 
     @Test func anAnswerTakesItsPlaceWhenTheLoopNextSteps() async {
@@ -88,13 +88,13 @@ struct DriveLoopTests {
         var seen: [Probe.Output] = []
         #expect(await loop.step(notAfter: .seconds(1)) { seen.append($0) })
         #expect(seen == [.answered("b")] && loop.now == .milliseconds(50))
-        #expect(!loop.hasPendingWork)
+        #expect(!loop.hasPendingWork())
     }
 
     @Test func nothingIsDueBeforeItsTime() async {
         let (loop, _) = loop()
         loop.feed(.load(["a"])) { _ in }
-        #expect(loop.hasPendingWork)
+        #expect(loop.hasPendingWork())
         #expect(await loop.step(notAfter: .milliseconds(9)) { _ in } == false)
         #expect(loop.now == .zero, "the clock moves only to what runs")
         #expect(await loop.step(notAfter: .milliseconds(10)) { _ in })
@@ -106,7 +106,7 @@ struct DriveLoopTests {
         let (loop, _) = loop()
         loop.feed(.tick("refresh", after: .seconds(3600))) { _ in }
         #expect(await loop.step(notAfter: .seconds(20)) { _ in } == false)
-        #expect(loop.hasPendingWork && !loop.hasPendingWork(by: .seconds(20)) && loop.hasPendingWork(by: .seconds(3600)))
+        #expect(loop.hasPendingWork() && !loop.hasPendingWork(by: .seconds(20)) && loop.hasPendingWork(by: .seconds(3600)))
         loop.feed(.load(["a"])) { _ in }
         #expect(loop.hasPendingWork(by: .seconds(20)), "a load under way")
     }
@@ -115,10 +115,10 @@ struct DriveLoopTests {
         let (loop, _) = loop()
         loop.feed(.tick("timer", after: .milliseconds(5))) { _ in }
         loop.feed(.perform(["x", "y"])) { _ in }
-        #expect(loop.hasPendingWork)
+        #expect(loop.hasPendingWork())
         // The work runs on a task of its own; a deterministic loop takes what it posted when it steps.
         var seen: [(Probe.Output, SimTime)] = []
-        while loop.hasPendingWork {
+        while loop.hasPendingWork() {
             await loop.run(until: loop.now + .milliseconds(5)) { seen.append(($0, loop.now)) }
             await Task.yield()
         }
@@ -147,7 +147,7 @@ struct DriveLoopTests {
         #expect(fedAt >= .seconds(5))
         #expect(seen.first { $0.0 == .ticked("wall") }?.1 == fedAt + .milliseconds(20), "a timer fires at its time")
         #expect(waited >= .milliseconds(20), "which the wall clock reached: \(waited)")
-        #expect(!loop.hasPendingWork)
+        #expect(!loop.hasPendingWork())
     }
 
     /// A network that answers `fast` at once and never answers anything else.
@@ -171,7 +171,7 @@ struct DriveLoopTests {
         let seen = await run(loop, until: .milliseconds(300))
         #expect(loop.now == .milliseconds(300), "the run ends at its limit")
         #expect(seen.map(\.0) == [.answered("fast")], "a later load's answer is not held back by the one that hangs")
-        #expect(loop.hasPendingWork, "the hanging load is still under way, for the caller to give up")
+        #expect(loop.hasPendingWork(), "the hanging load is still under way, for the caller to give up")
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -183,7 +183,7 @@ struct DriveLoopTests {
         loop.feed(.cancel(1)) { seen.append($0) }
         while await loop.step(notAfter: .max, perform: { seen.append($0) }) {}
         #expect(seen == [.answered("fast"), .answered("fast")])
-        #expect(!loop.hasPendingWork, "the load given up is nothing the loop waits for")
+        #expect(!loop.hasPendingWork(), "the load given up is nothing the loop waits for")
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -192,6 +192,6 @@ struct DriveLoopTests {
         loop.feed(.load(["hang"])) { _ in }
         var stepped = 0
         while await loop.step(notAfter: .milliseconds(200), perform: { _ in }) { stepped += 1 }
-        #expect(stepped == 0 && loop.hasPendingWork, "the load never answers: the loop returns at its limit, the load still under way")
+        #expect(stepped == 0 && loop.hasPendingWork(), "the load never answers: the loop returns at its limit, the load still under way")
     }
 }
