@@ -6,9 +6,9 @@ import Synchronization
 /// What changed below a served folder since it was last asked, from the kernel's own notices
 /// (inotify): a file kept in memory is served again without looking at the disk as long as no
 /// notice names it. The kernel queues a notice when the change is made, so a request that comes
-/// after a change always sees it. Only its owner's lock calls `changes()`: one caller at a time
-/// (`hasNotices` may be asked by any). Elsewhere
-/// than on Linux there is none (`init` fails), and each request looks at the file.
+/// after a change always sees it. Only its owner's lock calls `changes()`, one caller at a time;
+/// any caller may ask `hasNotices`. Elsewhere than on Linux there is none (`init` fails), and each
+/// request looks at the file.
 final class FolderWatch: Sendable {
     /// What the notices since the last call name.
     enum Changes: Equatable {

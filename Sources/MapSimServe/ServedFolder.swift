@@ -76,9 +76,9 @@ final class ServedFolder: Sendable {
         // cheap call — and read under it only when there are some: a request never waits behind
         // another one's look. One made after a change still sees it: the notice is queued until a
         // request reads it under the lock, and sees the change applied when it gets the lock in turn.
-        let noticed = watch?.hasNotices ?? false
+        let watchWithNotices = watch.flatMap { $0.hasNotices ? $0 : nil }
         let (kept, generation) = held.withLock { held -> (File?, Int) in
-            switch noticed ? watch?.changes() ?? .none : .none {
+            switch watchWithNotices?.changes() ?? .none {
             case .none: break
             case .everything:
                 held.files.removeAll()

@@ -13,7 +13,9 @@ import MapSimTesting
 /// fixture at one camera (scripts/record-gljs-through-serve --root styles/features --conditions
 /// plain). Here the fixture is served in-process and mapsim's GL JS engine loads it at the same
 /// camera: the server must record the same requests (kind, path, status), and the map must go idle
-/// when GL JS did — and not when it did not (a video plays). Nothing here needs a browser.
+/// when GL JS did — and not when it did not (a video plays). Where Mapbox GL JS v3.0.1 was recorded
+/// too (FIXTURE/mapboxgl/), mapsim's `mapbox-gl-js` engine is held to it the same way. Nothing here
+/// needs a browser.
 @Suite("mapsim serve parity with MapLibre GL JS: globe, terrain, global state, video, MLT", .serialized)
 struct GLJSFeatureParityTests {
     static let root = SampleStyle.stylesFolder + "/features"

@@ -284,10 +284,10 @@ struct EngineTests {
         // never idle, 4 runs of 4 and 2 of 2) fire no event for them and draw no frame after the last, so they never go
         // idle, nor loaded.
         for engine in [Engine.maplibreNative, .mapbox, .maplibreGLJS, .mapboxGLJS] {
+            #expect(engine.notFoundImageTileRedraws == [Engine.maplibreNative, .mapbox].contains(engine), "\(engine)")
             for (name, tried) in [("raster", style), ("hillshade", hillshade)] {
                 let missing = await run(engine, notFound: true, style: tried)
                 #expect(missing.tiles > 4 && missing.errors.isEmpty, "\(engine) \(name): \(missing.tiles) tiles, \(missing.errors)")
-                #expect(engine.notFoundImageTileRedraws == [Engine.maplibreNative, .mapbox].contains(engine), "\(engine)")
                 if engine.notFoundImageTileRedraws {
                     guard case .reached = missing.outcome else { Issue.record("\(engine) \(name): \(missing.outcome)"); continue }
                 } else {
