@@ -9,11 +9,11 @@ struct PackingLoads: LoadPerformer {
     /// Where the packed bodies wait for the loop.
     let packed: PackedBodies
 
-    func start(_ order: LoadOrder) -> Task<(response: Response, measured: SimTime), Never> {
+    func start(_ order: LoadOrder) -> BackendLoads.Handle {
         loads.start(order)
     }
 
-    func start(_ order: LoadOrder, delivering deliver: @escaping @Sendable (Response) -> Void) -> Task<(response: Response, measured: SimTime), Never> {
+    func start(_ order: LoadOrder, delivering deliver: @escaping @Sendable (Response) -> Void) -> BackendLoads.Handle {
         let packed = packed
         return loads.start(order) { response in
             packed.pack(response, to: order.resource)
@@ -21,16 +21,16 @@ struct PackingLoads: LoadPerformer {
         }
     }
 
-    func finish(_ handle: Task<(response: Response, measured: SimTime), Never>) async -> (response: Response, measured: SimTime) {
+    func finish(_ handle: BackendLoads.Handle) async -> (response: Response, measured: SimTime) {
         await loads.finish(handle)
     }
 
-    func finish(_ handle: Task<(response: Response, measured: SimTime), Never>,
+    func finish(_ handle: BackendLoads.Handle,
                 by deadline: ContinuousClock.Instant) async -> (response: Response, measured: SimTime)? {
         await loads.finish(handle, by: deadline)
     }
 
-    func cancel(_ handle: Task<(response: Response, measured: SimTime), Never>) {
+    func cancel(_ handle: BackendLoads.Handle) {
         loads.cancel(handle)
     }
 }

@@ -108,6 +108,52 @@ public final class HTTPResourceLoader: ResourceLoader {
     }
 
     public func load(_ resource: Resource) async -> Response {
+        let exchange: Exchange
+        switch begin(resource) {
+        case .success(let begun): exchange = begun
+        case .failure(let failure): return failure.response
+        }
+        do {
+            let response = try await withTaskCancellationHandler {
+                try await exchange.task.futureResult.get()
+            } onCancel: {
+                exchange.task.cancel()
+            }
+            return answer(to: resource, .success(response), watch: exchange.watch)
+        } catch {
+            return answer(to: resource, .failure(error), watch: exchange.watch)
+        }
+    }
+
+    /// Hands the answer to `answer` from the client's event loop as it completes: no task, and no
+    /// hop to another thread, per load.
+    public func start(_ resource: Resource, answering answer: @escaping @Sendable (Response) -> Void) -> @Sendable () -> Void {
+        let exchange: Exchange
+        switch begin(resource) {
+        case .success(let begun): exchange = begun
+        case .failure(let failure):
+            answer(failure.response)
+            return {}
+        }
+        exchange.task.futureResult.whenComplete { result in
+            answer(self.answer(to: resource, result, watch: exchange.watch))
+        }
+        return { exchange.task.cancel() }
+    }
+
+    /// An exchange under way, and its place among the deadlines.
+    private struct Exchange {
+        let task: HTTPClient.Task<HTTPClient.Response>
+        let watch: Int
+    }
+
+    /// A request that could not be made, answered at once.
+    private struct Unsent: Error {
+        let response: Response
+    }
+
+    /// Sends the request for `resource`, watched by its deadline.
+    private func begin(_ resource: Resource) -> Result<Exchange, Unsent> {
         var headers = HTTPHeaders()
         headers.add(name: "User-Agent", value: options.userAgent)
         if let range = resource.dataRange {
@@ -125,22 +171,23 @@ public final class HTTPResourceLoader: ResourceLoader {
         do {
             request = try HTTPClient.Request(url: resource.url, method: .GET, headers: headers)
         } catch {
-            return Self.failure(error, url: resource.url, limit: options.maximumResponseSize)
+            return .failure(Unsent(response: Self.failure(error, url: resource.url, limit: options.maximumResponseSize)))
         }
         let task = client.execute(request: request, delegate: ResponseAccumulator(request: request, maxBodySize: options.maximumResponseSize))
         let allowed = options.deadline.map { min($0, options.readTimeout + options.connectTimeout) } ?? options.readTimeout + options.connectTimeout
         let watch = deadlines.watch(until: .now() + TimeAmount(allowed)) { task.cancel() }
-        do {
-            let response = try await withTaskCancellationHandler {
-                try await task.futureResult.get()
-            } onCancel: {
-                task.cancel()
-            }
-            _ = deadlines.finish(watch)
+        return .success(Exchange(task: task, watch: watch))
+    }
+
+    /// The `Response` for how an exchange ended; one past its deadline timed out.
+    private func answer(to resource: Resource, _ result: Result<HTTPClient.Response, any Error>, watch: Int) -> Response {
+        let inTime = deadlines.finish(watch)
+        switch result {
+        case .success(let response):
             return HTTPResponseMapping.response(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
                                                 body: response.body.map { Array($0.readableBytesView) } ?? [], for: resource, now: .now)
-        } catch {
-            guard deadlines.finish(watch) else { return .failure(.connection, "\(resource.url) timed out", source: .network) }
+        case .failure(let error):
+            guard inTime else { return .failure(.connection, "\(resource.url) timed out", source: .network) }
             return Self.failure(error, url: resource.url, limit: options.maximumResponseSize)
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import MapSimTesting
 import NIOCore
+import Synchronization
 @testable import MapSim
 @testable import MapSimHTTP
 
@@ -92,6 +93,30 @@ struct HTTPResourceLoaderTests {
         }
     }
 
+    /// A load started for a loop that takes answers as they arrive (no task of its own) answers as
+    /// `load` does, once; given up, it answers at once that it was cancelled.
+    @Test func aStartedLoadHandsOnTheAnswerLoadGivesAndIsGivenUpAtOnce() async throws {
+        try await withServer { server, loader in
+            let resource = Resource(url: server.baseURL + "/tiles.json", kind: .source)
+            let answers = AnswerBox()
+            let answered = await withCheckedContinuation { continuation in
+                _ = loader.start(resource) { answers.take($0, continuation) }
+            }
+            let loaded = await loader.load(resource)
+            #expect(answered.error == nil && answered.data == loaded.data && answered.etag == loaded.etag && answered.data?.isEmpty == false)
+
+            server.reply("/held.json", with: .delay(.seconds(600)))
+            let started = ContinuousClock.now
+            let cancelled = await withCheckedContinuation { continuation in
+                let cancel = loader.start(Resource(url: server.baseURL + "/held.json", kind: .style)) { answers.take($0, continuation) }
+                cancel()
+            }
+            #expect(cancelled.error?.message == "\(server.baseURL)/held.json was cancelled")
+            #expect(ContinuousClock.now - started < .seconds(300))
+            #expect(answers.count == 2)
+        }
+    }
+
     @Test func aSilentServerTimesOutAsAConnectionError() async throws {
         try await withServer(.init(readTimeout: .milliseconds(200))) { server, loader in
             server.reply("/slow.json", with: .delay(.seconds(2)))
@@ -179,5 +204,17 @@ struct HTTPResourceLoaderTests {
         // Retried inside the HTTP client, it would end as "connecting ... timed out" after 30 s.
         #expect(response.error?.message.contains("timed out") == false, "\(response.error?.message ?? "")")
         #expect(response.error?.message.hasSuffix(": Connection refused") == true, "in words, not NIO's structure: \(response.error?.message ?? "")")
+    }
+}
+
+/// The answers a started load hands on, counted, each resuming the test that waits for it.
+private final class AnswerBox: Sendable {
+    private let answers = Mutex(0)
+
+    var count: Int { answers.withLock { $0 } }
+
+    func take(_ response: Response, _ continuation: CheckedContinuation<Response, Never>) {
+        answers.withLock { $0 += 1 }
+        continuation.resume(returning: response)
     }
 }

@@ -1,7 +1,16 @@
 import Synchronization
 
-/// Loads through a map's backends, each as a task of its own, timed on the continuous clock.
+/// Loads through a map's backends, each as a task of its own timed on the continuous clock, or,
+/// for a loop that takes answers as they arrive, started as the backend starts them.
 public struct BackendLoads: LoadPerformer {
+    /// A load under way: a task to wait for, or one whose answer is handed on as it arrives.
+    public enum Handle: Sendable {
+        /// A load whose response and time `finish` waits for.
+        case task(Task<(response: Response, measured: SimTime), Never>)
+        /// A load that hands its response on itself, and how to give it up.
+        case delivering(cancel: @Sendable () -> Void)
+    }
+
     /// The backends the loads go to.
     public let backends: ResourceBackends
 
@@ -10,54 +19,58 @@ public struct BackendLoads: LoadPerformer {
         self.backends = backends
     }
 
-    public func start(_ order: LoadOrder) -> Task<(response: Response, measured: SimTime), Never> {
-        start(order) { _ in }
-    }
-
-    /// Starts the load in a task that hands its response to `deliver` itself: one task a load, not
-    /// a second one to wait for the first.
-    public func start(_ order: LoadOrder, delivering deliver: @escaping @Sendable (Response) -> Void) -> Task<(response: Response, measured: SimTime), Never> {
+    public func start(_ order: LoadOrder) -> Handle {
         let load = backends.loader(for: order.backend, resource: order.resource)
-        return Task {
+        return .task(Task {
             let clock = ContinuousClock()
             let started = clock.now
             let response = await load()
-            deliver(response)
             return (response, SimTime(clock.now - started))
-        }
+        })
+    }
+
+    /// Starts the load as its backend starts one, with no task of its own: a network answer goes
+    /// to `deliver` from the HTTP client's event loop, with no hop through another thread.
+    public func start(_ order: LoadOrder, delivering deliver: @escaping @Sendable (Response) -> Void) -> Handle {
+        .delivering(cancel: backends.start(order.backend, resource: order.resource, answering: deliver))
     }
 
     /// Waits for the load; when the waiting task is cancelled (Ctrl-C on a download), so is the load.
-    public func finish(_ handle: Task<(response: Response, measured: SimTime), Never>) async -> (response: Response, measured: SimTime) {
-        await withTaskCancellationHandler {
-            await handle.value
+    /// A load that delivers its answer itself is never waited for.
+    public func finish(_ handle: Handle) async -> (response: Response, measured: SimTime) {
+        guard case .task(let task) = handle else { preconditionFailure("a load that delivers its answer is not waited for") }
+        return await withTaskCancellationHandler {
+            await task.value
         } onCancel: {
-            handle.cancel()
+            task.cancel()
         }
     }
 
     /// Waits for the load until `deadline`; the load goes on when the deadline comes first (and is
     /// cancelled, as with `finish(_:)`, when the waiting task is).
-    public func finish(_ handle: Task<(response: Response, measured: SimTime), Never>,
-                       by deadline: ContinuousClock.Instant) async -> (response: Response, measured: SimTime)? {
+    public func finish(_ handle: Handle, by deadline: ContinuousClock.Instant) async -> (response: Response, measured: SimTime)? {
+        guard case .task(let task) = handle else { preconditionFailure("a load that delivers its answer is not waited for") }
         let first = FirstAnswer<(response: Response, measured: SimTime)?>()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 first.set(continuation)
                 // Two racers; the loser's answer is dropped. Awaiting the load's value does not end it.
-                Task { first.resume(await handle.value) }
+                Task { first.resume(await task.value) }
                 Task {
                     try? await Task.sleep(until: deadline, clock: .continuous)
                     first.resume(nil)
                 }
             }
         } onCancel: {
-            handle.cancel()
+            task.cancel()
         }
     }
 
-    public func cancel(_ handle: Task<(response: Response, measured: SimTime), Never>) {
-        handle.cancel()
+    public func cancel(_ handle: Handle) {
+        switch handle {
+        case .task(let task): task.cancel()
+        case .delivering(let cancel): cancel()
+        }
     }
 }
 

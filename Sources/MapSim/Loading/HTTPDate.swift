@@ -15,24 +15,63 @@ public struct HTTPDate: Sendable, Hashable, Comparable, CustomStringConvertible 
     private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// The RFC 1123 form.
+    /// The RFC 1123 form, written byte by byte: `serve` writes one for every answer.
     public var description: String {
-        let days = Int64((Double(secondsSince1970) / 86_400).rounded(.down))
+        let days = secondsSince1970 >= 0 ? secondsSince1970 / 86_400 : (secondsSince1970 - 86_399) / 86_400
         let secondsOfDay = secondsSince1970 - days * 86_400
         let (year, month, day) = CivilDate.civil(fromDays: days)
-        let weekday = Self.weekdays[Int(((days % 7) + 7) % 7)]
-        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(weekday), \(two(day)) \(Self.months[Int(month) - 1]) \(year) \(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60)) GMT"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        bytes.append(contentsOf: Self.weekdays[Int(((days % 7) + 7) % 7)].utf8)
+        bytes.append(contentsOf: ", ".utf8)
+        func two(_ n: Int64) {
+            bytes.append(UInt8(ascii: "0") + UInt8(n / 10))
+            bytes.append(UInt8(ascii: "0") + UInt8(n % 10))
+        }
+        two(day)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: Self.months[Int(month) - 1].utf8)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: String(year).utf8)
+        bytes.append(UInt8(ascii: " "))
+        two(secondsOfDay / 3600)
+        bytes.append(UInt8(ascii: ":"))
+        two(secondsOfDay / 60 % 60)
+        bytes.append(UInt8(ascii: ":"))
+        two(secondsOfDay % 60)
+        bytes.append(contentsOf: " GMT".utf8)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Parses an RFC 1123 date (`Sun, 06 Nov 1994 08:49:37 GMT`); nil for anything else.
     public init?(rfc1123 text: String) {
-        let parts = text.split(separator: " ")
-        guard parts.count == 6, parts[5] == "GMT", let day = Int64(parts[1]), let year = Int64(parts[3]),
-              let monthIndex = Self.months.firstIndex(of: String(parts[2])) else { return nil }
-        let time = parts[4].split(separator: ":").compactMap { Int64($0) }
+        // Read byte by byte: every answer's `Last-Modified` is read. The form servers send has its
+        // fields at fixed places; any other spacing is split into its fields.
+        if let fixed = Self.fixedForm(text) {
+            self = fixed
+            return
+        }
+        let parts = text.utf8.split(separator: UInt8(ascii: " "))
+        guard parts.count == 6, parts[5].elementsEqual("GMT".utf8), let day = ASCIIBytes.integer(parts[1]), let year = ASCIIBytes.integer(parts[3]),
+              let monthIndex = Self.months.firstIndex(where: { $0.utf8.elementsEqual(parts[2]) }) else { return nil }
+        let time = parts[4].split(separator: UInt8(ascii: ":")).compactMap(ASCIIBytes.integer)
         guard time.count == 3, (1...31).contains(day), (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2]) else { return nil }
         let days = CivilDate.days(fromYear: year, month: Int64(monthIndex + 1), day: day)
         self.init(secondsSince1970: days * 86_400 + time[0] * 3600 + time[1] * 60 + time[2])
+    }
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT` read at its fixed places; nil for a text of another shape.
+    private static func fixedForm(_ text: String) -> HTTPDate? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 29 else { return nil }
+        func byte(_ index: Int, is expected: Unicode.Scalar) -> Bool { bytes[index] == UInt8(ascii: expected) }
+        guard byte(4, is: " "), byte(7, is: " "), byte(11, is: " "), byte(16, is: " "), byte(19, is: ":"), byte(22, is: ":"), byte(25, is: " "),
+              bytes[26...].elementsEqual("GMT".utf8), bytes[..<4].allSatisfy({ $0 != UInt8(ascii: " ") }),
+              let day = ASCIIBytes.integer(bytes[5..<7]), let year = ASCIIBytes.integer(bytes[12..<16]),
+              let hour = ASCIIBytes.integer(bytes[17..<19]), let minute = ASCIIBytes.integer(bytes[20..<22]), let second = ASCIIBytes.integer(bytes[23..<25]),
+              let monthIndex = months.firstIndex(where: { $0.utf8.elementsEqual(bytes[8..<11]) }),
+              (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
+        let days = CivilDate.days(fromYear: year, month: Int64(monthIndex + 1), day: day)
+        return HTTPDate(secondsSince1970: days * 86_400 + hour * 3600 + minute * 60 + second)
     }
 }

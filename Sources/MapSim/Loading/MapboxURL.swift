@@ -59,9 +59,9 @@ public struct MapboxURL: Sendable, Equatable {
     /// the access token is dropped, other query parameters are kept. Any other URL is returned as it is.
     public func canonical(_ url: String) -> String {
         func starts(_ host: String) -> Bool {
-            url.hasPrefix(host) && url.utf8.dropFirst(host.utf8.count).first == UInt8(ascii: "/")
+            ASCIIBytes.hasPrefix(url, host) && url.utf8.dropFirst(host.utf8.count).first == UInt8(ascii: "/")
         }
-        guard url.hasPrefix("http"), let host = starts(baseURL) ? baseURL : Self.apiHosts.first(where: starts) else { return url }
+        guard ASCIIBytes.hasPrefix(url, "http"), let host = starts(baseURL) ? baseURL : Self.apiHosts.first(where: starts) else { return url }
         let (rawPath, query) = split(String(url.dropFirst(host.count + 1)))
         let path = rawPath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         var kept = query.filter { !$0.hasPrefix("access_token=") }
@@ -91,9 +91,10 @@ public struct MapboxURL: Sendable, Equatable {
     /// shapes (a style, sprite, glyph range, TileJSON, tile or model) that carries none names its
     /// `mapbox://` form and the variable to set; nil for any other URL, or with a token.
     public func tokenRefusal(of url: String) -> String? {
-        guard accessToken == nil, !url.contains("access_token=") else { return nil }
+        guard accessToken == nil, !ASCIIBytes.contains(url, "access_token=") else { return nil }
         let canonical = canonical(url)
         if canonical != url { return Self.refusal(canonical) }
+        guard ASCIIBytes.contains(url, "/models/v1/") else { return nil }
         let host = [baseURL] + Self.apiHosts
         guard let base = host.first(where: { url.hasPrefix($0 + "/models/v1/") }) else { return nil }
         return Self.refusal("mapbox://models/" + url.dropFirst(base.count + "/models/v1/".count))

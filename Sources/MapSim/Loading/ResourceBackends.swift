@@ -42,4 +42,17 @@ public struct ResourceBackends: Sendable {
             return { response }
         }
     }
+
+    /// Starts the load of one attempt from `backend` and hands its response to `answer`: a network
+    /// load as the network loader starts one (AsyncHTTPClient's answer handed on from its event
+    /// loop), any other in a task. Returns what gives the load up.
+    public func start(_ backend: RequestPipeline.Backend, resource: Resource,
+                      answering answer: @escaping @Sendable (Response) -> Void) -> @Sendable () -> Void {
+        if backend == .network, let network, network.handles(resource.url) {
+            return network.start(resource, answering: answer)
+        }
+        let load = loader(for: backend, resource: resource)
+        let task = Task { answer(await load()) }
+        return { task.cancel() }
+    }
 }

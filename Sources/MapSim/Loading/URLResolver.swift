@@ -1,13 +1,18 @@
 /// Resolves relative URL references against a base URL (RFC 3986, section 5.2), on strings, so that
 /// templates with `{z}` or `{fontstack}` stay intact.
 public enum URLResolver {
-    /// The scheme of `url` (lowercased), or nil for a relative reference.
+    /// The scheme of `url` (lowercased), or nil for a relative reference. A scheme is ASCII (RFC 3986:
+    /// a letter, then letters, digits, `+`, `-` and `.`), read byte by byte.
     public static func scheme(of url: String) -> String? {
-        guard let colon = url.firstIndex(of: ":") else { return nil }
-        let candidate = url[..<colon]
-        guard let first = candidate.first, first.isLetter,
-              candidate.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else { return nil }
-        return candidate.lowercased()
+        let bytes = url.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let candidate = bytes[..<colon]
+        func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(ASCIIBytes.lowercased(byte)) }
+        guard let first = candidate.first, isLetter(first), candidate.allSatisfy({ byte in
+            isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }) else { return nil }
+        let isLowercase = !candidate.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+        return isLowercase ? String(Substring(candidate)) : String(decoding: candidate.map(ASCIIBytes.lowercased), as: UTF8.self)
     }
 
     /// Whether `url` names a local file: `file://`, `asset://` or a local tile archive

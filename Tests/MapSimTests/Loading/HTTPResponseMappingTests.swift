@@ -32,6 +32,32 @@ struct HTTPResponseMappingTests {
         #expect(map(200, [("Cache-Control", "max-age=5"), ("Expires", "Sun, 06 Nov 1994 08:49:37 GMT")]).expires == HTTPDate(secondsSince1970: 1_000_005))
     }
 
+    @Test func readsCacheControlDirectivesInAnyCaseAndSpacing() {
+        #expect(CacheControl("MAX-AGE = \"30\" ,\tMust-Revalidate").maxAge == 30)
+        #expect(CacheControl("MAX-AGE = \"30\" ,\tMust-Revalidate").mustRevalidate)
+        #expect(CacheControl("max-age=-5").maxAge == -5 && CacheControl("max-age=+5").maxAge == 5)
+        for unread in ["max-age", "max-age=", "max-age=5s", "max-age==5", "=5", "s-maxage=5", "max-age=99999999999999999999", ""] {
+            #expect(CacheControl(unread).maxAge == nil, "\(unread)")
+        }
+        #expect(!CacheControl("no-cache, private").mustRevalidate && CacheControl("no-cache, private").maxAge == nil)
+        #expect(CacheControl("max-age=1, max-age=2").maxAge == 2)
+    }
+
+    /// The fixed form servers send and any other spacing of its six fields read alike; other shapes not at all.
+    @Test func readsHTTPDatesInTheirFixedFormAndOtherwiseSpaced() {
+        let date = HTTPDate(secondsSince1970: 784_111_777)
+        #expect(HTTPDate(rfc1123: "Sun, 06 Nov 1994 08:49:37 GMT") == date)
+        #expect(HTTPDate(rfc1123: "Sun,  6 Nov 1994 08:49:37 GMT") == date)
+        #expect(HTTPDate(rfc1123: "Sunday, 06 Nov 1994 08:49:37 GMT") == date)
+        #expect(HTTPDate(rfc1123: date.description) == date && date.description == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate(secondsSince1970: -1).description == "Wed, 31 Dec 1969 23:59:59 GMT")
+        #expect(HTTPDate(secondsSince1970: 951_782_400).description == "Tue, 29 Feb 2000 00:00:00 GMT")
+        for bad in ["Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Nox 1994 08:49:37 GMT",
+                    "Sun, 06 Nov 1994 24:49:37 GMT", "Sun, 06 Nov 1994 08:4x:37 GMT", "Sun, 06 Nov 1994 08:49 GMT", "1994-11-06T08:49:37Z", ""] {
+            #expect(HTTPDate(rfc1123: bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func readsRetryAfterInEveryForm() {
         #expect(map(429, [("Retry-After", "30")]).error?.retryAfter == HTTPDate(secondsSince1970: 1_000_030))
         #expect(map(429, [("Retry-After", "Sun, 06 Nov 1994 08:49:37 GMT")]).error?.retryAfter == HTTPDate(secondsSince1970: 784_111_777))

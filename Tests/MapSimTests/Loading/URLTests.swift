@@ -6,6 +6,15 @@ import MapSimTesting
 struct URLTests {
     private let tile = CanonicalTileID(z: 3, x: 5, y: 2)
 
+    @Test func readsASchemeOfASCIILettersDigitsAndSigns() {
+        #expect(URLResolver.scheme(of: "HTTPS://h/x") == "https" && URLResolver.scheme(of: "mbtiles:///a.mbtiles") == "mbtiles")
+        #expect(URLResolver.scheme(of: "svn+ssh.v2-x://h") == "svn+ssh.v2-x")
+        for relative in ["tiles/{z}/{x}/{y}.pbf?k=a:b", "1http://h", "://h", "ht tp://h", "hé://h", "no-colon"] {
+            #expect(URLResolver.scheme(of: relative) == nil, "\(relative)")
+        }
+        #expect(URLResolver.isLocalFile("File:///x") && !URLResolver.isLocalFile("https://h/x"))
+    }
+
     @Test func fillsEveryTileToken() {
         #expect(TileURLTemplate("t/{z}/{x}/{y}{ratio}.pbf").url(for: tile) == "t/3/5/2.pbf")
         #expect(TileURLTemplate("t/{z}/{x}/{y}{ratio}.png").url(for: tile, pixelRatio: 2) == "t/3/5/2@2x.png")
