@@ -5,14 +5,16 @@ import NIOCore
 import NIOHTTP1
 import Synchronization
 
-/// The network backend: loads `http(s)` URLs with one shared AsyncHTTPClient.
+/// The network backend: loads `http://` URLs with mapsim's own HTTP/1.1 client (`PlainHTTPClient`)
+/// and `https://` ones — and the rare `http://` URL that needs a URL parser's care — with one shared
+/// AsyncHTTPClient.
 ///
 /// Requests are conditional when a cached copy is being revalidated (`If-None-Match` preferred,
-/// else `If-Modified-Since`), say `User-Agent: mapsim/<version>` and accept gzip. Answers are mapped
-/// by `HTTPResponseMapping`; DNS, connect, timeout and reset failures are `connection` errors, and a
-/// body over the size limit is an `other` error. The client, and the event loop threads under it,
-/// start with the first request: a run that never uses the network never starts them. Call
-/// `shutdown()` when done.
+/// else `If-Modified-Since`), say `User-Agent: mapsim/<version>` and accept gzip. Redirects are
+/// followed, up to 5 and never round a cycle. Answers are mapped by `HTTPResponseMapping`; DNS,
+/// connect, timeout and reset failures are `connection` errors, and a body over the size limit is
+/// an `other` error. The clients, and the event loop threads under them, start with the first
+/// request: a run that never uses the network never starts them. Call `shutdown()` when done.
 public final class HTTPResourceLoader: ResourceLoader {
     /// Network settings.
     public struct Options: Sendable {
@@ -52,12 +54,16 @@ public final class HTTPResourceLoader: ResourceLoader {
     public let options: Options
     /// When each exchange in flight must be over.
     private let deadlines = ExchangeDeadlines()
-    /// The client, once a request needed it, and whether `shutdown()` closed it.
+    /// AsyncHTTPClient, once a request needed it, and whether `shutdown()` closed it.
     private let started = Mutex<(client: HTTPClient?, isShutDown: Bool)>((nil, false))
+    /// The client of plain `http://` URLs.
+    private let plain: PlainHTTPClient
 
-    /// A loader; its client starts with the first request. Call `shutdown()` before releasing it.
+    /// A loader; its clients start with the first request. Call `shutdown()` before releasing it.
     public init(options: Options = Options()) {
         self.options = options
+        plain = PlainHTTPClient(connectTimeout: TimeAmount(options.connectTimeout), readTimeout: TimeAmount(options.readTimeout),
+                                maximumBodySize: options.maximumResponseSize)
     }
 
     /// The client, started on first use.
@@ -86,6 +92,7 @@ public final class HTTPResourceLoader: ResourceLoader {
     /// Closes every connection, if a request ever opened one; the loader answers nothing afterwards.
     public func shutdown() async throws {
         deadlines.stop()
+        plain.shutdown()
         guard let client = started.withLock({ state -> HTTPClient? in
             state.isShutDown = true
             return state.client
@@ -97,6 +104,7 @@ public final class HTTPResourceLoader: ResourceLoader {
     /// closes its client's connections, rather than leak them (which a debug build of
     /// AsyncHTTPClient stops the process for).
     deinit {
+        plain.shutdown()
         let (client, isShutDown) = started.withLock { ($0.client, $0.isShutDown) }
         guard let client, !isShutDown else { return }
         client.shutdown { _ in withExtendedLifetime(client) {} }
@@ -108,94 +116,130 @@ public final class HTTPResourceLoader: ResourceLoader {
     }
 
     public func load(_ resource: Resource) async -> Response {
-        let exchange: Exchange
-        switch begin(resource) {
-        case .success(let begun): exchange = begun
-        case .failure(let failure): return failure.response
-        }
-        do {
-            let response = try await withTaskCancellationHandler {
-                try await exchange.task.futureResult.get()
-            } onCancel: {
-                exchange.task.cancel()
+        let cancellation = ExchangeCancellation()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                cancellation.set(start(resource) { continuation.resume(returning: $0) })
             }
-            return answer(to: resource, .success(response), watch: exchange.watch)
-        } catch {
-            return answer(to: resource, .failure(error), watch: exchange.watch)
+        } onCancel: {
+            cancellation.cancel()
         }
     }
 
-    /// Hands the answer to `answer` from the client's event loop as it completes: no task, and no
-    /// hop to another thread, per load.
+    /// Hands the answer to `answer` from the event loop it arrives on: no task, and no hop to
+    /// another thread, per load.
     public func start(_ resource: Resource, answering answer: @escaping @Sendable (Response) -> Void) -> @Sendable () -> Void {
-        let exchange: Exchange
-        switch begin(resource) {
-        case .success(let begun): exchange = begun
-        case .failure(let failure):
-            answer(failure.response)
-            return {}
-        }
-        exchange.task.futureResult.whenComplete { result in
-            answer(self.answer(to: resource, result, watch: exchange.watch))
-        }
-        return { exchange.task.cancel() }
+        let cancellation = ExchangeCancellation()
+        let allowed = options.deadline.map { min($0, options.readTimeout + options.connectTimeout) } ?? options.readTimeout + options.connectTimeout
+        let watch = deadlines.watch(until: .now() + TimeAmount(allowed)) { cancellation.cancel() }
+        let load = Load(resource: resource, headers: headers(for: resource), watch: watch, cancellation: cancellation, answer: answer)
+        send(resource.url, load, after: [])
+        return { cancellation.cancel() }
     }
 
-    /// An exchange under way, and its place among the deadlines.
-    private struct Exchange {
-        let task: HTTPClient.Task<HTTPClient.Response>
+    /// One load under way: what it asks, its deadline's watch, how to give it up, and where its
+    /// answer goes.
+    private struct Load: Sendable {
+        let resource: Resource
+        let headers: [(name: String, value: String)]
         let watch: Int
+        let cancellation: ExchangeCancellation
+        let answer: @Sendable (Response) -> Void
     }
 
-    /// A request that could not be made, answered at once.
-    private struct Unsent: Error {
-        let response: Response
-    }
-
-    /// Sends the request for `resource`, watched by its deadline.
-    private func begin(_ resource: Resource) -> Result<Exchange, Unsent> {
-        var headers = HTTPHeaders()
-        headers.add(name: "User-Agent", value: options.userAgent)
+    /// The request's headers.
+    private func headers(for resource: Resource) -> [(name: String, value: String)] {
+        var headers = [(name: "User-Agent", value: options.userAgent)]
         if let range = resource.dataRange {
             // Byte ranges are of the stored bytes: no content coding, which would change them.
-            headers.add(name: "Range", value: "bytes=\(range.lowerBound)-" + (range.upperBound == .max ? "" : "\(range.upperBound)"))
+            headers.append((name: "Range", value: "bytes=\(range.lowerBound)-" + (range.upperBound == .max ? "" : "\(range.upperBound)")))
         } else {
-            headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+            headers.append((name: "Accept-Encoding", value: "gzip, deflate"))
         }
         if let etag = resource.prior?.etag {
-            headers.add(name: "If-None-Match", value: etag)
+            headers.append((name: "If-None-Match", value: etag))
         } else if let modified = resource.prior?.modified {
-            headers.add(name: "If-Modified-Since", value: modified.description)
+            headers.append((name: "If-Modified-Since", value: modified.description))
+        }
+        return headers
+    }
+
+    /// Sends `url` for `load`, `redirected` from the URLs before it: a plain `http://` URL with
+    /// mapsim's client, which leaves redirects to this loader, anything else with AsyncHTTPClient,
+    /// which follows them itself.
+    private func send(_ url: String, _ load: Load, after redirected: [String]) {
+        if let (target, path) = PlainHTTPClient.route(url) {
+            let exchange = plain.get(path, from: target, headers: load.headers) { result in
+                self.received(result.map { ($0.status, $0.headers.map { ($0.name, $0.value) }, $0.body) }, from: url, load, after: redirected)
+            }
+            load.cancellation.set { exchange.cancel() }
+            return
         }
         let request: HTTPClient.Request
         do {
-            request = try HTTPClient.Request(url: resource.url, method: .GET, headers: headers)
+            var headers = HTTPHeaders()
+            for (name, value) in load.headers { headers.add(name: name, value: value) }
+            request = try HTTPClient.Request(url: url, method: .GET, headers: headers)
         } catch {
-            return .failure(Unsent(response: Self.failure(error, url: resource.url, limit: options.maximumResponseSize)))
+            finish(load, .failure(error))
+            return
         }
         let task = client.execute(request: request, delegate: ResponseAccumulator(request: request, maxBodySize: options.maximumResponseSize))
-        let allowed = options.deadline.map { min($0, options.readTimeout + options.connectTimeout) } ?? options.readTimeout + options.connectTimeout
-        let watch = deadlines.watch(until: .now() + TimeAmount(allowed)) { task.cancel() }
-        return .success(Exchange(task: task, watch: watch))
+        load.cancellation.set { task.cancel() }
+        task.futureResult.whenComplete { result in
+            self.finish(load, result.map { response in
+                (Int(response.status.code), response.headers.map { ($0.name, $0.value) }, response.body.map { Array($0.readableBytesView) } ?? [])
+            })
+        }
     }
 
-    /// The `Response` for how an exchange ended; one past its deadline timed out.
-    private func answer(to resource: Resource, _ result: Result<HTTPClient.Response, any Error>, watch: Int) -> Response {
-        let inTime = deadlines.finish(watch)
+    /// Follows a redirect of a plain `http://` URL, as AsyncHTTPClient follows them (at most 5,
+    /// never back to a URL already asked), else finishes the load.
+    private func received(_ result: Result<(Int, [(name: String, value: String)], [UInt8]), any Error>, from url: String, _ load: Load, after redirected: [String]) {
+        guard case .success(let (status, headers, _)) = result, [301, 302, 303, 307, 308].contains(status),
+              let location = headers.last(where: { ASCIIBytes.equalsIgnoringCase($0.name.utf8, "location") })?.value else {
+            finish(load, result)
+            return
+        }
+        let next = URLResolver.resolve(location, against: url)
+        guard handles(next) else {
+            finish(load, result)
+            return
+        }
+        if redirected.count >= Self.maximumRedirects {
+            finish(load, .failure(HTTPClientError.redirectLimitReached))
+        } else if next == url || redirected.contains(next) {
+            finish(load, .failure(HTTPClientError.redirectCycleDetected))
+        } else {
+            send(next, load, after: redirected + [url])
+        }
+    }
+
+    /// Redirects followed at most, as AsyncHTTPClient's default.
+    private static let maximumRedirects = 5
+
+    /// Hands `load` its `Response`; one past its deadline timed out.
+    private func finish(_ load: Load, _ result: Result<(Int, [(name: String, value: String)], [UInt8]), any Error>) {
+        let inTime = deadlines.finish(load.watch)
         switch result {
-        case .success(let response):
-            return HTTPResponseMapping.response(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
-                                                body: response.body.map { Array($0.readableBytesView) } ?? [], for: resource, now: .now)
+        case .success(let (status, headers, body)):
+            load.answer(HTTPResponseMapping.response(status: status, headers: headers, body: body, for: load.resource, now: .now))
         case .failure(let error):
-            guard inTime else { return .failure(.connection, "\(resource.url) timed out", source: .network) }
-            return Self.failure(error, url: resource.url, limit: options.maximumResponseSize)
+            guard inTime else {
+                load.answer(.failure(.connection, "\(load.resource.url) timed out", source: .network))
+                return
+            }
+            load.answer(Self.failure(error, url: load.resource.url, limit: options.maximumResponseSize))
         }
     }
 
     /// A failed exchange as a `Response` with the right reason.
     static func failure(_ error: any Error, url: String, limit: Int) -> Response {
-        if error is ResponseAccumulator.ResponseTooBigError || String(describing: error).contains("DecompressionError") {
+        if error is ResponseAccumulator.ResponseTooBigError || error is PlainHTTPConnection.BodyTooLarge || String(describing: error).contains("DecompressionError") {
             return .failure(.other, "the response of \(url) is larger than the limit of \(limit) bytes", source: .network)
+        }
+        if let undecodable = error as? PlainHTTPConnection.UndecodableBody {
+            return .failure(.other, "the response of \(url) is not what it says: \(undecodable)", source: .network)
         }
         if let clientError = error as? HTTPClientError {
             switch clientError {
@@ -203,6 +247,8 @@ public final class HTTPResourceLoader: ResourceLoader {
             case .readTimeout: return .failure(.connection, "\(url) timed out", source: .network)
             case .remoteConnectionClosed: return .failure(.connection, "the server closed the connection of \(url)", source: .network)
             case .cancelled: return .failure(.other, "\(url) was cancelled", source: .network)
+            case .redirectLimitReached: return .failure(.other, "\(url) redirects more than \(maximumRedirects) times", source: .network)
+            case .redirectCycleDetected: return .failure(.other, "\(url) redirects round a cycle", source: .network)
             case .invalidURL, .emptyHost, .emptyScheme: return .failure(.other, "invalid URL \(url)", source: .network)
             default: return .failure(.other, "\(url): \(clientError)", source: .network)
             }

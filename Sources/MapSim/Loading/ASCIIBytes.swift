@@ -1,10 +1,10 @@
 /// Byte-level reading of the ASCII text of URLs and HTTP headers, for the per-request paths of
 /// a load and a download: no `Character`s (grapheme breaking), no lowercased copies, no
 /// Foundation searches. Non-ASCII bytes never match an ASCII letter, digit or sign.
-enum ASCIIBytes {
+public enum ASCIIBytes {
     /// Whether `text` begins with `prefix`, byte for byte: compared in place when both are stored
     /// contiguously, as native strings are.
-    static func hasPrefix(_ text: String, _ prefix: String) -> Bool {
+    @inlinable public static func hasPrefix(_ text: String, _ prefix: String) -> Bool {
         let compared = text.utf8.withContiguousStorageIfAvailable { text in
             prefix.utf8.withContiguousStorageIfAvailable { prefix in
                 prefix.count <= text.count && UnsafeBufferPointer(rebasing: text[..<prefix.count]).elementsEqual(prefix)
@@ -14,7 +14,7 @@ enum ASCIIBytes {
     }
 
     /// Whether `text` contains `needle`, byte for byte.
-    static func contains(_ text: String, _ needle: StaticString) -> Bool {
+    @inlinable public static func contains(_ text: String, _ needle: StaticString) -> Bool {
         needle.withUTF8Buffer { needle in
             guard let first = needle.first else { return true }
             var bytes = text.utf8[...]
@@ -28,19 +28,19 @@ enum ASCIIBytes {
     }
 
     /// `byte` as a lowercase ASCII letter when it is an uppercase one.
-    static func lowercased(_ byte: UInt8) -> UInt8 {
+    @inlinable public static func lowercased(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
     /// Whether `bytes` spell `lowercase` (a lowercase ASCII word) in any case.
-    static func equalsIgnoringCase(_ bytes: some Collection<UInt8>, _ lowercase: StaticString) -> Bool {
+    @inlinable public static func equalsIgnoringCase(_ bytes: some Collection<UInt8>, _ lowercase: StaticString) -> Bool {
         lowercase.withUTF8Buffer { wanted in
             bytes.count == wanted.count && zip(bytes, wanted).allSatisfy { lowercased($0) == $1 }
         }
     }
 
     /// `bytes` without spaces and tabs at either end.
-    static func trimmingBlanks<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> Bytes.SubSequence {
+    @inlinable public static func trimmingBlanks<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> Bytes.SubSequence {
         let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         let start = bytes.drop(while: isBlank)
         guard let last = start.lastIndex(where: { !isBlank($0) }) else { return start[start.startIndex..<start.startIndex] }
@@ -49,7 +49,7 @@ enum ASCIIBytes {
 
     /// A decimal integer with an optional sign, as `Int64(String)` reads one; nil for anything else
     /// (no digits, another byte, or too large).
-    static func integer(_ bytes: some Collection<UInt8>) -> Int64? {
+    @inlinable public static func integer(_ bytes: some Collection<UInt8>) -> Int64? {
         var digits = bytes[...]
         var negative = false
         if let sign = digits.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {

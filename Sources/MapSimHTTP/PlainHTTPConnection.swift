@@ -1,0 +1,153 @@
+import AsyncHTTPClient
+import MapSim
+import NIOCore
+import NIOHTTP1
+
+/// A `PlainHTTPClient` connection's handler: runs one exchange at a time on its event loop, keeps
+/// the body within the limit, fails an exchange the server goes silent on for the read timeout or
+/// closes under, and says when the connection is free again.
+final class PlainHTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    /// A body over the limit, as sent or as inflated.
+    struct BodyTooLarge: Error {}
+
+    /// A body whose content coding does not inflate.
+    struct UndecodableBody: Error, CustomStringConvertible {
+        let coding: String
+        let reason: String
+        var description: String { "its \(coding) body does not inflate: \(reason)" }
+    }
+
+    private struct Running {
+        let exchange: PlainHTTPExchange
+        /// Called once answered: whether the connection may carry another exchange.
+        let released: (Bool) -> Void
+        var head: HTTPResponseHead?
+        /// An informational answer (1xx) is under way, to be passed over.
+        var skippingInformational = false
+        var body = ByteBuffer()
+        var lastRead = NIODeadline.now()
+        var timeout: Scheduled<Void>?
+    }
+
+    private var context: ChannelHandlerContext?
+    private var running: Running?
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    /// Sends `exchange`'s request; `released` is told, once it is answered, whether the connection
+    /// may carry another. Runs on the connection's event loop.
+    func run(_ exchange: PlainHTTPExchange, released: @escaping (Bool) -> Void) {
+        guard let context, context.channel.isActive, running == nil else {
+            exchange.fail(HTTPClientError.remoteConnectionClosed)
+            return
+        }
+        guard exchange.attach(context.channel) else {
+            released(true)
+            return
+        }
+        running = Running(exchange: exchange, released: released)
+        scheduleTimeout(after: exchange.readTimeout, context: context)
+        context.write(wrapOutboundOut(.head(exchange.head)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // `running` is changed in place: a copy of it would copy the body at every part.
+        guard running != nil else { return }
+        running!.lastRead = .now()
+        switch unwrapInboundIn(data) {
+        case .head(let head) where (100..<200).contains(head.status.code) && head.status.code != 101:
+            running!.skippingInformational = true
+        case .head(let head):
+            running!.head = head
+        case .body(var part):
+            guard !running!.skippingInformational else { return }
+            guard running!.body.readableBytes + part.readableBytes <= running!.exchange.maximumBodySize else {
+                fail(BodyTooLarge(), context: context)
+                return
+            }
+            running!.body.writeBuffer(&part)
+        case .end:
+            guard !running!.skippingInformational else {
+                running!.skippingInformational = false
+                return
+            }
+            let answered = running!
+            running = nil
+            answered.timeout?.cancel()
+            finish(answered, context: context)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        fail(HTTPClientError.remoteConnectionClosed, context: context)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A body cut short by the server closing is the server closing the connection.
+        fail(error as? HTTPParserError == .invalidEOFState ? HTTPClientError.remoteConnectionClosed : error, context: context)
+        context.close(promise: nil)
+    }
+
+    /// Hands the answer on, after the connection is free again (or closed, when the server does not
+    /// keep it alive).
+    private func finish(_ exchange: Running, context: ChannelHandlerContext) {
+        guard let head = exchange.head else {
+            exchange.exchange.fail(HTTPClientError.remoteConnectionClosed)
+            context.close(promise: nil)
+            return
+        }
+        let keptAlive = head.isKeepAlive
+        if !keptAlive { context.close(promise: nil) }
+        exchange.released(keptAlive)
+        let sent = Array(exchange.body.readableBytesView)
+        guard let coding = head.headers.first(name: "content-encoding").map({ ASCIIBytes.trimmingBlanks($0.utf8) }),
+              ASCIIBytes.equalsIgnoringCase(coding, "gzip") || ASCIIBytes.equalsIgnoringCase(coding, "x-gzip") || ASCIIBytes.equalsIgnoringCase(coding, "deflate") else {
+            exchange.exchange.succeed(PlainHTTPClient.Answer(status: Int(head.status.code), headers: head.headers, body: sent))
+            return
+        }
+        guard !sent.isEmpty else {
+            exchange.exchange.succeed(PlainHTTPClient.Answer(status: Int(head.status.code), headers: head.headers, body: sent))
+            return
+        }
+        do {
+            let body = try ZlibCodec.inflate(sent, limit: exchange.exchange.maximumBodySize)
+            exchange.exchange.succeed(PlainHTTPClient.Answer(status: Int(head.status.code), headers: head.headers, body: body))
+        } catch {
+            exchange.exchange.fail(error.code == .tooLarge ? BodyTooLarge() as any Error : UndecodableBody(coding: String(Substring(coding)), reason: error.reason))
+        }
+    }
+
+    /// Ends the exchange under way, if any, with `error`, and closes the connection.
+    private func fail(_ error: any Error, context: ChannelHandlerContext) {
+        guard let current = running else { return }
+        running = nil
+        current.timeout?.cancel()
+        current.exchange.fail(error)
+        context.close(promise: nil)
+    }
+
+    /// Fails the exchange when the server has been silent for the read timeout: one timer per
+    /// exchange, set again for what is left of the timeout when something came since.
+    private func scheduleTimeout(after delay: TimeAmount, context: ChannelHandlerContext) {
+        running?.timeout = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
+            guard let current = running, let context = self.context else { return }
+            let silent = NIODeadline.now() - current.lastRead
+            if silent >= current.exchange.readTimeout {
+                fail(HTTPClientError.readTimeout, context: context)
+            } else {
+                scheduleTimeout(after: current.exchange.readTimeout - silent, context: context)
+            }
+        }
+    }
+}
