@@ -98,7 +98,7 @@ final class PlainHTTPClient: Sendable {
         if isShutDown {
             exchange.fail(HTTPClientError.alreadyShutdown)
         } else if let connection {
-            send(exchange, on: connection, target: target)
+            send(exchange, on: connection, target: target, isNew: false)
         } else {
             connect(to: target, for: exchange)
         }
@@ -128,7 +128,7 @@ final class PlainHTTPClient: Sendable {
             .connect(host: target.host, port: target.port)
         connected.whenComplete { result in
             switch result {
-            case .success(let channel): self.send(exchange, on: channel, target: target)
+            case .success(let channel): self.send(exchange, on: channel, target: target, isNew: true)
             case .failure(ChannelError.connectTimeout): exchange.fail(HTTPClientError.connectTimeout)
             case .failure(let error): exchange.fail(error)
             }
@@ -136,19 +136,24 @@ final class PlainHTTPClient: Sendable {
     }
 
     /// Runs `exchange` on `channel`; once answered, a connection the server keeps alive is free again.
-    private func send(_ exchange: PlainHTTPExchange, on channel: any Channel, target: Target) {
+    /// A free connection found closed by then is replaced by a new one; a new one closed at once
+    /// fails the exchange.
+    private func send(_ exchange: PlainHTTPExchange, on channel: any Channel, target: Target, isNew: Bool) {
         channel.eventLoop.execute {
-            guard let connection = try? channel.pipeline.syncOperations.handler(type: PlainHTTPConnection.self) else {
-                exchange.fail(HTTPClientError.remoteConnectionClosed)
-                return
-            }
-            connection.run(exchange) { keptAlive in
+            let connection = try? channel.pipeline.syncOperations.handler(type: PlainHTTPConnection.self)
+            let sent = connection?.run(exchange) { keptAlive in
                 guard keptAlive else { return }
                 let isShutDown = self.free.withLock { state in
                     if !state.isShutDown { state.connections[target, default: []].append(channel) }
                     return state.isShutDown
                 }
                 if isShutDown { channel.close(promise: nil) }
+            }
+            guard sent != true else { return }
+            if isNew {
+                exchange.fail(HTTPClientError.remoteConnectionClosed)
+            } else {
+                self.connect(to: target, for: exchange)
             }
         }
     }

@@ -44,25 +44,29 @@ final class PlainHTTPConnection: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     /// Sends `exchange`'s request; `released` is told, once it is answered, whether the connection
-    /// may carry another. Runs on the connection's event loop.
-    func run(_ exchange: PlainHTTPExchange, released: @escaping (Bool) -> Void) {
-        guard let context, context.channel.isActive, running == nil else {
-            exchange.fail(HTTPClientError.remoteConnectionClosed)
-            return
-        }
+    /// may carry another. Runs on the connection's event loop, after whatever it was reading: false,
+    /// and nothing sent, when the connection has closed since (the server's doing, or an answer no
+    /// request asked for).
+    func run(_ exchange: PlainHTTPExchange, released: @escaping (Bool) -> Void) -> Bool {
+        guard let context, context.channel.isActive, running == nil else { return false }
         guard exchange.attach(context.channel) else {
             released(true)
-            return
+            return true
         }
         running = Running(exchange: exchange, released: released)
         scheduleTimeout(after: exchange.readTimeout, context: context)
         context.write(wrapOutboundOut(.head(exchange.head)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        return true
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // `running` is changed in place: a copy of it would copy the body at every part.
-        guard running != nil else { return }
+        guard running != nil else {
+            // An answer no request asked for: the connection carries no other.
+            context.close(promise: nil)
+            return
+        }
         running!.lastRead = .now()
         switch unwrapInboundIn(data) {
         case .head(let head) where (100..<200).contains(head.status.code) && head.status.code != 101:
@@ -107,9 +111,8 @@ final class PlainHTTPConnection: ChannelInboundHandler, RemovableChannelHandler 
             context.close(promise: nil)
             return
         }
-        let keptAlive = head.isKeepAlive
-        if !keptAlive { context.close(promise: nil) }
-        exchange.released(keptAlive)
+        if !head.isKeepAlive { context.close(promise: nil) }
+        exchange.released(head.isKeepAlive)
         let sent = Array(exchange.body.readableBytesView)
         guard let coding = head.headers.first(name: "content-encoding").map({ ASCIIBytes.trimmingBlanks($0.utf8) }),
               ASCIIBytes.equalsIgnoringCase(coding, "gzip") || ASCIIBytes.equalsIgnoringCase(coding, "x-gzip") || ASCIIBytes.equalsIgnoringCase(coding, "deflate") else {

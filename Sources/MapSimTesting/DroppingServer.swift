@@ -36,7 +36,12 @@ public final class DroppingServer: @unchecked Sendable {
         thread = Thread {
             while true {
                 let client = accept(descriptor, nil, nil)
-                if client < 0 { return }
+                if client < 0 {
+                    // Closed here, not by `stop()`: a number closed there could be another
+                    // server's socket before this thread is back in `accept`.
+                    close(descriptor)
+                    return
+                }
                 switch behaviour {
                 case .drop:
                     var buffer = [UInt8](repeating: 0, count: 4096)
@@ -63,7 +68,6 @@ public final class DroppingServer: @unchecked Sendable {
     /// Stops listening, and closes the connections it held.
     public func stop() {
         shutdown(socketDescriptor, Int32(SHUT_RDWR))
-        close(socketDescriptor)
         for client in held.clients.withLock({ clients in defer { clients = [] }; return clients }) { close(client) }
     }
 }

@@ -30,10 +30,26 @@ struct PlainHTTPClientTests {
             .init("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nef"),
         ])
         let loader = HTTPResourceLoader()
-        #expect(await load("/1", from: server, loader: loader).data == Array("ab".utf8))
+        let first = await load("/1", from: server, loader: loader)
+        #expect(first.data == Array("ab".utf8), "\(String(describing: first.error))")
         #expect(await load("/2", from: server, loader: loader).data == Array("cd".utf8))
         #expect(await load("/3", from: server, loader: loader).data == Array("ef".utf8))
         #expect(server.requestLines == ["GET /1 HTTP/1.1", "GET /2 HTTP/1.1", "GET /3 HTTP/1.1"])
+        #expect(server.connections == 2)
+        try await loader.shutdown()
+        server.stop()
+    }
+
+    /// A second answer to one request is not taken for the answer to the next: the connection it
+    /// came on carries no other request.
+    @Test func anAnswerNoRequestAskedForClosesItsConnection() async throws {
+        let server = try ScriptedHTTPServer([
+            .init("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nabHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nzz"),
+            .init("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\ncd"),
+        ])
+        let loader = HTTPResourceLoader()
+        #expect(await load("/1", from: server, loader: loader).data == Array("ab".utf8))
+        #expect(await load("/2", from: server, loader: loader).data == Array("cd".utf8))
         #expect(server.connections == 2)
         try await loader.shutdown()
         server.stop()

@@ -47,7 +47,12 @@ final class ScriptedHTTPServer: Sendable {
         Thread { [self] in
             while true {
                 let client = accept(descriptor, nil, nil)
-                if client < 0 { return }
+                if client < 0 {
+                    // Closed here, not by `stop()`: a number closed there could be another
+                    // server's socket before this thread is back in `accept`.
+                    close(descriptor)
+                    return
+                }
                 state.withLock { state in
                     state.connections += 1
                     state.clients.append(client)
@@ -65,7 +70,6 @@ final class ScriptedHTTPServer: Sendable {
     /// Stops listening and closes every connection.
     func stop() {
         shutdown(descriptor, Int32(SHUT_RDWR))
-        close(descriptor)
         state.withLock { state in
             for client in state.clients { shutdown(client, Int32(SHUT_RDWR)) }
         }
