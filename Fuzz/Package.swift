@@ -26,8 +26,10 @@ let package = Package(
                 .product(name: "MapSimCache", package: "mapsim"),
                 .product(name: "MapSimArchives", package: "mapsim"),
                 .product(name: "MapSimServe", package: "mapsim"),
+                .product(name: "MapSimHTTP", package: "mapsim"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),

@@ -140,8 +140,8 @@ final class PlainHTTPClient: Sendable {
     /// fails the exchange.
     private func send(_ exchange: PlainHTTPExchange, on channel: any Channel, target: Target, isNew: Bool) {
         channel.eventLoop.execute {
-            let connection = try? channel.pipeline.syncOperations.handler(type: PlainHTTPConnection.self)
-            let sent = connection?.run(exchange) { keptAlive in
+            let context = try? channel.pipeline.syncOperations.context(handlerType: PlainHTTPConnection.self)
+            let sent = (context?.handler as? PlainHTTPConnection)?.run(exchange, in: context!) { keptAlive in
                 guard keptAlive else { return }
                 let isShutDown = self.free.withLock { state in
                     if !state.isShutDown { state.connections[target, default: []].append(channel) }

@@ -32,23 +32,16 @@ final class PlainHTTPConnection: ChannelInboundHandler, RemovableChannelHandler 
         var timeout: Scheduled<Void>?
     }
 
-    private var context: ChannelHandlerContext?
+    /// The exchange under way. The handler keeps no context of its own: one would hold the
+    /// pipeline that holds the handler.
     private var running: Running?
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        self.context = context
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        self.context = nil
-    }
 
     /// Sends `exchange`'s request; `released` is told, once it is answered, whether the connection
     /// may carry another. Runs on the connection's event loop, after whatever it was reading: false,
     /// and nothing sent, when the connection has closed since (the server's doing, or an answer no
     /// request asked for).
-    func run(_ exchange: PlainHTTPExchange, released: @escaping (Bool) -> Void) -> Bool {
-        guard let context, context.channel.isActive, running == nil else { return false }
+    func run(_ exchange: PlainHTTPExchange, in context: ChannelHandlerContext, released: @escaping (Bool) -> Void) -> Bool {
+        guard context.channel.isActive, running == nil else { return false }
         guard exchange.attach(context.channel) else {
             released(true)
             return true
@@ -143,8 +136,9 @@ final class PlainHTTPConnection: ChannelInboundHandler, RemovableChannelHandler 
     /// Fails the exchange when the server has been silent for the read timeout: one timer per
     /// exchange, set again for what is left of the timeout when something came since.
     private func scheduleTimeout(after delay: TimeAmount, context: ChannelHandlerContext) {
+        // The timer holds the context until it fires or is cancelled, which every exchange's end does.
         running?.timeout = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
-            guard let current = running, let context = self.context else { return }
+            guard let current = running else { return }
             let silent = NIODeadline.now() - current.lastRead
             if silent >= current.exchange.readTimeout {
                 fail(HTTPClientError.readTimeout, context: context)

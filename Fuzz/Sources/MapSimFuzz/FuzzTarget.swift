@@ -5,12 +5,14 @@ import MapSimArchives
 import MapSimCache
 import MapSimContent
 import MapSimJSON
+@testable import MapSimHTTP
 @testable import MapSimLive
 @testable import MapSimServe
 import MapSimStyle
 import MapSimTrace
 import NIOCore
 import NIOEmbedded
+import NIOHTTP1
 import NIOWebSocket
 import Synchronization
 
@@ -21,7 +23,7 @@ enum FuzzTarget: String, CaseIterable {
     case scenario, traceYAML = "trace-yaml", traceJSONLines = "trace-json-lines"
     case contentManifest = "content-manifest", contentPackage = "content-package"
     case offlineDatabase = "offline-database", regionDefinition = "region-definition", mbtiles, pmtiles
-    case serveRequest = "serve-request", measure
+    case serveRequest = "serve-request", httpAnswer = "http-answer", measure
 
     /// The target `MAPSIM_FUZZ_TARGET` names.
     static let selected: FuzzTarget = {
@@ -89,7 +91,9 @@ enum FuzzTarget: String, CaseIterable {
                                                   WebSocketFeedHandler(report: WebSocketConnectionReport(events: continuation), maximumMessageSize: 1 << 20)]
             try? channel.pipeline.syncOperations.addHandlers(handlers)
             try? channel.writeInbound(ByteBuffer(bytes: bytes))
-            _ = try? channel.finish()
+            _ = try? channel.finish(acceptAlreadyClosed: true)
+        case .httpAnswer:
+            Self.answerTwoRequests(with: bytes)
         case .liveUpdate:
             _ = try? LiveUpdate(topic: LiveTopic(dataset: "d", venue: "v", building: "b", floor: "f", room: "r", location: "l", domainType: "t"), payload: bytes)
         case .topic:
@@ -157,6 +161,32 @@ enum FuzzTarget: String, CaseIterable {
             _ = FileAnswer.answer(method: "GET", requestHeaders: headers, content: Array(bytes.prefix(64)), contentType: "application/x-protobuf",
                                   etag: "\"e\"", modified: HTTPDate(secondsSince1970: 1_767_225_600), maxAge: 60)
         }
+    }
+
+    /// What a server sends to the plain HTTP client, through NIO's HTTP decoder and mapsim's
+    /// connection handler: the bytes answer a request and, when the connection is free again, the
+    /// next one; traps unless every request's answer came exactly once by the time the connection
+    /// is closed.
+    private static func answerTwoRequests(with bytes: [UInt8]) {
+        let channel = EmbeddedChannel()
+        try? channel.pipeline.syncOperations.addHTTPClientHandlers()
+        try? channel.pipeline.syncOperations.addHandler(PlainHTTPConnection())
+        _ = try? channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
+        let answers = Mutex((sent: 0, answered: 0))
+        for path in ["/a", "/b"] {
+            let exchange = PlainHTTPExchange(head: HTTPRequestHead(version: .http1_1, method: .GET, uri: path), readTimeout: .seconds(30),
+                                             maximumBodySize: 1 << 16) { _ in answers.withLock { $0.answered += 1 } }
+            let free = Mutex(false)
+            guard let context = try? channel.pipeline.syncOperations.context(handlerType: PlainHTTPConnection.self),
+                  let connection = context.handler as? PlainHTTPConnection,
+                  connection.run(exchange, in: context, released: { keptAlive in free.withLock { $0 = keptAlive } }) else { break }
+            answers.withLock { $0.sent += 1 }
+            try? channel.writeInbound(ByteBuffer(bytes: bytes))
+            guard free.withLock({ $0 }) else { break }
+        }
+        _ = try? channel.finish(acceptAlreadyClosed: true)
+        let (sent, answered) = answers.withLock { ($0.sent, $0.answered) }
+        precondition(sent == answered, "\(sent) requests, \(answered) answers")
     }
 
     /// What is made of a trace read: its report page (rows, tiles, critical path) and its Perfetto export.
