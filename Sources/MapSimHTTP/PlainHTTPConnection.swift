@@ -107,20 +107,13 @@ final class PlainHTTPConnection: ChannelInboundHandler, RemovableChannelHandler 
         if !head.isKeepAlive { context.close(promise: nil) }
         exchange.released(head.isKeepAlive)
         let sent = Array(exchange.body.readableBytesView)
-        guard let coding = head.headers.first(name: "content-encoding").map({ ASCIIBytes.trimmingBlanks($0.utf8) }),
-              ASCIIBytes.equalsIgnoringCase(coding, "gzip") || ASCIIBytes.equalsIgnoringCase(coding, "x-gzip") || ASCIIBytes.equalsIgnoringCase(coding, "deflate") else {
-            exchange.exchange.succeed(PlainHTTPClient.Answer(status: Int(head.status.code), headers: head.headers, body: sent))
-            return
-        }
-        guard !sent.isEmpty else {
-            exchange.exchange.succeed(PlainHTTPClient.Answer(status: Int(head.status.code), headers: head.headers, body: sent))
-            return
-        }
+        let coding = head.headers.first(name: "content-encoding").map { ASCIIBytes.trimmingBlanks($0.utf8) }
+        let isDeflated = coding.map { ASCIIBytes.equalsIgnoringCase($0, "gzip") || ASCIIBytes.equalsIgnoringCase($0, "x-gzip") || ASCIIBytes.equalsIgnoringCase($0, "deflate") } ?? false
         do {
-            let body = try ZlibCodec.inflate(sent, limit: exchange.exchange.maximumBodySize)
+            let body = try isDeflated && !sent.isEmpty ? ZlibCodec.inflate(sent, limit: exchange.exchange.maximumBodySize) : sent
             exchange.exchange.succeed(PlainHTTPClient.Answer(status: Int(head.status.code), headers: head.headers, body: body))
         } catch {
-            exchange.exchange.fail(error.code == .tooLarge ? BodyTooLarge() as any Error : UndecodableBody(coding: String(Substring(coding)), reason: error.reason))
+            exchange.exchange.fail(error.code == .tooLarge ? BodyTooLarge() as any Error : UndecodableBody(coding: coding.map { String(Substring($0)) } ?? "", reason: error.reason))
         }
     }
 
