@@ -7,8 +7,8 @@ public enum HTTPResponseMapping {
     /// `now` is the wall-clock time the answer arrived, for `Retry-After` given in seconds.
     public static func response(status: Int, headers: [(name: String, value: String)], body: [UInt8],
                                 for resource: Resource, now: HTTPDate) -> Response {
-        func header(_ name: String) -> String? {
-            headers.last { isNamed($0.name, name) }?.value
+        func header(_ name: StaticString) -> String? {
+            headers.last { ASCIIBytes.equalsIgnoringCase($0.name.utf8, name) }?.value
         }
         var response = Response(source: .network)
         response.etag = header("etag")
@@ -49,13 +49,6 @@ public enum HTTPResponseMapping {
             response.error = .init(reason: .other, message: "HTTP \(status): \(url)")
         }
         return response
-    }
-
-    /// Whether a header's `name` is `lowercase`, a lowercase ASCII name, in any case: compared byte
-    /// by byte, with no lowercased copy made.
-    private static func isNamed(_ name: String, _ lowercase: String) -> Bool {
-        name.utf8.count == lowercase.utf8.count
-            && zip(name.utf8, lowercase.utf8).allSatisfy { byte, wanted in (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == wanted }
     }
 
     /// Bytes `range` of a whole body: fewer when the body ends inside it, none past its end.
