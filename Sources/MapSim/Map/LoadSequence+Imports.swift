@@ -186,6 +186,14 @@ extension LoadSequence {
 
     /// Reads the style of the import at `index` and loads its parts, then its own imports.
     private mutating func parseImport(_ index: Int, _ json: ImportedJSON) -> [Action] {
+        let scope = load.imports[index].scope
+        var warnings: [Action] = []
+        // Checked first, as the root is; an inline import was checked with the style that holds it.
+        if case .bytes(let bytes) = json {
+            let check = validationCheck(of: bytes, scope: scope)
+            if let refusal = check.refusal { return failImport(index, "its style does not load: \(refusal)") }
+            warnings = check.warnings
+        }
         let style: Style
         do {
             switch json {
@@ -194,14 +202,6 @@ extension LoadSequence {
             }
         } catch {
             return failImport(index, "its style does not load: \(error)")
-        }
-        let scope = load.imports[index].scope
-        var warnings: [Action] = []
-        // An inline import was checked with the style that holds it.
-        if case .bytes(let bytes) = json {
-            let check = validationCheck(of: bytes, scope: scope)
-            if let refusal = check.refusal { return failImport(index, "its style does not load: \(refusal)") }
-            warnings = check.warnings
         }
         var config = load.imports[index].importConfig
         for (name, value) in style.configDefaults.members where config[name] == nil { config[name] = value }

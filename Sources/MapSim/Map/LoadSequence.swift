@@ -278,13 +278,13 @@ struct LoadSequence: StateMachine {
     }
 
     /// What the engine's check of a style it loads says of `bytes` (`Engine.validatesStyles`): what
-    /// it refuses, every error in the order the check finds them (nil when it loads), and its
-    /// warnings — an unknown property, for Mapbox — which the engine only logs, as `style-warning`s
-    /// in `scope`.
+    /// it refuses, every error in the order the check finds them (nil when it loads, or when the
+    /// bytes are not JSON, which the engine never gets as far as checking), and its warnings — an
+    /// unknown property, for Mapbox — which the engine only logs, as `style-warning`s in `scope`.
     func validationCheck(of bytes: [UInt8], scope: StyleScope = .root) -> (refusal: String?, warnings: [Action]) {
         guard options.engine.validatesStyles else { return (nil, []) }
         let diagnostics = StyleValidator.validate(bytes, flavor: options.engine.flavor)
-        let errors = diagnostics.filter { !$0.isWarning && !$0.engineLoadsAnyway }
+        let errors = diagnostics.filter { !$0.isWarning && !$0.engineLoadsAnyway && !$0.isParseError }
         let warnings = diagnostics.filter(\.engineLoadsAnyway).map { Action.emit(.styleWarning(StyleWarning(message: $0.message, scope: scope))) }
         return (errors.isEmpty ? nil : errors.map(\.message).joined(separator: "; "), warnings)
     }
@@ -295,15 +295,17 @@ struct LoadSequence: StateMachine {
     }
 
     private mutating func parseStyle(_ data: [UInt8]) -> [Action] {
+        // GL JS checks a style before it builds one of it: what the check refuses is what it says,
+        // even where mapsim's reading of the style would stop at one of those errors.
+        let check = validationCheck(of: data)
+        if let refusal = check.refusal {
+            return fail("the style \(styleURL ?? "JSON") does not load: \(refusal)")
+        }
         var parsed: Style
         do {
             parsed = try Style.parse(data, flavor: options.engine.flavor)
         } catch {
             return fail("failed to parse the style \(styleURL ?? "JSON"): \(error)")
-        }
-        let check = validationCheck(of: data)
-        if let refusal = check.refusal {
-            return fail("the style \(styleURL ?? "JSON") does not load: \(refusal)")
         }
         // A Mapbox style meant to be imported loads as the import `basemap` of an empty style.
         if options.engine.imports != nil && parsed.loadsAsImport, let document = try? JSONParser.parse(data) {

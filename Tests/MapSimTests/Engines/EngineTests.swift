@@ -67,6 +67,26 @@ struct EngineTests {
         }
     }
 
+    @Test func glJSSaysWhatItsCheckRefusesEvenWhereTheStyleDoesNotReadAtAll() async throws {
+        // Mapbox GL JS 3.0.1 in Chromium, through mapsim serve: one request, these three errors in
+        // this order (a layer type it does not know, before the missing source-layer mapsim's
+        // reader stops at); MapLibre Native has no check, and fails on what its reader finds.
+        let style = #"{"version": 8, "sources": {"t": {"type": "vector", "tiles": ["https://t/{z}/{x}/{y}.pbf"]}}, "layers": [{"id": "c", "type": "clip", "source": "t", "source-layer": "parks"}, {"id": "rp", "type": "raster-particle", "source": "t"}]}"#
+        let loader = try EveryTile(style: style)
+        let (recorder, outcome) = await Self.loadAtZoomTwo(loader, engine: .mapboxGLJS)
+        guard case .styleFailed = outcome else { Issue.record("\(outcome)"); return }
+        let types = "[fill, line, symbol, circle, heatmap, fill-extrusion, raster, hillshade, model, background, sky, slot]"
+        #expect(recorder.payloads(of: MapEvents.mapLoadingError).map(\.message) == [
+            "the style https://t/style.json does not load: layers[0].type: expected one of \(types), \"clip\" found; "
+                + "layers[1]: layer \"rp\" must specify a \"source-layer\"; layers[1].type: expected one of \(types), \"raster-particle\" found",
+        ])
+        let native = try EveryTile(style: style)
+        let (nativeRecorder, _) = await Self.loadAtZoomTwo(native, engine: .maplibreNative)
+        let nativeErrors = nativeRecorder.payloads(of: MapEvents.mapLoadingError).map(\.message)
+        #expect(nativeErrors.count == 1 && nativeErrors[0].hasPrefix("failed to parse the style https://t/style.json: "), "\(nativeErrors)")
+        #expect(loader.requested.withLock { $0 } == ["https://t/style.json"])
+    }
+
     @Test func nativePrefetchesTheViewDeltaZoomsBelowAsItsOwnTestSays() async throws {
         // MapLibre Native's Map.PrefetchTiles: nine ideal tiles and one prefetched, at the delta below.
         #expect(try await tileZooms(at: 12, engine: .maplibreNative) == [9] + Array(repeating: 13, count: 9))
