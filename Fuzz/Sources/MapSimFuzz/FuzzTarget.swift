@@ -44,6 +44,13 @@ enum FuzzTarget: String, CaseIterable {
     /// The templates a served style's requests are classified by.
     private static let servedTemplates = [URLTemplatePattern("glyphs/{fontstack}/{range}.pbf"), URLTemplatePattern("tiles/{z}/{x}/{y}{ratio}.pbf")]
 
+    /// A request for bytes 16 to 47 of an archive, as a PMTiles read asks.
+    private static let rangeRequest: Resource = {
+        var resource = Resource(url: "http://127.0.0.1:38043/tiles/city.pmtiles", kind: .source)
+        resource.dataRange = 16...47
+        return resource
+    }()
+
     private static let packageKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: Data(repeating: 7, count: 32)).publicKey
 
     /// Reads `bytes` as this target's format.
@@ -166,7 +173,8 @@ enum FuzzTarget: String, CaseIterable {
     /// What a server sends to the plain HTTP client, through NIO's HTTP decoder and mapsim's
     /// connection handler: the bytes answer a request and, when the connection is free again, the
     /// next one; traps unless every request's answer came exactly once by the time the connection
-    /// is closed.
+    /// is closed. Each answer is then read as the loader reads it (its status, `Cache-Control`,
+    /// dates, `Retry-After`, `Content-Range` against a byte range asked, and where it redirects to).
     private static func answerTwoRequests(with bytes: [UInt8]) {
         let channel = EmbeddedChannel()
         try? channel.pipeline.syncOperations.addHTTPClientHandlers()
@@ -175,7 +183,13 @@ enum FuzzTarget: String, CaseIterable {
         let answers = Mutex((sent: 0, answered: 0))
         for path in ["/a", "/b"] {
             let exchange = PlainHTTPExchange(head: HTTPRequestHead(version: .http1_1, method: .GET, uri: path), readTimeout: .seconds(30),
-                                             maximumBodySize: 1 << 16) { _ in answers.withLock { $0.answered += 1 } }
+                                             maximumBodySize: 1 << 16) { result in
+                answers.withLock { $0.answered += 1 }
+                guard case .success(let answer) = result else { return }
+                let headers = answer.headers.map { (name: $0.name, value: $0.value) }
+                _ = HTTPResponseMapping.response(status: answer.status, headers: headers, body: answer.body, for: Self.rangeRequest, now: HTTPDate(secondsSince1970: 1_767_225_600))
+                if let location = answer.headers.first(name: "location") { _ = URLResolver.resolve(location, against: Self.rangeRequest.url) }
+            }
             let free = Mutex(false)
             guard let context = try? channel.pipeline.syncOperations.context(handlerType: PlainHTTPConnection.self),
                   let connection = context.handler as? PlainHTTPConnection,
