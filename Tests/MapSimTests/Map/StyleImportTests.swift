@@ -190,6 +190,21 @@ struct StyleImportTests {
         #expect(Self.requests(sdk).count { $0.request.kind == .style } == 2)
     }
 
+    @Test func anImportedStyleIsNamedByEveryErrorOfGLJSsCheckNotByTheFirstThingMapsimCannotRead() async throws {
+        // A raster-particle layer with no source-layer (a layer type 3.0.1 does not know): mapsim's
+        // reader stops at the missing source-layer, GL JS's check finds both, in this order.
+        let layers = #"[{"id": "rp", "type": "raster-particle", "source": "city"}]"#
+        let fixture = try Self.folder(["root.json": Self.style(imports: #"[{"id": "a", "url": "a.json"}]"#),
+                                       "a.json": Self.style(sources: Self.city, layers: layers)])
+        let (_, recorder, outcome) = await Self.load(fixture, engine: .mapboxGLJS)
+        guard case .timedOut = outcome else { Issue.record("a refused import keeps GL JS from going idle: \(outcome)"); return }
+        let errors = recorder.payloads(of: MapEvents.mapLoadingError).map(\.message)
+        let types = "[fill, line, symbol, circle, heatmap, fill-extrusion, raster, hillshade, model, background, sky, slot]"
+        #expect(errors.count == 1 && errors[0].hasPrefix("import a") && errors[0].hasSuffix(
+            #"its style does not load: layers[0]: layer "rp" must specify a "source-layer"; layers[0].type: expected one of \#(types), "raster-particle" found"#), "\(errors)")
+        #expect(Self.requests(recorder).map(\.request.kind) == [.style, .style])
+    }
+
     @Test func mapboxGLJSChecksEachImportedStyleAsItArrivesAndLoadsNoneOfARefusedOnesParts() async throws {
         // Mapbox GL JS 3.0.1 checks every style it loads against its spec: an import with an array
         // of sprites (MapLibre's, not 3.0.1's) is refused, named by its chain, and nothing of it is
