@@ -188,7 +188,7 @@ enum FuzzTarget: String, CaseIterable {
                 guard case .success(let answer) = result else { return }
                 let headers = answer.headers.map { (name: $0.name, value: $0.value) }
                 _ = HTTPResponseMapping.response(status: answer.status, headers: headers, body: answer.body, for: Self.rangeRequest, now: HTTPDate(secondsSince1970: 1_767_225_600))
-                if let location = answer.headers.first(name: "location") { _ = URLResolver.resolve(location, against: Self.rangeRequest.url) }
+                if let location = answer.headers["location"].last { _ = URLResolver.resolve(location, against: Self.rangeRequest.url) }
             }
             let free = Mutex(false)
             guard let context = try? channel.pipeline.syncOperations.context(handlerType: PlainHTTPConnection.self),
