@@ -7,7 +7,8 @@ style is validated --runs times for the wall time and --runs times under GNU tim
 resident memory (after one warm-up run), and the medians are printed.
 
     python3 Benchmarks/whole-process.py [--binary PATH] [--runs N] [--json] [STYLE ...]
-    python3 Benchmarks/whole-process.py --load [--binary PATH ...] [--pymgl PYTHON] [--runs N] [--json]
+    python3 Benchmarks/whole-process.py --load [STYLE] [--center LON,LAT] [--zoom Z] [--bearing B] [--pitch P]
+                                        [--binary PATH ...] [--pymgl PYTHON] [--runs N] [--json]
 
 Without --binary it builds the release binary with scripts/build-release first. Without styles it
 measures Benchmarks/Fixtures/large-style.json and styles/sample/style.json.
@@ -18,11 +19,12 @@ is there and node is on PATH), each round also runs `node gl-style-validate.cjs 
 so the two are paired run by run, and the ratio of the medians is printed — issue 49's goal is 0.03.
 --validator none leaves it out.
 
---load measures a whole `mapsim load file:///.../style.json --no-cache --mode still --quiet` of the
-sample style instead — a copy whose URLs are all made absolute `file://` URLs, as MapLibre Native
-needs — and, given a Python with pymgl (--pymgl, else ./.venv-mln/bin/python when it imports pymgl),
-MapLibre Native rendering the same view (512x512 at the style's centre and zoom) in a Python process
-of its own, paired run by run in one measurement: each round runs every binary and pymgl once, in
+--load measures a whole `mapsim load file:///.../style.json --no-cache --mode still --quiet` of
+STYLE (the sample style unless given) instead — a copy of its folder whose style and TileJSON files
+name every resource by an absolute `file://` URL, as MapLibre Native needs — and, given a Python with
+pymgl (--pymgl, else ./.venv-mln/bin/python when it imports pymgl), MapLibre Native rendering the
+same view (512x512 at the style's centre, zoom, bearing and pitch, each overridden by --center,
+--zoom, --bearing and --pitch) in a Python process of its own, paired run by run in one measurement: each round runs every binary and pymgl once, in
 turn, and the medians and each binary's ratio to pymgl are printed. --binary may be given more than
 once (the plain release build and scripts/build-release's static one, say).
 
@@ -154,29 +156,45 @@ def measure(binary: str, style: Path, runs: int, validator: str | None = None) -
 PYMGL_RENDER = """
 import sys, pymgl
 with pymgl.Map(open(sys.argv[1]).read(), 512, 512, 1, float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])) as m:
+    m.setBearing(float(sys.argv[5]))
+    m.setPitch(float(sys.argv[6]))
     m.renderPNG()
 """
 
 
-def absolute_sample(folder: Path) -> Path:
-    """A copy of styles/sample in `folder` whose style and TileJSON name every resource by an absolute file:// URL."""
-    copy = folder / "sample"
-    shutil.copytree(ROOT / "styles/sample", copy)
-    def absolute(url: str) -> str:
-        return url if "://" in url else (copy / url).as_uri().replace("%7B", "{").replace("%7D", "}")
-    style = json.loads((copy / "style.json").read_text())
-    style["sprite"] = absolute(style["sprite"])
-    style["glyphs"] = absolute(style["glyphs"])
-    for source in style["sources"].values():
+def absolute_copy(style: Path, folder: Path) -> Path:
+    """A copy of `style`'s folder in `folder` whose style and local TileJSON files name every resource
+    by an absolute file:// URL, as MapLibre Native needs."""
+    copy = folder / "style"
+    shutil.copytree(style.parent, copy)
+    def absolute(url: str, against: Path) -> str:
+        if "://" in url or url.startswith("mapbox:"):
+            return url
+        return (against.parent / url).resolve().as_uri().replace("%7B", "{").replace("%7D", "}")
+    path = copy / style.name
+    document = json.loads(path.read_text())
+    if isinstance(document.get("sprite"), str):
+        document["sprite"] = absolute(document["sprite"], path)
+    elif isinstance(document.get("sprite"), list):
+        for sprite in document["sprite"]:
+            sprite["url"] = absolute(sprite["url"], path)
+    if "glyphs" in document:
+        document["glyphs"] = absolute(document["glyphs"], path)
+    for source in document.get("sources", {}).values():
+        for key in ("tiles", "urls"):
+            if key in source:
+                source[key] = [absolute(url, path) for url in source[key]]
+        if isinstance(source.get("data"), str):
+            source["data"] = absolute(source["data"], path)
         if "url" in source:
-            source["url"] = absolute(source["url"])
-        if "tiles" in source:
-            source["tiles"] = [absolute(tile) for tile in source["tiles"]]
-    (copy / "style.json").write_text(json.dumps(style))
-    tilejson = json.loads((copy / "tiles.json").read_text())
-    tilejson["tiles"] = [absolute(tile) for tile in tilejson["tiles"]]
-    (copy / "tiles.json").write_text(json.dumps(tilejson))
-    return copy / "style.json"
+            tilejson = None if "://" in source["url"] else (path.parent / source["url"]).resolve()
+            source["url"] = absolute(source["url"], path)
+            if tilejson and tilejson.is_file():
+                tiles = json.loads(tilejson.read_text())
+                tiles["tiles"] = [absolute(url, tilejson) for url in tiles.get("tiles", [])]
+                tilejson.write_text(json.dumps(tiles))
+    path.write_text(json.dumps(document))
+    return path
 
 
 def pymgl_python(given: str | None) -> str | None:
@@ -208,18 +226,29 @@ def peak(command: list[str], env: dict | None = None) -> int:
         return int(report.read().split()[-1])
 
 
-def measure_load(binaries: list[str], python: str | None, runs: int) -> dict:
-    """Paired rounds of `mapsim load` (each binary) and pymgl on the same view of the sample style."""
+def camera(style: Path, given: argparse.Namespace) -> dict:
+    """The view to load: each of --center, --zoom, --bearing and --pitch given, else the style's own."""
+    document = json.loads(style.read_text())
+    center = [float(value) for value in given.center.split(",")] if given.center else document.get("center", [0, 0])
+    return {"center": center, "zoom": given.zoom if given.zoom is not None else document.get("zoom", 0),
+            "bearing": given.bearing if given.bearing is not None else document.get("bearing", 0),
+            "pitch": given.pitch if given.pitch is not None else document.get("pitch", 0)}
+
+
+def measure_load(binaries: list[str], python: str | None, runs: int, style: Path, given: argparse.Namespace) -> dict:
+    """Paired rounds of `mapsim load` (each binary) and pymgl on the same view of `style`."""
     with tempfile.TemporaryDirectory() as folder:
-        style = absolute_sample(Path(folder))
-        center = json.loads(style.read_text())["center"]
-        zoom = json.loads(style.read_text())["zoom"]
-        commands = {binary: [binary, "load", style.as_uri(), "--no-cache", "--mode", "still", "--quiet"] for binary in binaries}
+        copy = absolute_copy(style, Path(folder))
+        view = camera(style, given)
+        flags = ["--center", f"{view['center'][0]},{view['center'][1]}", "--zoom", str(view["zoom"]),
+                 f"--bearing={view['bearing']}", "--pitch", str(view["pitch"]), "--size", "512x512"]
+        commands = {binary: [binary, "load", copy.as_uri(), "--no-cache", "--mode", "still", "--quiet"] + flags for binary in binaries}
         env = None
         if python:
             script = Path(folder) / "render.py"
             script.write_text(PYMGL_RENDER)
-            commands["pymgl"] = [python, str(script), str(style), str(center[0]), str(center[1]), str(zoom)]
+            commands["pymgl"] = [python, str(script), str(copy), str(view["center"][0]), str(view["center"][1]), str(view["zoom"]),
+                                 str(view["bearing"]), str(view["pitch"])]
             env = dict(os.environ, EGL_PLATFORM="surfaceless")
         for command in commands.values():
             timed(command, env)
@@ -234,18 +263,22 @@ def measure_load(binaries: list[str], python: str | None, runs: int) -> dict:
     if "pymgl" in results:
         for binary in binaries:
             results[binary]["ratio_to_pymgl"] = results[binary]["wall_seconds_median"] / results["pymgl"]["wall_seconds_median"]
-    return {"runs": runs, "view": {"center": center, "zoom": zoom, "size": "512x512"}, "results": results}
+    return {"style": str(style), "runs": runs, "view": dict(view, size="512x512"), "results": results}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("styles", nargs="*", type=Path, help="styles to validate (default: the large "
-                        "benchmark style and the sample style)")
+                        "benchmark style and the sample style); with --load, the one style to load (default: the sample)")
     parser.add_argument("--binary", action="append", help="the mapsim to measure (default: build it with scripts/build-release); "
                         "with --load, may be given more than once")
     parser.add_argument("--runs", type=int, default=15, help="runs per style, after one warm-up (default 15)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument("--load", action="store_true", help="measure `mapsim load` of the sample style, paired with pymgl")
+    parser.add_argument("--load", action="store_true", help="measure `mapsim load` of a style (the sample unless given), paired with pymgl")
+    parser.add_argument("--center", help="with --load: the view's centre, LON,LAT (default: the style's; a negative longitude as --center=-122.4,37.8)")
+    parser.add_argument("--zoom", type=float, help="with --load: the view's zoom (default: the style's)")
+    parser.add_argument("--bearing", type=float, help="with --load: the view's bearing (default: the style's)")
+    parser.add_argument("--pitch", type=float, help="with --load: the view's pitch (default: the style's)")
     parser.add_argument("--pymgl", help="with --load: the Python that imports pymgl (default: ./.venv-mln/bin/python if it does)")
     parser.add_argument("--validator", help="gl-style-validate.cjs to pair validate with, or none (default: "
                         "../shared/oracle/gl-style-validate/gl-style-validate.cjs when it is there and node is on PATH)")
@@ -255,15 +288,24 @@ def main() -> None:
     if not os.access(GNU_TIME, os.X_OK):
         sys.exit(f"whole-process: peak memory is read by GNU time, and {GNU_TIME} is missing "
                  "(Debian: apt-get install time)")
+    if not args.load and any(value is not None for value in (args.center, args.zoom, args.bearing, args.pitch)):
+        parser.error("--center, --zoom, --bearing and --pitch go with --load")
     if args.load:
+        if len(args.styles) > 1:
+            parser.error("--load loads one style")
+        style = args.styles[0] if args.styles else ROOT / "styles/sample/style.json"
+        if not style.is_file():
+            parser.error(f"no such style: {style}")
         binaries = args.binary or [release_binary()]
         for binary in binaries:
             read_from_disk_next_time(binary)
-        figures = measure_load(binaries, pymgl_python(args.pymgl), args.runs)
+        figures = measure_load(binaries, pymgl_python(args.pymgl), args.runs, style, args)
         if args.json:
             print(json.dumps(figures, indent=2))
             return
-        print(f"mapsim load of the sample style (still, no cache) beside MapLibre Native (pymgl), median of {args.runs} paired rounds")
+        view = figures["view"]
+        print(f"mapsim load of {style} (still, no cache) at {view['center'][0]},{view['center'][1]} z{view['zoom']} "
+              f"b{view['bearing']} p{view['pitch']}, 512x512, beside MapLibre Native (pymgl), median of {args.runs} paired rounds")
         print(f"{'run':<64} {'wall time':>10} {'peak memory':>12} {'ratio':>6}")
         for name, result in figures["results"].items():
             ratio = f"{result['ratio_to_pymgl']:.3f}" if "ratio_to_pymgl" in result else ""

@@ -42,7 +42,7 @@ struct ContentPackCommand: ParsableCommand {
 
     func validate() throws {
         guard version >= 0 else { throw ValidationError("--version cannot be negative") }
-        if let site, site.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if let site, site.allSatisfy(\.isWhitespace) {
             throw ValidationError("--site cannot be empty: a manifest names its site")
         }
         if key.hasSuffix(".pub") {

@@ -7,8 +7,7 @@ struct LngLatArgument: ExpressibleByArgument {
 
     init?(argument: String) {
         let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let lon = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-              let lat = Double(parts[1].trimmingCharacters(in: .whitespaces)), lon.isFinite, lat.isFinite else { return nil }
+        guard parts.count == 2, let lon = DecimalArgument.value(parts[0]), let lat = DecimalArgument.value(parts[1]) else { return nil }
         value = LngLat(longitude: lon, latitude: lat)
     }
 

@@ -41,7 +41,7 @@ struct LoadingSettings: Sendable {
         if !offlineWindow.isEmpty && network == nil { throw ValidationError("--offline-window needs --network PROFILE") }
         if noCache && cache != nil { throw ValidationError("--cache and --no-cache contradict each other") }
         if let maxRequests, !(1...1000).contains(maxRequests) { throw ValidationError("--max-requests must be between 1 and 1000") }
-        if let localIdeographs, localIdeographs.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let localIdeographs, localIdeographs.allSatisfy(\.isWhitespace) {
             throw ValidationError("--local-ideographs takes a font family, or none")
         }
         guard (1...10_000_000).contains(maxTiles) else { throw ValidationError("--max-tiles must be between 1 and 10000000") }

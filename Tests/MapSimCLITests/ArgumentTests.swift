@@ -10,7 +10,12 @@ struct ArgumentTests {
     @Test func parsesCentresAndSizes() async {
         #expect(LngLatArgument(argument: "-122.5,37.8")?.value == LngLat(longitude: -122.5, latitude: 37.8))
         #expect(LngLatArgument(argument: "1, 2")?.value == LngLat(longitude: 1, latitude: 2))
-        for bad in ["", "1", "1,2,3", "a,b", "nan,0", "0,inf"] { #expect(LngLatArgument(argument: bad) == nil, "\(bad)") }
+        for bad in ["", "1", "1,2,3", "a,b", "nan,0", "0,inf", " ,2", "1 2,3"] { #expect(LngLatArgument(argument: bad) == nil, "\(bad)") }
+        #expect(BoundsArgument(argument: " -122.6, 37.7 ,-122.3,37.9 ")?.value == LngLatBounds(west: -122.6, south: 37.7, east: -122.3, north: 37.9))
+        // Every field is a number: one that is not is never passed over for the next.
+        for bad in ["1,2,3", "-1,x,1,1,2", "-1,,-0.5,1,2", "-1,-1,1", "1,1,-1,-1", "-1,-91,1,1", "-181,0,1,1", "-1,nan,1,1"] {
+            #expect(BoundsArgument(argument: bad) == nil, "\(bad)")
+        }
         // Out of range is a usage error that says the range.
         #expect {
             try CameraArguments.validate(center: LngLat(longitude: 181, latitude: 0), zoom: nil, pitch: nil)

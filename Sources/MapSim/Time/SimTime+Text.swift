@@ -4,20 +4,40 @@ extension SimTime {
     private struct UnitName {
         let bytes: [UInt8]
         let microseconds: Double
+
+        init(_ name: String, _ microseconds: Double) {
+            bytes = Array(name.utf8)
+            self.microseconds = microseconds
+        }
     }
 
-    /// Every unit's names, longest first (so `ms` is not read as `s`): made once, not at every parse.
-    private static let unitNames: [UnitName] = {
-        let units: [(names: [String], microseconds: Double)] = [
-            (["microseconds", "microsecond", "us", "µs"], 1),
-            (["milliseconds", "millisecond", "msec", "ms"], 1_000),
-            (["seconds", "second", "secs", "sec", "s"], 1_000_000),
-            (["minutes", "minute", "mins", "min", "m"], 60_000_000),
-            (["hours", "hour", "hrs", "hr", "h"], 3_600_000_000),
-        ]
-        return units.flatMap { unit in unit.names.map { UnitName(bytes: Array($0.utf8), microseconds: unit.microseconds) } }
-            .sorted { $0.bytes.count > $1.bytes.count }
-    }()
+    /// Every unit's names, longest first (so `ms` is not read as `s`), written in that order: sorted
+    /// as the process started, the list showed in the profile of every `load`.
+    private static let unitNames: [UnitName] = [
+        UnitName("microseconds", 1),
+        UnitName("milliseconds", 1_000),
+        UnitName("microsecond", 1),
+        UnitName("millisecond", 1_000),
+        UnitName("seconds", 1_000_000),
+        UnitName("minutes", 60_000_000),
+        UnitName("second", 1_000_000),
+        UnitName("minute", 60_000_000),
+        UnitName("hours", 3_600_000_000),
+        UnitName("msec", 1_000),
+        UnitName("secs", 1_000_000),
+        UnitName("mins", 60_000_000),
+        UnitName("hour", 3_600_000_000),
+        UnitName("µs", 1),
+        UnitName("sec", 1_000_000),
+        UnitName("min", 60_000_000),
+        UnitName("hrs", 3_600_000_000),
+        UnitName("us", 1),
+        UnitName("ms", 1_000),
+        UnitName("hr", 3_600_000_000),
+        UnitName("s", 1_000_000),
+        UnitName("m", 60_000_000),
+        UnitName("h", 3_600_000_000)
+    ]
 
     /// The span `text` gives: a number with a unit, or a bare number of `bareUnit` (seconds unless
     /// a format says otherwise) — `250ms`, `1.5s`, `2min`, `1 h`, `90`. Units: `us`/`µs`, `ms`,

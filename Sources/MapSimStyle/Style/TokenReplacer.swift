@@ -4,44 +4,47 @@ import MapSimJSON
 public enum TokenReplacer {
     /// `text` with each `{token}` replaced by `value(token)`; tokens with no value stay.
     public static func replace(in text: String, value: (String) -> String?) -> String {
+        // Substrings appended as such, and strings made from them: the generic forms (`+=` of any
+        // sequence of characters) cost a process a scan of the binary's protocol conformances.
         var result = ""
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
+            result.append(contentsOf: rest[..<open])
             guard let close = rest[open...].firstIndex(of: "}") else { break }
             let token = String(rest[rest.index(after: open)..<close])
             result += value(token) ?? "{\(token)}"
             rest = rest[rest.index(after: close)...]
         }
-        return result + rest
+        result.append(contentsOf: rest)
+        return result
     }
 
     /// A legacy `{token}` string as the expression the reference converts it to: `concat` of its
     /// text and `["get", token]` parts, `to-string` of a lone token, or the text when it has none.
     public static func tokenExpression(_ text: String) -> JSONValue {
-        let characters = Array(text)
         var parts: [JSONValue] = []
-        var position = 0
-        var index = 0
-        while index < characters.count {
-            guard characters[index] == "{" else {
-                index += 1
+        var position = text.startIndex
+        var index = text.startIndex
+        while index < text.endIndex {
+            guard text[index] == "{" else {
+                index = text.index(after: index)
                 continue
             }
-            var end = index + 1
-            while end < characters.count, characters[end] != "{", characters[end] != "}" { end += 1 }
-            guard end < characters.count, characters[end] == "}", end > index + 1 else {
-                index = end < characters.count && characters[end] == "{" ? end : index + 1
+            let name = text.index(after: index)
+            var end = name
+            while end < text.endIndex, text[end] != "{", text[end] != "}" { end = text.index(after: end) }
+            guard end < text.endIndex, text[end] == "}", end > name else {
+                index = end < text.endIndex && text[end] == "{" ? end : name
                 continue
             }
-            if index > position { parts.append(.string(String(characters[position..<index]))) }
-            parts.append(.array([.string("get"), .string(String(characters[(index + 1)..<end]))]))
-            position = end + 1
+            if index > position { parts.append(.string(String(text[position..<index]))) }
+            parts.append(.array([.string("get"), .string(String(text[name..<end]))]))
+            position = text.index(after: end)
             index = position
         }
         if parts.isEmpty { return .string(text) }
-        if position < characters.count {
-            parts.append(.string(String(characters[position...])))
+        if position < text.endIndex {
+            parts.append(.string(String(text[position...])))
         } else if parts.count == 1 {
             return .array([.string("to-string"), parts[0]])
         }
