@@ -87,4 +87,46 @@ struct JSONParserTests {
             #expect(try JSONParser.parse(Array(bytes.dropFirst())) == .string(text))
         }
     }
+
+    @Test func readsEveryNumberAsItsTextReads() throws {
+        // Short decimals are read from their digits, the rest from their text: both ways give the
+        // double the text names, to the last bit, sign of zero included.
+        var texts = ["0", "-0", "0.0", "-0.0", "0e5", "-0E-5", "1", "-1", "7e22", "7e23", "1e-22", "1e-23", "123456789012345",
+                     "1234567890123456", "12345678901234567890", "0.1", "0.3", "-122.4194155", "37.77492950000001", "1.5e+3",
+                     "2.5E-3", "0.000001234", "0.0000000000000000000000001", "100000000000000000000000", "9007199254740993",
+                     "4.9e-324", "2.2250738585072014e-308", "1.7976931348623157e308", "0.1e1", "10.00", "999999999999999e7",
+                     "1e1000", "-0e-1000", "1e-1000", "9999999999999999999", "18446744073709551615", "0.12345678901234567890123",
+                     "-122.41941550000001", "37.774929500000009", "9007199254740993.0", "9007199254740992.5", "9007199254740993.5",
+                     "0.1000000000000000055511151231257827", "1.00000000000000011102230246251565404", "2.2204460492503131e-16",
+                     "123456789012345678e-22", "0.0000000000000000000001234567890123456789"]
+        var generator = XorShift(state: 0x9E37_79B9_7F4A_7C15)
+        for _ in 0..<20_000 {
+            let whole = Int.random(in: -180...180, using: &generator)
+            let decimals = Int.random(in: 0...20, using: &generator)
+            let fraction = (0..<decimals).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+            let exponent = Int.random(in: 0...3, using: &generator) == 0 ? "e\(Int.random(in: -30...30, using: &generator))" : ""
+            texts.append("\(whole)" + (fraction.isEmpty ? "" : ".\(fraction)") + exponent)
+        }
+        for text in texts {
+            let expected = try #require(Double(text), "\(text)")
+            guard expected.isFinite else {
+                #expect(throws: JSONSyntaxError.self, "\(text)") { try JSONParser.parse(text) }
+                continue
+            }
+            let read = try JSONParser.parse("[\(text)]").arrayValue?.first?.numberValue
+            #expect(read?.bitPattern == expected.bitPattern, "\(text)")
+        }
+    }
+
+    /// Numbers drawn the same in every run.
+    private struct XorShift: RandomNumberGenerator {
+        var state: UInt64
+
+        mutating func next() -> UInt64 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state
+        }
+    }
 }
