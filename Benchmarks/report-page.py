@@ -4,9 +4,10 @@ Chromium the time to first paint, until the waterfall is drawn, and to draw rows
 
 Usage (from the repository, with a release build and Chromium installed):
   python3 Benchmarks/report-page.py --binary "$(scripts/build-release)" [--requests 100000]
+  python3 Benchmarks/report-page.py --binary "$(scripts/build-release)" --trace events.jsonl
 
 Writes a JSON-lines trace of N tile requests (some failed, cancelled, from the cache) with the three
-milestones, runs `mapsim report` on it (wall clock, peak memory with GNU time when present), then
+milestones (or takes the JSON-lines trace or events file --trace names), runs `mapsim report` on it (wall clock, peak memory with GNU time when present), then
 opens the page from file:// in Chromium (--remote-debugging-pipe) and reads the page's own
 performance entries: first-contentful-paint, and when its script set data-ready.
 
@@ -14,7 +15,7 @@ No tool a user would compare with runs here (DevTools opening a HAR of that size
 printed against issue 49's goals and the last recorded figures (LAST, from the manual's table): written
 in under a second, first paint under half a second, and peak memory flat in the trace's size — the
 report is also run on a trace a quarter the size, and the ratio of the two peaks printed (1.0 is flat,
-4.0 grows with the trace).
+4.0 grows with the trace; with --trace, its first quarter of lines).
 """
 import argparse, fcntl, json, os, select, shutil, subprocess, sys, tempfile, time
 
@@ -107,12 +108,19 @@ class Browser:
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", required=True)
-    parser.add_argument("--requests", type=int, default=100_000)
+    parser.add_argument("--requests", type=int, default=100_000, help="requests in the generated trace")
+    parser.add_argument("--trace", help="a JSON-lines trace or events file (mapsim load --events) to report instead of a generated one")
     parser.add_argument("--chromium", default="/usr/lib/chromium/chromium" if os.path.exists("/usr/lib/chromium/chromium") else shutil.which("chromium"))
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="mapsim-report-bench-")
     source, page = os.path.join(folder, "trace.jsonl"), os.path.join(folder, "report.html")
-    trace(source, args.requests)
+    if args.trace:
+        shutil.copyfile(args.trace, source)
+        with open(source, encoding="utf-8") as lines:
+            requests = sum(1 for line in lines if '"resource-request"' in line)
+    else:
+        trace(source, args.requests)
+        requests = args.requests
     timed = shutil.which("time") and os.path.exists("/usr/bin/time")
 
     def report(trace_path, page_path):
@@ -127,10 +135,15 @@ def main():
 
     written, peak_mb = report(source, page)
     peak = f", peak {peak_mb:.0f} MB" if peak_mb else ""
-    print(f"trace: {args.requests:,} requests, {os.path.getsize(source) / 1e6:.1f} MB of JSON lines")
+    print(f"trace: {requests:,} requests, {os.path.getsize(source) / 1e6:.1f} MB of JSON lines")
     print(f"mapsim report: {written:.2f} s{peak}; page {os.path.getsize(page) / 1e6:.1f} MB")
     quarter_source = os.path.join(folder, "quarter.jsonl")
-    trace(quarter_source, max(1, args.requests // 4))
+    if args.trace:
+        with open(source, encoding="utf-8") as whole, open(quarter_source, "w", encoding="utf-8") as quarter:
+            lines = whole.readlines()
+            quarter.writelines(lines[: max(2, len(lines) // 4)])
+    else:
+        trace(quarter_source, max(1, args.requests // 4))
     _, quarter_peak = report(quarter_source, os.path.join(folder, "quarter.html"))
 
     browser = Browser(args.chromium, os.path.join(folder, "profile"))
@@ -163,10 +176,10 @@ def main():
             return performance.now() - start;
         })()""")
         print(f"Chromium: first paint {paint / 1000:.2f} s after navigation, waterfall drawn by {ready / 1000:.2f} s "
-              f"({rows} rows in the page of {args.requests:,}); a scroll drawn in {scrolled:.0f} ms, a filter applied in {filtered:.0f} ms")
+              f"({rows} rows in the page of {requests:,}); a scroll drawn in {scrolled:.0f} ms, a filter applied in {filtered:.0f} ms")
         growth = f"; peak memory {peak_mb / quarter_peak:.2f}x that of a trace a quarter the size (flat: 1.0)" if peak_mb and quarter_peak else ""
         print(f"against the goals: written in {written:.2f} s of 1 s, first paint {paint / 1000:.2f} s of 0.5 s{growth}")
-        if args.requests == 100_000:
+        if not args.trace and args.requests == 100_000:
             last_peak = f", peak {peak_mb / LAST['peak']:.2f}" if peak_mb else ""
             print(f"against the last figures ({LAST['written']} s, {LAST['peak']} MB, first paint {LAST['paint']} s): "
                   f"written {written / LAST['written']:.2f}{last_peak}, first paint {paint / 1000 / LAST['paint']:.2f}")

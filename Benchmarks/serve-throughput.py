@@ -8,7 +8,10 @@ round runs mapsim then nginx, --rounds times; the medians and mapsim's ratio to 
 (the goal of issue 49: at least 0.7). mapsim records every request as it always does (--events to a
 file, so the recorder's cost is in the figure).
 
-    python3 Benchmarks/serve-throughput.py [--binary PATH] [--connections 32,256] [--seconds 10] [--rounds 3] [--json]
+    python3 Benchmarks/serve-throughput.py [--binary PATH] [--tile FILE] [--connections 32,256] [--seconds 10] [--rounds 3] [--json]
+
+--tile serves FILE as the tile both servers are asked for (a copy of the sample with that tile in
+place of its own 1 KB one), e.g. styles/features/mlt-as-mvt/tiles/13/4265/2723.pbf (125 KB).
 
 Without --binary it builds the release binary with scripts/build-release first.
 """
@@ -23,6 +26,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import urllib.error
+import urllib.request
 
 from benchmark_support import ROOT, free_port, release_binary, start_nginx, wait_listening
 TILE = "/tiles/10/163/395.pbf"
@@ -31,14 +36,39 @@ TILE = "/tiles/10/163/395.pbf"
 
 
 
-def start_mapsim(binary: str, work: str):
+def site(work: str, tile: str | None) -> str:
+    """The folder both servers serve: styles/sample, or a copy of it whose asked tile is `tile`."""
+    if not tile:
+        return str(ROOT / "styles/sample")
+    os.chmod(work, 0o755)  # nginx's workers run as another user
+    folder = os.path.join(work, "site")
+    shutil.copytree(ROOT / "styles/sample", folder)
+    shutil.copyfile(tile, folder + TILE)
+    return folder
+
+
+def start_mapsim(binary: str, work: str, folder: str):
     port = free_port()
-    process = subprocess.Popen([binary, "serve", str(ROOT / "styles/sample/style.json"), "--port", str(port), "--quiet",
+    process = subprocess.Popen([binary, "serve", os.path.join(folder, "style.json"), "--port", str(port), "--quiet",
                                 "--events", os.path.join(work, "serve.jsonl"), "--max-connections", "1024"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_listening(port, "serve-throughput")
     return process, port
 
+
+
+def check_answer(name: str, port: int, folder: str) -> None:
+    """Exits unless the server answers the tile with 200 and its bytes: a refusal (a 403 from a
+    folder nginx's workers cannot read, say) is also fast, and would be measured as if served."""
+    with open(folder + TILE, "rb") as tile:
+        expected = tile.read()
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{TILE}", timeout=10) as answer:
+            if answer.status == 200 and answer.read() == expected:
+                return
+            sys.exit(f"serve-throughput: {name} answered the tile with {answer.status}, not the file's {len(expected)} bytes")
+    except urllib.error.URLError as error:
+        sys.exit(f"serve-throughput: {name} did not answer the tile: {error}")
 
 
 def wrk(port: int, connections: int, seconds: int) -> tuple[float, float]:
@@ -54,6 +84,7 @@ def wrk(port: int, connections: int, seconds: int) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary")
+    parser.add_argument("--tile", help="the file served as the tile both servers are asked for (default: the sample's own)")
     parser.add_argument("--connections", default="32,256")
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3)
@@ -63,13 +94,17 @@ def main() -> None:
         sys.exit("serve-throughput: wrk is not installed (Debian: apt-get install wrk)")
     binary = args.binary or release_binary("serve-throughput")
     results = []
+    if args.tile and not os.path.isfile(args.tile):
+        parser.error(f"no such file: {args.tile}")
     with tempfile.TemporaryDirectory() as work:
+        folder = site(work, args.tile)
         for connections in [int(c) for c in args.connections.split(",")]:
             figures = {"mapsim": [], "nginx": []}
             for _ in range(args.rounds):
-                for name, start in [("mapsim", lambda: start_mapsim(binary, work)), ("nginx", lambda: start_nginx(work, str(ROOT / "styles/sample"), "serve-throughput"))]:
+                for name, start in [("mapsim", lambda: start_mapsim(binary, work, folder)), ("nginx", lambda: start_nginx(work, folder, "serve-throughput"))]:
                     process, port = start()
                     try:
+                        check_answer(name, port, folder)
                         figures[name].append(wrk(port, connections, args.seconds))
                     finally:
                         process.send_signal(signal.SIGTERM)

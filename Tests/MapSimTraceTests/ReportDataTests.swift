@@ -195,8 +195,11 @@ struct ReportDataTests {
         let late = Trace(header: header, events: Array(loadEvents[2...]) + loadEvents[..<2])
         // No style requested at all: the header's style names the paths.
         let styleless = Trace(header: Trace.Header(scenario: "tiles", style: "https://h/maps/style.json"), events: Array(loadEvents[2...]))
+        // Neither, and other events between the requests: only requests and what the tiles read wait.
+        let busy = Trace(header: Trace.Header(scenario: "busy", style: "https://h/maps/style.json"),
+                         events: loadEvents[2...].flatMap { [$0, MapEvent(begin: $0.end, end: $0.end, payload: .cameraChanged)] })
         let many = Trace(header: header, events: loadEvents + (0..<5_000).map { request("https://h/maps/t/14/\($0)/7.pbf", begin: 100, end: 100 + Int64($0), .success([1], source: .network)) })
-        let files = try [("load.jsonl", load), ("late.jsonl", late), ("styleless.jsonl", styleless), ("many.jsonl", many)].map { try folder.write($0.0, $0.1.jsonLines) }
+        let files = try [("load.jsonl", load), ("late.jsonl", late), ("styleless.jsonl", styleless), ("busy.jsonl", busy), ("many.jsonl", many)].map { try folder.write($0.0, $0.1.jsonLines) }
             + [try folder.write("load.trace.yaml", load.yaml)]
         let inMemory = ReportPage.bytes(try files.map { TraceReport(name: URL(fileURLWithPath: $0).lastPathComponent, trace: try Trace.read(file: $0)) }, title: "a <title>")
         #expect(try spooledPage(files, title: "a <title>", blockSize: blockSize, in: folder) == inMemory)

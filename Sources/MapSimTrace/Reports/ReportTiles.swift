@@ -137,6 +137,16 @@ public struct ReportTiles: Sendable {
 
     /// Adds the next event of the trace. A tile request keeps only what the grids need (its
     /// tile, its URL's template), so a trace of 100,000 tile requests is read in little memory.
+    /// Whether `add(_:)` takes anything of `event`: a tile's request, load or failure.
+    public static func reads(_ event: MapEvent) -> Bool {
+        switch event.payload {
+        case .resourceRequest(let request): request.request.kind == .tile
+        case .sourceDataLoaded(let loaded): loaded.type == .tile
+        case .mapLoadingError(let error): error.type == .tile
+        default: false
+        }
+    }
+
     public mutating func add(_ event: MapEvent) {
         switch event.payload {
         case .resourceRequest(let request) where request.request.kind == .tile:

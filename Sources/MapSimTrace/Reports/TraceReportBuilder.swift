@@ -24,7 +24,10 @@ struct TraceReportBuilder {
     private(set) var rowCount = 0
     /// The rows handed back so far.
     private var rowsWritten = 0
-    /// Events whose rows wait for the URL of the first style requested, which names their paths.
+    /// Events whose rows wait for the URL of the first style requested, which names their paths:
+    /// requests, and what the tiles read (kept in order with them). Nothing else waits, so that a
+    /// trace with no style request (a region download's `--events`: 68,000 status changes) is not
+    /// held whole until its end.
     private var waiting: [MapEvent] = []
     /// What names the rows' paths, once known.
     private var naming: ResourcePath?
@@ -56,7 +59,10 @@ struct TraceReportBuilder {
         }
         if naming == nil {
             guard let style = summary.styleURL else {
-                waiting += events
+                waiting += events.filter { event in
+                    if case .resourceRequest = event.payload { return true }
+                    return ReportTiles.reads(event)
+                }
                 return []
             }
             naming = ResourcePath(base: style)
