@@ -125,31 +125,17 @@ extension OfflineDatabase {
 
     /// Looks each resource up for a region download: the stored size of a usable row (one that
     /// need not be revalidated at `now`, seconds since 1970), its body when `bodies` asks for it,
-    /// and whether a region holds it already.
+    /// and whether a region holds it already. It waits on this thread for a commit under way.
     func regionLookup(_ resources: [Resource], bodies: [Bool], usableAt now: Int64) throws(CacheError) -> [RegionLookup] {
-        let revalidate = features.mustRevalidate ? "must_revalidate" : "0"
-        let wanted = zip(resources, bodies).map { (key: RowKey($0, mapbox: options.mapbox), body: $1) }
-        let found = try read("the region's resources", many: true) { db in
-            try wanted.map { key, body -> (Row, Data?)? in
-                let link = key.regionTable
-                guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                    SELECT id, LENGTH(data), \(revalidate), expires, compressed, EXISTS (SELECT 1 FROM \(link.table) WHERE \(link.column) = \(key.table).id)
-                    FROM \(key.table) WHERE \(key.condition)
-                    """), arguments: key.arguments) else { return nil }
-                let data = body ? try Data.fetchOne(db.cachedStatement(sql: "SELECT data FROM \(key.table) WHERE id = ?"), arguments: [row.lenient(0) as Int64?]) : nil
-                return (row, data)
-            }
-        } ?? wanted.map { _ in nil }
-        return found.map { entry in
-            guard let (row, data) = entry else { return RegionLookup(storedSize: nil, body: nil, isInRegion: false) }
-            let usable = !(row.lenient(2) ?? false) || (row.lenient(3) as Int64?).map { $0 > now } ?? true
-            var lookup = RegionLookup(storedSize: usable ? (row.lenient(1) as Int? ?? 0) : nil, body: nil, isInRegion: row.lenient(5) ?? false)
-            if usable, let data {
-                lookup.body = try? RowCompression.unpack([UInt8](data), compressed: row.lenient(4) ?? false)
-                if lookup.body == nil { lookup.storedSize = nil }
-            }
-            return lookup
-        }
+        let lookup = RegionLookupQuery(resources, bodies: bodies, usableAt: now, database: self)
+        return try read("the region's resources", many: true, lookup.run) ?? lookup.nothingStored
+    }
+
+    /// `regionLookup(_:bodies:usableAt:)` with no thread held meanwhile: a download taking answers as
+    /// they arrive goes on with them while a commit under way holds the database.
+    func queuedRegionLookup(_ resources: [Resource], bodies: [Bool], usableAt now: Int64) async throws(CacheError) -> [RegionLookup] {
+        let lookup = RegionLookupQuery(resources, bodies: bodies, usableAt: now, database: self)
+        return try await read("the region's resources", lookup.run) ?? lookup.nothingStored
     }
 
     /// Queues `resource` as part of region `id`: the answer stored (its body packed already), or —

@@ -152,6 +152,17 @@ public final class OfflineDatabase: ResourceCache {
         }
     }
 
+    /// `read(_:many:_:)` of many lookups, waited for with no thread held: the body runs on the
+    /// database's queue when the writes queued before are done.
+    func read<T: Sendable>(_ what: String, _ body: @escaping @Sendable (Database) throws -> T) async throws(CacheError) -> T? {
+        guard let database = existing else { return nil }
+        do {
+            return try await database.read(body)
+        } catch {
+            throw failure(error, reading: what, database: database)
+        }
+    }
+
     /// Writes in one transaction; a damaged file is set aside (and the error says so).
     func write<T>(_ what: String, _ body: (Database) throws -> T) throws(CacheError) -> T {
         let database = try writable

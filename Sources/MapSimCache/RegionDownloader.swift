@@ -1,4 +1,5 @@
 import MapSim
+import Synchronization
 
 /// Downloads an offline region into an offline database, as MapLibre Native's offline download
 /// does (`RegionDownload`), driven by a `DriveLoop` over the backends and delivery model it is given.
@@ -110,15 +111,31 @@ public struct RegionDownloader: Sendable {
         var outputs: [RegionDownload.Output] = []
         loop.feed(.start) { outputs.append($0) }
         var interrupted = false
+        let lookupFailure = Mutex<CacheError?>(nil)
         while true {
+            if let failure = lookupFailure.withLock({ $0 }) { throw failure }
             while !outputs.isEmpty {
                 let batch = outputs
                 outputs = []
                 for output in batch {
                     switch output {
                     case .lookUp(let id, let resources, let bodies):
-                        let found = try database.regionLookup(resources, bodies: bodies, usableAt: wallClock.date(at: loop.now).secondsSince1970)
-                        loop.feed(.lookedUp(batch: id, found)) { outputs.append($0) }
+                        let usableAt = wallClock.date(at: loop.now).secondsSince1970
+                        guard delivery == .onArrival else {
+                            let found = try database.regionLookup(resources, bodies: bodies, usableAt: usableAt)
+                            loop.feed(.lookedUp(batch: id, found)) { outputs.append($0) }
+                            continue
+                        }
+                        // Answers keep coming while a commit holds the database: the lookup waits
+                        // for it beside the loop, which goes on with the resources it has.
+                        let database = database
+                        loop.perform { post in
+                            do throws(CacheError) {
+                                post(.lookedUp(batch: id, try await database.queuedRegionLookup(resources, bodies: bodies, usableAt: usableAt)))
+                            } catch {
+                                lookupFailure.withLock { $0 = $0 ?? error }
+                            }
+                        }
                     case .store(let resource, let response, let body):
                         database.queueRegionWrite(resource, region: region.id, response: response, body: body,
                                                   accessed: wallClock.date(at: loop.now).secondsSince1970)
@@ -140,6 +157,7 @@ public struct RegionDownloader: Sendable {
             guard await loop.step(notAfter: .max, perform: { outputs.append($0) }) else { break }
         }
         await database.flush()
+        if !interrupted, let failure = lookupFailure.withLock({ $0 }) { throw failure }
         if let problem = database.problems.last { throw CacheError(.cannotWrite, path: database.path, problem) }
         let state = loop.machine
         if glyphs == .needed, state.glyphsQueued {

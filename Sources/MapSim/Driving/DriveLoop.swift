@@ -113,6 +113,14 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
         handle(input, perform: perform)
     }
 
+    /// Runs `work` beside the loop, as the machine's `DriveAction.perform` does: for an output its
+    /// owner carries out with real I/O of its own, whose result comes back as inputs. On a loop
+    /// taking answers as they arrive, the inputs are fed as they come and a step waits for them;
+    /// a deterministic loop feeds them only when it next steps after they came.
+    public func perform(_ work: @escaping @Sendable (InputPost<Machine.Input>) async -> Void) {
+        start(work)
+    }
+
     /// Hands the machine `input` at the loop's time and carries out what it asks.
     private func handle(_ input: Machine.Input, perform: (Machine.Output) -> Void) {
         let now = scheduler.now

@@ -150,6 +150,26 @@ struct DriveLoopTests {
         #expect(!loop.hasPendingWork())
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func workTheOwnerPerformsIsWaitedForAndWhatItPostsIsFedWhileAnswersGoOn() async {
+        // As a download's database lookup beside its loop: the work waits for something (here a
+        // gate the test opens once the loop has taken an answer), the loop goes on with answers.
+        let loop = DriveLoop(machine: Probe(), loads: BackendLoads(.only(HangingNetwork())), timing: MeasuredDelivery(), delivery: .onArrival)
+        let gate = AsyncStream<Void>.makeStream()
+        loop.perform { post in
+            for await _ in gate.stream { break }
+            post(.ticked("looked up"))
+        }
+        loop.feed(.load(["fast"])) { _ in }
+        var seen: [Probe.Output] = []
+        while await loop.step(notAfter: .max, perform: {
+            seen.append($0)
+            if $0 == .answered("fast") { gate.continuation.yield() }
+        }) {}
+        #expect(seen == [.answered("fast"), .ticked("looked up")], "the answer is not held back by the work, whose post the loop waited for")
+        #expect(!loop.hasPendingWork())
+    }
+
     /// A network that answers `fast` at once and never answers anything else.
     private final class HangingNetwork: ResourceLoader {
         func load(_ resource: Resource) async -> Response {
