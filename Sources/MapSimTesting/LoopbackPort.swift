@@ -76,10 +76,22 @@ public enum LoopbackPort {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        guard connected else {
+        // With nothing listening on a free port, the kernel may give the connection that very
+        // port as its own and connect it to itself (TCP's simultaneous open): nothing listened.
+        guard connected, localPort(of: descriptor) != port else {
             close(descriptor)
             return nil
         }
         return descriptor
+    }
+
+    /// The local port a socket is bound to.
+    private static func localPort(of descriptor: Int32) -> Int? {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) == 0 }
+        }
+        return named ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 }
