@@ -77,6 +77,10 @@ public struct MapSimCommand: ParsableCommand {
     /// executable, tens of milliseconds that the command's answer would wait for.
     public static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let version = plainVersion(arguments) {
+            print(version)
+            StandardOutput.exit(ExitStatus.success.rawValue)
+        }
         if let request = ValidateCommand.PlainRequest(arguments) {
             StandardOutput.exit(ValidateCommand.validate(request.files, format: request.json ? .json : .text).rawValue)
         }
@@ -103,6 +107,13 @@ public struct MapSimCommand: ParsableCommand {
             StandardOutput.exit(ExitStatus.success.rawValue)
         }
         runAndExit { try await asynchronous.run() }
+    }
+
+    /// What `mapsim --version` prints, when that is all that is asked: the same line as the argument
+    /// parser's, without the parser's reading of every command's options (which took most of the
+    /// 2.5 ms the process took, twice what a `validate` of a small style takes).
+    static func plainVersion(_ arguments: [String]) -> String? {
+        arguments == ["--version"] ? MapSimInfo.version : nil
     }
 
     /// Runs `work` on the concurrency pool while the main thread waits, and exits from there: with

@@ -22,6 +22,18 @@ struct UserMistakeTests {
         #expect(missing.status == 64 && missing.standardError.contains("Usage: mapsim report"), "\(missing.standardError)")
     }
 
+    @Test func versionIsTheParsersLineWhetherAskedAloneOrOfACommand() async throws {
+        // `mapsim --version` alone is answered before the parser reads every command's options;
+        // asked of a command, the parser answers it: the same line.
+        let alone = try await CommandRunner.run(["--version"])
+        let ofCommand = try await CommandRunner.run(["validate", "--version"])
+        #expect(alone.status == 0 && ofCommand.status == 0 && alone.standardError.isEmpty)
+        #expect(alone.standardOutput == ofCommand.standardOutput && alone.standardOutput.hasSuffix("\n")
+                && alone.standardOutput.dropLast().allSatisfy { $0.isNumber || $0 == "." }, "\(alone.standardOutput)")
+        let withHelp = try await CommandRunner.run(["--version", "--help"])
+        #expect(withHelp.status == 0 && withHelp.standardOutput.contains("USAGE: mapsim"), "anything more is the parser's: \(withHelp.standardOutput)")
+    }
+
     @Test func aMirrorFolderThatDoesNotExistIsNamedNotServedAsA404() async throws {
         let load = try await CommandRunner.run(["load", "https://maps.test/style.json", "--network", "lan", "--mirror", "https://maps.test/=styles/no-such", "-q"])
         #expect(load.status == 64 && load.standardError.contains("styles/no-such does not exist"), "\(load.standardError)")
