@@ -327,7 +327,7 @@ struct MapboxStyleValidator {
     func validateGlyphs(_ options: Options) -> [StyleDiagnostic] {
         var errors = validatePrimitive(options, "string")
         guard errors.isEmpty, case .string(let url)? = options.value else { return errors }
-        for token in ["{fontstack}", "{range}"] where !url.contains(token) {
+        for token in StyleValidator.glyphTokensMissing(from: url) {
             errors.append(error(options, "\"glyphs\" url must include a \"\(token)\" token"))
         }
         return errors

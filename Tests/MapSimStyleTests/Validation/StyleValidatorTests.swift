@@ -109,6 +109,24 @@ struct StyleValidatorTests {
         ])
     }
 
+    /// gl-style-validate finds a glyphs URL's tokens with JavaScript's `indexOf`, unit by unit: a
+    /// token followed by a combining mark is still there (a search that compares canonically
+    /// equivalent text, as Foundation's `contains`, finds `}` + U+0301 no `}`), and a token's look-alike
+    /// is not. Both flavors, as both reference validators check the URL so.
+    @Test(arguments: [StyleSpecFlavor.maplibre, .mapbox, .mapboxGLJS])
+    func glyphsTokensAreFoundByTheirBytes(flavor: StyleSpecFlavor) {
+        func messages(_ glyphs: String) -> [String] {
+            let style = "{\"version\": 8, \"glyphs\": \"\(glyphs)\", \"sources\": {}, \"layers\": []}"
+            return StyleValidator.validate(Array(style.utf8), flavor: flavor).map(\.message)
+        }
+        #expect(messages("https://h/{fontstack}/{range}\u{0301}.pbf").isEmpty)
+        #expect(messages("https://h/{fontstack}/{range}\\u0301.pbf").isEmpty)
+        #expect(messages("https://h/{fontstack}/{ränge}.pbf") == ["glyphs: \"glyphs\" url must include a \"{range}\" token"])
+        #expect(messages("{range}") == ["glyphs: \"glyphs\" url must include a \"{fontstack}\" token"])
+        #expect(messages("{rang") == ["glyphs: \"glyphs\" url must include a \"{fontstack}\" token",
+                                      "glyphs: \"glyphs\" url must include a \"{range}\" token"])
+    }
+
     @Test func checksSourcesAndLayers() {
         let diagnostics = check("""
         {"version": 8,
