@@ -26,7 +26,10 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Stats: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "stats", abstract: "Print what the database holds.",
+            commandName: "stats",
+            // Parsed as a root by `mapsim cache stats` (MapSimCommand.leafCommand): "mapsim cache" is its super-command.
+            _superCommandName: "mapsim cache",
+            abstract: "Print what the database holds.",
             discussion: ExitStatus.section([(ExitStatus.success, "the statistics are printed"), (ExitStatus.cannotWrite, "the cache cannot be opened")]))
 
         @OptionGroup var file: CacheFileOption
@@ -66,7 +69,10 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Clear: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "clear", abstract: "Remove the ambient cache: every entry no offline region holds.",
+            commandName: "clear",
+            // Parsed as a root by `mapsim cache clear` (MapSimCommand.leafCommand): "mapsim cache" is its super-command.
+            _superCommandName: "mapsim cache",
+            abstract: "Remove the ambient cache: every entry no offline region holds.",
             discussion: ExitStatus.section([(ExitStatus.success, "the ambient cache is removed"), (ExitStatus.cannotWrite, "the cache cannot be opened or written")]))
 
         @OptionGroup var file: CacheFileOption
@@ -84,7 +90,10 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Invalidate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "invalidate", abstract: "Mark the ambient cache expired: the next load revalidates each entry (offline, none is used).",
+            commandName: "invalidate",
+            // Parsed as a root by `mapsim cache invalidate` (MapSimCommand.leafCommand): "mapsim cache" is its super-command.
+            _superCommandName: "mapsim cache",
+            abstract: "Mark the ambient cache expired: the next load revalidates each entry (offline, none is used).",
             discussion: ExitStatus.section([(ExitStatus.success, "the ambient cache is marked expired"), (ExitStatus.cannotWrite, "the cache cannot be opened or written")]))
 
         @OptionGroup var file: CacheFileOption
@@ -102,7 +111,10 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Reset: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "reset", abstract: "Empty the database: the ambient cache, every offline region and mapsim's data.",
+            commandName: "reset",
+            // Parsed as a root by `mapsim cache reset` (MapSimCommand.leafCommand): "mapsim cache" is its super-command.
+            _superCommandName: "mapsim cache",
+            abstract: "Empty the database: the ambient cache, every offline region and mapsim's data.",
             discussion: """
             The file stays, as a new, empty MapLibre offline database (a link to it stays a link).
 
@@ -124,7 +136,10 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Pack: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "pack", abstract: "Give the file's unused pages back to the file system (VACUUM).",
+            commandName: "pack",
+            // Parsed as a root by `mapsim cache pack` (MapSimCommand.leafCommand): "mapsim cache" is its super-command.
+            _superCommandName: "mapsim cache",
+            abstract: "Give the file's unused pages back to the file system (VACUUM).",
             discussion: ExitStatus.section([(ExitStatus.success, "the file is packed"), (ExitStatus.cannotWrite, "the cache cannot be opened or written")]))
 
         @OptionGroup var file: CacheFileOption

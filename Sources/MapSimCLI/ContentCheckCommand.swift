@@ -5,6 +5,8 @@ import MapSimKit
 struct ContentCheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
+        // Parsed as a root by `mapsim content check` (MapSimCommand.leafCommand): "mapsim content" is its super-command.
+        _superCommandName: "mapsim content",
         abstract: "Check whether a site published newer content, and download only what changed.",
         discussion: """
         When the last completed check of the site is 15 minutes old or more (--max-age), or with \

@@ -6,6 +6,8 @@ import MapSimKit
 struct ContentKeygenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keygen",
+        // Parsed as a root by `mapsim content keygen` (MapSimCommand.leafCommand): "mapsim content" is its super-command.
+        _superCommandName: "mapsim content",
         abstract: "Make an Ed25519 key pair for signing content packages.",
         discussion: """
         Writes the private key to NAME (readable by you only) and the public key to NAME.pub, each \

@@ -6,6 +6,8 @@ import MapSimKit
 struct ContentPackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pack",
+        // Parsed as a root by `mapsim content pack` (MapSimCommand.leafCommand): "mapsim content" is its super-command.
+        _superCommandName: "mapsim content",
         abstract: "Make a signed content package of a site for a first run offline.",
         discussion: """
         With a manifest (manifest.json), packs the items it lists, read from beside it and checked \

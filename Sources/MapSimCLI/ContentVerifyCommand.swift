@@ -5,6 +5,8 @@ import MapSimKit
 struct ContentVerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
+        // Parsed as a root by `mapsim content verify` (MapSimCommand.leafCommand): "mapsim content" is its super-command.
+        _superCommandName: "mapsim content",
         abstract: "Check a content package: its signature, and every item against the manifest.",
         discussion: """
         Checks the Ed25519 signature of the manifest with the public key given (never one from \

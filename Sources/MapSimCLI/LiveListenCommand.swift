@@ -6,6 +6,8 @@ import MapSimKit
 struct LiveListenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "listen",
+        // Parsed as a root by `mapsim live listen` (MapSimCommand.leafCommand): "mapsim live" is its super-command.
+        _superCommandName: "mapsim live",
         abstract: "Subscribe to live-data criteria on an MQTT broker and print what comes.",
         discussion: """
         Prints each state change, subscription and update as it comes, with the time since the \

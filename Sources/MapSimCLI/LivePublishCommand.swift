@@ -6,6 +6,8 @@ import MapSimKit
 struct LivePublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
+        // Parsed as a root by `mapsim live publish` (MapSimCommand.leafCommand): "mapsim live" is its super-command.
+        _superCommandName: "mapsim live",
         abstract: "Publish a live update on an MQTT broker, for tests and demos.",
         discussion: """
         Sends {"id", "timestamp", "properties"} on TOPIC (seven levels). The id defaults to the \

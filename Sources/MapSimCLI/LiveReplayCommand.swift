@@ -11,6 +11,8 @@ import Glibc
 struct LiveReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
+        // Parsed as a root by `mapsim live replay` (MapSimCommand.leafCommand): "mapsim live" is its super-command.
+        _superCommandName: "mapsim live",
         abstract: "Replay a feed of observations as an ArcGIS dynamic-entity data source, and count what it keeps.",
         discussion: """
         FILE has one observation a line, as the ArcGIS sample feed: {"geometry": {"x": LON, "y": \

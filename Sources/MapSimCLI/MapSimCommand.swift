@@ -67,6 +67,34 @@ public struct MapSimCommand: ParsableCommand {
         }
     }
 
+    /// The subcommand `name` of the group of commands `group` (`region` and `download`), found as
+    /// `leafCommandType(named:)` finds a command.
+    static func leafCommandType(named name: String, in group: String) -> (any ParsableCommand.Type)? {
+        switch (group, name) {
+        case ("region", "download"): RegionDownloadCommand.self
+        case ("region", "list"): RegionListCommand.self
+        case ("region", "status"): RegionStatusCommand.self
+        case ("region", "check"): RegionCheckCommand.self
+        case ("region", "invalidate"): RegionInvalidateCommand.self
+        case ("region", "delete"): RegionDeleteCommand.self
+        case ("region", "merge"): RegionMergeCommand.self
+        case ("region", "export"): RegionExportCommand.self
+        case ("cache", "stats"): CacheCommand.Stats.self
+        case ("cache", "clear"): CacheCommand.Clear.self
+        case ("cache", "invalidate"): CacheCommand.Invalidate.self
+        case ("cache", "reset"): CacheCommand.Reset.self
+        case ("cache", "pack"): CacheCommand.Pack.self
+        case ("live", "listen"): LiveListenCommand.self
+        case ("live", "publish"): LivePublishCommand.self
+        case ("live", "replay"): LiveReplayCommand.self
+        case ("content", "keygen"): ContentKeygenCommand.self
+        case ("content", "pack"): ContentPackCommand.self
+        case ("content", "verify"): ContentVerifyCommand.self
+        case ("content", "check"): ContentCheckCommand.self
+        default: nil
+        }
+    }
+
     /// Runs the command, and exits: with `cannotWrite` when standard output could not be written,
     /// whatever else happened.
     ///
@@ -131,14 +159,17 @@ public struct MapSimCommand: ParsableCommand {
         while true { pause() }
     }
 
-    /// A command without subcommands of its own (`load`, `report`…) parsed straight from the
-    /// arguments after its name, or nil. Parsed from the root, ArgumentParser first builds the
-    /// command's whole set of options once more, to look for pass-through arguments, before it
-    /// parses them (a fifth of a `load`'s start-up). What this refuses — help, a mistake — is
-    /// parsed again from the root, which words it as it always has.
+    /// A command without subcommands of its own (`load`, `report`, `region download`…) parsed
+    /// straight from the arguments after its name, or nil. Parsed from the root, ArgumentParser
+    /// first builds the command's whole set of options once more, to look for pass-through
+    /// arguments, before it parses them (a fifth of a `load`'s start-up; of a `region download`'s,
+    /// the root's tree and a look for a completion-script request too). What this refuses — help, a
+    /// mistake — is parsed again from the root, which words it as it always has.
     private static func leafCommand(_ arguments: [String]) -> sending (any ParsableCommand)? {
-        guard let name = arguments.first, let leaf = leafCommandType(named: name) else { return nil }
-        return try? leaf.parse(Array(arguments.dropFirst()))
+        guard let name = arguments.first else { return nil }
+        if let leaf = leafCommandType(named: name) { return try? leaf.parse(Array(arguments.dropFirst())) }
+        guard arguments.count > 1, let leaf = leafCommandType(named: arguments[1], in: name) else { return nil }
+        return try? leaf.parse(Array(arguments.dropFirst(2)))
     }
 
     /// Reports `error` as ArgumentParser words it (usage, help, a status) and exits with its status.

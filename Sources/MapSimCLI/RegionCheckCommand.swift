@@ -5,7 +5,10 @@ import MapSimKit
 /// `mapsim region check`: the offline regression test in one command.
 struct RegionCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "check", abstract: "List what a map in a region would need offline that the database lacks.",
+        commandName: "check",
+        // Parsed as a root by `mapsim region check` (MapSimCommand.leafCommand): "mapsim region" is its super-command.
+        _superCommandName: "mapsim region",
+        abstract: "List what a map in a region would need offline that the database lacks.",
         discussion: """
         Walks every zoom and every tile of every source of the region (or of --style, --bounds and \
         the zooms), lays each vector tile out as the map does, and reports what the database lacks \

@@ -4,7 +4,10 @@ import MapSimKit
 /// `mapsim region delete`: removes a region and what only it held.
 struct RegionDeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "delete", abstract: "Delete a region, and the resources and tiles no other region holds.",
+        commandName: "delete",
+        // Parsed as a root by `mapsim region delete` (MapSimCommand.leafCommand): "mapsim region" is its super-command.
+        _superCommandName: "mapsim region",
+        abstract: "Delete a region, and the resources and tiles no other region holds.",
         discussion: """
         Example:
           mapsim region delete 1 --cache app.db

@@ -7,6 +7,8 @@ import Synchronization
 struct RegionDownloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "download",
+        // Parsed as a root by `mapsim region download` (MapSimCommand.leafCommand): "mapsim region" is its super-command.
+        _superCommandName: "mapsim region",
         abstract: "Download an offline region into the database, or resume one.",
         discussion: """
         Fetches what MapLibre Native's offline download fetches: the style, its sources' TileJSON, \

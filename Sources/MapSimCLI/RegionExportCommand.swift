@@ -5,7 +5,10 @@ import MapSimKit
 /// `mapsim region export`: a region's tiles as one MBTiles or PMTiles file.
 struct RegionExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Write a region's tiles as an MBTiles or PMTiles archive.",
+        commandName: "export",
+        // Parsed as a root by `mapsim region export` (MapSimCommand.leafCommand): "mapsim region" is its super-command.
+        _superCommandName: "mapsim region",
+        abstract: "Write a region's tiles as an MBTiles or PMTiles archive.",
         discussion: """
         Writes the tiles region ID holds of one tiled source of its style as a tile archive, with \
         the source's TileJSON (name, attribution, vector_layers) as its metadata, so that a region \

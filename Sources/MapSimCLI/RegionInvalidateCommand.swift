@@ -4,7 +4,10 @@ import MapSimKit
 /// `mapsim region invalidate`: MapLibre Native's `invalidateOfflineRegion`.
 struct RegionInvalidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "invalidate", abstract: "Mark a region's resources expired: the next load revalidates them (offline, none is used).",
+        commandName: "invalidate",
+        // Parsed as a root by `mapsim region invalidate` (MapSimCommand.leafCommand): "mapsim region" is its super-command.
+        _superCommandName: "mapsim region",
+        abstract: "Mark a region's resources expired: the next load revalidates them (offline, none is used).",
         discussion: """
         Example:
           mapsim region invalidate 1 --cache app.db

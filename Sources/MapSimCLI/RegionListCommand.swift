@@ -4,7 +4,10 @@ import MapSimKit
 /// `mapsim region list`: every region of the database.
 struct RegionListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "Print each region's ID, definition, description and whether it is complete.",
+        commandName: "list",
+        // Parsed as a root by `mapsim region list` (MapSimCommand.leafCommand): "mapsim region" is its super-command.
+        _superCommandName: "mapsim region",
+        abstract: "Print each region's ID, definition, description and whether it is complete.",
         discussion: """
         The definition is printed as the database stores it (MapLibre Native's JSON); one MapLibre \
         Native cannot decode is flagged with the reason. The description is printed as text when it \

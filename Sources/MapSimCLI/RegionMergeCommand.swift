@@ -4,7 +4,10 @@ import MapSimKit
 /// `mapsim region merge`: MapLibre Native's `mergeOfflineRegions`.
 struct RegionMergeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "merge", abstract: "Side-load another database's regions and what they hold, as mergeOfflineRegions does.",
+        commandName: "merge",
+        // Parsed as a root by `mapsim region merge` (MapSimCommand.leafCommand): "mapsim region" is its super-command.
+        _superCommandName: "mapsim region",
+        abstract: "Side-load another database's regions and what they hold, as mergeOfflineRegions does.",
         discussion: """
         The other file must be MapLibre's offline database of the same schema version, undamaged; it \
         is only read. Regions already here (same definition and description) are not repeated; a \

@@ -4,7 +4,10 @@ import MapSimKit
 /// `mapsim region status`: MapLibre Native's `OfflineRegionStatus` of a region.
 struct RegionStatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Print a region's OfflineRegionStatus, every field of it.",
+        commandName: "status",
+        // Parsed as a root by `mapsim region status` (MapSimCommand.leafCommand): "mapsim region" is its super-command.
+        _superCommandName: "mapsim region",
+        abstract: "Print a region's OfflineRegionStatus, every field of it.",
         discussion: """
         As MapLibre Native works it out when no download runs: the completed counts and stored sizes \
         from what the database holds, the required counts from the stored style and TileJSON (not \

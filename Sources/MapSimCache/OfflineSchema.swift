@@ -193,11 +193,13 @@ enum OfflineSchema {
     }
 
     /// MapLibre's vacuum: switch to incremental auto-vacuum (which needs a full VACUUM once), or
-    /// reclaim the free pages when it is on already.
+    /// reclaim the free pages when it is on already. A file without tables yet (a new one) takes
+    /// the mode with its first table, as SQLite documents, so it is not vacuumed: the file is the
+    /// same, less a transaction and its four syncs.
     static func setUpIncrementalVacuum(_ db: Database) throws {
         if try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") != 2 {
             try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
-            try db.execute(sql: "VACUUM")
+            if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") != 0 { try db.execute(sql: "VACUUM") }
         } else {
             try db.execute(sql: "PRAGMA incremental_vacuum")
         }

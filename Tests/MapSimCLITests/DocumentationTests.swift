@@ -134,8 +134,9 @@ struct DocumentationTests {
         }
     }
 
-    /// A default is shown as it would be typed (`--timeout`'s `60s`, `--max-age`'s `1h`), never as
-    /// a Swift value (`DurationArgument(time: …)`, which `--help` showed before).
+    /// The commands parsed straight from their arguments (`MapSimCommand.leafCommand`) are every
+    /// command without subcommands, by its name or its group's and its own, and each names the
+    /// command above it, as the usage it prints when parsed from the root does.
     @Test func theLeafCommandsAreTheCommandsWithoutSubcommandsByTheirNames() {
         for command in MapSimCommand.commands {
             let name = command.configuration.commandName ?? ""
@@ -143,11 +144,22 @@ struct DocumentationTests {
             #expect(leaf.map(ObjectIdentifier.init) == (command.configuration.subcommands.isEmpty ? ObjectIdentifier(command) : nil), "\(name)")
             // Parsed as a root, a leaf says whose command it is (and skips the completion-script check).
             if leaf != nil { #expect(command.configuration._superCommandName == "mapsim", "\(name)") }
+            // A group's subcommands are leaves found by the group's name and theirs, and say so too.
+            for subcommand in command.configuration.subcommands {
+                let subname = subcommand.configuration.commandName ?? ""
+                #expect(subcommand.configuration.subcommands.isEmpty, "\(name) \(subname)")
+                let found = MapSimCommand.leafCommandType(named: subname, in: name)
+                #expect(found.map(ObjectIdentifier.init) == ObjectIdentifier(subcommand), "\(name) \(subname)")
+                #expect(subcommand.configuration._superCommandName == "mapsim \(name)", "\(name) \(subname)")
+            }
         }
         #expect(MapSimCommand.leafCommandType(named: "region") == nil && MapSimCommand.leafCommandType(named: "download") == nil)
+        #expect(MapSimCommand.leafCommandType(named: "download", in: "live") == nil && MapSimCommand.leafCommandType(named: "load", in: "region") == nil)
         #expect(MapSimCommand.configuration.subcommands.map { ObjectIdentifier($0) } == MapSimCommand.commands.map { ObjectIdentifier($0) })
     }
 
+    /// A default is shown as it would be typed (`--timeout`'s `60s`, `--max-age`'s `1h`), never as
+    /// a Swift value (`DurationArgument(time: …)`, which `--help` showed before).
     @Test func everyDefaultInTheHelpIsWrittenAsItWouldBeTyped() async throws {
         for command in try await Self.commandPaths() {
             let help = try await CommandRunner.run(command + ["--help"]).standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
