@@ -13,6 +13,9 @@ extension OfflineDatabase {
         var body: [UInt8]?
         /// Whether any region holds the row already.
         var isInRegion: Bool
+
+        /// What is found of a resource with no row.
+        static let notStored = RegionLookup(storedSize: nil, body: nil, isInRegion: false)
     }
 
     /// Every region, by id.

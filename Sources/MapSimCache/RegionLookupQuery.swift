@@ -20,7 +20,7 @@ struct RegionLookupQuery: Sendable {
 
     /// What a database with none of the rows finds.
     var nothingStored: [OfflineDatabase.RegionLookup] {
-        wanted.map { _ in OfflineDatabase.RegionLookup(storedSize: nil, body: nil, isInRegion: false) }
+        wanted.map { _ in .notStored }
     }
 
     /// Runs the lookups in `db`.
@@ -31,7 +31,7 @@ struct RegionLookupQuery: Sendable {
             guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT id, LENGTH(data), \(revalidate), expires, compressed, EXISTS (SELECT 1 FROM \(link.table) WHERE \(link.column) = \(key.table).id)
                 FROM \(key.table) WHERE \(key.condition)
-                """), arguments: key.arguments) else { return OfflineDatabase.RegionLookup(storedSize: nil, body: nil, isInRegion: false) }
+                """), arguments: key.arguments) else { return .notStored }
             let usable = !(row.lenient(2) ?? false) || (row.lenient(3) as Int64?).map { $0 > now } ?? true
             var lookup = OfflineDatabase.RegionLookup(storedSize: usable ? (row.lenient(1) as Int? ?? 0) : nil, body: nil, isInRegion: row.lenient(5) ?? false)
             if usable, body, let data = try Data.fetchOne(db.cachedStatement(sql: "SELECT data FROM \(key.table) WHERE id = ?"), arguments: [row.lenient(0) as Int64?]) {
