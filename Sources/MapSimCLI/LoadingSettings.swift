@@ -86,3 +86,29 @@ struct LoadingSettings: Sendable {
         return environment
     }
 }
+
+extension LoadingSettings {
+    /// The loading options as a command read without ArgumentParser takes them (`PlainCommandLine`),
+    /// setting the settings at `part` of its run.
+    static func plainOptions<Run>(within part: WritableKeyPath<Run, LoadingSettings> & Sendable) -> [String: PlainCommandLine<Run>.Option] {
+        plainOptions.mapValues { $0.within(part) }
+    }
+
+    private static let plainOptions: [String: PlainCommandLine<LoadingSettings>.Option] = [
+        "--cache": .value(String.self) { $0.cache = $1 },
+        "--max-cache-size": .value(ByteSizeArgument.self) { $0.maxCacheSize = $1 },
+        "--no-cache": .flag { $0.noCache = true },
+        "--offline": .flag { $0.offline = true },
+        "--network": .value(String.self) { $0.network = $1 },
+        "--mirror": .value(MirrorArgument.self, repeatable: true) { $0.mirror.append($1) },
+        "--offline-window": .value(WindowArgument.self, repeatable: true) { $0.offlineWindow.append($1) },
+        "--seed": .value(UInt64.self, unconditional: true) { $0.seed = $1 },
+        "--max-requests": .value(Int.self, unconditional: true) { $0.maxRequests = $1 },
+        "--max-tiles": .value(Int.self, unconditional: true) { $0.maxTiles = $1 },
+        "--asset-root": .value(String.self) { $0.assetRoot = $1 },
+        "--request-timeout": .value(DurationArgument.self, unconditional: true) { $0.requestTimeout = $1 },
+        "--engine": .value(Engine.Name.self) { $0.engine = $1 },
+        "--local-ideographs": .value(String.self) { $0.localIdeographs = $1 },
+        "--mode": .value(MapMode.self) { $0.mode = $1 },
+    ]
+}

@@ -116,6 +116,9 @@ public struct MapSimCommand: ParsableCommand {
         if let load = LoadRun(plainArguments: arguments) {
             runAndExit { try await load.run() }
         }
+        if let download = RegionDownloadRun(plainArguments: arguments) {
+            runAndExit { try await download.run() }
+        }
         let command: any ParsableCommand
         do {
             if let leaf = leafCommand(arguments) {

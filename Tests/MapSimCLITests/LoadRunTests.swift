@@ -6,13 +6,6 @@ import MapSim
 
 @Suite("Load run")
 struct LoadRunTests {
-    /// Everything `dump` shows of a run: every stored value, nested ones too.
-    private func dumped(_ run: LoadRun) -> String {
-        var text = ""
-        dump(run, to: &text)
-        return text
-    }
-
     @Test func thePlainReaderGivesTheRunArgumentParserGives() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapsim-load-run-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -42,7 +35,7 @@ struct LoadRunTests {
         for arguments in cases {
             let plain = try #require(LoadRun(plainArguments: ["load"] + arguments), "\(arguments)")
             let parsed = try LoadRun(LoadCommand.parse(arguments))
-            #expect(dumped(plain) == dumped(parsed), "\(arguments)")
+            #expect(dumpedText(plain) == dumpedText(parsed), "\(arguments)")
             #expect(plain.mapbox == parsed.mapbox, "\(arguments)")
         }
         // The defaults are the command's: nothing but a style.
@@ -82,7 +75,7 @@ struct LoadRunTests {
         let names = Set(regex.matches(in: help, range: NSRange(help.startIndex..., in: help)).compactMap { Range($0.range(at: 1), in: help).map { String(help[$0]) } })
         let live: Set = ["--live", "--criteria", "--live-domain", "--floor", "--location-fields", "--for", "--count", "--username", "--password-file",
                          "--client-id", "--version", "--help"]
-        let plain = Set(LoadRun.plainOptions.keys)
+        let plain = Set(LoadRun.plainCommandLine.options.keys)
         #expect(plain.subtracting(names).isEmpty, "not options of load: \(plain.subtracting(names).sorted())")
         #expect(names.subtracting(plain).subtracting(live).isEmpty, "not read by the plain reader: \(names.subtracting(plain).subtracting(live).sorted())")
     }
