@@ -47,24 +47,30 @@ public struct JSONObject: Sendable, Equatable {
     /// from data whose keys are usually distinct (a repeated key still keeps its last value, at its
     /// first position).
     public init(members: [(key: String, value: JSONValue)]) {
-        if Self.keysAreDistinct(members) {
+        // A large object's index is built as its keys are checked: each key hashed once.
+        if let index = Self.indexIfDistinct(members) {
             self.init()
             self.members = members
-            rebuildIndex()
+            self.index = members.count > Self.indexThreshold ? index : nil
         } else {
             self.init(members.map { ($0.key, $0.value) })
         }
     }
 
-    private static func keysAreDistinct(_ members: [(key: String, value: JSONValue)]) -> Bool {
+    /// The index of `members` by key when their keys are distinct (empty for a small object,
+    /// which has none), else nil.
+    private static func indexIfDistinct(_ members: [(key: String, value: JSONValue)]) -> [ExactKey: Int]? {
         if members.count <= indexThreshold {
             for i in members.indices {
-                for j in members.indices where j > i && sameKey(members[i].key, members[j].key) { return false }
+                for j in members.indices where j > i && sameKey(members[i].key, members[j].key) { return nil }
             }
-            return true
+            return [:]
         }
-        var seen = Set<ExactKey>(minimumCapacity: members.count)
-        return members.allSatisfy { seen.insert(ExactKey(text: $0.key)).inserted }
+        var index = [ExactKey: Int](minimumCapacity: members.count)
+        for (position, member) in members.enumerated() where index.updateValue(position, forKey: ExactKey(text: member.key)) != nil {
+            return nil
+        }
+        return index
     }
 
     private func position(of key: String) -> Int? {

@@ -11,6 +11,19 @@ struct JSONParserTests {
         #expect(value["m"] == .object(JSONObject()))
     }
 
+    @Test(arguments: [3, 20])
+    func aRepeatedKeyKeepsItsLastValueAtItsFirstPositionInSmallAndLargeObjects(members: Int) throws {
+        // Keys k0…, then k1 again, and two keys Swift's == calls equal but JSON does not.
+        let text = "{" + (0..<members).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + #", "k1": "again", "\u00e9": 1, "e\u0301": 2}"#
+        let object = try #require(try JSONParser.parse(text).objectValue)
+        #expect(object.count == members + 2)
+        #expect(object.keys.prefix(3) == ["k0", "k1", "k2"].prefix(min(3, members)))
+        #expect(object["k1"] == .string("again") && object["k0"] == .number(0))
+        #expect(object["k\(members - 1)"] == .number(Double(members - 1)))
+        #expect(object["\u{e9}"] == .number(1) && object["e\u{301}"] == .number(2))
+        #expect(object["k\(members)"] == nil)
+    }
+
     @Test func readsStringsWhateverWhereTheirSpecialBytesFallInSixteenByteRuns() throws {
         // Strings are scanned sixteen bytes at a time: a quote, an escape, a control character or a
         // multibyte character at any offset — in the first run, across runs, in the tail — reads
