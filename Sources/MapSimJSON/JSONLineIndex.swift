@@ -147,27 +147,35 @@ public struct JSONLineIndex: Sendable {
             guard cursor.position < cursor.bytes.count else { return }
             switch cursor.bytes[cursor.position] {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                var depth = 0
-                while cursor.position < cursor.bytes.count {
-                    switch cursor.bytes[cursor.position] {
-                    case UInt8(ascii: "\""):
-                        cursor.skipString()
-                        continue
-                    case UInt8(ascii: "{"), UInt8(ascii: "["):
-                        depth += 1
-                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                        depth -= 1
-                        if depth == 0 {
-                            cursor.position += 1
-                            return
+                // Read through the buffer with local counters: a large document is mostly skipped.
+                let start = cursor.position
+                let (end, lines) = cursor.bytes.withUnsafeBufferPointer { buffer -> (Int, Int) in
+                    var depth = 0
+                    var lines = 0
+                    var index = start
+                    while index < buffer.count {
+                        switch buffer[index] {
+                        case UInt8(ascii: "\""):
+                            index += 1
+                            while index < buffer.count, buffer[index] != UInt8(ascii: "\"") {
+                                index += buffer[index] == UInt8(ascii: "\\") ? 2 : 1
+                            }
+                        case UInt8(ascii: "{"), UInt8(ascii: "["):
+                            depth += 1
+                        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                            depth -= 1
+                            if depth == 0 { return (index + 1, lines) }
+                        case 0x0A:
+                            lines += 1
+                        default:
+                            break
                         }
-                    case 0x0A:
-                        cursor.line += 1
-                    default:
-                        break
+                        index += 1
                     }
-                    cursor.position += 1
+                    return (buffer.count, lines)
                 }
+                cursor.position = end
+                cursor.line += lines
             case UInt8(ascii: "\""):
                 cursor.skipString()
             default:
