@@ -156,10 +156,8 @@ public struct JSONLineIndex: Sendable {
                     while index < buffer.count {
                         switch buffer[index] {
                         case UInt8(ascii: "\""):
-                            index += 1
-                            while index < buffer.count, buffer[index] != UInt8(ascii: "\"") {
-                                index += buffer[index] == UInt8(ascii: "\\") ? 2 : 1
-                            }
+                            index = LineCursor.end(ofStringAt: index, in: buffer)
+                            continue
                         case UInt8(ascii: "{"), UInt8(ascii: "["):
                             depth += 1
                         case UInt8(ascii: "}"), UInt8(ascii: "]"):
@@ -196,14 +194,17 @@ public struct JSONLineIndex: Sendable {
 
         /// Moves past the string that starts at the current position.
         mutating func skipString() {
-            position += 1
-            while position < bytes.count {
-                switch bytes[position] {
-                case UInt8(ascii: "\""): position += 1; return
-                case UInt8(ascii: "\\"): position += 2
-                default: position += 1
-                }
+            position = bytes.withUnsafeBufferPointer { Self.end(ofStringAt: position, in: $0) }
+        }
+
+        /// The position just past the string whose opening quote is at `start` in `buffer` (the
+        /// buffer's end, for a string it does not close).
+        static func end(ofStringAt start: Int, in buffer: UnsafeBufferPointer<UInt8>) -> Int {
+            var index = start + 1
+            while index < buffer.count, buffer[index] != UInt8(ascii: "\"") {
+                index += buffer[index] == UInt8(ascii: "\\") ? 2 : 1
             }
+            return min(index + 1, buffer.count)
         }
 
         /// Moves past a number or a literal: up to the next delimiter.

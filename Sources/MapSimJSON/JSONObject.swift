@@ -51,7 +51,7 @@ public struct JSONObject: Sendable, Equatable {
         if let index = Self.indexIfDistinct(members) {
             self.init()
             self.members = members
-            self.index = members.count > Self.indexThreshold ? index : nil
+            self.index = index.isEmpty ? nil : index
         } else {
             self.init(members.map { ($0.key, $0.value) })
         }
