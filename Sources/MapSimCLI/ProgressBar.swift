@@ -41,6 +41,8 @@ final class ProgressBar: Sendable {
     /// Shows a download's status, with the numbers of resources that failed and of attempts
     /// retried so far; drawn again at once when `redraw`, else when the tenth of a percent changes.
     func show(_ status: OfflineRegionStatus, redraw: Bool = false) {
+        // Nothing is made for a bar that is not drawn: a download shows every resource.
+        guard interactive else { return }
         let failed = failures.withLock { $0 }
         let retried = retries.withLock { $0 }
         let more = status.requiredResourceCountIsPrecise ? "" : "+"

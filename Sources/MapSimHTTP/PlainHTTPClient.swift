@@ -44,27 +44,32 @@ final class PlainHTTPClient: Sendable {
     /// and a path and query of printable ASCII that needs no percent-encoding. Nil for anything
     /// else (https, user info, an IPv6 literal, a fragment), which AsyncHTTPClient sends.
     static func route(_ url: String) -> (target: Target, path: String)? {
-        let bytes = url.utf8
-        guard bytes.count > 7, ASCIIBytes.equalsIgnoringCase(bytes.prefix(7), "http://") else { return nil }
-        let afterScheme = bytes.index(bytes.startIndex, offsetBy: 7)
-        let rest = bytes[afterScheme...]
-        let authorityEnd = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        guard !authority.isEmpty, authority.allSatisfy({ isHostByte($0) || $0 == UInt8(ascii: ":") }) else { return nil }
-        var host = authority[...]
+        // Read through the bytes in place: this is asked of every request a download makes.
+        var url = url
+        return url.withUTF8(route(bytes:))
+    }
+
+    private static func route(bytes: UnsafeBufferPointer<UInt8>) -> (target: Target, path: String)? {
+        let scheme = 7
+        guard bytes.count > scheme, ASCIIBytes.equalsIgnoringCase(bytes[..<scheme], "http://") else { return nil }
+        var authorityEnd = scheme
+        while authorityEnd < bytes.count, bytes[authorityEnd] != UInt8(ascii: "/"), bytes[authorityEnd] != UInt8(ascii: "?") { authorityEnd += 1 }
+        var hostEnd = authorityEnd
+        for index in scheme..<authorityEnd where !isHostByte(bytes[index]) {
+            guard bytes[index] == UInt8(ascii: ":") else { return nil }
+            if hostEnd == authorityEnd { hostEnd = index }
+        }
         var port = 80
-        if let colon = authority.firstIndex(of: UInt8(ascii: ":")) {
-            host = authority[..<colon]
-            let digits = authority[authority.index(after: colon)...]
+        if hostEnd < authorityEnd {
+            let digits = bytes[(hostEnd + 1)..<authorityEnd]
             guard digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
                   let parsed = ASCIIBytes.integer(digits), (1...65_535).contains(parsed) else { return nil }
             port = Int(parsed)
         }
-        guard !host.isEmpty else { return nil }
-        let pathBytes = rest[authorityEnd...]
-        guard pathBytes.allSatisfy(isRequestTargetByte) else { return nil }
-        let path = pathBytes.first == UInt8(ascii: "/") ? String(Substring(pathBytes)) : "/" + String(Substring(pathBytes))
-        return (Target(host: String(Substring(host)).lowercased(), port: port), path)
+        guard hostEnd > scheme, bytes[authorityEnd...].allSatisfy(isRequestTargetByte) else { return nil }
+        let pathBytes = String(decoding: UnsafeBufferPointer(rebasing: bytes[authorityEnd...]), as: UTF8.self)
+        let path = bytes[authorityEnd...].first == UInt8(ascii: "/") ? pathBytes : "/" + pathBytes
+        return (Target(host: String(decoding: UnsafeBufferPointer(rebasing: bytes[scheme..<hostEnd]), as: UTF8.self).lowercased(), port: port), path)
     }
 
     /// Letters, digits, `-` and `.`: a host name or an IPv4 address.
@@ -76,8 +81,13 @@ final class PlainHTTPClient: Sendable {
     /// Printable ASCII that a URL parser keeps as it is in a path or query: no space, quote, angle
     /// bracket, backslash, caret, backquote, brace, bar or `#`.
     private static func isRequestTargetByte(_ byte: UInt8) -> Bool {
-        guard byte > 0x20, byte < 0x7F else { return false }
-        return !"\"<>\\^`{|}#".utf8.contains(byte)
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "^"), UInt8(ascii: "`"), UInt8(ascii: "{"),
+             UInt8(ascii: "|"), UInt8(ascii: "}"), UInt8(ascii: "#"):
+            false
+        default:
+            byte > 0x20 && byte < 0x7F
+        }
     }
 
     /// Sends a GET of `path` to `target` and hands how it ended to `completion` once, from the

@@ -18,7 +18,8 @@ struct PlainHTTPClientTests {
         #expect(PlainHTTPClient.route("http://h")?.path == "/" && PlainHTTPClient.route("http://h?x=1")?.path == "/?x=1")
         #expect(PlainHTTPClient.route("http://127.0.0.1/a%20b.pbf")?.target == .init(host: "127.0.0.1", port: 80))
         for other in ["https://h/x", "http://user@h/x", "http://[::1]/x", "http://h/a b", "http://h/x#top", "http://h/{z}", "http://h:0/",
-                      "http://h:70000/", "http://h:/x", "http://h:+80/x", "http:///x", "ftp://h/x", "http://h/é"] {
+                      "http://h:70000/", "http://h:/x", "http://h:+80/x", "http:///x", "ftp://h/x", "http://h/é",
+                      "http://h:1:2/x", "http://:80/x", "http://h\u{0}/x"] {
             #expect(PlainHTTPClient.route(other) == nil, "\(other)")
         }
     }

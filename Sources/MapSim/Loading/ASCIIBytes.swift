@@ -7,7 +7,7 @@ public enum ASCIIBytes {
     @inlinable public static func hasPrefix(_ text: String, _ prefix: String) -> Bool {
         let compared = text.utf8.withContiguousStorageIfAvailable { text in
             prefix.utf8.withContiguousStorageIfAvailable { prefix in
-                prefix.count <= text.count && UnsafeBufferPointer(rebasing: text[..<prefix.count]).elementsEqual(prefix)
+                prefix.count <= text.count && equal(text, prefix, count: prefix.count)
             }
         }
         return compared.flatMap { $0 } ?? text.utf8.starts(with: prefix.utf8)
@@ -17,6 +17,14 @@ public enum ASCIIBytes {
     @inlinable public static func contains(_ text: String, _ needle: StaticString) -> Bool {
         needle.withUTF8Buffer { needle in
             guard let first = needle.first else { return true }
+            let found = text.utf8.withContiguousStorageIfAvailable { text in
+                guard text.count >= needle.count else { return false }
+                for start in 0...(text.count - needle.count) where text[start] == first {
+                    if equal(UnsafeBufferPointer(rebasing: text[start...]), needle, count: needle.count) { return true }
+                }
+                return false
+            }
+            if let found { return found }
             var bytes = text.utf8[...]
             while let start = bytes.firstIndex(of: first) {
                 let rest = bytes[start...]
@@ -25,6 +33,17 @@ public enum ASCIIBytes {
             }
             return false
         }
+    }
+
+    /// Whether the first `count` bytes of `left` and `right` (each at least that long) are equal:
+    /// an index loop, which the generic `elementsEqual` on buffers is several times slower than.
+    @inlinable static func equal(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>, count: Int) -> Bool {
+        var index = 0
+        while index < count {
+            guard left[index] == right[index] else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// `byte` as a lowercase ASCII letter when it is an uppercase one.

@@ -16,7 +16,8 @@ public struct MapboxURL: Sendable, Equatable {
 
     /// Whether `url` is a `mapbox://` URL.
     public static func isMapbox(_ url: String) -> Bool {
-        url.lowercased().hasPrefix("mapbox://")
+        // In the bytes, in any case: no lowercased copy (a download asks this of every tile).
+        ASCIIBytes.equalsIgnoringCase(url.utf8.prefix(9), "mapbox://")
     }
 
     /// A style URL: `mapbox://styles/USER/STYLE` → `BASE/styles/v1/USER/STYLE`.
@@ -58,8 +59,12 @@ public struct MapboxURL: Sendable, Equatable {
     /// → `mapbox://X`, any other `BASE/v4/…` (and the `*.tiles.mapbox.com` tile hosts) → `mapbox://tiles/…`;
     /// the access token is dropped, other query parameters are kept. Any other URL is returned as it is.
     public func canonical(_ url: String) -> String {
+        // The slash where the host would end is looked at first: this is asked of every tile of a
+        // download, and few URLs have one there.
         func starts(_ host: String) -> Bool {
-            ASCIIBytes.hasPrefix(url, host) && url.utf8.dropFirst(host.utf8.count).first == UInt8(ascii: "/")
+            let (bytes, count) = (url.utf8, host.utf8.count)
+            guard bytes.count > count, bytes[bytes.index(bytes.startIndex, offsetBy: count)] == UInt8(ascii: "/") else { return false }
+            return ASCIIBytes.hasPrefix(url, host)
         }
         guard ASCIIBytes.hasPrefix(url, "http"), let host = starts(baseURL) ? baseURL : Self.apiHosts.first(where: starts) else { return url }
         let (rawPath, query) = split(String(url.dropFirst(host.count + 1)))

@@ -3,20 +3,31 @@ import MapSimJSON
 /// Replaces `{token}` occurrences in URL templates and legacy `{token}` text fields.
 public enum TokenReplacer {
     /// `text` with each `{token}` replaced by `value(token)`; tokens with no value stay.
+    ///
+    /// The braces are found in the text's UTF-8 bytes, as MapLibre Native's `replaceTokens` finds
+    /// them (a brace is one byte, never part of another character's): a tile URL is made for every
+    /// tile of a download, and a search by `Character` cost more than the rest of the request.
     public static func replace(in text: String, value: (String) -> String?) -> String {
-        // Substrings appended as such, and strings made from them: the generic forms (`+=` of any
-        // sequence of characters) cost a process a scan of the binary's protocol conformances.
-        var result = ""
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{") {
-            result.append(contentsOf: rest[..<open])
-            guard let close = rest[open...].firstIndex(of: "}") else { break }
-            let token = String(rest[rest.index(after: open)..<close])
-            result += value(token) ?? "{\(token)}"
-            rest = rest[rest.index(after: close)...]
+        var text = text
+        let replaced = text.withUTF8 { bytes -> String? in
+            let (open, close) = (UInt8(ascii: "{"), UInt8(ascii: "}"))
+            var result: [UInt8] = []
+            var copied = 0
+            while let start = bytes[copied...].firstIndex(of: open), let end = bytes[(start + 1)...].firstIndex(of: close) {
+                if result.isEmpty { result.reserveCapacity(bytes.count + 16) }
+                result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<start]))
+                if let replacement = value(String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end]), as: UTF8.self)) {
+                    result.append(contentsOf: replacement.utf8)
+                } else {
+                    result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...end]))
+                }
+                copied = end + 1
+            }
+            guard copied > 0 else { return nil }
+            result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+            return String(decoding: result, as: UTF8.self)
         }
-        result.append(contentsOf: rest)
-        return result
+        return replaced ?? text
     }
 
     /// A legacy `{token}` string as the expression the reference converts it to: `concat` of its

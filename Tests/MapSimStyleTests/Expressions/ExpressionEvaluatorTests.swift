@@ -79,6 +79,20 @@ struct ExpressionEvaluatorTests {
         #expect(TokenReplacer.tokenExpression("{{a}} {}") == .array([.string("concat"), .string("{"), .array([.string("get"), .string("a")]), .string("} {}")]))
     }
 
+    /// Tokens are found by their braces' bytes: text around them, in any script, is kept as it is;
+    /// a token without a value, an empty one and a brace that is never closed stay as written.
+    @Test func tokensAreReplacedInPlace() {
+        let values = ["z": "14", "name": "Zürich", "x": ""]
+        let replace = { (text: String) in TokenReplacer.replace(in: text) { values[$0] } }
+        #expect(replace("https://a/{z}/{x}/{y}.pbf") == "https://a/14//{y}.pbf")
+        #expect(replace("no tokens") == "no tokens")
+        #expect(replace("{name} – 東京 {z}") == "Zürich – 東京 14")
+        #expect(replace("{}{a{z}}") == "{}{a{z}}")
+        #expect(replace("{z}{name") == "14{name")
+        #expect(replace("é{z}é") == "é14é")
+        #expect(replace("") == "")
+    }
+
     @Test func featuresAreRead() throws {
         #expect(try evaluate(#"["concat", ["get", "name"], " ", ["geometry-type"]]"#, properties: #"{"name": "Oslo"}"#) == .string("Oslo Point"))
         #expect(try evaluate(#"["interpolate", ["exponential", 2], ["zoom"], 0, 0, 10, 100]"#, zoom: 5) == .number(100 * (pow2(5) - 1) / (pow2(10) - 1)))
