@@ -176,20 +176,18 @@ extension OfflineDatabase {
             return state.pending
         }
         var stored = false
+        var rows = RowStatements(db)
         for write in batch {
             switch write {
             case .put(let key, let kind, let body, let headers, let accessed, let region):
-                let id = try Self.put(key, kind: kind, body, headers: headers, accessed: accessed, db)
+                let id = try rows.put(key, kind: kind, body, headers: headers, accessed: accessed)
                 if let region {
-                    let link = key.regionTable
-                    try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(link.table) (region_id, \(link.column)) VALUES (?, ?)").execute(arguments: [region, id])
+                    try rows.link(key, id: id, region: region)
                 } else {
                     stored = true
                 }
             case .link(let key, let region):
-                let link = key.regionTable
-                try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(link.table) (region_id, \(link.column)) SELECT ?, id FROM \(key.table) WHERE \(key.condition)")
-                    .execute(arguments: [region] + key.arguments)
+                try rows.linkStored(key, region: region)
             case .refresh(let key, let expires, let mustRevalidate, let accessed):
                 try db.cachedStatement(sql: "UPDATE \(key.table) SET accessed = ?, expires = ?, must_revalidate = ? WHERE \(key.condition)")
                     .execute(arguments: [accessed, expires, mustRevalidate] + key.arguments)
@@ -198,39 +196,6 @@ extension OfflineDatabase {
             }
         }
         if stored { try evictAmbient(db, hasMapsimTables: state.withLock { $0.hasMapsimTables }) }
-    }
-
-    /// Writes a row as MapLibre's `putInternal` does: an update of the row with the key, or a new
-    /// row (so a row keeps its id, and the regions that hold it). Returns the row's id.
-    @discardableResult
-    static func put(_ key: RowKey, kind: Int, _ body: StoredBody, headers: StoredHeaders, accessed: Int64, _ db: Database) throws -> Int64 {
-        let data = body.data.map { Data($0) }
-        let values: StatementArguments = [headers.modified, headers.etag, headers.expires, headers.mustRevalidate, accessed, data, body.compressed]
-        switch key {
-        case .resource(let url):
-            try db.cachedStatement(sql: """
-                UPDATE resources SET kind = ?, modified = ?, etag = ?, expires = ?, must_revalidate = ?, accessed = ?, data = ?, compressed = ? WHERE url = ?
-                """).execute(arguments: [kind] + values + [url])
-            if db.changesCount == 0 {
-                try db.cachedStatement(sql: """
-                    INSERT INTO resources (url, kind, modified, etag, expires, must_revalidate, accessed, data, compressed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [url, kind] + values)
-                return db.lastInsertedRowID
-            }
-        case .tile(let template, let ratio, let z, let x, let y):
-            try db.cachedStatement(sql: """
-                UPDATE tiles SET modified = ?, etag = ?, expires = ?, must_revalidate = ?, accessed = ?, data = ?, compressed = ?
-                WHERE url_template = ? AND pixel_ratio = ? AND z = ? AND x = ? AND y = ?
-                """).execute(arguments: values + [template, ratio, z, x, y])
-            if db.changesCount == 0 {
-                try db.cachedStatement(sql: """
-                    INSERT INTO tiles (url_template, pixel_ratio, z, x, y, modified, etag, expires, must_revalidate, accessed, data, compressed)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [template, ratio, z, x, y] + values)
-                return db.lastInsertedRowID
-            }
-        }
-        return try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM \(key.table) WHERE \(key.condition)"), arguments: key.arguments) ?? 0
     }
 }
 

@@ -39,7 +39,8 @@ extension OfflineDatabase {
              accessed: item.resource.issued?.secondsSince1970 ?? Self.now)
         }
         try writeMapsimData("the content set \(name)") { db in
-            for row in rows { try Self.put(row.key, kind: row.kind, row.body, headers: row.headers, accessed: row.accessed, db) }
+            var statements = RowStatements(db)
+            for row in rows { _ = try statements.put(row.key, kind: row.kind, row.body, headers: row.headers, accessed: row.accessed) }
             let previous = try Int64.fetchAll(db, sql: "SELECT id FROM mapsim_content_sets WHERE substr(name, 1, ?) = ? AND name <> ?",
                                               arguments: [prefix.utf8.count, prefix, name])
             try db.execute(sql: "INSERT OR IGNORE INTO mapsim_content_sets (name) VALUES (?)", arguments: [name])

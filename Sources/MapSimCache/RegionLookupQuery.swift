@@ -25,18 +25,14 @@ struct RegionLookupQuery: Sendable {
 
     /// Runs the lookups in `db`.
     @Sendable func run(_ db: Database) throws -> [OfflineDatabase.RegionLookup] {
-        let revalidate = checksRevalidation ? "must_revalidate" : "0"
+        var statements = RowStatements(db)
         return try wanted.map { key, body in
-            let link = key.regionTable
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT id, LENGTH(data), \(revalidate), expires, compressed, EXISTS (SELECT 1 FROM \(link.table) WHERE \(link.column) = \(key.table).id)
-                FROM \(key.table) WHERE \(key.condition)
-                """), arguments: key.arguments) else { return .notStored }
-            let usable = !(row.lenient(2) ?? false) || (row.lenient(3) as Int64?).map { $0 > now } ?? true
-            var lookup = OfflineDatabase.RegionLookup(storedSize: usable ? (row.lenient(1) as Int? ?? 0) : nil, body: nil, isInRegion: row.lenient(5) ?? false)
-            if usable, body, let data = try Data.fetchOne(db.cachedStatement(sql: "SELECT data FROM \(key.table) WHERE id = ?"), arguments: [row.lenient(0) as Int64?]) {
-                lookup.body = try? RowCompression.unpack([UInt8](data), compressed: row.lenient(4) ?? false)
-                if lookup.body == nil { lookup.storedSize = nil }
+            guard let row = try statements.lookUp(key, revalidate: checksRevalidation) else { return .notStored }
+            let usable = !row.mustRevalidate || row.expires.map { $0 > now } ?? true
+            var lookup = OfflineDatabase.RegionLookup(storedSize: usable ? row.size ?? 0 : nil, body: nil, isInRegion: row.isInRegion)
+            if usable, body, let read = try statements.body(of: key, id: row.id ?? 0, { try? RowCompression.unpack($0, compressed: row.compressed) }) {
+                lookup.body = read
+                if read == nil { lookup.storedSize = nil }
             }
             return lookup
         }

@@ -40,6 +40,11 @@ enum RowKey: Hashable, Sendable {
         return false
     }
 
+    /// Whether the row is in `tiles`.
+    var isTile: Bool {
+        if case .tile = self { true } else { false }
+    }
+
     /// The table the row is in.
     var table: String {
         switch self {

@@ -47,6 +47,9 @@ struct OfflineDatabaseTests {
         cache.store(Resource.spriteImage(base: "https://h/sprite", pixelRatio: 2), sprite)
         cache.store(Self.tile(1), Self.response(20, fill: 2))
         cache.store(Self.tile(2), Response(noContent: true, source: .network))
+        var empty = Self.response(0)
+        empty.data = []
+        cache.store(Self.tile(3), empty)
         let hit = await cache.load(style)
         #expect(hit.source == .cache && hit.data == [UInt8](repeating: 1, count: 1000))
         #expect(hit.etag == "\"e1\"" && hit.mustRevalidate && hit.expires == HTTPDate(secondsSince1970: 2_000_000_000))
@@ -54,6 +57,8 @@ struct OfflineDatabaseTests {
         #expect(await cache.load(Self.tile(1)).data?.count == 20)
         let noContent = await cache.load(Self.tile(2))
         #expect(noContent.noContent && noContent.data == nil && noContent.error == nil)
+        let emptyBody = await cache.load(Self.tile(3))
+        #expect(!emptyBody.noContent && emptyBody.data == [], "an empty body is not no content")
         await cache.flush()
         let rows = try raw(path).read { db in
             try Row.fetchAll(db, sql: "SELECT url, kind, compressed, LENGTH(data) AS size, expires, modified, etag, must_revalidate FROM resources ORDER BY id")
@@ -66,8 +71,11 @@ struct OfflineDatabaseTests {
         #expect(rows[0]["expires"] as Int64 == 2_000_000_000 && rows[0]["modified"] as Int64 == 1_000 && rows[0]["must_revalidate"] as Bool)
         let stored = try await raw(path).read { db in try Data.fetchOne(db, sql: "SELECT data FROM resources WHERE id = 1") } ?? Data()
         #expect(stored.prefix(2) == Data([0x78, 0x9C]), "zlib, as MapLibre's util::compress")
-        let tiles = try raw(path).read { db in try Row.fetchAll(db, sql: "SELECT z, x, y, pixel_ratio, data IS NULL AS empty FROM tiles ORDER BY x") }
-        #expect(tiles.map { $0["empty"] as Bool } == [false, true], "no content is a NULL body")
+        let tiles = try raw(path).read { db in
+            try Row.fetchAll(db, sql: "SELECT z, x, y, pixel_ratio, data IS NULL AS empty, typeof(data) AS type FROM tiles ORDER BY x")
+        }
+        #expect(tiles.map { $0["empty"] as Bool } == [false, true, false], "no content is a NULL body")
+        #expect(tiles.map { $0["type"] as String } == ["blob", "null", "blob"], "an empty body is a blob of no bytes, as MapLibre binds it")
         #expect(tiles.allSatisfy { $0["pixel_ratio"] as Int == 1 })
     }
 
