@@ -152,8 +152,10 @@ struct RegionDownload: DrivenMachine {
         self.mapboxTiles = mapboxTiles
         self.mapboxTileLimit = mapboxTileLimit
         tokenlessMapboxAPI = loading.tokenlessMapboxAPI
-        pipeline = RequestPipeline(configuration: .init(maximumConcurrentRequests: loading.maximumConcurrentRequests, usesCache: false,
-                                                        wallClock: loading.wallClock, maximumRetries: max(0, retries)))
+        var configuration = RequestPipeline.Configuration(maximumConcurrentRequests: loading.maximumConcurrentRequests, usesCache: false,
+                                                          wallClock: loading.wallClock, maximumRetries: max(0, retries))
+        configuration.reportsRequests = false
+        pipeline = RequestPipeline(configuration: configuration)
     }
 
     static func input(for answer: LoadAnswer) -> Input { .answer(answer) }
@@ -254,7 +256,8 @@ struct RegionDownload: DrivenMachine {
                 let attempt = failedAttempts[id, default: 0] + 1
                 failedAttempts[id] = attempt
                 actions.append(.output(.retrying(resource, failure, attempt: attempt)))
-            // A download is always online, writes its answers itself, and sends no map events.
+            // A download is always online, writes its answers itself, and sends no map events (its
+            // pipeline makes none).
             case .store, .refreshCache, .scheduleConnectivity, .emit: continue
             }
         }
@@ -264,14 +267,15 @@ struct RegionDownload: DrivenMachine {
     private mutating func answered(_ id: RequestID, _ response: Response, at now: SimTime) -> [Action] {
         guard let resource = requests.removeValue(forKey: id) else { return [] }
         failedAttempts[id] = nil
-        if isMapboxTile(resource) { mapboxTilesInFlight -= 1 }
+        let mapboxTile = isMapboxTile(resource)
+        if mapboxTile { mapboxTilesInFlight -= 1 }
         // The pipeline forgets the request (and would-be expiry refreshes).
         var actions = route(pipeline.handle(.cancel(id), at: now), at: now)
         guard outcome == nil else { return actions }
         guard let failure = response.error else {
             let body = response.data.map { packed.take($0, of: resource) } ?? StoredBody(data: nil, compressed: false)
             actions.append(.output(.store(resource, response, body)))
-            if isMapboxTile(resource) { mapboxTiles += 1 }
+            if mapboxTile { mapboxTiles += 1 }
             return actions + done(resource, size: body.data?.count ?? 0, body: response.data, at: now)
         }
         actions.append(.output(.report(.responseError(region: region, url: resource.url, kind: resource.kind, failure))))

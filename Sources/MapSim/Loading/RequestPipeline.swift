@@ -47,6 +47,9 @@ public struct RequestPipeline: StateMachine {
         /// it without `access_token` fails at once (the API would refuse it; no retry helps) —
         /// the cache still answers what it holds.
         public var tokenlessMapboxAPI: MapboxURL?
+        /// Whether each answer and cancellation comes with its resource-request event (`Action.emit`).
+        /// A region download sends no map events, and makes none for each of its tiles.
+        public var reportsRequests = true
 
         /// The SDK defaults; no cache, always online.
         public init(maximumConcurrentRequests: Int = Self.defaultMaximumConcurrentRequests, usesCache: Bool = false,
@@ -236,7 +239,7 @@ public struct RequestPipeline: StateMachine {
         case .waitingForTimer, .waitingForConnection, .waitingForSameURL, .idle:
             break
         }
-        if !entry.settled {
+        if !entry.settled && configuration.reportsRequests {
             let event = ResourceRequest(dataSource: .resourceLoader, request: entry.original, response: nil, cancelled: true)
             actions.append(.emit(.resourceRequest(event), begin: entry.requestedAt))
         }
@@ -303,7 +306,7 @@ public struct RequestPipeline: StateMachine {
             case .reading(let attempt), .cacheLookup(let attempt), .loading(let attempt): actions.append(.cancelLoad(attempt))
             case .queued, .waitingForTimer, .waitingForConnection, .waitingForSameURL, .idle: break
             }
-            guard !entry.settled else { continue }
+            guard !entry.settled && configuration.reportsRequests else { continue }
             let sent = entry.attempt?.resource ?? entry.original
             let backend: Backend = URLResolver.isLocalFile(entry.original.url) ? .file : .network
             let event = ResourceRequest(dataSource: Self.dataSource(backend, url: entry.original.url), request: sent,
@@ -529,10 +532,13 @@ public struct RequestPipeline: StateMachine {
     private mutating func deliver(_ response: Response, for id: RequestID, _ entry: Entry, from backend: Backend, attempt: Bool,
                                   final: Bool, at now: SimTime) -> [Action] {
         guard !entry.settled else { return [] }
-        let current = attempt ? entry.attempt : nil
-        let sent = current?.resource ?? entry.original
-        let event = ResourceRequest(dataSource: Self.dataSource(backend, url: entry.original.url), request: sent, response: response, cancelled: false)
-        let delivered: [Action] = [.emit(.resourceRequest(event), begin: current?.start ?? now), .deliver(id, response, final: final)]
+        var delivered: [Action] = [.deliver(id, response, final: final)]
+        if configuration.reportsRequests {
+            let current = attempt ? entry.attempt : nil
+            let sent = current?.resource ?? entry.original
+            let event = ResourceRequest(dataSource: Self.dataSource(backend, url: entry.original.url), request: sent, response: response, cancelled: false)
+            delivered.insert(.emit(.resourceRequest(event), begin: current?.start ?? now), at: 0)
+        }
         return final && configuration.usesBrowserCache ? delivered + settleWaiting(for: id, entry, with: response, at: now) : delivered
     }
 

@@ -49,6 +49,24 @@ struct RequestPipelineTests {
                                                                           cancelled: false)), begin: .seconds(90)))
     }
 
+    /// A requester that sends no events (a region download) gets the same answers and loads, with
+    /// no resource-request event made for any of them.
+    @Test func aPipelineThatReportsNoRequestsMakesNoEvents() {
+        var configuration = RequestPipeline.Configuration(maximumRetries: 0)
+        configuration.reportsRequests = false
+        var quiet = RequestPipeline(configuration: configuration)
+        var loud = RequestPipeline(configuration: .init(maximumRetries: 0))
+        let inputs: [RequestPipeline.Input] = [.request(id(0), tile), .request(id(1), tile), answer(.success([1], source: .network), 0, 0, .network),
+                                               answer(.failure(.server, "500", source: .network), 1, 1, .network), .request(id(2), tile), .cancel(id(2))]
+        var events = 0
+        for input in inputs {
+            let (heard, said) = (quiet.handle(input, at: .zero), loud.handle(input, at: .zero))
+            #expect(heard == said.withoutEvents, "\(input)")
+            events += said.count - heard.count
+        }
+        #expect(events == 3, "the answer, the failure and the cancellation each have an event")
+    }
+
     @Test func aUsableCachedCopyIsDeliveredThenRevalidatedAtLowPriority() {
         var machine = pipeline(cache: true)
         #expect(machine.handle(.request(id(0), tile), at: .zero).withoutEvents == [load(0, 0, .cache, tile)])
