@@ -24,7 +24,7 @@ struct MapboxStyleValidator {
     }
 
     private static func patched(_ json: String) -> JSONObject {
-        let maplibre = StyleValidator.parsedReference
+        let maplibre = StyleSpecSections.readWhole()
         guard let patch = try? JSONParser.parse(json) else { return maplibre }
         return merged(.object(maplibre), patch).objectValue ?? maplibre
     }

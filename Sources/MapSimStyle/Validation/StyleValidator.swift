@@ -11,7 +11,7 @@ import Synchronization
 /// the types, enums, ranges, colors and arrays of every property, legacy functions and legacy
 /// filters, and expressions (see `StyleValidator+Expressions`).
 public struct StyleValidator: Sendable {
-    private var reference: JSONObject
+    private var reference: StyleSpecSections
     var lines = DocumentLines(bytes: [])
     var diagnostics: [StyleDiagnostic] = []
     /// The document, and where each layer is in it: layers are read one at a time, so that a large
@@ -70,29 +70,23 @@ public struct StyleValidator: Sendable {
         }
     }
 
-    /// The parsed reference, shared by every validation.
-    static let parsedReference: JSONObject = parseReference()
+    /// The reference's sections, shared by every validation and by layers' property lookups, each
+    /// read the first time it is asked for.
+    static let parsedReference = StyleSpecSections()
 
     /// Copies of the reference, one for each thread beside the caller's that checks a large style's
     /// layers (as many as `threadCount`, less one), read at once.
-    static let workerReferences: [JSONObject] = {
+    static let workerReferences: [StyleSpecSections] = {
         let count = threadCount - 1
         guard count > 0 else { return [] }
-        let copies = Mutex<[JSONObject?]>(Array(repeating: nil, count: count))
-        ParallelThreads.run(count) { index in
-            let copy = parseReference()
-            copies.withLock { $0[index] = copy }
-        }
-        return copies.withLock { $0.compactMap { $0 } }
+        let copies = (0..<count).map { _ in StyleSpecSections() }
+        ParallelThreads.run(count) { index in copies[index].readAll() }
+        return copies
     }()
 
     /// How many threads check a style's layers: one a core, eight at most (past that, their copies
     /// of the specification cost more than they save).
     private static let threadCount = min(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))), 8)
-
-    private static func parseReference() -> JSONObject {
-        (try? JSONParser.parse(StyleSpecReference.json).objectValue) ?? JSONObject()
-    }
 
     private init() {
         reference = Self.parsedReference
@@ -133,7 +127,7 @@ public struct StyleValidator: Sendable {
     public static func prepare(_ flavor: StyleSpecFlavor) {
         ParallelThreads.detach {
             switch flavor {
-            case .maplibre: _ = parsedReference
+            case .maplibre: parsedReference.readAll()
             case .mapbox, .mapboxGLJS: _ = MapboxStyleValidator.reference(flavor)
             }
         }
@@ -148,7 +142,7 @@ public struct StyleValidator: Sendable {
         let readsCopies = bytes.count >= copiedSpecificationSize
         if isLarge {
             ParallelThreads.detach {
-                _ = parsedReference
+                parsedReference.readAll()
                 if readsCopies { _ = workerReferences }
             }
         }
