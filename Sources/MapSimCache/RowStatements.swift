@@ -183,16 +183,19 @@ private struct Binding {
         note(value.withUTF8 { text in
             // An empty string may have no storage, and a null pointer would bind NULL, not ''.
             guard let start = text.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, Binding.transient) }
-            return start.withMemoryRebound(to: CChar.self, capacity: text.count) { sqlite3_bind_text(handle, index, $0, Int32(text.count), Binding.transient) }
+            return start.withMemoryRebound(to: CChar.self, capacity: text.count) {
+                sqlite3_bind_text64(handle, index, $0, UInt64(text.count), Binding.transient, UInt8(SQLITE_UTF8))
+            }
         })
     }
 
     /// A blob, or NULL for nil; an empty body is a blob of no bytes, as MapLibre binds an empty string.
+    /// One larger than SQLite takes is refused by it (`SQLITE_TOOBIG`), not cut.
     mutating func bind(blob value: [UInt8]?) {
         index += 1
         guard let value else { return note(sqlite3_bind_null(handle, index)) }
         note(value.withUnsafeBytes { bytes in
-            bytes.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0) : sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), Binding.transient)
+            bytes.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0) : sqlite3_bind_blob64(handle, index, bytes.baseAddress, UInt64(bytes.count), Binding.transient)
         })
     }
 

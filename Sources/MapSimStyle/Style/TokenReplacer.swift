@@ -2,7 +2,8 @@ import MapSimJSON
 
 /// Replaces `{token}` occurrences in URL templates and legacy `{token}` text fields.
 public enum TokenReplacer {
-    /// `text` with each `{token}` replaced by `value(token)`; tokens with no value stay.
+    /// `text` with each `{token}` replaced by `value(token)`; tokens with no value stay. A token
+    /// holds no brace: in `{a{z}}` the token is `z`, as in MapLibre Native and GL JS.
     ///
     /// The braces are found in the text's UTF-8 bytes, as MapLibre Native's `replaceTokens` finds
     /// them (a brace is one byte, never part of another character's): a tile URL is made for every
@@ -13,7 +14,14 @@ public enum TokenReplacer {
             let (open, close) = (UInt8(ascii: "{"), UInt8(ascii: "}"))
             var result: [UInt8] = []
             var copied = 0
-            while let start = bytes[copied...].firstIndex(of: open), let end = bytes[(start + 1)...].firstIndex(of: close) {
+            var searched = 0
+            while let start = bytes[searched...].firstIndex(of: open),
+                  let end = bytes[(start + 1)...].firstIndex(where: { $0 == open || $0 == close }) {
+                // Another brace opens before this one closes: the token starts there.
+                guard bytes[end] == close else {
+                    searched = end
+                    continue
+                }
                 if result.isEmpty { result.reserveCapacity(bytes.count + 16) }
                 result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<start]))
                 if let replacement = value(String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end]), as: UTF8.self)) {
@@ -22,6 +30,7 @@ public enum TokenReplacer {
                     result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...end]))
                 }
                 copied = end + 1
+                searched = copied
             }
             guard copied > 0 else { return nil }
             result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))

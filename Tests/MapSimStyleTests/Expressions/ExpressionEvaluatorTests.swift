@@ -80,15 +80,18 @@ struct ExpressionEvaluatorTests {
     }
 
     /// Tokens are found by their braces' bytes: text around them, in any script, is kept as it is;
-    /// a token without a value, an empty one and a brace that is never closed stay as written.
+    /// a token without a value, an empty one and a brace that is never closed stay as written, and
+    /// a brace opened inside a token starts the token again.
     @Test func tokensAreReplacedInPlace() {
         let values = ["z": "14", "name": "Zürich", "x": ""]
         let replace = { (text: String) in TokenReplacer.replace(in: text) { values[$0] } }
         #expect(replace("https://a/{z}/{x}/{y}.pbf") == "https://a/14//{y}.pbf")
         #expect(replace("no tokens") == "no tokens")
         #expect(replace("{name} – 東京 {z}") == "Zürich – 東京 14")
-        #expect(replace("{}{a{z}}") == "{}{a{z}}")
+        #expect(replace("{}{a{z}}") == "{}{a14}", "a token holds no brace, as in MapLibre Native and GL JS")
+        #expect(replace("{{z}") == "{14")
         #expect(replace("{z}{name") == "14{name")
+        #expect(replace("a{z}b{c") == "a14b{c", "the text before a brace never closed, once")
         #expect(replace("é{z}é") == "é14é")
         #expect(replace("") == "")
     }
