@@ -82,11 +82,13 @@ public final class DriveLoop<Machine: DrivenMachine, Loads: LoadPerformer> {
     public var now: SimTime { scheduler.now }
 
     /// Whether anything is left to happen by `limit` (at all, by default): a load under way or
-    /// delivered, work performed beside the loop that may still post inputs, or an input scheduled
-    /// by then — a refresh due later (an expiring style's) is not.
+    /// delivered — its answer due at any time, since a load that answers after `limit` was still
+    /// awaited at it — work performed beside the loop that may still post inputs, or an input
+    /// scheduled by then; a refresh due later (an expiring style's) is not.
     public func hasPendingWork(by limit: SimTime = .max) -> Bool {
         discardCancelledAnswers()
-        return !inFlight.isEmpty || !performing.isEmpty || scheduler.count > cancelledAnswers.count && (scheduler.nextTime ?? .max) <= limit
+        return !inFlight.isEmpty || !performing.isEmpty || scheduledAnswers.count > cancelledAnswers.count
+            || scheduler.count > cancelledAnswers.count && (scheduler.nextTime ?? .max) <= limit
     }
 
     /// From now on, the loop's virtual time moves with the wall clock from its current time: an
