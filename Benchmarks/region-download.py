@@ -4,18 +4,21 @@
 nginx (one worker, keep-alive, `Cache-Control: max-age=60`) serves a copy of styles/sample whose every
 tile URL answers with the same vector tile (--tile; by default the sample's, 1 KB), so a region of
 any size is served from one file. Every tile is deflated as it is stored, as MapLibre stores it, so
-a tile of real size (tens of kilobytes) measures that work too. The
+a tile of real size (tens of kilobytes) measures that work too. With --gzip the tile is sent as tile
+servers send theirs, gzipped (`gzip_static`, `Content-Encoding: gzip`; made at gzip's default level),
+and is stored in the server's deflate stream, inflated and checked but not deflated again. The
 region (--bounds, zooms --min-zoom..--max-zoom; by default about 4,500 tiles) is downloaded into a
 fresh database --rounds times under GNU time (peak memory; Debian: apt-get install time); the
 medians are printed with the tiles per second, and the server's own rate for the same tile (wrk -t2
 -c32, as the anchor the issue compares with) and the ratio (the goal of issue 49: 15k tiles/s).
 
-    python3 Benchmarks/region-download.py [--binary PATH] [--tile FILE] [--bounds W,S,E,N] [--min-zoom 8] [--max-zoom 16] [--rounds 3] [--json]
+    python3 Benchmarks/region-download.py [--binary PATH] [--tile FILE] [--gzip] [--bounds W,S,E,N] [--min-zoom 8] [--max-zoom 16] [--rounds 3] [--json]
 
 Without --binary it builds the release binary with scripts/build-release first.
 """
 
 import argparse
+import gzip
 import json
 import os
 import re
@@ -34,8 +37,9 @@ GNU_TIME = "/usr/bin/time"
 
 
 
-def site(work: str, tile: str) -> str:
-    """A copy of the sample whose TileJSON has no bounds and a max zoom of 16, and `tile` for all."""
+def site(work: str, tile: str, gzipped: bool) -> str:
+    """A copy of the sample whose TileJSON has no bounds and a max zoom of 16, and `tile` for all
+    (beside it gzipped, when `gzipped`)."""
     folder = os.path.join(work, "site")
     shutil.copytree(ROOT / "styles/sample", folder)
     tilejson = json.load(open(os.path.join(folder, "tiles.json")))
@@ -43,6 +47,9 @@ def site(work: str, tile: str) -> str:
     tilejson["maxzoom"] = 16
     json.dump(tilejson, open(os.path.join(folder, "tiles.json"), "w"))
     shutil.copyfile(tile, os.path.join(folder, "one.pbf"))
+    if gzipped:
+        with open(os.path.join(folder, "one.pbf.gz"), "wb") as f:
+            f.write(gzip.compress(open(tile, "rb").read(), compresslevel=6, mtime=0))
     return folder
 
 
@@ -68,6 +75,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary")
     parser.add_argument("--tile", default=str(ROOT / "styles/sample/tiles/10/163/395.pbf"), help="the tile served for every tile URL")
+    parser.add_argument("--gzip", action="store_true", help="send the tile gzipped, as tile servers do")
     parser.add_argument("--bounds", default="-122.62,37.7,-122.28,37.9")
     parser.add_argument("--min-zoom", type=int, default=8)
     parser.add_argument("--max-zoom", type=int, default=16)
@@ -79,25 +87,28 @@ def main() -> None:
     binary = args.binary or release_binary("region-download")
     with tempfile.TemporaryDirectory() as work:
         os.chmod(work, 0o755)  # nginx's workers run as another user
-        process, port = start_nginx(work, site(work, args.tile), "region-download", 'location /tiles/ { add_header Cache-Control "max-age=60"; try_files /one.pbf =404; }')
+        gzip_static = " gzip_static on;" if args.gzip else ""
+        process, port = start_nginx(work, site(work, args.tile, args.gzip), "region-download",
+                                    'location /tiles/ { add_header Cache-Control "max-age=60"; try_files /one.pbf =404;' + gzip_static + ' }')
         try:
             url = f"http://127.0.0.1:{port}/style.json"
             runs = [download(binary, url, os.path.join(work, "region.db"), args.bounds, args.min_zoom, args.max_zoom) for _ in range(args.rounds)]
             server = None
             if shutil.which("wrk"):
-                output = subprocess.run(["wrk", "-t2", "-c32", "-d5s", f"http://127.0.0.1:{port}/tiles/1/2/3.pbf"], capture_output=True, text=True).stdout
+                accept = ["-H", "Accept-Encoding: gzip"] if args.gzip else []
+                output = subprocess.run(["wrk", "-t2", "-c32", "-d5s"] + accept + [f"http://127.0.0.1:{port}/tiles/1/2/3.pbf"], capture_output=True, text=True).stdout
                 server = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
         finally:
             process.send_signal(signal.SIGTERM)
             process.wait(timeout=30)
     seconds = statistics.median(r[0] for r in runs)
     tiles = runs[0][2]
-    result = {"tiles": tiles, "tile-bytes": os.path.getsize(args.tile), "seconds": seconds, "tiles-per-second": tiles / seconds, "peak-mb": statistics.median(r[1] for r in runs),
+    result = {"tiles": tiles, "tile-bytes": os.path.getsize(args.tile), "gzip": args.gzip, "seconds": seconds, "tiles-per-second": tiles / seconds, "peak-mb": statistics.median(r[1] for r in runs),
               "server-requests-per-second": server, "ratio-to-server": (tiles / seconds / server) if server else None}
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    print(f"region download: {tiles:,} tiles of {os.path.getsize(args.tile):,} bytes in {seconds:.2f} s = {tiles / seconds:,.0f} tiles/s, peak {result['peak-mb']:.1f} MB"
+    print(f"region download: {tiles:,} tiles of {os.path.getsize(args.tile):,} bytes{' sent gzipped' if args.gzip else ''} in {seconds:.2f} s = {tiles / seconds:,.0f} tiles/s, peak {result['peak-mb']:.1f} MB"
           + (f"; nginx alone {server:,.0f} req/s: {result['ratio-to-server']:.2f}x" if server else ""))
 
 

@@ -37,7 +37,10 @@ struct RegionDownloadCommand: AsyncParsableCommand {
 
         Each resource is committed to the database within 40 ms of its arrival, so even a \
         download killed outright (SIGKILL, a phone's app killer) keeps all but what was in \
-        flight and what came in its last 40 ms, and the database stays one MapLibre Native opens.
+        flight and what came in its last 40 ms, and the database stays one MapLibre Native opens. \
+        Rows are compressed as MapLibre Native compresses them (zlib, kept when smaller); a tile the \
+        server sent gzipped is checked and stored in the server's own compression, rewrapped as \
+        zlib, rather than compressed again.
 
         Complete means what `region status` says, MapLibre Native's OfflineRegionStatus worked out \
         from the database: every required resource stored. What the server does not have (a 404: \

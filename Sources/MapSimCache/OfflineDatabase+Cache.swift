@@ -23,7 +23,7 @@ extension OfflineDatabase {
     /// Queues the write and returns at once; a later lookup sees it. `flush()` waits for it.
     public func store(_ resource: Resource, _ response: Response) {
         guard !isReadOnly, response.error == nil, !response.notModified, response.data != nil || response.noContent else { return }
-        let body = response.data.map(RowCompression.pack) ?? StoredBody(data: nil, compressed: false)
+        let body = response.data.map { RowCompression.pack($0, zlib: response.zlibData) } ?? StoredBody(data: nil, compressed: false)
         enqueue(.put(RowKey(resource, mapbox: options.mapbox), kind: resource.storedKindNumber, body,
                      headers: StoredHeaders(response), accessed: resource.issued?.secondsSince1970 ?? Self.now, region: nil), commit: .atOnce)
     }

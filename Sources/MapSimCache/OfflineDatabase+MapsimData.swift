@@ -35,7 +35,8 @@ extension OfflineDatabase {
         let keys = resources.map { RowKey($0, mapbox: options.mapbox) }
         let rows = storing.map { item in
             (key: RowKey(item.resource, mapbox: options.mapbox), kind: item.resource.storedKindNumber,
-             body: item.response.data.map(RowCompression.pack) ?? StoredBody(data: nil, compressed: false), headers: StoredHeaders(item.response),
+             body: item.response.data.map { RowCompression.pack($0, zlib: item.response.zlibData) } ?? StoredBody(data: nil, compressed: false),
+             headers: StoredHeaders(item.response),
              accessed: item.resource.issued?.secondsSince1970 ?? Self.now)
         }
         try writeMapsimData("the content set \(name)") { db in

@@ -14,15 +14,16 @@ final class PackedBodies: Sendable {
     /// Packs the body of `response` to `resource`, for `take` to find.
     func pack(_ response: Response, to resource: Resource) {
         guard let body = response.data, !body.isEmpty else { return }
-        let stored = RowCompression.pack(body)
+        let stored = RowCompression.pack(body, zlib: response.zlibData)
         packed.withLock { $0[resource.url] = (body, stored) }
     }
 
-    /// `body` of `resource` as stored: the packing made as it arrived, or one made now.
-    func take(_ body: [UInt8], of resource: Resource) -> StoredBody {
+    /// `body` of `resource` as stored: the packing made as it arrived, or one made now (with `zlib`,
+    /// the body as its server deflated it).
+    func take(_ body: [UInt8], zlib: [UInt8]?, of resource: Resource) -> StoredBody {
         if !body.isEmpty, let kept = packed.withLock({ $0.removeValue(forKey: resource.url) }), kept.body == body {
             return kept.stored
         }
-        return RowCompression.pack(body)
+        return RowCompression.pack(body, zlib: zlib)
     }
 }

@@ -273,7 +273,7 @@ struct RegionDownload: DrivenMachine {
         var actions = route(pipeline.handle(.cancel(id), at: now), at: now)
         guard outcome == nil else { return actions }
         guard let failure = response.error else {
-            let body = response.data.map { packed.take($0, of: resource) } ?? StoredBody(data: nil, compressed: false)
+            let body = response.data.map { packed.take($0, zlib: response.zlibData, of: resource) } ?? StoredBody(data: nil, compressed: false)
             actions.append(.output(.store(resource, response, body)))
             if mapboxTile { mapboxTiles += 1 }
             return actions + done(resource, size: body.data?.count ?? 0, body: response.data, at: now)

@@ -170,7 +170,7 @@ public final class HTTPResourceLoader: ResourceLoader {
     private func send(_ url: String, _ load: Load, after redirected: [String]) {
         if let (target, path) = PlainHTTPClient.route(url) {
             let exchange = plain.get(path, from: target, headers: load.headers) { result in
-                self.received(result.map { ($0.status, $0.headers.map { ($0.name, $0.value) }, $0.body) }, from: url, load, after: redirected)
+                self.received(result, from: url, load, after: redirected)
             }
             load.cancellation.set { exchange.cancel() }
             return
@@ -188,16 +188,16 @@ public final class HTTPResourceLoader: ResourceLoader {
         load.cancellation.set { task.cancel() }
         task.futureResult.whenComplete { result in
             self.finish(load, result.map { response in
-                (Int(response.status.code), response.headers.map { ($0.name, $0.value) }, response.body.map { Array($0.readableBytesView) } ?? [])
+                PlainHTTPClient.Answer(status: Int(response.status.code), headers: response.headers, body: response.body.map { Array($0.readableBytesView) } ?? [])
             })
         }
     }
 
     /// Follows a redirect of a plain `http://` URL, as AsyncHTTPClient follows them (at most 5,
     /// never back to a URL already asked), else finishes the load.
-    private func received(_ result: Result<(Int, [(name: String, value: String)], [UInt8]), any Error>, from url: String, _ load: Load, after redirected: [String]) {
-        guard case .success(let (status, headers, _)) = result, [301, 302, 303, 307, 308].contains(status),
-              let location = headers.last(where: { ASCIIBytes.equalsIgnoringCase($0.name.utf8, "location") })?.value else {
+    private func received(_ result: Result<PlainHTTPClient.Answer, any Error>, from url: String, _ load: Load, after redirected: [String]) {
+        guard case .success(let answer) = result, [301, 302, 303, 307, 308].contains(answer.status),
+              let location = answer.headers["location"].last else {
             finish(load, result)
             return
         }
@@ -219,11 +219,12 @@ public final class HTTPResourceLoader: ResourceLoader {
     private static let maximumRedirects = 5
 
     /// Hands `load` its `Response`; one past its deadline timed out.
-    private func finish(_ load: Load, _ result: Result<(Int, [(name: String, value: String)], [UInt8]), any Error>) {
+    private func finish(_ load: Load, _ result: Result<PlainHTTPClient.Answer, any Error>) {
         let inTime = deadlines.finish(load.watch)
         switch result {
-        case .success(let (status, headers, body)):
-            load.answer(HTTPResponseMapping.response(status: status, headers: headers, body: body, for: load.resource, now: .now))
+        case .success(let answer):
+            load.answer(HTTPResponseMapping.response(status: answer.status, headers: answer.headers.map { ($0.name, $0.value) }, body: answer.body, zlib: answer.zlib,
+                                                     for: load.resource, now: .now))
         case .failure(let error):
             guard inTime else {
                 load.answer(.failure(.connection, "\(load.resource.url) timed out", source: .network))

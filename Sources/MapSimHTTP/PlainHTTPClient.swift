@@ -25,6 +25,8 @@ final class PlainHTTPClient: Sendable {
         let status: Int
         let headers: HTTPHeaders
         let body: [UInt8]
+        /// The body as the server deflated it, in zlib's format, when it came as one gzip member.
+        var zlib: [UInt8]? = nil
     }
 
     private let connectTimeout: TimeAmount

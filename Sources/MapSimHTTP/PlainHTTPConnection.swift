@@ -110,8 +110,8 @@ final class PlainHTTPConnection: ChannelInboundHandler, RemovableChannelHandler 
         let coding = head.headers.first(name: "content-encoding").map { ASCIIBytes.trimmingBlanks($0.utf8) }
         let isDeflated = coding.map { ASCIIBytes.equalsIgnoringCase($0, "gzip") || ASCIIBytes.equalsIgnoringCase($0, "x-gzip") || ASCIIBytes.equalsIgnoringCase($0, "deflate") } ?? false
         do {
-            let body = try isDeflated && !sent.isEmpty ? ZlibCodec.inflate(sent, limit: exchange.exchange.maximumBodySize) : sent
-            exchange.exchange.succeed(PlainHTTPClient.Answer(status: Int(head.status.code), headers: head.headers, body: body))
+            let (body, zlib) = try isDeflated && !sent.isEmpty ? ZlibCodec.inflateKeepingStream(sent, limit: exchange.exchange.maximumBodySize) : (sent, nil)
+            exchange.exchange.succeed(PlainHTTPClient.Answer(status: Int(head.status.code), headers: head.headers, body: body, zlib: zlib))
         } catch {
             exchange.exchange.fail(error.code == .tooLarge ? BodyTooLarge() as any Error : UndecodableBody(coding: coding.map { String(Substring($0)) } ?? "", reason: error.reason))
         }

@@ -19,7 +19,9 @@ public final class NginxServer: @unchecked Sendable {
 
     /// Starts nginx serving `root`, each answer with `Cache-Control: max-age=MAXAGE` when `maxAge` is
     /// given, keeping idle connections open for `keepAlive` seconds; waits until it accepts connections.
-    public init(serving root: String, maxAge: Int? = nil, keepAlive: Int = 75) throws {
+    /// With `precompressed`, a file with a `.gz` beside it is sent as that, `Content-Encoding: gzip`, to
+    /// a client that accepts gzip (`gzip_static`), as tile servers send tiles.
+    public init(serving root: String, maxAge: Int? = nil, keepAlive: Int = 75, precompressed: Bool = false) throws {
         guard let binary = ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx", "/opt/homebrew/bin/nginx"].first(where: FileManager.default.isExecutableFile) else {
             throw TestSupportError(.notInstalled, "nginx is not installed (Debian: apt-get install nginx-light; the README's set-up and .ci/run do it)")
         }
@@ -27,6 +29,7 @@ public final class NginxServer: @unchecked Sendable {
         port = try LoopbackPort.free()
         let prefix = folder.path
         let cacheControl = maxAge.map { "        add_header Cache-Control \"max-age=\($0)\" always;\n" } ?? ""
+        let gzipStatic = precompressed ? "        gzip_static on;\n" : ""
         let configuration = """
             daemon off;
             master_process off;
@@ -49,7 +52,7 @@ public final class NginxServer: @unchecked Sendable {
                     listen 127.0.0.1:\(port);
                     root \(root);
                     etag on;
-            \(cacheControl)    }
+            \(cacheControl)\(gzipStatic)    }
             }
 
             """

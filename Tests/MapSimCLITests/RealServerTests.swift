@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import MapSim
 import Testing
 import MapSimJSON
 import MapSimTesting
@@ -44,6 +46,53 @@ struct RealServerTests {
         // Resumed, with nothing left to fetch.
         let resumed = try await CommandRunner.run(["region", "download", "1", "--cache", cache])
         #expect(resumed.status == 0 && resumed.lingered < Self.ending, "\(resumed.standardError) \(resumed.lingered)")
+    }
+
+    /// Tiles sent gzipped (nginx's `gzip_static`, as tile servers send them) are stored in the
+    /// server's own deflate stream, rewrapped as zlib — not deflated again — and read back offline.
+    @Test func tilesSentGzippedAreStoredAsTheServerDeflatedThemAndLoadOffline() async throws {
+        let folder = try sampleFolder()
+        let tiles = folder.path + "/site/tiles"
+        // gzip(1) at its fastest level, keeping each file and writing its name in the header: a stream
+        // of its own, which no deflating here would make again.
+        let paths = FileManager.default.enumerator(atPath: tiles)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".pbf") }
+        let gzip = try Process.run(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["gzip", "-1", "-k"] + paths.map { tiles + "/" + $0 })
+        gzip.waitUntilExit()
+        #expect(gzip.terminationStatus == 0)
+        var gzipped: [String: [UInt8]] = [:]
+        for path in paths {
+            gzipped[String(path.dropLast(4))] = try #require(FileManager.default.contents(atPath: tiles + "/" + path + ".gz")).map { $0 }
+        }
+        let nginx = try NginxServer(serving: folder.path + "/site", maxAge: 600, keepAlive: 300, precompressed: true)
+        defer { nginx.stop() }
+        let cache = folder.path + "/gzip.db"
+        // The sample's whole extent, at each of its zooms: every tile it has.
+        let extent = ["--bounds", "-122.62,37.7,-122.28,37.9", "--min-zoom", "0", "--max-zoom", "11"]
+        let download = try await CommandRunner.run(["region", "download", nginx.baseURL + "/style.json"] + extent + ["--cache", cache])
+        #expect(download.status == 0 && download.standardOutput.contains("complete"), "\(download.standardOutput)\(download.standardError)")
+        let rows = try DatabaseQueue(path: cache).read { db in
+            try Row.fetchAll(db, sql: "SELECT z, x, y, data, compressed FROM tiles WHERE data IS NOT NULL")
+        }
+        #expect(rows.count == gzipped.count, "every tile of the sample")
+        for row in rows {
+            let name = "\(row["z"] as Int)/\(row["x"] as Int)/\(row["y"] as Int)"
+            let gzip = try #require(gzipped[name], "\(name)")
+            let tile = try ZlibCodec.inflate(gzip)
+            let data = [UInt8](row["data"] as Data)
+            if row["compressed"] as Bool {
+                #expect(Array(data.prefix(2)) == [0x78, 0x9C], "\(name)")
+                let stream = gzip[(gzip[10...].firstIndex(of: 0)! + 1)..<(gzip.count - 8)]  // after the name
+                #expect(Array(data.dropFirst(2).dropLast(4)) == Array(stream), "\(name): the server's deflate stream")
+                #expect(try ZlibCodec.inflate(data) == tile, "\(name)")
+            } else {
+                // A tile that deflates to no less is stored as it is, as MapLibre stores it.
+                #expect(data == tile, "\(name)")
+            }
+        }
+        #expect(rows.filter { $0["compressed"] as Bool }.count > rows.count / 2)
+        nginx.stop()
+        let offline = try await CommandRunner.run(["load", nginx.baseURL + "/style.json", "--cache", cache, "--offline"])
+        #expect(offline.status == 0 && offline.standardOutput.contains("errors         none") && offline.standardOutput.contains("answered by    database"), "\(offline.standardOutput)\(offline.standardError)")
     }
 
     @Test func aDownloadKilledMidWayResumesAndEnds() async throws {

@@ -23,7 +23,7 @@ enum FuzzTarget: String, CaseIterable {
     case scenario, traceYAML = "trace-yaml", traceJSONLines = "trace-json-lines"
     case contentManifest = "content-manifest", contentPackage = "content-package"
     case offlineDatabase = "offline-database", regionDefinition = "region-definition", mbtiles, pmtiles
-    case serveRequest = "serve-request", httpAnswer = "http-answer", measure
+    case serveRequest = "serve-request", httpAnswer = "http-answer", gzip, measure
 
     /// The target `MAPSIM_FUZZ_TARGET` names.
     static let selected: FuzzTarget = {
@@ -101,6 +101,10 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? channel.finish(acceptAlreadyClosed: true)
         case .httpAnswer:
             Self.answerTwoRequests(with: bytes)
+        case .gzip:
+            // A body as a server sends it gzipped: what is kept as its zlib form must be that body's.
+            guard let kept = try? ZlibCodec.inflateKeepingStream(bytes, limit: 1 << 20), let zlib = kept.zlib else { return }
+            precondition(ZlibCodec.isStream(zlib, of: kept.body) && (try? ZlibCodec.inflate(zlib)) == kept.body, "the kept stream is not the body's")
         case .liveUpdate:
             _ = try? LiveUpdate(topic: LiveTopic(dataset: "d", venue: "v", building: "b", floor: "f", room: "r", location: "l", domainType: "t"), payload: bytes)
         case .topic:
@@ -187,7 +191,9 @@ enum FuzzTarget: String, CaseIterable {
                 answers.withLock { $0.answered += 1 }
                 guard case .success(let answer) = result else { return }
                 let headers = answer.headers.map { (name: $0.name, value: $0.value) }
-                _ = HTTPResponseMapping.response(status: answer.status, headers: headers, body: answer.body, for: Self.rangeRequest, now: HTTPDate(secondsSince1970: 1_767_225_600))
+                _ = HTTPResponseMapping.response(status: answer.status, headers: headers, body: answer.body, zlib: answer.zlib, for: Self.rangeRequest,
+                                                 now: HTTPDate(secondsSince1970: 1_767_225_600))
+                if let zlib = answer.zlib { precondition((try? ZlibCodec.inflate(zlib)) == answer.body, "the kept stream is not the body's") }
                 if let location = answer.headers["location"].last { _ = URLResolver.resolve(location, against: Self.rangeRequest.url) }
             }
             let free = Mutex(false)

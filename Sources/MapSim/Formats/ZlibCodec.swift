@@ -9,7 +9,8 @@ import NIOCore
 /// Bodies are deflated whole by libdeflate, at the level `util::compress` asks of zlib (6): the same
 /// formats, which any zlib inflates, two to three times faster than zlib, and a few bytes smaller. A
 /// compressor takes more to set up than a tile takes to deflate, so compressors are kept for the
-/// next body. Inflating streams through zlib, which stops at a limit however large the body says it is.
+/// next body. Inflating streams through zlib, which stops at a limit however large the body says it
+/// is; a whole gzip member within the limit inflates in one call (`GzipMember`), as fast again.
 public enum ZlibCodec {
     /// The wrappers a deflated body can have.
     public enum Format: Sendable {
@@ -25,7 +26,7 @@ public enum ZlibCodec {
     /// The level `util::compress` deflates at: zlib's `Z_DEFAULT_COMPRESSION`.
     static let level: Int32 = 6
 
-    private static let compressors = CompressorPool()
+    private static let compressors = ReusePool { Compressor(level: level) }
 
     /// Whether `bytes` start as MapLibre's `util::is_compressed` checks: gzip, or zlib with the
     /// default header.
@@ -44,9 +45,32 @@ public enum ZlibCodec {
 
     /// `bytes` deflated in `format`; nil when no compressor can be had (memory runs out).
     public static func deflate(_ bytes: [UInt8], format: Format = .zlib) -> [UInt8]? {
-        guard let compressor = compressors.take() ?? Compressor(level: level) else { return nil }
+        guard let compressor = compressors.take() else { return nil }
         defer { compressors.give(compressor) }
         return compressor.deflate(bytes, format: format)
+    }
+
+    /// `bytes` inflated as `inflate(_:limit:)` inflates them, and — when they are one whole gzip
+    /// member, as servers send a body with `Content-Encoding: gzip` — the same deflate stream in
+    /// zlib's format, which a store keeps as the body deflated without deflating it again.
+    public static func inflateKeepingStream(_ bytes: [UInt8], limit: Int = maximumInflatedSize) throws(ZlibError) -> (body: [UInt8], zlib: [UInt8]?) {
+        if let member = GzipMember(bytes), let body = try member.inflated(limit: limit) {
+            return (body, member.zlib(of: body))
+        }
+        return (try inflate(bytes, limit: limit), nil)
+    }
+
+    /// Whether `zlib` is a zlib stream of `body`, by its header and the Adler-32 of `body` at its
+    /// end: a cheap check that a stream kept with a body is still the body's.
+    public static func isStream(_ zlib: [UInt8], of body: [UInt8]) -> Bool {
+        guard zlib.count >= 6, zlib[0] == 0x78, zlib[1] == 0x9C else { return false }
+        let trailer = zlib[(zlib.count - 4)...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return trailer == adler32(body)
+    }
+
+    /// The Adler-32 checksum of `bytes`, which ends a zlib stream.
+    static func adler32(_ bytes: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBytes { UInt32(libdeflate_adler32(1, $0.baseAddress, $0.count)) }
     }
 
     /// `bytes` inflated, as zlib or gzip, whichever the header says; throws when they do not inflate
@@ -100,21 +124,5 @@ private final class Compressor {
         let deflated = Array(room[..<count])
         if room.count <= Self.largestKeptOutput { output = room }
         return count == 0 ? nil : deflated
-    }
-}
-
-/// Compressors kept for reuse, one taken at a time by whichever thread needs one.
-private final class CompressorPool: @unchecked Sendable {
-    private let lock = NSLock()
-    private var idle: [Compressor] = []
-    /// Compressors kept at most: one a core is plenty.
-    private let capacity = 8
-
-    func take() -> Compressor? {
-        lock.withLock { idle.popLast() }
-    }
-
-    func give(_ compressor: Compressor) {
-        lock.withLock { if idle.count < capacity { idle.append(compressor) } }
     }
 }

@@ -4,8 +4,9 @@ import Foundation
 /// source (README, "Loading, caching and offline"). Shared by the real and the simulated network.
 public enum HTTPResponseMapping {
     /// The `Response` for an HTTP answer to `resource`. Header names are matched case-insensitively;
-    /// `now` is the wall-clock time the answer arrived, for `Retry-After` given in seconds.
-    public static func response(status: Int, headers: [(name: String, value: String)], body: [UInt8],
+    /// `now` is the wall-clock time the answer arrived, for `Retry-After` given in seconds. `zlib` is
+    /// the body as the server deflated it, in zlib's format, when it came compressed.
+    public static func response(status: Int, headers: [(name: String, value: String)], body: [UInt8], zlib: [UInt8]? = nil,
                                 for resource: Resource, now: HTTPDate) -> Response {
         func header(_ name: StaticString) -> String? {
             headers.last { ASCIIBytes.equalsIgnoringCase($0.name.utf8, name) }?.value
@@ -25,6 +26,7 @@ public enum HTTPResponseMapping {
         case 200:
             // A server that ignores `Range` sends everything: keep the bytes asked for.
             response.data = resource.dataRange.map { slice(body, to: $0) } ?? body
+            if resource.dataRange == nil { response.zlibData = zlib }
         case 206:
             response.data = body
         case 416:

@@ -39,6 +39,9 @@ public struct Response: Sendable, Equatable {
 
     /// The body, absent for no-content, not-modified and errors.
     public var data: [UInt8]?
+    /// The body deflated in zlib's format as the server sent it (one gzip member, rewrapped), when it
+    /// came compressed: what a store keeps without deflating the body again. Nil otherwise.
+    public var zlibData: [UInt8]?
     /// The resource exists but is empty (HTTP 204, or a missing tile).
     public var noContent: Bool
     /// The no content is a tile the server does not have (HTTP 404), not one it sent empty (204):

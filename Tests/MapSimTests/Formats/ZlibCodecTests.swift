@@ -50,4 +50,62 @@ struct ZlibCodecTests {
             #expect(try ZlibCodec.inflate(try #require(deflated[index])) == body, "body \(index)")
         }
     }
+
+    /// `body` as one gzip member whose header carries every optional field (FEXTRA, FNAME, FCOMMENT
+    /// and FHCRC), as servers and `gzip -N` may write them; `size` stands in for the trailer's size.
+    private static func gzipMember(of body: [UInt8], size: UInt32? = nil) throws -> [UInt8] {
+        let plain = try #require(ZlibCodec.deflate(body, format: .gzip))
+        let stream = plain[10..<(plain.count - 8)]
+        var header: [UInt8] = [0x1F, 0x8B, 8, 0x04 | 0x08 | 0x10 | 0x02, 0, 0, 0, 0, 0, 3]
+        header += [3, 0, 0x41, 0x42, 0x43] + Array("tile.pbf".utf8) + [0] + Array("a comment".utf8) + [0]
+        let headerCRC = CRC32.checksum(header)
+        header += [UInt8(truncatingIfNeeded: headerCRC), UInt8(truncatingIfNeeded: headerCRC >> 8)]
+        let trailer = Array(plain.suffix(8).prefix(4)) + withUnsafeBytes(of: (size ?? UInt32(body.count)).littleEndian, Array.init)
+        return header + stream + trailer
+    }
+
+    /// A server's gzip member inflates in one call, and its stream, rewrapped as zlib, is the body
+    /// deflated as MapLibre stores it: zlib's default header, the same stream, the body's Adler-32.
+    @Test(arguments: [1, 996, 32_739, 300_000])
+    func aWholeGzipMemberKeepsItsStreamAsZlib(count: Int) throws {
+        let body = Self.body(count: count, seed: UInt64(count) + 11)
+        for member in [try #require(ZlibCodec.deflate(body, format: .gzip)), try Self.gzipMember(of: body)] {
+            let kept = try ZlibCodec.inflateKeepingStream(member)
+            #expect(kept.body == body)
+            let zlib = try #require(kept.zlib, "\(count) bytes")
+            #expect(Array(zlib.prefix(2)) == [0x78, 0x9C] && zlib.count < member.count)
+            #expect(try ZlibCodec.inflate(zlib) == body)
+            #expect(ZlibCodec.isStream(zlib, of: body))
+            #expect(!ZlibCodec.isStream(zlib, of: body + [0]), "another body's checksum differs")
+        }
+    }
+
+    /// What is not one whole, honest member is inflated as before, with nothing kept: the streaming
+    /// inflater reads on past a first member, and names damage and lies.
+    @Test func whatIsNotOneHonestMemberIsInflatedAsBeforeOrNamed() throws {
+        let body = Self.body(count: 20_000, seed: 3)
+        let member = try #require(ZlibCodec.deflate(body, format: .gzip))
+        let twoMembers = member + member
+        let read = try ZlibCodec.inflateKeepingStream(twoMembers)
+        let streamed = try ZlibCodec.inflate(twoMembers)
+        #expect(read.zlib == nil && read.body == streamed)
+        // A trailer that claims fewer bytes than the stream holds.
+        let short = try Self.gzipMember(of: body, size: 100)
+        #expect(throws: ZlibError.self) { try ZlibCodec.inflateKeepingStream(short) }
+        // A size past the limit is refused before anything is inflated.
+        #expect { try ZlibCodec.inflateKeepingStream(member, limit: 1_000) } throws: { ($0 as? ZlibError)?.code == .tooLarge }
+        // A damaged stream or CRC-32, and a member cut short in its trailer.
+        for at in [member.count / 2, member.count - 6] {
+            var damaged = member
+            damaged[at] ^= 0xFF
+            #expect(throws: ZlibError.self, "byte \(at) changed") { try ZlibCodec.inflateKeepingStream(damaged) }
+        }
+        for cut in 1...8 {
+            #expect(throws: ZlibError.self, "\(cut) bytes cut") { try ZlibCodec.inflateKeepingStream(Array(member.dropLast(cut))) }
+        }
+        // zlib (Content-Encoding: deflate) inflates, with nothing to keep.
+        let zlib = try #require(ZlibCodec.deflate(body))
+        let deflate = try ZlibCodec.inflateKeepingStream(zlib)
+        #expect(deflate.body == body && deflate.zlib == nil)
+    }
 }
