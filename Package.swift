@@ -79,11 +79,13 @@ let package = Package(
         .target(name: "CThreadPlacement"),
         // libdeflate, which deflates a whole body two to three times faster than zlib at its level.
         .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
+        // zlib, which inflates a gzip answer's stream whole as strictly as MapLibre Native's zlib reads it.
+        .systemLibrary(name: "CZlibInflate", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "MapSimStyle", dependencies: ["MapSimJSON", "CICUCollation", "CThreadPlacement"]),
         .target(
             name: "MapSim",
             dependencies: [
-                "MapSimJSON", "MapSimStyle", "CLibDeflate", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio"),
+                "MapSimJSON", "MapSimStyle", "CLibDeflate", "CZlibInflate", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .target(

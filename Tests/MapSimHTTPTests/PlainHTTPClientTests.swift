@@ -103,6 +103,31 @@ struct PlainHTTPClientTests {
         server.stop()
     }
 
+    /// A tile sent gzipped comes with its stream kept as zlib, for a store to keep without deflating
+    /// it again; one whose CRC-32 is wrong is no body at all, and says so.
+    @Test func aGzippedBodyKeepsItsStreamAndOneThatLiesIsRefused() async throws {
+        let body = (0..<6_000).map { UInt8(truncatingIfNeeded: $0 * $0 / 7) }
+        let gzip = try #require(ZlibCodec.deflate(body, format: .gzip))
+        var lying = gzip
+        lying[gzip.count - 8] ^= 0x55  // the CRC-32
+        func answer(_ bytes: [UInt8]) -> ScriptedHTTPServer.Answer {
+            ScriptedHTTPServer.Answer(bytes: Array("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(bytes.count)\r\n\r\n".utf8) + bytes)
+        }
+        let server = try ScriptedHTTPServer([answer(gzip), answer(lying)])
+        let loader = HTTPResourceLoader()
+        let url = "http://127.0.0.1:\(server.port)"
+        let tile = await load("/tile.pbf", from: server, loader: loader)
+        #expect(tile.data == body)
+        let zlib = try #require(tile.zlibData)
+        let inflated = try ZlibCodec.inflate(zlib)
+        #expect(ZlibCodec.isStream(zlib, of: body) && inflated == body)
+        let lie = await load("/lying.pbf", from: server, loader: loader)
+        #expect(lie.data == nil && lie.zlibData == nil)
+        #expect(lie.error?.message.hasPrefix("the response of \(url)/lying.pbf is not what it says: its gzip body does not inflate") == true, "\(String(describing: lie.error))")
+        try await loader.shutdown()
+        server.stop()
+    }
+
     @Test func redirectsAreFollowedFiveTimesAtMostToAnyServer() async throws {
         let elsewhere = try ScriptedHTTPServer([.init("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")])
         let server = try ScriptedHTTPServer([

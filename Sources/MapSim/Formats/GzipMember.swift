@@ -1,9 +1,9 @@
-import CLibDeflate
+import CZlibInflate
 
 /// A body that is one whole gzip member (RFC 1952), as a server sends it with `Content-Encoding:
 /// gzip`: where its deflate stream lies, and the size its trailer claims. It inflates in one call
-/// (libdeflate, which checks the CRC-32 and the size), and its stream, rewrapped in zlib's format,
-/// is the body deflated as a store keeps it — without deflating the body again.
+/// into the size claimed, checked by the CRC-32, and its stream, rewrapped in zlib's format, is the
+/// body deflated as a store keeps it — without deflating the body again.
 struct GzipMember {
     /// The bytes of the member.
     let bytes: [UInt8]
@@ -11,8 +11,6 @@ struct GzipMember {
     let stream: Range<Int>
     /// The inflated size the trailer claims (modulo 2³²), which only inflating confirms.
     let claimedSize: Int
-
-    private static let decompressors = ReusePool { Decompressor() }
 
     /// The member `bytes` are, when their header is a whole gzip header; nil otherwise.
     init?(_ bytes: [UInt8]) {
@@ -36,30 +34,62 @@ struct GzipMember {
         claimedSize = bytes[(bytes.count - 4)...].reversed().reduce(0) { $0 << 8 | Int($1) }
     }
 
-    /// The body, when the member inflates to exactly the size it claims, no more than `limit`
-    /// bytes, and ends the bytes; nil when its stream inflates past the size claimed or ends before
-    /// the bytes do — more members, or a lie, which the streaming inflater then reads or names.
-    /// Throws when the stream, its CRC-32 or its size are damaged, or it is cut short.
+    /// The body, when the member's stream inflates (zlib, raw) to exactly the size its trailer
+    /// claims, with its CRC-32, and ends where the trailer begins; nil when it ends sooner (more
+    /// members, which the streaming inflater reads on) or would inflate past the claim or `limit`
+    /// (which the streaming inflater names). Throws when the stream is damaged, is cut short, or does
+    /// not match its CRC-32 and size.
+    ///
+    /// zlib, not libdeflate: libdeflate takes some streams zlib refuses (the fixed code's literal or
+    /// length symbols 286 and 287), and a row kept in the server's stream must be one MapLibre
+    /// Native's zlib inflates — zlib has just inflated those very bytes.
     func inflated(limit: Int) throws(ZlibError) -> [UInt8]? {
         // Deflate inflates at most 1,032 times its size, so no member (nor the last of several) can
         // hold more: a larger claim is damage, such as a trailer cut short.
         guard claimedSize <= stream.count * 1_032 else {
             throw ZlibError("its gzip trailer says \(claimedSize) bytes, more than its \(stream.count) bytes of data can hold: it is damaged or cut short")
         }
-        guard claimedSize <= limit, let decompressor = Self.decompressors.take() else { return nil }
-        defer { Self.decompressors.give(decompressor) }
-        let handle = decompressor.handle
-        var consumed = 0
-        var result = LIBDEFLATE_SUCCESS
-        let body = [UInt8](unsafeUninitializedCapacity: claimedSize) { output, count in
-            var written = 0
-            result = bytes.withUnsafeBytes { input in
-                libdeflate_gzip_decompress_ex(handle, input.baseAddress, input.count, output.baseAddress, claimedSize, &consumed, &written)
+        guard claimedSize <= limit else { return nil }
+        // One byte more than claimed: a stream that fills it inflates past its claim.
+        let room = claimedSize + 1
+        var status = Z_OK
+        var unread = 0
+        var message = ""
+        let body = [UInt8](unsafeUninitializedCapacity: room) { output, count in
+            count = 0
+            var inflater = z_stream()
+            guard CZlibInflate_initRaw(&inflater) == Z_OK else {
+                status = Z_MEM_ERROR
+                return
             }
-            count = result == LIBDEFLATE_SUCCESS ? written : 0
+            defer { inflateEnd(&inflater) }
+            bytes.withUnsafeBufferPointer { input in
+                inflater.next_in = UnsafeMutablePointer(mutating: input.baseAddress! + stream.lowerBound)
+                inflater.avail_in = UInt32(stream.count)
+                inflater.next_out = output.baseAddress
+                inflater.avail_out = UInt32(room)
+                status = inflate(&inflater, Z_FINISH)
+            }
+            unread = Int(inflater.avail_in)
+            count = room - Int(inflater.avail_out)
+            if let reason = inflater.msg { message = String(cString: reason) }
         }
-        if result == LIBDEFLATE_BAD_DATA { throw ZlibError("its gzip data is damaged, cut short, or does not match its CRC-32 and size") }
-        return result == LIBDEFLATE_SUCCESS && consumed == bytes.count && body.count == claimedSize ? body : nil
+        switch status {
+        case Z_STREAM_END where unread > 0:
+            return nil
+        case Z_STREAM_END:
+            let trailer = bytes[(bytes.count - 8)..<(bytes.count - 4)].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            guard body.count == claimedSize, trailer == ZlibCodec.crc32(body) else {
+                throw ZlibError("its gzip data does not match its CRC-32 and size")
+            }
+            return body
+        case Z_BUF_ERROR where body.count < room:
+            throw ZlibError("its gzip data is cut short")
+        case Z_DATA_ERROR:
+            throw ZlibError("its gzip data is damaged: \(message)")
+        default:
+            return nil
+        }
     }
 
     /// The stream in zlib's format (RFC 1950) for `body`, what it inflates to: the header zlib
@@ -76,16 +106,3 @@ struct GzipMember {
     }
 }
 
-/// A libdeflate decompressor, freed with its owner; used by one thread at a time.
-private final class Decompressor {
-    let handle: OpaquePointer
-
-    init?() {
-        guard let handle = libdeflate_alloc_decompressor() else { return nil }
-        self.handle = handle
-    }
-
-    deinit {
-        libdeflate_free_decompressor(handle)
-    }
-}

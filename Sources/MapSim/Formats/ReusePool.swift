@@ -1,7 +1,7 @@
 import Foundation
 
-/// Codec states kept for reuse — libdeflate's compressors and decompressors take more to set up
-/// than a tile takes to go through them — each taken by one thread at a time.
+/// Codec states kept for reuse — a libdeflate compressor takes more to set up than a tile takes to
+/// deflate — each taken by one thread at a time.
 final class ReusePool<Item: AnyObject>: @unchecked Sendable {
     private let lock = NSLock()
     private var idle: [Item] = []

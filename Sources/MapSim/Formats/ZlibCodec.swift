@@ -10,7 +10,7 @@ import NIOCore
 /// formats, which any zlib inflates, two to three times faster than zlib, and a few bytes smaller. A
 /// compressor takes more to set up than a tile takes to deflate, so compressors are kept for the
 /// next body. Inflating streams through zlib, which stops at a limit however large the body says it
-/// is; a whole gzip member within the limit inflates in one call (`GzipMember`), as fast again.
+/// is; a whole gzip member within the limit inflates in one call into the size it claims (`GzipMember`).
 public enum ZlibCodec {
     /// The wrappers a deflated body can have.
     public enum Format: Sendable {
@@ -71,6 +71,11 @@ public enum ZlibCodec {
     /// The Adler-32 checksum of `bytes`, which ends a zlib stream.
     static func adler32(_ bytes: [UInt8]) -> UInt32 {
         bytes.withUnsafeBytes { UInt32(libdeflate_adler32(1, $0.baseAddress, $0.count)) }
+    }
+
+    /// The CRC-32 of `bytes`, which a gzip member's trailer holds.
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBytes { UInt32(libdeflate_crc32(0, $0.baseAddress, $0.count)) }
     }
 
     /// `bytes` inflated, as zlib or gzip, whichever the header says; throws when they do not inflate

@@ -108,4 +108,13 @@ struct ZlibCodecTests {
         let deflate = try ZlibCodec.inflateKeepingStream(zlib)
         #expect(deflate.body == body && deflate.zlib == nil)
     }
+
+    /// Found by fuzzing: a member whose fixed-code block holds literal/length symbol 286 or 287,
+    /// which libdeflate inflates (to a CRC-32 that matches) and zlib refuses. It is refused, as
+    /// MapLibre Native's zlib refuses it, rather than kept as a row no zlib could read.
+    @Test func aStreamZlibRefusesIsRefusedEvenWhereLibdeflateWouldTakeIt() {
+        let member: [UInt8] = [0x1F, 0x8B, 0x08, 0x1E, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x03, 0x00, 0x41, 0x42, 0x62, 0x66, 0x00, 0x61, 0x20, 0x63, 0x6F, 0x6D, 0x6D, 0x6E, 0x74, 0x00, 0x39, 0xAF, 0xCB, 0x4D, 0x2C, 0x28, 0xCE, 0xCC, 0x55, 0xC8, 0x1D, 0xA7, 0x50, 0x29, 0x00, 0x50, 0x23, 0xCA, 0xCA, 0x18, 0x01, 0x00, 0x00]
+        #expect { try ZlibCodec.inflateKeepingStream(member) } throws: { "\($0)".contains("invalid literal/length code") }
+        #expect(throws: ZlibError.self) { try ZlibCodec.inflate(member) }
+    }
 }
