@@ -72,7 +72,9 @@ public final class HTTPResourceLoader: ResourceLoader {
             if let client = state.client { return client }
             var configuration = HTTPClient.Configuration(
                 timeout: .init(connect: .init(options.connectTimeout), read: .init(options.readTimeout)),
-                decompression: .enabled(limit: .size(options.maximumResponseSize)))
+                // Content codings are decoded as the plain client decodes them (`ContentDecoding`),
+                // so that a gzip answer's stream is kept for the store here too.
+                decompression: .disabled)
             configuration.httpVersion = .automatic
             // A refused or reset connection is a `connection` error at once, as MapLibre's online file
             // source sees it; the pipeline's own retry schedule is the only retry.
@@ -187,8 +189,12 @@ public final class HTTPResourceLoader: ResourceLoader {
         let task = client.execute(request: request, delegate: ResponseAccumulator(request: request, maxBodySize: options.maximumResponseSize))
         load.cancellation.set { task.cancel() }
         task.futureResult.whenComplete { result in
-            self.finish(load, result.map { response in
-                PlainHTTPClient.Answer(status: Int(response.status.code), headers: response.headers, body: response.body.map { Array($0.readableBytesView) } ?? [])
+            self.finish(load, result.flatMap { response in
+                Result {
+                    let (body, zlib) = try ContentDecoding.decode(response.body.map { Array($0.readableBytesView) } ?? [], headers: response.headers,
+                                                                  limit: self.options.maximumResponseSize)
+                    return PlainHTTPClient.Answer(status: Int(response.status.code), headers: response.headers, body: body, zlib: zlib)
+                }
             })
         }
     }
@@ -236,7 +242,7 @@ public final class HTTPResourceLoader: ResourceLoader {
 
     /// A failed exchange as a `Response` with the right reason.
     static func failure(_ error: any Error, url: String, limit: Int) -> Response {
-        if error is ResponseAccumulator.ResponseTooBigError || error is PlainHTTPConnection.BodyTooLarge || String(describing: error).contains("DecompressionError") {
+        if error is ResponseAccumulator.ResponseTooBigError || error is PlainHTTPConnection.BodyTooLarge {
             return .failure(.other, "the response of \(url) is larger than the limit of \(limit) bytes", source: .network)
         }
         if let undecodable = error as? PlainHTTPConnection.UndecodableBody {

@@ -106,14 +106,11 @@ final class PlainHTTPConnection: ChannelInboundHandler, RemovableChannelHandler 
         }
         if !head.isKeepAlive { context.close(promise: nil) }
         exchange.released(head.isKeepAlive)
-        let sent = Array(exchange.body.readableBytesView)
-        let coding = head.headers.first(name: "content-encoding").map { ASCIIBytes.trimmingBlanks($0.utf8) }
-        let isDeflated = coding.map { ASCIIBytes.equalsIgnoringCase($0, "gzip") || ASCIIBytes.equalsIgnoringCase($0, "x-gzip") || ASCIIBytes.equalsIgnoringCase($0, "deflate") } ?? false
         do {
-            let (body, zlib) = try isDeflated && !sent.isEmpty ? ZlibCodec.inflateKeepingStream(sent, limit: exchange.exchange.maximumBodySize) : (sent, nil)
+            let (body, zlib) = try ContentDecoding.decode(Array(exchange.body.readableBytesView), headers: head.headers, limit: exchange.exchange.maximumBodySize)
             exchange.exchange.succeed(PlainHTTPClient.Answer(status: Int(head.status.code), headers: head.headers, body: body, zlib: zlib))
         } catch {
-            exchange.exchange.fail(error.code == .tooLarge ? BodyTooLarge() as any Error : UndecodableBody(coding: coding.map { String(Substring($0)) } ?? "", reason: error.reason))
+            exchange.exchange.fail(error)
         }
     }
 

@@ -85,9 +85,13 @@ public enum ZlibCodec {
         var input = bytes.withUnsafeBytes { ByteBuffer(bytes: $0) }
         do {
             let inflated = try input.decompress(with: gzip ? .gzip() : .zlib(), maxSize: limit)
+            // compress-nio checks its size only as its buffer grows, from a first one that may be larger.
+            guard inflated.readableBytes <= limit else { throw ZlibError(.tooLarge, "it inflates to more than \(limit) bytes") }
             return Array(inflated.readableBytesView)
         } catch let error as CompressNIOError where error == .bufferOverflow {
             throw ZlibError(.tooLarge, "it inflates to more than \(limit) bytes")
+        } catch let error as ZlibError {
+            throw error
         } catch {
             throw ZlibError("\(error)")
         }

@@ -117,4 +117,16 @@ struct ZlibCodecTests {
         #expect { try ZlibCodec.inflateKeepingStream(member) } throws: { "\($0)".contains("invalid literal/length code") }
         #expect(throws: ZlibError.self) { try ZlibCodec.inflate(member) }
     }
+
+    /// The limit is exact: compress-nio checks its size only as its buffer grows, and its first
+    /// buffer held 6,000 bytes past a limit of 5,000.
+    @Test func aBodyInflatesNoFurtherThanItsLimitByAByte() throws {
+        let body = (0..<6_000).map { UInt8(truncatingIfNeeded: $0 * $0 / 7) }
+        for format in [ZlibCodec.Format.zlib, .gzip] {
+            let deflated = try #require(ZlibCodec.deflate(body, format: format))
+            #expect(try ZlibCodec.inflate(deflated, limit: 6_000) == body)
+            #expect { try ZlibCodec.inflate(deflated, limit: 5_999) } throws: { ($0 as? ZlibError)?.code == .tooLarge }
+            #expect { try ZlibCodec.inflateKeepingStream(deflated, limit: 5_999) } throws: { ($0 as? ZlibError)?.code == .tooLarge }
+        }
+    }
 }
