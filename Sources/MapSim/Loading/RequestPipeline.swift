@@ -536,7 +536,11 @@ public struct RequestPipeline: StateMachine {
         if configuration.reportsRequests {
             let current = attempt ? entry.attempt : nil
             let sent = current?.resource ?? entry.original
-            let event = ResourceRequest(dataSource: Self.dataSource(backend, url: entry.original.url), request: sent, response: response, cancelled: false)
+            // The event reports the answer, not how a store keeps it: a trace that holds its events
+            // holds no second, compressed copy of each body.
+            var reported = response
+            reported.zlibData = nil
+            let event = ResourceRequest(dataSource: Self.dataSource(backend, url: entry.original.url), request: sent, response: reported, cancelled: false)
             delivered.insert(.emit(.resourceRequest(event), begin: current?.start ?? now), at: 0)
         }
         return final && configuration.usesBrowserCache ? delivered + settleWaiting(for: id, entry, with: response, at: now) : delivered

@@ -118,6 +118,25 @@ struct RequestPipelineTests {
         #expect(machine.handle(answer(fresh, 0, 1, .network), at: .zero).withoutEvents == [.store(stored, fresh), .deliver(id(0), fresh, final: true)])
     }
 
+    /// The server's compressed stream goes to the store and the map; the resource-request event,
+    /// which a trace keeps, carries the answer without it.
+    @Test func theServersStreamIsStoredButNotKeptInTheEvent() {
+        var machine = pipeline(cache: true)
+        _ = machine.handle(.request(id(0), tile), at: .zero)
+        _ = machine.handle(answer(.failure(.notFound, "miss", source: .cache), 0, 0, .cache), at: .zero)
+        var fresh = Response.success(Array(repeating: 7, count: 100), source: .network)
+        fresh.zlibData = ZlibCodec.deflate(Array(repeating: 7, count: 100))
+        #expect(fresh.zlibData != nil)
+        let actions = machine.handle(answer(fresh, 0, 1, .network), at: .zero)
+        var stored = tile
+        stored.issued = clock.date(at: .zero)
+        #expect(actions.withoutEvents == [.store(stored, fresh), .deliver(id(0), fresh, final: true)])
+        let events = actions.compactMap { action -> ResourceRequest? in
+            if case .emit(.resourceRequest(let request), _) = action { request } else { nil }
+        }
+        #expect(events.count == 1 && events.first?.response?.data == fresh.data && events.first?.response?.zlibData == nil)
+    }
+
     /// MapLibre stores a tile not found (404) as no content, and so reads it back, as a 204; a
     /// browser's map (GL JS) takes a 204 otherwise, so with its cache the 404 is not stored.
     @Test(arguments: [false, true])
