@@ -79,7 +79,7 @@ struct GzipMember {
             return nil
         case Z_STREAM_END:
             let trailer = bytes[(bytes.count - 8)..<(bytes.count - 4)].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            guard body.count == claimedSize, trailer == ZlibCodec.crc32(body) else {
+            guard body.count == claimedSize, trailer == CRC32.checksum(body) else {
                 throw ZlibError("its gzip data does not match its CRC-32 and size")
             }
             return body
@@ -105,4 +105,3 @@ struct GzipMember {
         return zlib
     }
 }
-

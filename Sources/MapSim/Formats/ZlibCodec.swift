@@ -26,7 +26,7 @@ public enum ZlibCodec {
     /// The level `util::compress` deflates at: zlib's `Z_DEFAULT_COMPRESSION`.
     static let level: Int32 = 6
 
-    private static let compressors = ReusePool { Compressor(level: level) }
+    private static let compressors = CompressorPool()
 
     /// Whether `bytes` start as MapLibre's `util::is_compressed` checks: gzip, or zlib with the
     /// default header.
@@ -45,7 +45,7 @@ public enum ZlibCodec {
 
     /// `bytes` deflated in `format`; nil when no compressor can be had (memory runs out).
     public static func deflate(_ bytes: [UInt8], format: Format = .zlib) -> [UInt8]? {
-        guard let compressor = compressors.take() else { return nil }
+        guard let compressor = compressors.take() ?? Compressor(level: level) else { return nil }
         defer { compressors.give(compressor) }
         return compressor.deflate(bytes, format: format)
     }
@@ -71,11 +71,6 @@ public enum ZlibCodec {
     /// The Adler-32 checksum of `bytes`, which ends a zlib stream.
     static func adler32(_ bytes: [UInt8]) -> UInt32 {
         bytes.withUnsafeBytes { UInt32(libdeflate_adler32(1, $0.baseAddress, $0.count)) }
-    }
-
-    /// The CRC-32 of `bytes`, which a gzip member's trailer holds.
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        bytes.withUnsafeBytes { UInt32(libdeflate_crc32(0, $0.baseAddress, $0.count)) }
     }
 
     /// `bytes` inflated, as zlib or gzip, whichever the header says; throws when they do not inflate
@@ -133,5 +128,21 @@ private final class Compressor {
         let deflated = Array(room[..<count])
         if room.count <= Self.largestKeptOutput { output = room }
         return count == 0 ? nil : deflated
+    }
+}
+
+/// Compressors kept for reuse, one taken at a time by whichever thread needs one.
+private final class CompressorPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var idle: [Compressor] = []
+    /// Compressors kept at most: one a core is plenty.
+    private let capacity = 8
+
+    func take() -> Compressor? {
+        lock.withLock { idle.popLast() }
+    }
+
+    func give(_ compressor: Compressor) {
+        lock.withLock { if idle.count < capacity { idle.append(compressor) } }
     }
 }
