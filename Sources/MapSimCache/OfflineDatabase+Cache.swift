@@ -114,7 +114,8 @@ extension OfflineDatabase {
         /// As soon as the writer is free: the commit takes every write queued when it starts.
         case atOnce
         /// As soon as the writer is free, but no sooner than `commitSpacing` after the last commit
-        /// began: a steady stream of writes shares one commit every `commitSpacing`.
+        /// began (the first, after its first write): a steady stream of writes shares one commit
+        /// every `commitSpacing`.
         case spaced
     }
 
@@ -134,8 +135,11 @@ extension OfflineDatabase {
             state.pendingBytes += write.byteCount
             guard !state.commitQueued, commit != .whenWritesPileUp || state.pending.count >= Self.pendingTouchLimit else { return nil }
             state.commitQueued = true
-            guard commit == .spaced, let last = state.lastCommit else { return .zero }
-            let wait = last + Self.commitSpacing - .now
+            guard commit == .spaced else { return .zero }
+            // The first spaced commit gathers too: a download's first answer, its style, is followed
+            // at once by the lookup of what the style names, which waited for a commit of the style
+            // alone (a small download committed twice where once does).
+            let wait = (state.lastCommit ?? .now) + Self.commitSpacing - .now
             state.commitSpaced = wait > .zero
             return max(wait, .zero)
         }

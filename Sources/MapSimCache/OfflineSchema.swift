@@ -143,11 +143,18 @@ enum OfflineSchema {
     /// rollback journal, then the tables and `user_version` in one transaction. Run outside a
     /// transaction (`VACUUM` cannot run in one).
     static func create(_ db: Database) throws {
-        try setUpIncrementalVacuum(db)
+        // A file with tables (MapLibre's first cache table) is vacuumed into the mode first. A new
+        // file takes the mode in the transaction that makes its tables: set on its own, the mode
+        // is a transaction of its own, which writes the header alone with four syncs.
+        if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") != 0 { try setUpIncrementalVacuum(db) }
         try db.execute(sql: "PRAGMA journal_mode = DELETE")
         // Another connection (this process's or another's) may have made the tables since the
         // file was found empty: checked again under the write lock, so that one of them makes them.
-        try db.inTransaction(.immediate) {
+        // The mode comes first in a deferred transaction: it takes the write lock at once, waiting
+        // for another writer as an immediate transaction does (SQLite sets no mode in an immediate
+        // transaction of a new file, whose page size it has fixed by then).
+        try db.inTransaction(.deferred) {
+            try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
             switch try layout(db) {
             case .empty, .mapLibre(version: 0), .mapLibre(version: 1): break
             default: return .commit

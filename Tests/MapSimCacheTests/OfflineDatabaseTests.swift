@@ -198,6 +198,22 @@ struct OfflineDatabaseTests {
         #expect(pragmas.0 == 6 && pragmas.1 == 2 && pragmas.2 == "delete")
     }
 
+    /// A new file takes its auto-vacuum mode in the transaction that makes its tables, so making a
+    /// cache and a region in it is two transactions: the header's change counter, which SQLite
+    /// adds one to at each commit in rollback-journal mode, says how many (three before, when the
+    /// mode was a transaction of its own).
+    @Test func aNewCacheIsMadeInOneTransactionWithIncrementalAutoVacuum() async throws {
+        let fixture = try FixtureDirectory()
+        let path = fixture.path + "/new.db"
+        let cache = try OfflineDatabase(path: path)
+        _ = try cache.createRegion(try OfflineRegionDefinition(styleURL: "https://h/s.json", area: .bounds(.world), minZoom: 0, maxZoom: 1), metadata: nil)
+        let header = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)).prefix(100))
+        let changes = header[24..<28].reduce(0) { $0 << 8 | Int($1) }
+        #expect(changes == 2)
+        let pragmas = try await raw(path).read { db in (try Int.fetchOne(db, sql: "PRAGMA auto_vacuum"), try Int.fetchOne(db, sql: "PRAGMA user_version")) }
+        #expect(pragmas.0 == 2 && pragmas.1 == 6)
+    }
+
     @Test func loadsADatabaseMapLibreNativeWrote() async throws {
         let fixture = try FixtureDirectory()
         let path = fixture.path + "/app.db"
