@@ -110,7 +110,6 @@ public struct MapSimCommand: ParsableCommand {
             StandardOutput.exit(ExitStatus.success.rawValue)
         }
         if let request = ValidateCommand.PlainRequest(arguments) {
-            StyleValidator.prepare(.maplibre)
             StandardOutput.exit(ValidateCommand.validate(request.files, format: request.json ? .json : .text).rawValue)
         }
         if let load = LoadRun(plainArguments: arguments) {

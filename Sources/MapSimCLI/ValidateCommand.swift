@@ -101,7 +101,6 @@ struct ValidateCommand: AsyncParsableCommand {
         let flavor = loading.engine.flatMap { StyleSpecFlavor(engine: $0.rawValue) } ?? .maplibre
         if !urls.isEmpty && loading.offline { throw ValidationError("--offline sends nothing to the network, and \(urls[0]) is read from it: give the style's file") }
         for url in urls { try MapboxOptions.requireToken(mapbox.normalizer, forStyle: url, offline: false) }
-        if !deep { StyleValidator.prepare(flavor) }
         // Styles given by URL are read first, each once: the checks then read them as they read files.
         var fetched: [String: Result<[UInt8], InputFileError>] = [:]
         for url in urls where fetched[url] == nil {

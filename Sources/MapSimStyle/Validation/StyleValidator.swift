@@ -121,18 +121,6 @@ public struct StyleValidator: Sendable {
         }
     }
 
-    /// Starts reading the specification that checks under `flavor` use, on another core, so that a
-    /// check begun once a style is read finds it read (or being read): `mapsim validate` calls it
-    /// before it reads its files. The specification is read once a process either way.
-    public static func prepare(_ flavor: StyleSpecFlavor) {
-        ParallelThreads.detach {
-            switch flavor {
-            case .maplibre: parsedReference.readAll()
-            case .mapbox, .mapboxGLJS: _ = MapboxStyleValidator.reference(flavor)
-            }
-        }
-    }
-
     /// The style in `bytes` checked as MapLibre's gl-style-validate checks it.
     private static func validateAsMapLibre(_ bytes: [UInt8]) -> [StyleDiagnostic] {
         let isLarge = bytes.count >= largeDocumentSize
