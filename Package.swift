@@ -72,7 +72,9 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "MapSimJSON"),
+        // memmem, for a reading of a JSON document that tells a key never comes again without walking the rest.
+        .target(name: "CByteSearch"),
+        .target(name: "MapSimJSON", dependencies: ["CByteSearch"]),
         // ICU's collation, from the ICU inside Foundation on Linux, for the `collator` expression.
         .target(name: "CICUCollation", linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]),
         // Threads started on another core than their creator's, for the checks of a style's layers.

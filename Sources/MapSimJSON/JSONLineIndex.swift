@@ -1,3 +1,10 @@
+import CByteSearch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The line where each value of a JSON document starts, by JSON path: `""` for the document,
 /// `layers[0].paint.fill-color` for a member, `...stops[1][0]` for array elements.
 ///
@@ -72,11 +79,18 @@ public struct JSONLineIndex: Sendable {
 
     /// Walks a valid document for the line of one path, going into only the values on the way to
     /// it: every other value is skipped by its brackets, counting lines, without a path of its own.
+    /// Once the path is found, the walk ends as soon as no later member can have it again.
     private struct PathFinder {
         var cursor: LineCursor
         /// The path's text, as `PathHash` hashes it.
         let target: [UInt8]
         var found: Int?
+        /// The members walked into on the way to the target, outermost first: each key up to its
+        /// first dot or bracket, which any other key that has the target's path there starts with
+        /// (`a.b` is the path of the member `a.b` and of the member `b` of `a`).
+        private var leads: [ArraySlice<UInt8>] = []
+        /// Whether no value after the cursor can have the target's path: the rest is not read.
+        private var isSettled = false
 
         init(bytes: [UInt8], target: [UInt8]) {
             cursor = LineCursor(bytes: bytes)
@@ -98,7 +112,16 @@ public struct JSONLineIndex: Sendable {
             case UInt8(ascii: "{"):
                 cursor.position += 1
                 while let key = cursor.memberKey() {
-                    if let next = member(key, after: matched) { value(matching: next) } else { cursor.skipWhitespace(); skipValue() }
+                    if let next = member(key, after: matched) {
+                        leads.append(key.prefix { $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "[") })
+                        value(matching: next)
+                        settleIfFound()
+                        leads.removeLast()
+                        if isSettled { return }
+                    } else {
+                        cursor.skipWhitespace()
+                        skipValue()
+                    }
                     guard cursor.takeComma() else { break }
                 }
                 cursor.position += 1  // '}'
@@ -107,13 +130,55 @@ public struct JSONLineIndex: Sendable {
                 var count = 0
                 while true {
                     cursor.skipWhitespace()
-                    if let next = element(count, after: matched) { value(matching: next) } else { skipValue() }
+                    if let next = element(count, after: matched) {
+                        // Elements' indexes do not repeat: only a later member of an outer object can.
+                        value(matching: next)
+                        settleIfFound()
+                        if isSettled { return }
+                    } else {
+                        skipValue()
+                    }
                     count += 1
                     guard cursor.takeComma() else { break }
                 }
                 cursor.position += 1  // ']'
             default:
                 skipValue()
+            }
+        }
+
+        /// Once the target is found, settles the walk when the rest of the document cannot give it
+        /// again. A later value has the path only through a later member, in an object on the way,
+        /// whose key starts as that object's lead does; the rest cannot have one when no string in it
+        /// starts so, and no escape in it could write a lead otherwise (keys are read with their
+        /// escapes decoded).
+        private mutating func settleIfFound() {
+            guard found != nil, !isSettled else { return }
+            isSettled = cursor.bytes.withUnsafeBufferPointer { buffer in
+                let rest = UnsafeBufferPointer(rebasing: buffer[cursor.position...])
+                guard let base = rest.baseAddress, !rest.isEmpty else { return true }
+                for lead in leads {
+                    let opening = [UInt8(ascii: "\"")] + lead
+                    if opening.withUnsafeBytes({ mapsim_find_bytes(base, rest.count, $0.baseAddress, $0.count) }) != nil { return false }
+                }
+                var offset = 0
+                while let hit = memchr(base + offset, Int32(UInt8(ascii: "\\")), rest.count - offset) {
+                    let escape = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
+                    guard escape + 1 < rest.count else { return true }
+                    let decoded: UInt8
+                    switch rest[escape + 1] {
+                    case UInt8(ascii: "u"): return false
+                    case UInt8(ascii: "b"): decoded = 0x08
+                    case UInt8(ascii: "f"): decoded = 0x0C
+                    case UInt8(ascii: "n"): decoded = 0x0A
+                    case UInt8(ascii: "r"): decoded = 0x0D
+                    case UInt8(ascii: "t"): decoded = 0x09
+                    case let other: decoded = other
+                    }
+                    if leads.contains(where: { $0.contains(decoded) }) { return false }
+                    offset = escape + 2
+                }
+                return true
             }
         }
 

@@ -24,6 +24,27 @@ struct StyleValidatorTests {
         }
     }
 
+    @Test func aReadingEndsOnceNothingLaterCanHaveItsPathAndStillFindsALaterValueWrittenAnotherWay() {
+        // Each document has its path again later, written so that only a careful stop sees it: a key
+        // repeated in an outer object, with an escape, as a dotted key; or has it once, after which
+        // the reading may stop (the answers are the index's, which reads everything).
+        let cases: [(text: String, path: String, line: Int)] = [
+            ("{\"a\": {\"b\": 1},\n\"c\": [{\"b\": 2}],\n\"d\": 0}", "a.b", 1),
+            ("{\"a\": {\"b\": 1},\n\"c\": [{\"b\": 2}],\n\"d\": 0}", "c[0].b", 2),
+            ("{\"a\": 1,\n\"\\u0061\": 2}", "a", 2),
+            ("{\"a/b\": 1,\n\"s\": \"\\n\",\n\"a\\/b\": 3}", "a/b", 3),
+            ("{\"a/b\": 1,\n\"s\": \"\\n\\t\"}", "a/b", 1),
+            ("{\"a\": {\"b\": 1},\n\"a.b\": 2}", "a.b", 2),
+            ("{\"l\": [{\"p\": {\"x\": 1}},\n{\"p\": {\"x\": 2}}],\n\"l\": [{\"p\": {\"x\": 3}}]}", "l[0].p.x", 3),
+            ("{\"l\": [{\"p\": {\"x\": 1}},\n{\"p\": {\"x\": 2}}], \"m\": \"\\n\"}", "l[0].p.x", 1),
+            ("{\"l\": [{\"p\": {\"x\": 1},\n\"p\": {\"x\": 2}}]}", "l[0].p.x", 2),
+        ]
+        for (text, path, line) in cases {
+            let bytes = Array(text.utf8)
+            #expect(JSONLineIndex.line(of: path, in: bytes) == line && JSONLineIndex(scanning: bytes).line(path) == line, "\(path) in \(text)")
+        }
+    }
+
     @Test func aLineFoundByAReadingOfItsOwnIsTheIndexsLineAndDocumentLinesSwitchesToTheIndexWithTheSameAnswers() throws {
         // Nested values, an escaped key, a key written twice (the later value's line), numbers, literals.
         let text = Array("{\"x\": {\"k\\u0065y\": [\n1, {\"y\": [true,\n\"s\\\"]\"]}]},\n\"z\": -1.5e3, \"x\": null,\n\"w\": {}, \"v\": [[], [\n0]]}".utf8)
