@@ -45,6 +45,69 @@ struct StyleValidatorTests {
         }
     }
 
+    @Test func aReadingOfItsOwnFindsTheIndexsLineForEveryPathOfRandomDocumentsWithRepeatedAndEscapedKeys() throws {
+        var random = SplitMix64(seed: 82)
+        var compared = 0
+        for _ in 0..<400 {
+            var document = RandomLinesDocument()
+            document.value(at: "", depth: 0, using: &random)
+            let bytes = Array(document.text.utf8)
+            _ = try #require(try? JSONParser.parse(bytes), "\(document.text)")
+            let index = JSONLineIndex(scanning: bytes)
+            for path in document.paths {
+                #expect(JSONLineIndex.line(of: path, in: bytes) == index.line(path), "\(path) in \(document.text)")
+                compared += 1
+            }
+        }
+        #expect(compared > 4_000)
+    }
+
+    /// A JSON document drawn at random, with the path of each of its values: keys that repeat, that
+    /// contain dots and brackets (so that two keys can give one path), written with `\u` and `\/`
+    /// escapes, and line breaks between values and inside strings' escapes.
+    private struct RandomLinesDocument {
+        var text = ""
+        var paths: [String] = []
+        private static let keys = ["a", "b", "a.b", "a[0]", "a/b", "l", "p"]
+
+        mutating func value(at path: String, depth: Int, using random: inout SplitMix64) {
+            paths.append(path)
+            if Int.random(in: 0..<3, using: &random) == 0 { text += "\n" }
+            let kind = depth == 0 ? 0 : depth < 4 ? Int.random(in: 0..<5, using: &random) : Int.random(in: 1..<3, using: &random)
+            switch kind {
+            case 0, 3:
+                text += "{"
+                for member in 0..<Int.random(in: 0...4, using: &random) {
+                    if member > 0 { text += "," }
+                    let key = Self.keys.randomElement(using: &random)!
+                    text += "\"" + written(key, using: &random) + "\":"
+                    value(at: path.isEmpty ? key : path + "." + key, depth: depth + 1, using: &random)
+                }
+                text += "}"
+            case 4:
+                text += "["
+                for element in 0..<Int.random(in: 0...3, using: &random) {
+                    if element > 0 { text += "," }
+                    value(at: path + "[\(element)]", depth: depth + 1, using: &random)
+                }
+                text += "]"
+            case 1:
+                text += ["\"s\"", "\"x\\ny\"", "\"\\u0061\"", "\"a\\/b\""].randomElement(using: &random)!
+            default:
+                text += ["1", "true", "null"].randomElement(using: &random)!
+            }
+        }
+
+        /// `key` as written in the document: plainly, or with one character escaped.
+        private func written(_ key: String, using random: inout SplitMix64) -> String {
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: return key.replacingOccurrences(of: "a", with: "\\u0061")
+            case 1: return key.replacingOccurrences(of: "/", with: "\\/")
+            default: return key
+            }
+        }
+    }
+
     @Test func aLineFoundByAReadingOfItsOwnIsTheIndexsLineAndDocumentLinesSwitchesToTheIndexWithTheSameAnswers() throws {
         // Nested values, an escaped key, a key written twice (the later value's line), numbers, literals.
         let text = Array("{\"x\": {\"k\\u0065y\": [\n1, {\"y\": [true,\n\"s\\\"]\"]}]},\n\"z\": -1.5e3, \"x\": null,\n\"w\": {}, \"v\": [[], [\n0]]}".utf8)
