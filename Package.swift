@@ -79,6 +79,8 @@ let package = Package(
         .target(name: "CICUCollation", linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]),
         // Threads started on another core than their creator's, for the checks of a style's layers.
         .target(name: "CThreadPlacement"),
+        // How far the allocator grows a heap at a time, for `validate`'s layer-checking threads.
+        .target(name: "CHeapGrowth"),
         // libdeflate, which deflates a whole body two to three times faster than zlib at its level.
         .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
         // zlib, which inflates a gzip answer's stream whole as strictly as MapLibre Native's zlib reads it.
@@ -144,7 +146,7 @@ let package = Package(
         ),
         .target(
             name: "MapSimCLI",
-            dependencies: ["MapSimKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MapSimKit", "CHeapGrowth", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "MapSimMain", dependencies: ["MapSimCLI"], linkerSettings: staticRuntimeInRelease),
         .testTarget(name: "MapSimJSONTests", dependencies: ["MapSimJSON"]),

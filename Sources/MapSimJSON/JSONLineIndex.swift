@@ -157,7 +157,9 @@ public struct JSONLineIndex: Sendable {
             isSettled = cursor.bytes.withUnsafeBufferPointer { buffer in
                 let rest = UnsafeBufferPointer(rebasing: buffer[cursor.position...])
                 guard let base = rest.baseAddress, !rest.isEmpty else { return true }
-                for lead in leads {
+                // The innermost lead first: an inner key (`name`, `type`) is often common, and found
+                // near at once; an outer one (`projection`, `layers`) is rarely, and read for to the end.
+                for lead in leads.reversed() {
                     let opening = [UInt8(ascii: "\"")] + lead
                     if opening.withUnsafeBytes({ mapsim_find_bytes(base, rest.count, $0.baseAddress, $0.count) }) != nil { return false }
                 }
