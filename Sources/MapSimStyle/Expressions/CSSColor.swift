@@ -14,15 +14,19 @@ enum CSSColor {
         let input = isNormalized(text) ? text : normalized(text)
         // No name starts with `#`: a hex color, nearly every other color, skips the names.
         if input.utf8.first == UInt8(ascii: "#") { return hex(input.utf8.dropFirst()) }
+        // No name starts as a function does: `rgb(` and `hsl(` colors skip the names' hashing.
+        if input.utf8.starts(with: "rgb".utf8) || input.utf8.starts(with: "hsl".utf8) {
+            var scanner = Scanner(Array(input.utf8))
+            if scanner.skip("rgba(") || scanner.skip("rgb(") {
+                return scanner.functionArguments(hue: false).flatMap(rgb)
+            }
+            if scanner.skip("hsla(") || scanner.skip("hsl(") {
+                return scanner.functionArguments(hue: true).flatMap(hsl)
+            }
+            return nil
+        }
         if input == "transparent" { return (0, 0, 0, 0) }
         if let (r, g, b) = names[input] { return (Double(r) / 255, Double(g) / 255, Double(b) / 255, 1) }
-        var scanner = Scanner(Array(input.utf8))
-        if scanner.skip("rgba(") || scanner.skip("rgb(") {
-            return scanner.functionArguments(hue: false).flatMap(rgb)
-        }
-        if scanner.skip("hsla(") || scanner.skip("hsl(") {
-            return scanner.functionArguments(hue: true).flatMap(hsl)
-        }
         return nil
     }
 

@@ -135,10 +135,8 @@ enum CompoundOperators {
 extension ExpressionParser {
     /// Parses a compound operator: tries each overload with the right number of arguments, and
     /// reports the one overload's errors or, when several fit, the signatures against the types found.
-    func parseCompound(_ op: String, _ args: [JSONValue]) -> ParsedExpression? {
-        guard let definition = CompoundOperators.definitions(flavor)[op] else {
-            return error("Unknown expression \"\(op)\". If you wanted a literal array, use [\"literal\", [...]].", at: 0)
-        }
+    /// `definition` is `op`'s signatures in this flavor, `resolved` the operator it evaluates as.
+    func parseCompound(_ op: String, _ definition: CompoundOperators.Definition, _ resolved: CompoundOperator?, _ args: [JSONValue]) -> ParsedExpression? {
         let overloads = definition.overloads.filter { $0.accepts(count: args.count - 1) }
         var lastAttempt: ExpressionParser?
         overloadLoop: for signature in overloads {
@@ -152,7 +150,7 @@ extension ExpressionParser {
             for (index, argument) in parsedArgs.enumerated() {
                 _ = attempt.child(index + 1).checkSubtype(signature.type(at: index), argument.type)
             }
-            if attempt.errors.isEmpty, let resolved = CompoundOperator(name: op) {
+            if attempt.errors.isEmpty, let resolved {
                 return ParsedExpression(.compound(op, resolved), type: definition.type, children: parsedArgs)
             }
         }

@@ -98,7 +98,7 @@ struct ExpressionEvaluator {
             default: break
             }
             let actual = value.type
-            if type.mismatch(actual) == nil { return value }
+            if type.accepts(actual) { return value }
             if index == children.count - 1 {
                 throw ExpressionError(.evaluation, "Expected value to be of type \(type), but found \(actual) instead.")
             }

@@ -247,7 +247,7 @@ extension ExpressionParser {
             children.append(parsed)
         }
         // Arguments that would have needed an annotation make the whole coalesce a value, annotated by its parent.
-        let needsAnnotation = expectedType.map { expected in children.contains { expected.mismatch($0.type) != nil } } ?? false
+        let needsAnnotation = expectedType.map { expected in children.contains { !expected.accepts($0.type) } } ?? false
         return ParsedExpression(.coalesce, type: needsAnnotation ? .value : output ?? .value, children: children)
     }
 

@@ -117,17 +117,17 @@ struct ExpressionParser {
         }
         if flavor.isMapbox {
             // Mapbox reads an array that names no operator as an array of literals.
-            guard case .string(let op) = head, Self.isOperator(op, in: flavor) else { return parseImplicitArray(arguments) }
-            return finish(parseOperator(op, arguments), annotation: annotation)
+            guard case .string(let op) = head, let known = Self.operators(in: flavor)[op] else { return parseImplicitArray(arguments) }
+            return finish(parseOperator(op, known, arguments), annotation: annotation)
         }
         guard case .string(let op) = head else {
             let kind = head.numberValue != nil ? "number" : head.boolValue != nil ? "boolean" : "object"
             return error("Expression name must be a string, but found \(kind) instead. If you wanted a literal array, use [\"literal\", [...]].", at: 0)
         }
-        guard Self.isOperator(op) else {
+        guard let known = Self.operators(in: flavor)[op] else {
             return error("Unknown expression \"\(op)\". If you wanted a literal array, use [\"literal\", [...]].", at: 0)
         }
-        return finish(parseOperator(op, arguments), annotation: annotation)
+        return finish(parseOperator(op, known, arguments), annotation: annotation)
     }
 
     /// A parsed expression adapted to the type expected here, and folded when it is constant.
@@ -181,22 +181,45 @@ struct ExpressionParser {
     /// Whether `name` is an operator of `flavor`'s expression language (`global-state` is
     /// MapLibre's only).
     static func isOperator(_ name: String, in flavor: StyleSpecFlavor) -> Bool {
+        operators(in: flavor)[name] != nil
+    }
+
+    /// What an operator's name stands for in one flavor's language: a form with a parser of its
+    /// own, or a compound operator's signatures with the operator they resolve to.
+    private enum KnownOperator {
+        case special(SpecialForm)
+        case compound(CompoundOperators.Definition, CompoundOperator?)
+        /// One of `currentMapboxForms`.
+        case currentMapbox
+    }
+
+    /// Every operator of `flavor`'s language by name: an expression's operator is found with one
+    /// hash of its name, not one for each table it could be in.
+    private static func operators(in flavor: StyleSpecFlavor) -> [String: KnownOperator] {
         switch flavor {
-        case .maplibre: specialForms.contains(name) || CompoundOperators.definitions[name] != nil
-        case .mapboxGLJS: (specialForms.contains(name) && name != "global-state") || CompoundOperators.mapboxDefinitions[name] != nil
-        case .mapbox: (specialForms.contains(name) && name != "global-state") || currentMapboxForms.contains(name)
-            || CompoundOperators.mapboxCurrentDefinitions[name] != nil
+        case .maplibre: maplibreOperators
+        case .mapboxGLJS: mapboxGLJSOperators
+        case .mapbox: mapboxOperators
         }
     }
 
-    private static let specialForms: Set<String> = [
-        "==", "!=", ">", "<", ">=", "<=", "array", "at", "boolean", "case", "coalesce", "collator", "format", "image", "in",
-        "index-of", "interpolate", "interpolate-hcl", "interpolate-lab", "length", "let", "literal", "match", "number",
-        "number-format", "object", "slice", "step", "string", "to-boolean", "to-color", "to-number", "to-string", "var",
-        "within", "distance", "global-state",
-    ]
+    private static let maplibreOperators = operatorTable(for: .maplibre)
+    private static let mapboxGLJSOperators = operatorTable(for: .mapboxGLJS)
+    private static let mapboxOperators = operatorTable(for: .mapbox)
 
-    /// The operators with a parser of their own, found with one hash rather than a comparison each.
+    /// The compound operators of `flavor`, then the special forms over them (without
+    /// `global-state` in Mapbox's languages), then Mapbox's current forms over both.
+    private static func operatorTable(for flavor: StyleSpecFlavor) -> [String: KnownOperator] {
+        var table: [String: KnownOperator] = [:]
+        for (name, definition) in CompoundOperators.definitions(flavor) { table[name] = .compound(definition, CompoundOperator(name: name)) }
+        for (name, form) in specialFormsByName where flavor == .maplibre || form != .globalState { table[name] = .special(form) }
+        if flavor == .mapbox {
+            for name in currentMapboxForms { table[name] = .currentMapbox }
+        }
+        return table
+    }
+
+    /// The operators with a parser of their own.
     private enum SpecialForm {
         case comparison, assertion, coercion, at, caseForm, coalesce, collator, format, image, inForm, indexOf, interpolate
         case length, letForm, literal, match, numberFormat, slice, step, varForm, geometry, globalState
@@ -217,9 +240,13 @@ struct ExpressionParser {
         return forms
     }()
 
-    private func parseOperator(_ op: String, _ args: [JSONValue]) -> ParsedExpression? {
-        if flavor == .mapbox, Self.currentMapboxForms.contains(op) { return parseCurrentMapboxForm(op, args) }
-        guard let form = Self.specialFormsByName[op] else { return parseCompound(op, args) }
+    private func parseOperator(_ op: String, _ known: KnownOperator, _ args: [JSONValue]) -> ParsedExpression? {
+        let form: SpecialForm
+        switch known {
+        case .currentMapbox: return parseCurrentMapboxForm(op, args)
+        case .compound(let definition, let resolved): return parseCompound(op, definition, resolved, args)
+        case .special(let special): form = special
+        }
         switch form {
         case .comparison: return parseComparison(op, args)
         case .assertion: return parseAssertion(op, args)

@@ -54,19 +54,25 @@ indirect enum ExpressionType: Equatable, Sendable, CustomStringConvertible {
 
     /// Nil when `actual` may stand where `self` is expected, else the message saying it may not.
     func mismatch(_ actual: ExpressionType) -> String? {
-        if actual == .error { return nil }
+        accepts(actual) ? nil : "Expected \(self) but found \(actual) instead."
+    }
+
+    /// Whether `actual` may stand where `self` is expected (`mismatch` says why not): the same type
+    /// (an array of an accepted item type and of the expected length, an empty array of values),
+    /// any type a `value` may hold where a value is expected, and an error anywhere. Decided without
+    /// making a message: `value` tries its members in turn, and most of them fail.
+    func accepts(_ actual: ExpressionType) -> Bool {
+        if actual == .error { return true }
         switch self {
         case .array(let item, let count):
-            if case .array(let actualItem, let actualCount) = actual,
-               (actualCount == 0 && actualItem == .value) || item.mismatch(actualItem) == nil,
-               count == nil || count == actualCount {
-                return nil
-            }
+            guard case .array(let actualItem, let actualCount) = actual else { return false }
+            return ((actualCount == 0 && actualItem == .value) || item.accepts(actualItem)) && (count == nil || count == actualCount)
+        case .value:
+            return actual == .value || Self.valueMembers.contains { $0.accepts(actual) }
         default:
-            if kind == actual.kind { return nil }
-            if self == .value, Self.valueMembers.contains(where: { $0.mismatch(actual) == nil }) { return nil }
+            // Every type but an array is its kind alone.
+            return self == actual
         }
-        return "Expected \(self) but found \(actual) instead."
     }
 
     /// The type a property of the reference expects of an expression, or nil when it expects none.

@@ -102,6 +102,29 @@ struct ExpressionEvaluatorTests {
         #expect(throws: ExpressionError.self) { try evaluate(#"["number", ["get", "missing"]]"#) }
     }
 
+    /// What may stand where a type is expected, decided without a message, and the message when not.
+    @Test func aTypeAcceptsItselfItsValuesMembersAndErrorsAndSaysWhatItFoundOtherwise() {
+        let accepted: [(ExpressionType, ExpressionType)] = [
+            (.number, .number), (.value, .string), (.value, .value), (.value, .array(.number, count: 2)), (.color, .error),
+            (.array(.value, count: nil), .array(.string, count: 3)), (.array(.number, count: 2), .array(.number, count: 2)),
+            (.array(.number, count: nil), .array(.value, count: 0)),
+        ]
+        for (expected, actual) in accepted {
+            #expect(expected.accepts(actual) && expected.mismatch(actual) == nil, "\(expected) of \(actual)")
+        }
+        let refused: [(ExpressionType, ExpressionType, String)] = [
+            (.number, .string, "Expected number but found string instead."),
+            (.string, .value, "Expected string but found value instead."),
+            (.value, .collator, "Expected value but found collator instead."),
+            (.array(.number, count: 2), .array(.number, count: 3), "Expected array<number, 2> but found array<number, 3> instead."),
+            (.array(.string, count: nil), .array(.number, count: nil), "Expected array<string> but found array<number> instead."),
+            (.array(.value, count: nil), .number, "Expected array but found number instead."),
+        ]
+        for (expected, actual, message) in refused {
+            #expect(!expected.accepts(actual) && expected.mismatch(actual) == message, "\(expected) of \(actual)")
+        }
+    }
+
     private func pow2(_ n: Double) -> Double { (0..<Int(n)).reduce(1.0) { value, _ in value * 2 } }
 }
 

@@ -53,6 +53,36 @@ struct MapboxExpressionTests {
         }
     }
 
+    /// Each language's operators are found in one table of its own: a special form over a compound
+    /// operator of the same name, Mapbox's current forms over both, `global-state` MapLibre's only.
+    @Test func eachLanguageHasItsOwnOperatorsAndParsesEachByItsOwnRules() throws {
+        let known: [(name: String, maplibre: Bool, mapboxGLJS: Bool, mapbox: Bool)] = [
+            ("match", true, true, true), ("get", true, true, true), ("filter-==", true, true, true),
+            ("global-state", true, false, false), ("config", false, true, true), ("split", true, false, true),
+            ("join", true, false, false), ("elevation", true, false, false), ("hsl", false, true, true),
+            ("to-hsla", false, false, true), ("at-interpolated", false, false, true), ("worldview", false, false, true),
+            ("nothing", false, false, false),
+        ]
+        for entry in known {
+            #expect(ExpressionParser.isOperator(entry.name, in: .maplibre) == entry.maplibre, "\(entry.name), MapLibre")
+            #expect(ExpressionParser.isOperator(entry.name, in: .mapboxGLJS) == entry.mapboxGLJS, "\(entry.name), Mapbox GL JS")
+            #expect(ExpressionParser.isOperator(entry.name, in: .mapbox) == entry.mapbox, "\(entry.name), Mapbox")
+        }
+        let context = ExpressionContext(zoom: 10, feature: ExpressionFeature(properties: JSONObject([("s", .string("a,b"))]), geometryType: "Point"))
+        // `split`: MapLibre's compound operator, Mapbox's current form; GL JS 3.0.1 reads the array as literals.
+        let split = #"["split", ["get", "s"], ","]"#
+        #expect(try compile(split, flavor: .maplibre).get().evaluate(context) == .array([.string("a"), .string("b")]))
+        #expect(try compile(split, flavor: .mapbox).get().evaluate(context) == .array([.string("a"), .string("b")]))
+        #expect(try compile(split, flavor: .mapboxGLJS).get().evaluate(context) == .array([.string("split"), .string("a,b"), .string(",")]))
+        // A compound operator resolves to what it evaluates as; an unknown name is named.
+        #expect(try compile(#"["+", ["length", ["get", "s"]], 1]"#, spec: numberSpec, flavor: .maplibre).get().evaluate(context) == .number(4))
+        guard case .failure(let failure) = try compile(#"["nothing", 1]"#, flavor: .maplibre) else {
+            Issue.record("an unknown operator compiled")
+            return
+        }
+        #expect(failure.errors.first?.message == #"Unknown expression "nothing". If you wanted a literal array, use ["literal", [...]]."#)
+    }
+
     @Test func aNullOptionFailsTheFilter() throws {
         let filter = try StyleFilter(try JSONParser.parse(#"["config", "show"]"#), flavor: .mapbox)
         let compared = try StyleFilter(try JSONParser.parse(#"["==", ["config", "kind", "basemap"], "park"]"#), flavor: .mapbox)
