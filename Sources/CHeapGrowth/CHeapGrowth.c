@@ -1,5 +1,5 @@
 // See include/CHeapGrowth.h.
-#if defined(__GLIBC__) || defined(__linux__)
+#if defined(__linux__)
 #include <malloc.h>
 #endif
 #include "CHeapGrowth.h"
