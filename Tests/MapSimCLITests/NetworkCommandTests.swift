@@ -72,6 +72,26 @@ struct NetworkCommandTests {
         await server.stop()
     }
 
+    /// A server whose dates and ages are past what any clock counts: the load, its cache and its
+    /// events hold them at the end of time (or drop a date that is none), and the offline load reads
+    /// the cache as usual.
+    @Test func aServerWithDatesPastTheEndOfTimeLoadsCachesAndGoesOffline() async throws {
+        let server = try await FixtureServer.start(serving: SampleStyle.folder)
+        server.reply(prefix: "/", with: .headers([("Cache-Control", "max-age=9223372036854775807"),
+                                                  ("Last-Modified", "Sun, 06 Nov 99999999999999 08:49:37 GMT")]))
+        let fixture = try FixtureDirectory()
+        let cache = fixture.path + "/cache.db", events = fixture.path + "/events.jsonl"
+        let online = try await CommandRunner.run(["load", server.baseURL + "/style.json", "--cache", cache, "--events", events, "-q"])
+        #expect(online.status == 0 && online.standardOutput.contains("errors         none"), "\(online.standardError)")
+        let written = try String(contentsOfFile: events, encoding: .utf8)
+        #expect(written.contains(#""expires":"Sun, 04 Dec 292277026596 15:30:07 GMT""#) && !written.contains("99999999999999"))
+        let before = server.requestCount
+        let offline = try await CommandRunner.run(["load", server.baseURL + "/style.json", "--cache", cache, "--offline", "-q"])
+        #expect(offline.status == 0 && offline.standardOutput.contains("answered by    database 11"), "\(offline.standardOutput)")
+        #expect(server.requestCount == before)
+        await server.stop()
+    }
+
     @Test func simulatesAThreeGLoadDeterministically() async throws {
         let fixture = try FixtureDirectory()
         var outputs: [Data] = []

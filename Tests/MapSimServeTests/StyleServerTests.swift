@@ -85,6 +85,9 @@ struct StyleServerTests {
         #expect(try await get(tile, [("If-None-Match", etag)]).status == 304)
         let modified = try #require(plain.headers["Last-Modified"].first)
         #expect(try await get(tile, [("If-Modified-Since", modified)]).status == 304)
+        // A date past the last there is is no date: the file is sent (the server does not trap).
+        #expect(try await get(tile, [("If-Modified-Since", "Sun, 06 Nov 99999999999999 08:49:37 GMT")]).status == 200)
+        #expect(try await get(tile, [("If-Modified-Since", "Sun, 06 Nov 9999 08:49:37 GMT")]).status == 304)
         let range = try await get(tile, [("Range", "bytes=2-5")])
         #expect(range.status == 206 && range.body == Array(file[2...5]) && range.headers["Content-Range"] == ["bytes 2-5/\(file.count)"])
         #expect(try await get(tile, [("Range", "bytes=\(file.count)-")]).status == 416)

@@ -12,13 +12,45 @@ public struct HTTPDate: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     public static func < (lhs: HTTPDate, rhs: HTTPDate) -> Bool { lhs.secondsSince1970 < rhs.secondsSince1970 }
 
+    /// The date `seconds` later (earlier when negative), held at the first or last date there is
+    /// rather than wrapping: a server's `max-age` or `Retry-After` may be any number.
+    public func adding(seconds: Int64) -> HTTPDate {
+        let (sum, overflow) = secondsSince1970.addingReportingOverflow(seconds)
+        return HTTPDate(secondsSince1970: overflow ? (seconds > 0 ? .max : .min) : sum)
+    }
+
+    /// The seconds from `earlier` to this date (negative when it is later), held at the ends of
+    /// `Int64` rather than wrapping.
+    public func seconds(since earlier: HTTPDate) -> Int64 {
+        let (difference, overflow) = secondsSince1970.subtractingReportingOverflow(earlier.secondsSince1970)
+        return overflow ? (earlier.secondsSince1970 < 0 ? .max : .min) : difference
+    }
+
+    /// The years whose days since 1970 count in seconds without overflow: every date there is.
+    private static let years: ClosedRange<Int64> = -292_277_022_657...292_277_026_596
+
+    /// The date of a day and time read from a text; nil past the first or last date there is.
+    private static func reading(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) -> HTTPDate? {
+        guard years.contains(year) else { return nil }
+        let days = CivilDate.days(fromYear: year, month: month, day: day)
+        // Counted from the midnight nearer 1970, so that the first day there is has one.
+        let timeOfDay = hour * 3600 + minute * 60 + second
+        let (midnight, overflow) = (days < 0 ? days + 1 : days).multipliedReportingOverflow(by: 86_400)
+        let (seconds, past) = midnight.addingReportingOverflow(days < 0 ? timeOfDay - 86_400 : timeOfDay)
+        return overflow || past ? nil : HTTPDate(secondsSince1970: seconds)
+    }
+
     private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The RFC 1123 form, written byte by byte: `serve` writes one for every answer.
     public var description: String {
-        let days = secondsSince1970 >= 0 ? secondsSince1970 / 86_400 : (secondsSince1970 - 86_399) / 86_400
-        let secondsOfDay = secondsSince1970 - days * 86_400
+        // Floored, so that a date before 1970 has its time of day from midnight before it.
+        var (days, secondsOfDay) = secondsSince1970.quotientAndRemainder(dividingBy: 86_400)
+        if secondsOfDay < 0 {
+            days -= 1
+            secondsOfDay += 86_400
+        }
         let (year, month, day) = CivilDate.civil(fromDays: days)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(32)
@@ -56,8 +88,8 @@ public struct HTTPDate: Sendable, Hashable, Comparable, CustomStringConvertible 
               let monthIndex = Self.months.firstIndex(where: { $0.utf8.elementsEqual(parts[2]) }) else { return nil }
         let time = parts[4].split(separator: UInt8(ascii: ":")).compactMap(ASCIIBytes.integer)
         guard time.count == 3, (1...31).contains(day), (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2]) else { return nil }
-        let days = CivilDate.days(fromYear: year, month: Int64(monthIndex + 1), day: day)
-        self.init(secondsSince1970: days * 86_400 + time[0] * 3600 + time[1] * 60 + time[2])
+        guard let date = Self.reading(year: year, month: Int64(monthIndex + 1), day: day, hour: time[0], minute: time[1], second: time[2]) else { return nil }
+        self = date
     }
 
     /// `Sun, 06 Nov 1994 08:49:37 GMT` read at its fixed places; nil for a text of another shape.
@@ -71,7 +103,6 @@ public struct HTTPDate: Sendable, Hashable, Comparable, CustomStringConvertible 
               let hour = ASCIIBytes.integer(bytes[17..<19]), let minute = ASCIIBytes.integer(bytes[20..<22]), let second = ASCIIBytes.integer(bytes[23..<25]),
               let monthIndex = months.firstIndex(where: { $0.utf8.elementsEqual(bytes[8..<11]) }),
               (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
-        let days = CivilDate.days(fromYear: year, month: Int64(monthIndex + 1), day: day)
-        return HTTPDate(secondsSince1970: days * 86_400 + hour * 3600 + minute * 60 + second)
+        return reading(year: year, month: Int64(monthIndex + 1), day: day, hour: hour, minute: minute, second: second)
     }
 }

@@ -17,7 +17,7 @@ public enum HTTPResponseMapping {
         let cacheControl = CacheControl(header("cache-control") ?? "")
         response.mustRevalidate = cacheControl.mustRevalidate
         if let maxAge = cacheControl.maxAge {
-            response.expires = HTTPDate(secondsSince1970: now.secondsSince1970 + maxAge)
+            response.expires = now.adding(seconds: maxAge)
         } else if let expires = header("expires") {
             response.expires = HTTPDate(rfc1123: expires) ?? HTTPDate(secondsSince1970: 0)
         }
@@ -63,7 +63,7 @@ public enum HTTPResponseMapping {
     /// `Retry-After` as seconds or an HTTP date, else `x-rate-limit-reset` as epoch seconds.
     static func retryAfter(_ value: String?, reset: String?, now: HTTPDate) -> HTTPDate? {
         if let value = value?.trimmingCharacters(in: .whitespaces) {
-            if let seconds = Int64(value) { return HTTPDate(secondsSince1970: now.secondsSince1970 + max(seconds, 0)) }
+            if let seconds = Int64(value) { return now.adding(seconds: max(seconds, 0)) }
             if let date = HTTPDate(rfc1123: value) { return date }
         }
         return reset.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.map(HTTPDate.init(secondsSince1970:))

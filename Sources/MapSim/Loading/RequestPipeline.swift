@@ -514,7 +514,7 @@ public struct RequestPipeline: StateMachine {
         if let expires = response.expires {
             // Refresh when the response expires; one that arrived already expired waits at least
             // 30 s, so that a clock skew between server and client cannot cause a request storm.
-            let remaining = SimTime.seconds(Double(expires.secondsSince1970 - wallClock(at: now).secondsSince1970))
+            let remaining = SimTime.seconds(Double(expires.seconds(since: wallClock(at: now))))
             let delay = remaining > .zero ? remaining : Self.clockSkewRetryTimeout
             entry.resource.priority = .low
             entry.phase = .waitingForTimer(now + delay)
@@ -604,7 +604,7 @@ public struct RequestPipeline: StateMachine {
             return .seconds(Double(1 << min(n - 1, 30)))
         case .rateLimit:
             guard let retryAfter = failure.retryAfter else { return .seconds(5) }
-            return .seconds(Double(max(0, retryAfter.secondsSince1970 - wallClock(at: now).secondsSince1970)))
+            return .seconds(Double(max(0, retryAfter.seconds(since: wallClock(at: now)))))
         case .notFound, .other, .inOfflineMode:
             return nil
         }

@@ -19,9 +19,13 @@ public struct SimTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// A span of `value` milliseconds.
     public static func milliseconds(_ value: Int64) -> SimTime { SimTime(microseconds: value * 1_000) }
 
-    /// A span of `value` seconds, rounded to the nearest microsecond.
+    /// A span of `value` seconds, rounded to the nearest microsecond; held at `max` (or its
+    /// negative) beyond what microseconds count, and zero for NaN.
     public static func seconds(_ value: Double) -> SimTime {
-        SimTime(microseconds: Int64((value * 1_000_000).rounded()))
+        let microseconds = (value * 1_000_000).rounded()
+        guard !microseconds.isNaN else { return .zero }
+        guard microseconds < 0x1p63 else { return .max }
+        return SimTime(microseconds: microseconds > -0x1p63 ? Int64(microseconds) : .min)
     }
 
     /// The span of `duration` (a clock's measure), to the microsecond below.
@@ -33,8 +37,17 @@ public struct SimTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var seconds: Double { Double(microseconds) / 1_000_000 }
 
     public static func < (lhs: SimTime, rhs: SimTime) -> Bool { lhs.microseconds < rhs.microseconds }
-    public static func + (lhs: SimTime, rhs: SimTime) -> SimTime { SimTime(microseconds: lhs.microseconds + rhs.microseconds) }
-    public static func - (lhs: SimTime, rhs: SimTime) -> SimTime { SimTime(microseconds: lhs.microseconds - rhs.microseconds) }
+    /// The sum, held at the ends of the range: a time past `max` is still "never".
+    public static func + (lhs: SimTime, rhs: SimTime) -> SimTime {
+        let (sum, overflow) = lhs.microseconds.addingReportingOverflow(rhs.microseconds)
+        return SimTime(microseconds: overflow ? (rhs.microseconds > 0 ? .max : .min) : sum)
+    }
+
+    /// The difference, held at the ends of the range.
+    public static func - (lhs: SimTime, rhs: SimTime) -> SimTime {
+        let (difference, overflow) = lhs.microseconds.subtractingReportingOverflow(rhs.microseconds)
+        return SimTime(microseconds: overflow ? (rhs.microseconds < 0 ? .max : .min) : difference)
+    }
 
     /// The time as milliseconds with three decimals, e.g. `316.667 ms`.
     public var description: String {

@@ -25,6 +25,6 @@ public struct WallClock: Sendable, Equatable {
 
     /// The date at virtual time `time`, in whole seconds.
     public func date(at time: SimTime) -> HTTPDate {
-        HTTPDate(secondsSince1970: start.secondsSince1970 + time.microseconds / 1_000_000)
+        start.adding(seconds: time.microseconds / 1_000_000)
     }
 }

@@ -58,6 +58,25 @@ struct HTTPResponseMappingTests {
         }
     }
 
+    /// A lying server's numbers (a max-age or Retry-After past what a date holds, a year of 14 digits)
+    /// give a date held at the end of time or none, never a wrapped one or a trap.
+    @Test func headersPastTheEndOfTimeAreHeldThereOrIgnored() {
+        #expect(map(200, [("Cache-Control", "max-age=9223372036854775807")]).expires == HTTPDate(secondsSince1970: .max))
+        #expect(map(200, [("Cache-Control", "max-age=-9223372036854775808")]).expires == HTTPDate(secondsSince1970: 1_000_000 + .min))
+        #expect(map(429, [("Retry-After", "9223372036854775807")]).error?.retryAfter == HTTPDate(secondsSince1970: .max))
+        #expect(map(200, [("Last-Modified", "Sun, 06 Nov 99999999999999 08:49:37 GMT")]).modified == nil)
+        #expect(map(200, [("Expires", "Sun, 06 Nov 99999999999999 08:49:37 GMT")]).expires == HTTPDate(secondsSince1970: 0))
+        #expect(HTTPDate(rfc1123: "Fri, 31 Dec 9999 23:59:59 GMT") == HTTPDate(secondsSince1970: 253_402_300_799))
+        // The first and last dates there are, as a trace writes them, read back as they were.
+        for (seconds, text) in [(Int64.min, "Sun, 27 Jan -292277022657 08:29:52 GMT"), (.max, "Sun, 04 Dec 292277026596 15:30:07 GMT")] {
+            #expect(HTTPDate(secondsSince1970: seconds).description == text && HTTPDate(rfc1123: text) == HTTPDate(secondsSince1970: seconds))
+        }
+        #expect(HTTPDate(rfc1123: "Sun, 04 Dec 292277026596 15:30:08 GMT") == nil && HTTPDate(rfc1123: "Sun, 27 Jan -292277022657 08:29:51 GMT") == nil)
+        #expect(HTTPDate(secondsSince1970: .max).seconds(since: HTTPDate(secondsSince1970: -1)) == .max)
+        #expect(HTTPDate(secondsSince1970: .min).seconds(since: HTTPDate(secondsSince1970: 1)) == .min)
+        #expect(HTTPDate(secondsSince1970: 5).seconds(since: HTTPDate(secondsSince1970: 7)) == -2)
+    }
+
     @Test func readsRetryAfterInEveryForm() {
         #expect(map(429, [("Retry-After", "30")]).error?.retryAfter == HTTPDate(secondsSince1970: 1_000_030))
         #expect(map(429, [("Retry-After", "Sun, 06 Nov 1994 08:49:37 GMT")]).error?.retryAfter == HTTPDate(secondsSince1970: 784_111_777))

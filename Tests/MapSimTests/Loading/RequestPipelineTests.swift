@@ -196,6 +196,24 @@ struct RequestPipelineTests {
         #expect(machine.handle(answer(fresh, 1, 1, .network), at: .zero).withoutEvents.last == .scheduleTimer(id(1), at: .seconds(600)))
     }
 
+    /// A server's `max-age` or `Retry-After` beyond what the clock counts puts the refresh or the
+    /// retry at the end of time, not at a wrapped time (or a trap).
+    @Test func anExpiryOrRetryPastTheEndOfTimeWaitsUntilTheEnd() {
+        var machine = pipeline()
+        _ = machine.handle(.request(id(0), tile), at: .zero)
+        var forever = Response.success([1], source: .network)
+        forever.expires = HTTPDate(secondsSince1970: .max)
+        #expect(machine.handle(answer(forever, 0, 0, .network), at: .seconds(2)).withoutEvents.last == .scheduleTimer(id(0), at: .max))
+        _ = machine.handle(.request(id(1), tile), at: .zero)
+        var past = Response.success([1], source: .network)
+        past.expires = HTTPDate(secondsSince1970: .min)
+        #expect(machine.handle(answer(past, 1, 1, .network), at: .seconds(2)).withoutEvents.last == .scheduleTimer(id(1), at: .seconds(32)))
+        let never = Response.Failure(reason: .rateLimit, message: "429", retryAfter: HTTPDate(secondsSince1970: .max))
+        #expect(machine.retryDelay(for: never, failures: 1, at: .seconds(10)) == .max)
+        let long = Response.Failure(reason: .rateLimit, message: "429", retryAfter: HTTPDate(secondsSince1970: .min))
+        #expect(machine.retryDelay(for: long, failures: 1, at: .seconds(10)) == .zero)
+    }
+
     @Test func atMostTheCapIsInFlightRegularBeforeLowFirstInFirstOut() {
         var machine = pipeline(cap: 2)
         var low = tile
