@@ -177,8 +177,7 @@ public struct ContentDataManager: StateMachine {
 
     /// Whether a check completed at `check` is younger than the maximum age at `now`.
     private func isYoung(_ check: HTTPDate, now: HTTPDate) -> Bool {
-        let (age, overflow) = now.secondsSince1970.subtractingReportingOverflow(check.secondsSince1970)
-        return !overflow && age < configuration.maximumAge.microseconds / 1_000_000
+        now.seconds(since: check) < configuration.maximumAge.microseconds / 1_000_000
     }
 
     private mutating func manifestAnswered(_ answer: ManifestAnswer, now: HTTPDate) -> [Action] {

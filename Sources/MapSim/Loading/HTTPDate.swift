@@ -15,15 +15,13 @@ public struct HTTPDate: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// The date `seconds` later (earlier when negative), held at the first or last date there is
     /// rather than wrapping: a server's `max-age` or `Retry-After` may be any number.
     public func adding(seconds: Int64) -> HTTPDate {
-        let (sum, overflow) = secondsSince1970.addingReportingOverflow(seconds)
-        return HTTPDate(secondsSince1970: overflow ? (seconds > 0 ? .max : .min) : sum)
+        HTTPDate(secondsSince1970: secondsSince1970.saturatingAdding(seconds))
     }
 
     /// The seconds from `earlier` to this date (negative when it is later), held at the ends of
     /// `Int64` rather than wrapping.
     public func seconds(since earlier: HTTPDate) -> Int64 {
-        let (difference, overflow) = secondsSince1970.subtractingReportingOverflow(earlier.secondsSince1970)
-        return overflow ? (earlier.secondsSince1970 < 0 ? .max : .min) : difference
+        secondsSince1970.saturatingSubtracting(earlier.secondsSince1970)
     }
 
     /// The years whose days since 1970 count in seconds without overflow: every date there is.

@@ -39,14 +39,12 @@ public struct SimTime: Sendable, Hashable, Comparable, CustomStringConvertible {
     public static func < (lhs: SimTime, rhs: SimTime) -> Bool { lhs.microseconds < rhs.microseconds }
     /// The sum, held at the ends of the range: a time past `max` is still "never".
     public static func + (lhs: SimTime, rhs: SimTime) -> SimTime {
-        let (sum, overflow) = lhs.microseconds.addingReportingOverflow(rhs.microseconds)
-        return SimTime(microseconds: overflow ? (rhs.microseconds > 0 ? .max : .min) : sum)
+        SimTime(microseconds: lhs.microseconds.saturatingAdding(rhs.microseconds))
     }
 
     /// The difference, held at the ends of the range.
     public static func - (lhs: SimTime, rhs: SimTime) -> SimTime {
-        let (difference, overflow) = lhs.microseconds.subtractingReportingOverflow(rhs.microseconds)
-        return SimTime(microseconds: overflow ? (rhs.microseconds < 0 ? .max : .min) : difference)
+        SimTime(microseconds: lhs.microseconds.saturatingSubtracting(rhs.microseconds))
     }
 
     /// The time as milliseconds with three decimals, e.g. `316.667 ms`.
