@@ -148,19 +148,20 @@ final class PlainHTTPClient: Sendable {
     }
 
     /// Runs `exchange` on `channel`; once answered, a connection the server keeps alive is free again.
-    /// A free connection found closed by then is replaced by a new one; a new one closed at once
-    /// fails the exchange.
+    /// A free connection found closed by then, or closed before any of the answer came, is replaced
+    /// by a new one; a new one closed so fails the exchange.
     private func send(_ exchange: PlainHTTPExchange, on channel: any Channel, target: Target, isNew: Bool) {
         channel.eventLoop.execute {
             let context = try? channel.pipeline.syncOperations.context(handlerType: PlainHTTPConnection.self)
-            let sent = (context?.handler as? PlainHTTPConnection)?.run(exchange, in: context!) { keptAlive in
+            let resend = isNew ? nil : { self.connect(to: target, for: exchange) }
+            let sent = (context?.handler as? PlainHTTPConnection)?.run(exchange, in: context!, released: { keptAlive in
                 guard keptAlive else { return }
                 let isShutDown = self.free.withLock { state in
                     if !state.isShutDown { state.connections[target, default: []].append(channel) }
                     return state.isShutDown
                 }
                 if isShutDown { channel.close(promise: nil) }
-            }
+            }, resend: resend)
             guard sent != true else { return }
             if isNew {
                 exchange.fail(HTTPClientError.remoteConnectionClosed)

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import AsyncHTTPClient
 import MapSim
 import NIOCore
@@ -5,7 +10,10 @@ import NIOHTTP1
 
 /// A `PlainHTTPClient` connection's handler: runs one exchange at a time on its event loop, keeps
 /// the body within the limit, fails an exchange the server goes silent on for the read timeout or
-/// closes under, and says when the connection is free again.
+/// closes under, and says when the connection is free again. An exchange on a connection kept alive
+/// from an earlier one, closed before any of its answer came, is handed back to be sent again on a
+/// new connection, once, as curl and browsers do: the server most likely closed it as idle just as
+/// the request went out.
 final class PlainHTTPConnection: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundOut = HTTPClientRequestPart
@@ -24,6 +32,11 @@ final class PlainHTTPConnection: ChannelInboundHandler, RemovableChannelHandler 
         let exchange: PlainHTTPExchange
         /// Called once answered: whether the connection may carry another exchange.
         let released: (Bool) -> Void
+        /// Sends the exchange again on a new connection, when this one is closed before any of the
+        /// answer came; nil on a new connection, whose exchange then fails.
+        let resend: (() -> Void)?
+        /// Whether any part of an answer (an informational one too) has come.
+        var answerBegan = false
         var head: HTTPResponseHead?
         /// An informational answer (1xx) is under way, to be passed over.
         var skippingInformational = false
@@ -37,16 +50,19 @@ final class PlainHTTPConnection: ChannelInboundHandler, RemovableChannelHandler 
     private var running: Running?
 
     /// Sends `exchange`'s request; `released` is told, once it is answered, whether the connection
-    /// may carry another. Runs on the connection's event loop, after whatever it was reading: false,
-    /// and nothing sent, when the connection has closed since (the server's doing, or an answer no
+    /// may carry another, and `resend` (given for a connection kept alive from an earlier exchange)
+    /// is called instead of failing the exchange when the connection closes before any of the
+    /// answer came. Runs on the connection's event loop, after whatever it was reading: false, and
+    /// nothing sent, when the connection has closed since (the server's doing, or an answer no
     /// request asked for).
-    func run(_ exchange: PlainHTTPExchange, in context: ChannelHandlerContext, released: @escaping (Bool) -> Void) -> Bool {
+    func run(_ exchange: PlainHTTPExchange, in context: ChannelHandlerContext, released: @escaping (Bool) -> Void,
+             resend: (() -> Void)?) -> Bool {
         guard context.channel.isActive, running == nil else { return false }
         guard exchange.attach(context.channel) else {
             released(true)
             return true
         }
-        running = Running(exchange: exchange, released: released)
+        running = Running(exchange: exchange, released: released, resend: resend)
         scheduleTimeout(after: exchange.readTimeout, context: context)
         context.write(wrapOutboundOut(.head(exchange.head)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
@@ -61,6 +77,7 @@ final class PlainHTTPConnection: ChannelInboundHandler, RemovableChannelHandler 
             return
         }
         running!.lastRead = .now()
+        running!.answerBegan = true
         switch unwrapInboundIn(data) {
         case .head(let head) where (100..<200).contains(head.status.code) && head.status.code != 101:
             running!.skippingInformational = true
@@ -86,14 +103,34 @@ final class PlainHTTPConnection: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        fail(HTTPClientError.remoteConnectionClosed, context: context)
+        closed(by: HTTPClientError.remoteConnectionClosed, context: context)
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // A body cut short by the server closing is the server closing the connection.
-        fail(error as? HTTPParserError == .invalidEOFState ? HTTPClientError.remoteConnectionClosed : error, context: context)
+        if error as? HTTPParserError == .invalidEOFState {
+            // A body cut short by the server closing is the server closing the connection.
+            closed(by: HTTPClientError.remoteConnectionClosed, context: context)
+        } else if let error = error as? IOError, [ECONNRESET, EPIPE].contains(error.errnoCode) {
+            closed(by: error, context: context)
+        } else {
+            fail(error, context: context)
+        }
         context.close(promise: nil)
+    }
+
+    /// The server closed the connection (`error` says how) under the exchange under way, if any:
+    /// sent again on a new connection when the connection carried an earlier exchange and none of
+    /// the answer has come, else failed.
+    private func closed(by error: any Error, context: ChannelHandlerContext) {
+        guard let current = running, !current.answerBegan, let resend = current.resend else {
+            fail(error, context: context)
+            return
+        }
+        running = nil
+        current.timeout?.cancel()
+        context.close(promise: nil)
+        resend()
     }
 
     /// Hands the answer on, after the connection is free again (or closed, when the server does not

@@ -41,6 +41,35 @@ struct PlainHTTPClientTests {
         server.stop()
     }
 
+    /// A server closes a connection it kept alive when it has been idle for a while, and may do so
+    /// just as the next request goes out on it: that request is sent again on a new connection,
+    /// once, as curl (MapLibre Native) and browsers do. A new connection closed so, or one closed
+    /// after some of the answer came, fails the request.
+    @Test(arguments: [false, true])
+    func aRequestAKeptAliveConnectionClosesUnderIsSentAgainOnceOnANewOne(resets: Bool) async throws {
+        let server = try ScriptedHTTPServer([
+            .init("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nab"),
+            .init("", closes: true, resets: resets),
+            .init("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\ncd"),
+            .init("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", closes: true),
+            .init("", closes: true, resets: resets),
+        ])
+        let loader = HTTPResourceLoader()
+        #expect(await load("/1", from: server, loader: loader).data == Array("ab".utf8))
+        let again = await load("/2", from: server, loader: loader)
+        #expect(again.data == Array("cd".utf8), "\(String(describing: again.error))")
+        #expect(server.connections == 2)
+        let cut = await load("/3", from: server, loader: loader)
+        #expect(cut.error?.message == "the server closed the connection of http://127.0.0.1:\(server.port)/3")
+        let fresh = await load("/4", from: server, loader: loader)
+        #expect(fresh.error?.reason == .connection && fresh.error?.message.contains("http://127.0.0.1:\(server.port)/4") == true,
+                "\(String(describing: fresh.error))")
+        #expect(server.requestLines == ["GET /1 HTTP/1.1", "GET /2 HTTP/1.1", "GET /2 HTTP/1.1", "GET /3 HTTP/1.1", "GET /4 HTTP/1.1"])
+        #expect(server.connections == 3)
+        try await loader.shutdown()
+        server.stop()
+    }
+
     /// A second answer to one request is not taken for the answer to the next: the connection it
     /// came on carries no other request.
     @Test func anAnswerNoRequestAskedForClosesItsConnection() async throws {

@@ -12,18 +12,21 @@ import Synchronization
 /// for answers no well-behaved server library writes (a body cut short, one ended by closing, an
 /// informational answer first).
 final class ScriptedHTTPServer: Sendable {
-    /// One answer: its bytes, and whether the connection is closed after them.
+    /// One answer: its bytes, and whether the connection is closed after them, and if so whether it
+    /// is reset (an RST, as a server that closes with a request unread sends) rather than ended.
     struct Answer: Sendable {
         let bytes: [UInt8]
         let closes: Bool
+        let resets: Bool
 
-        init(_ text: String, closes: Bool = false) {
-            self.init(bytes: Array(text.utf8), closes: closes)
+        init(_ text: String, closes: Bool = false, resets: Bool = false) {
+            self.init(bytes: Array(text.utf8), closes: closes, resets: resets)
         }
 
-        init(bytes: [UInt8], closes: Bool = false) {
+        init(bytes: [UInt8], closes: Bool = false, resets: Bool = false) {
             self.bytes = bytes
-            self.closes = closes
+            self.closes = closes || resets
+            self.resets = resets
         }
     }
 
@@ -100,6 +103,11 @@ final class ScriptedHTTPServer: Sendable {
             }
             guard let answer else { return }
             _ = answer.bytes.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+            if answer.resets {
+                var linger = linger(l_onoff: 1, l_linger: 0)
+                setsockopt(client, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+                return
+            }
             if answer.closes {
                 shutdown(client, Int32(SHUT_RDWR))
                 return
