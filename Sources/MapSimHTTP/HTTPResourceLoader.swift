@@ -168,8 +168,10 @@ public final class HTTPResourceLoader: ResourceLoader {
 
     /// Sends `url` for `load`, `redirected` from the URLs before it: a plain `http://` URL with
     /// mapsim's client, which leaves redirects to this loader, anything else with AsyncHTTPClient,
-    /// which follows them itself.
-    private func send(_ url: String, _ load: Load, after redirected: [String]) {
+    /// which follows them itself. AsyncHTTPClient does not say whether a connection was kept alive
+    /// from an earlier request, so a request of its whose connection closes before any of the answer
+    /// came is sent again, once, unless `resent` already.
+    private func send(_ url: String, _ load: Load, after redirected: [String], resent: Bool = false) {
         if let (target, path) = PlainHTTPClient.route(url) {
             let exchange = plain.get(path, from: target, headers: load.headers) { result in
                 self.received(result, from: url, load, after: redirected)
@@ -186,9 +188,14 @@ public final class HTTPResourceLoader: ResourceLoader {
             finish(load, .failure(error))
             return
         }
-        let task = client.execute(request: request, delegate: ResponseAccumulator(request: request, maxBodySize: options.maximumResponseSize))
+        let accumulator = AnswerNotingAccumulator(request: request, maxBodySize: options.maximumResponseSize)
+        let task = client.execute(request: request, delegate: accumulator)
         load.cancellation.set { task.cancel() }
         task.futureResult.whenComplete { result in
+            if !resent, case .failure(let error) = result, error as? HTTPClientError == .remoteConnectionClosed, !accumulator.answerBegan {
+                self.send(url, load, after: redirected, resent: true)
+                return
+            }
             self.finish(load, result.flatMap { response in
                 Result {
                     let (body, zlib) = try ContentDecoding.decode(response.body.map { Array($0.readableBytesView) } ?? [], headers: response.headers,

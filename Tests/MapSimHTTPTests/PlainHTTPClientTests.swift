@@ -70,6 +70,33 @@ struct PlainHTTPClientTests {
         server.stop()
     }
 
+    /// AsyncHTTPClient (here for a URL with user info) does not say whether a connection was kept
+    /// alive: its request closed under before any of the answer came is sent again once, whatever
+    /// the connection; one closed under after the answer began is not.
+    @Test func anAsyncHTTPClientRequestClosedUnderBeforeItsAnswerIsSentAgainOnce() async throws {
+        let server = try ScriptedHTTPServer([
+            .init("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nab"),
+            .init("", closes: true),
+            .init("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\ncd"),
+            .init("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", closes: true),
+            .init("", closes: true),
+            .init("", closes: true),
+        ])
+        let loader = HTTPResourceLoader()
+        func load(_ path: String) async -> Response {
+            await loader.load(Resource(url: "http://user@127.0.0.1:\(server.port)\(path)", kind: .style))
+        }
+        #expect(await load("/1").data == Array("ab".utf8))
+        let again = await load("/2")
+        #expect(again.data == Array("cd".utf8), "\(String(describing: again.error))")
+        #expect(await load("/3").error?.reason == .connection)
+        let closed = await load("/4")
+        #expect(closed.error?.message == "the server closed the connection of http://user@127.0.0.1:\(server.port)/4")
+        #expect(server.requestLines == ["GET /1 HTTP/1.1", "GET /2 HTTP/1.1", "GET /2 HTTP/1.1", "GET /3 HTTP/1.1", "GET /4 HTTP/1.1", "GET /4 HTTP/1.1"])
+        try await loader.shutdown()
+        server.stop()
+    }
+
     /// A second answer to one request is not taken for the answer to the next: the connection it
     /// came on carries no other request.
     @Test func anAnswerNoRequestAskedForClosesItsConnection() async throws {
