@@ -176,8 +176,9 @@ enum FuzzTarget: String, CaseIterable {
 
     /// What a server sends to the plain HTTP client, through NIO's HTTP decoder and mapsim's
     /// connection handler: the bytes answer a request and, when the connection is free again, the
-    /// next one; traps unless every request's answer came exactly once by the time the connection
-    /// is closed. Each answer is then read as the loader reads it (its status, `Cache-Control`,
+    /// next one; traps unless every request ended exactly once by the time the connection is
+    /// closed — answered, or (the second, on a connection kept alive) handed back to be sent again
+    /// when the connection closed before any of its answer came. Each answer is then read as the loader reads it (its status, `Cache-Control`,
     /// dates, `Retry-After`, `Content-Range` against a byte range asked, and where it redirects to).
     private static func answerTwoRequests(with bytes: [UInt8]) {
         let channel = EmbeddedChannel()
@@ -197,9 +198,10 @@ enum FuzzTarget: String, CaseIterable {
                 if let location = answer.headers["location"].last { _ = URLResolver.resolve(location, against: Self.rangeRequest.url) }
             }
             let free = Mutex(false)
+            let resend: (() -> Void)? = path == "/a" ? nil : { answers.withLock { $0.answered += 1 } }
             guard let context = try? channel.pipeline.syncOperations.context(handlerType: PlainHTTPConnection.self),
                   let connection = context.handler as? PlainHTTPConnection,
-                  connection.run(exchange, in: context, released: { keptAlive in free.withLock { $0 = keptAlive } }) else { break }
+                  connection.run(exchange, in: context, released: { keptAlive in free.withLock { $0 = keptAlive } }, resend: resend) else { break }
             answers.withLock { $0.sent += 1 }
             try? channel.writeInbound(ByteBuffer(bytes: bytes))
             guard free.withLock({ $0 }) else { break }
