@@ -163,10 +163,10 @@ final class PlainHTTPClient: Sendable {
                 if isShutDown { channel.close(promise: nil) }
             }, resend: resend)
             guard sent != true else { return }
-            if isNew {
-                exchange.fail(HTTPClientError.remoteConnectionClosed)
+            if let resend {
+                resend()
             } else {
-                self.connect(to: target, for: exchange)
+                exchange.fail(HTTPClientError.remoteConnectionClosed)
             }
         }
     }

@@ -123,14 +123,12 @@ final class PlainHTTPConnection: ChannelInboundHandler, RemovableChannelHandler 
     /// sent again on a new connection when the connection carried an earlier exchange and none of
     /// the answer has come, else failed.
     private func closed(by error: any Error, context: ChannelHandlerContext) {
-        guard let current = running, !current.answerBegan, let resend = current.resend else {
-            fail(error, context: context)
-            return
+        guard let current = stop(context: context) else { return }
+        if !current.answerBegan, let resend = current.resend {
+            resend()
+        } else {
+            current.exchange.fail(error)
         }
-        running = nil
-        current.timeout?.cancel()
-        context.close(promise: nil)
-        resend()
     }
 
     /// Hands the answer on, after the connection is free again (or closed, when the server does not
@@ -153,11 +151,17 @@ final class PlainHTTPConnection: ChannelInboundHandler, RemovableChannelHandler 
 
     /// Ends the exchange under way, if any, with `error`, and closes the connection.
     private func fail(_ error: any Error, context: ChannelHandlerContext) {
-        guard let current = running else { return }
+        stop(context: context)?.exchange.fail(error)
+    }
+
+    /// Ends the exchange under way, if any, without an answer: its timer cancelled, the connection
+    /// closed. Returns it, for the caller to say how it ends.
+    private func stop(context: ChannelHandlerContext) -> Running? {
+        guard let current = running else { return nil }
         running = nil
         current.timeout?.cancel()
-        current.exchange.fail(error)
         context.close(promise: nil)
+        return current
     }
 
     /// Fails the exchange when the server has been silent for the read timeout: one timer per

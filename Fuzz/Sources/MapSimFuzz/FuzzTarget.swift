@@ -178,8 +178,9 @@ enum FuzzTarget: String, CaseIterable {
     /// connection handler: the bytes answer a request and, when the connection is free again, the
     /// next one; traps unless every request ended exactly once by the time the connection is
     /// closed — answered, or (the second, on a connection kept alive) handed back to be sent again
-    /// when the connection closed before any of its answer came. Each answer is then read as the loader reads it (its status, `Cache-Control`,
-    /// dates, `Retry-After`, `Content-Range` against a byte range asked, and where it redirects to).
+    /// when the connection closed before any of its answer came. Each answer is then read as the
+    /// loader reads it (its status, `Cache-Control`, dates, `Retry-After`, `Content-Range` against a
+    /// byte range asked, and where it redirects to).
     private static func answerTwoRequests(with bytes: [UInt8]) {
         let channel = EmbeddedChannel()
         try? channel.pipeline.syncOperations.addHTTPClientHandlers()
