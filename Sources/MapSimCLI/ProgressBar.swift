@@ -69,11 +69,11 @@ final class ProgressBar: Sendable {
         }) else { return }
         let filled = Int(shown * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        FileHandle.standardOutput.write(Data("\r\u{1B}[K[\(bar)] \(Int(shown * 100))% \(text)".utf8))
+        writeText("\r\u{1B}[K[\(bar)] \(Int(shown * 100))% \(text)", to: STDOUT_FILENO)
     }
 
     func finish() {
-        if interactive { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        if interactive { writeText("\n", to: STDOUT_FILENO) }
     }
 
     /// The fraction to show for `fraction` done: never less than one shown before.

@@ -48,8 +48,10 @@ struct RegionDownloadCommand: AsyncParsableCommand {
         of Noto Sans Regular the server does not have" — with what is not downloaded yet. Exit \
         status: 0 exactly when the region is complete; 1 when it is not (what is missing is \
         listed), the style failed or the mapbox:// tile limit was reached; 2 when --timeout passed \
-        first; 74 when the database cannot be written; 130, 143 or 129 when stopped by Ctrl-C, \
-        SIGTERM or SIGHUP (what was downloaded is kept).
+        first; 74 when the database cannot be written — a full disk stops the download at the \
+        first writes it loses, keeping what was stored, and the same command resumes once there \
+        is room (MapLibre Native logs the error and goes on requesting what it cannot keep); 130, \
+        143 or 129 when stopped by Ctrl-C, SIGTERM or SIGHUP (what was downloaded is kept).
 
         A download never waits in silence: without a terminal a progress line every 10 s says how \
         far it is, how long nothing has arrived, and the last failed attempt it tries again \

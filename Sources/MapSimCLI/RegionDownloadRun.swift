@@ -142,7 +142,10 @@ struct RegionDownloadRun: Sendable {
         stop.cancel()
         ticker.stop()
         bar.finish()
-        for problem in await environment.shutdown() { printError("mapsim: warning: \(problem)") }
+        let problems = await environment.shutdown()
+        let failure: String? = if case .failure(let error) = outcome { "\(error)" } else { nil }
+        // What the error says already is not said again as a warning.
+        for problem in problems where !(failure?.contains(problem) ?? false) { printError("mapsim: warning: \(problem)") }
         do {
             try writer?.close()
         } catch {

@@ -8,10 +8,10 @@ struct ReplayProgress {
     func show(_ summary: DynamicEntitySession.Summary) {
         guard enabled else { return }
         let counts = summary.counts
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(counts.observationsReceived) observations, \(summary.entitiesKept) entities kept, \(counts.observationsPurged) purged".utf8))
+        writeText("\r\u{1B}[K\(counts.observationsReceived) observations, \(summary.entitiesKept) entities kept, \(counts.observationsPurged) purged", to: STDERR_FILENO)
     }
 
     func clear() {
-        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if enabled { writeText("\r\u{1B}[K", to: STDERR_FILENO) }
     }
 }

@@ -28,5 +28,20 @@ struct Terminal: Sendable {
 /// Writes a line to standard error, after whatever standard output has buffered.
 func printError(_ line: String) {
     fflush(nil)
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    writeText(line + "\n", to: STDERR_FILENO)
+}
+
+/// Writes `text` to `descriptor` unbuffered, as much of it as the descriptor takes: a standard error or
+/// terminal that cannot be written (a full disk, a file size limit, a closed terminal) loses the text,
+/// not the process, as FileHandle's `write(_:)` would, trapping.
+func writeText(_ text: String, to descriptor: Int32) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written >= 0 else {
+            if errno == EINTR { continue }
+            return
+        }
+        bytes = bytes.dropFirst(written)
+    }
 }

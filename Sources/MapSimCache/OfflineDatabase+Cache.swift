@@ -162,7 +162,11 @@ extension OfflineDatabase {
         database.asyncWrite({ db in try self.commit(db) }, completion: { _, result in
             guard case .failure(let error) = result else { return }
             if self.setAsideIfDamaged(error, database: database) == nil {
-                self.state.withLock { $0.problems.append("writes to the cache \(self.path) were lost: \(Self.describe(error))") }
+                let message = "writes to the cache \(self.path) were lost: \(Self.describe(error))"
+                self.state.withLock { state in
+                    state.problems.note(message)
+                    state.writeLoss = state.writeLoss ?? message
+                }
             }
         })
     }

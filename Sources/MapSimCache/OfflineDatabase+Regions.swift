@@ -160,8 +160,22 @@ extension OfflineDatabase {
     /// How many bytes of bodies they may hold (tiles of 100 KB and more fill it before the count).
     static let regionWriteBacklogBytes = 64 << 20
 
-    /// Whether the writes waiting for a commit pass either cap, so the download waits for the database.
-    var regionWriteBacklogIsFull: Bool {
-        state.withLock { $0.pending.count > Self.regionWriteBacklog || $0.pendingBytes > Self.regionWriteBacklogBytes }
+    /// How a download's writes fare, for its next step.
+    enum RegionWrites {
+        /// They are committed as they come.
+        case flowing
+        /// Those waiting for a commit pass either cap: the download waits for the database.
+        case backlogged
+        /// Some were lost (a full disk, an I/O error), and why: the download stops, as every answer
+        /// after would be lost too.
+        case lost(String)
+    }
+
+    /// How the download's writes fare.
+    var regionWrites: RegionWrites {
+        state.withLock { state in
+            if let loss = state.writeLoss { return .lost(loss) }
+            return state.pending.count > Self.regionWriteBacklog || state.pendingBytes > Self.regionWriteBacklogBytes ? .backlogged : .flowing
+        }
     }
 }

@@ -88,7 +88,9 @@ public final class OfflineDatabase: ResourceCache {
         /// When the last group commit took its writes.
         var lastCommit: ContinuousClock.Instant?
         /// What went wrong since opening: writes lost, a damaged file set aside.
-        var problems: [String] = []
+        var problems = ProblemLog()
+        /// Why the first writes that were lost were lost: a download stops there.
+        var writeLoss: String?
         /// Why the file could not be created, once a write tried.
         var creationFailure: String?
     }
@@ -111,7 +113,7 @@ public final class OfflineDatabase: ResourceCache {
     /// and set aside — for the user, once the run is over.
     public var problems: [String] {
         state.withLock { state in
-            state.problems + (state.creationFailure.map { ["nothing was cached: \($0)"] } ?? [])
+            state.problems.lines + (state.creationFailure.map { ["nothing was cached: \($0)"] } ?? [])
         }
     }
 
@@ -203,7 +205,7 @@ public final class OfflineDatabase: ResourceCache {
             } else {
                 message = "the cache \(path) is damaged (\(reason)) and could not be moved aside; the run goes on without it"
             }
-            state.problems.append(message)
+            state.problems.note(message)
             return CacheError(.damaged, path: path, message, underlying: error)
         }
     }

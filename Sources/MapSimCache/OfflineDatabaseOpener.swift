@@ -85,25 +85,38 @@ struct OfflineDatabaseOpener {
         if options.makesFolder {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         }
-        let database = try connect(readOnly: false)
-        switch try database.read(OfflineSchema.layout) {
-        case .empty:
-            try database.writeWithoutTransaction(OfflineSchema.create)
-        case .mapLibre(let version) where version == OfflineSchema.version:
-            // Another process made it first.
-            break
-        case let layout:
-            throw CacheError(.foreign, path: path, "\(path) appeared while mapsim was creating it, and holds \(describe(layout))")
+        let file = Self.resolved(path)
+        let existed = FileManager.default.fileExists(atPath: file)
+        do {
+            let database = try connect(readOnly: false)
+            switch try database.read(OfflineSchema.layout) {
+            case .empty:
+                try database.writeWithoutTransaction(OfflineSchema.create)
+            case .mapLibre(let version) where version == OfflineSchema.version:
+                // Another process made it first.
+                break
+            case let layout:
+                throw CacheError(.foreign, path: path, "\(path) appeared while mapsim was creating it, and holds \(describe(layout))")
+            }
+            return database
+        } catch {
+            // A file made here that could not take the schema (a full disk) is not left behind,
+            // empty: it would be a cache the next run opens and cannot write either.
+            if !existed, (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) == 0 {
+                try? FileManager.default.removeItem(atPath: file)
+            }
+            throw error
         }
-        return database
     }
 
     /// Makes an open database usable as its layout says, or refuses it.
     private func adopt(_ database: DatabaseQueue, layout: OfflineSchema.Layout, into opened: inout Opened) throws {
         switch layout {
         case .empty:
-            opened.database = opened.readOnly ? nil : database
-            if !opened.readOnly { try database.writeWithoutTransaction(OfflineSchema.create) }
+            // A file with no tables yet (an empty file) gets the schema with the first write, as a
+            // missing file does: a load that writes nothing changes nothing, and a disk too full
+            // for the schema leaves the run without a cache, with a warning, rather than failing it.
+            break
         case .mapLibre(let version) where version > OfflineSchema.version:
             throw CacheError(.newerVersion, path: path, """
                 \(path) is a MapLibre Native offline database of schema version \(version); this mapsim knows versions up to \

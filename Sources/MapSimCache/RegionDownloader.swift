@@ -112,7 +112,7 @@ public struct RegionDownloader: Sendable {
         loop.feed(.start) { outputs.append($0) }
         var interrupted = false
         let lookupFailure = Mutex<CacheError?>(nil)
-        while true {
+        downloading: while true {
             if let failure = lookupFailure.withLock({ $0 }) { throw failure }
             while !outputs.isEmpty {
                 let batch = outputs
@@ -152,11 +152,21 @@ public struct RegionDownloader: Sendable {
                 interrupted = true
                 break
             }
+            switch database.regionWrites {
+            case .flowing: break
             // Writes wait for no one, but memory must not grow with them: let the database catch up.
-            if database.regionWriteBacklogIsFull { await database.flush() }
+            case .backlogged: await database.flush()
+            case .lost: break downloading
+            }
             guard await loop.step(notAfter: .max, perform: { outputs.append($0) }) else { break }
         }
         await database.flush()
+        // MapLibre Native logs the error and goes on requesting what it cannot keep.
+        if case .lost(let reason) = database.regionWrites {
+            let lost = database.problems.first { $0.hasPrefix(reason) } ?? reason
+            throw CacheError(.cannotWrite, path: database.path,
+                             "\(lost). The download stopped; what was stored before is kept, and the same command resumes it once the cache can be written")
+        }
         if !interrupted, let failure = lookupFailure.withLock({ $0 }) { throw failure }
         if let problem = database.problems.last { throw CacheError(.cannotWrite, path: database.path, problem) }
         let state = loop.machine

@@ -51,24 +51,32 @@ struct CommandRunner {
     ///
     /// The process is waited for on a thread of its own: a test that blocked one of the concurrency
     /// pool's few threads could starve the loopback servers other tests run on it.
+    /// `fileSizeLimit` runs it with that many bytes as the largest file it may write (`ulimit -f`),
+    /// through util-linux's `prlimit`: a write past it fails as on a full disk.
     /// `started` hears the process's ID once it runs (to signal it).
     static func run(_ arguments: [String], in directory: String = SampleStyle.stylesFolder + "/..", environment overrides: [String: String?] = [:],
-                    unprivileged: Bool = false, started: @escaping @Sendable (pid_t) -> Void = { _ in }) async throws -> Result {
+                    unprivileged: Bool = false, fileSizeLimit: Int? = nil, started: @escaping @Sendable (pid_t) -> Void = { _ in }) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Swift.Result {
-                    try runBlocking(arguments, in: directory, environment: overrides, unprivileged: unprivileged, started: started)
+                    try runBlocking(arguments, in: directory, environment: overrides, unprivileged: unprivileged, fileSizeLimit: fileSizeLimit,
+                                    started: started)
                 })
             }
         }
     }
 
     private static func runBlocking(_ arguments: [String], in directory: String, environment overrides: [String: String?],
-                                    unprivileged: Bool, started: @Sendable (pid_t) -> Void) throws -> Result {
+                                    unprivileged: Bool, fileSizeLimit: Int?, started: @Sendable (pid_t) -> Void) throws -> Result {
         let process = Process()
         if unprivileged && getuid() == 0 {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "--", try unprivilegedExecutable().path] + arguments
+        } else if let fileSizeLimit {
+            // With the default action of the signal a write past the limit raises (SIGXFSZ, which
+            // kills), whatever the test runner has made of it.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["--default-signal=XFSZ", "prlimit", "--fsize=\(fileSizeLimit)", "--", executable.path] + arguments
         } else {
             process.executableURL = executable
             process.arguments = arguments

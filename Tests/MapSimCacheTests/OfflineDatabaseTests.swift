@@ -634,4 +634,12 @@ struct OfflineDatabaseTests {
         let other = try OfflineDatabase(path: fixture.path + "/cache.db")
         #expect(await other.load(Self.tile(0)).data?.count == 10)
     }
+
+    @Test func aProblemThatRecursIsKeptOnceWithHowManyTimes() {
+        var log = ProblemLog()
+        for _ in 1...3 { log.note("writes to the cache were lost: disk full") }
+        log.note("the cache is damaged")
+        log.note("writes to the cache were lost: disk full")
+        #expect(log.lines == ["writes to the cache were lost: disk full (4 times)", "the cache is damaged"])
+    }
 }
