@@ -268,6 +268,10 @@ public final class HTTPResourceLoader: ResourceLoader {
             }
         }
         if error is CancellationError { return .failure(.other, "\(url) was cancelled", source: .network) }
+        // A connection failure, as curl's (MapLibre Native's) is, but the server answered: say so.
+        if let malformed = error as? HTTPParserError {
+            return .failure(.connection, "the answer of \(url) is not valid HTTP: \(MalformedAnswer.reason(malformed))", source: .network)
+        }
         // Name resolution, refused or reset connections: NIO's connection and socket errors.
         return .failure(.connection, "cannot connect to \(url): \(HTTPConnectionFailure.reason(error))", source: .network)
     }

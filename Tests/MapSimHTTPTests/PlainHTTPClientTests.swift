@@ -126,6 +126,29 @@ struct PlainHTTPClientTests {
         server.stop()
     }
 
+    /// A server that answers with what is not HTTP — two lengths, a negative one, another protocol on
+    /// the port — answered: its error says so, not that it could not be reached. A connection error
+    /// still, as curl's is for MapLibre Native. Through either client.
+    @Test(arguments: ["", "user@"])
+    func anAnswerThatIsNotHTTPIsNamedAsSuch(userInfo: String) async throws {
+        let server = try ScriptedHTTPServer([
+            .init("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 7\r\n\r\nab", closes: true),
+            .init("HTTP/1.1 200 OK\r\nContent-Length: -2\r\n\r\nab", closes: true),
+            .init("SSH-2.0-OpenSSH_9.2\r\n", closes: true),
+        ])
+        let loader = HTTPResourceLoader()
+        let url = "http://\(userInfo)127.0.0.1:\(server.port)"
+        for (path, reason) in [("/two-lengths", "it has two lengths (two Content-Length headers, or one with chunked encoding)"),
+                               ("/negative-length", "its Content-Length is not a number of bytes"),
+                               ("/ssh", "it does not begin as an HTTP answer does (is another protocol on that port?)")] {
+            let answer = await loader.load(Resource(url: url + path, kind: .tile))
+            #expect(answer.error?.reason == .connection)
+            #expect(answer.error?.message == "the answer of \(url)\(path) is not valid HTTP: \(reason)", "\(String(describing: answer.error))")
+        }
+        try await loader.shutdown()
+        server.stop()
+    }
+
     @Test func anInformationalAnswerIsPassedOverAndAChunkedBodyJoined() async throws {
         let server = try ScriptedHTTPServer([
             .init("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nETag: \"e\"\r\nContent-Length: 2\r\n\r\nok"),
