@@ -9,6 +9,8 @@ struct DownloadProgress: Sendable {
     private var lastArrival = ContinuousClock.now
     private var retries = 0
     private var lastRetry: RegionDownloader.Retry?
+    /// When it was noted.
+    private var lastRetryNoted = ContinuousClock.now
 
     /// Takes the download's status after a resource.
     mutating func note(_ status: OfflineRegionStatus) {
@@ -20,6 +22,7 @@ struct DownloadProgress: Sendable {
     mutating func note(_ retry: RegionDownloader.Retry) -> OfflineRegionStatus? {
         retries += 1
         lastRetry = retry
+        lastRetryNoted = .now
         return status
     }
 
@@ -35,7 +38,7 @@ struct DownloadProgress: Sendable {
         let quiet = (ContinuousClock.now - lastArrival).components.seconds
         if status != nil, quiet >= 1 { line += "; nothing has arrived for \(quiet) s" }
         if let lastRetry {
-            line += "; \(retries) \(retries == 1 ? "attempt" : "attempts") failed and \(retries == 1 ? "is" : "are") tried again, the last: \(lastRetry.description)"
+            line += "; \(retries) \(retries == 1 ? "attempt" : "attempts") failed and \(retries == 1 ? "is" : "are") tried again, the last: \(lastRetry.description(after: .now - lastRetryNoted))"
         }
         return line
     }

@@ -54,9 +54,10 @@ struct RegionDownloadCommand: AsyncParsableCommand {
         143 or 129 when stopped by Ctrl-C, SIGTERM or SIGHUP (what was downloaded is kept).
 
         A download never waits in silence: without a terminal a progress line every 10 s says how \
-        far it is, how long nothing has arrived, and the last failed attempt it tries again \
-        ("http://… timed out (attempt 2 of 4; trying again)"); on a terminal the bar counts the \
-        retries. Each request waits at most --request-timeout (else 10 s to connect and 30 s of \
+        far it is, how long nothing has arrived, and the last failed attempt it tries again and \
+        when ("http://… timed out (attempt 2 of 4; trying again in 2 s)", "HTTP 429 … (attempt 1 \
+        of 4; trying again in 59 min 58 s, as its Retry-After asks)"); on a terminal the bar \
+        counts the retries. Each request waits at most --request-timeout (else 10 s to connect and 30 s of \
         silence) and is tried 1 + --retries times; --timeout bounds the whole download.
 
         \(ExitStatus.section([(ExitStatus.success, "the region is complete"), (ExitStatus.failure, "it is not complete (what the server lacks is named), or there is no such region"), (ExitStatus.notReached, "--timeout passed first (what came is kept)"), (ExitStatus.usage, "bad arguments"), (ExitStatus.cannotWrite, "the cache or --events cannot be written"), (ExitStatus.interrupted, "Ctrl-C (what came is kept)"), (ExitStatus.terminated, "SIGTERM (likewise)"), (ExitStatus.hungUp, "SIGHUP (likewise)")]))

@@ -53,8 +53,8 @@ struct RegionDownload: DrivenMachine {
         /// An event for the region's observer.
         case report(OfflineRegionEvent)
         /// Attempt `attempt` (1 for the first) of a resource failed, and the pipeline will try it
-        /// again on its retry schedule: what a download that waits is waiting for.
-        case retrying(Resource, Response.Failure, attempt: Int)
+        /// again on its retry schedule, `after` this long: what a download that waits is waiting for.
+        case retrying(Resource, Response.Failure, attempt: Int, after: SimTime?)
     }
 
     /// How the download ended.
@@ -255,7 +255,11 @@ struct RegionDownload: DrivenMachine {
                 guard let failure = response.error, let resource = requests[id] else { continue }
                 let attempt = failedAttempts[id, default: 0] + 1
                 failedAttempts[id] = attempt
-                actions.append(.output(.retrying(resource, failure, attempt: attempt)))
+                let retry = pipelineActions.lazy.compactMap { action -> SimTime? in
+                    guard case .scheduleTimer(let timer, let time) = action, timer == id else { return nil }
+                    return time - now
+                }.first
+                actions.append(.output(.retrying(resource, failure, attempt: attempt, after: retry)))
             // A download is always online, writes its answers itself, and sends no map events (its
             // pipeline makes none).
             case .store, .refreshCache, .scheduleConnectivity, .emit: continue

@@ -48,11 +48,28 @@ public struct RegionDownloader: Sendable {
         public var attempt: Int
         /// How many attempts the resource gets: the first and its retries.
         public var attempts: Int
+        /// How long after the failure the next attempt goes out: the retry schedule's back-off, or
+        /// the server's `Retry-After`.
+        public var wait: SimTime?
 
-        /// What a progress line says: the failure, and which attempt comes next.
-        public var description: String {
+        /// What a progress line says `elapsed` after the failure: the failure, which attempt comes
+        /// next, and in how long — a server's `Retry-After` of an hour is not a silent hour.
+        public func description(after elapsed: Duration = .zero) -> String {
             let named = failure.message.contains(url) ? failure.message : "\(url): \(failure.message)"
-            return "\(named) (attempt \(attempt) of \(attempts); trying again)"
+            var next = "trying again"
+            if let wait {
+                let remaining = Int(wait.seconds - Double(elapsed.components.seconds) - Double(elapsed.components.attoseconds) / 1e18)
+                if remaining >= 1 { next += " in " + Self.spoken(seconds: remaining) }
+                if failure.retryAfter != nil { next += ", as its Retry-After asks" }
+            }
+            return "\(named) (attempt \(attempt) of \(attempts); \(next))"
+        }
+
+        /// `seconds` as a reader says them: `12 s`, `4 min 10 s`, `1 h 0 min`.
+        static func spoken(seconds: Int) -> String {
+            if seconds < 60 { return "\(seconds) s" }
+            if seconds < 3_600 { return "\(seconds / 60) min \(seconds % 60) s" }
+            return "\(seconds / 3_600) h \(seconds % 3_600 / 60) min"
         }
     }
 
@@ -143,8 +160,8 @@ public struct RegionDownloader: Sendable {
                         database.queueRegionWrite(resource, region: region.id, response: nil, body: StoredBody(data: nil, compressed: false), accessed: 0)
                     case .report(let event):
                         observe(MapEvent(begin: loop.now, end: loop.now, payload: .offlineRegion(event)))
-                    case .retrying(let resource, let failure, let attempt):
-                        retrying(Retry(url: resource.url, failure: failure, attempt: attempt, attempts: retries + 1))
+                    case .retrying(let resource, let failure, let attempt, let wait):
+                        retrying(Retry(url: resource.url, failure: failure, attempt: attempt, attempts: retries + 1, wait: wait))
                     }
                 }
             }

@@ -201,9 +201,12 @@ struct RealServerTests {
         #expect(download.status == 1, "\(download.standardError)")
         let lines = download.standardError.split(separator: "\n").map(String.init).filter { $0.hasPrefix("mapsim: downloading for ") }
         // The first retry comes 1 s after the first attempt's 300 ms, the second 2 s after the next:
-        // a line every 0.1 s names each while it waits (the second, waited on longest, is asserted).
+        // a line every 0.1 s names each while it waits (the second, waited on longest, is asserted),
+        // and how long is left of the wait.
         #expect(lines.contains { $0.contains("; nothing has arrived for ") }, "\(lines)")
         #expect(lines.contains { $0.hasSuffix("; 2 attempts failed and are tried again, the last: \(url) timed out (attempt 2 of 3; trying again)") }, "\(lines)")
+        // While more than a second of the wait is left, the line says how long.
+        #expect(lines.contains { $0.hasSuffix("the last: \(url) timed out (attempt 2 of 3; trying again in 1 s)") }, "\(lines)")
         #expect(!lines.contains { $0.contains("attempt 3 of 3") }, "the last attempt is no retry: it is the failure")
         #expect(download.standardOutput.contains("stopped: cannot download the style \(url): \(url) timed out"), "\(download.standardOutput)")
     }

@@ -41,7 +41,9 @@ struct RegionDownloadTests {
         var stored: [String] { outputs.compactMap { if case .store(let resource, _, _) = $0 { resource.url } else { nil } } }
         var linked: [String] { outputs.compactMap { if case .link(let resource) = $0 { resource.url } else { nil } } }
         var events: [OfflineRegionEvent] { outputs.compactMap { if case .report(let event) = $0 { event } else { nil } } }
-        var retries: [(url: String, attempt: Int)] { outputs.compactMap { if case .retrying(let resource, _, let attempt) = $0 { (resource.url, attempt) } else { nil } } }
+        var retries: [(url: String, attempt: Int, wait: SimTime?)] {
+            outputs.compactMap { if case .retrying(let resource, _, let attempt, let wait) = $0 { (resource.url, attempt, wait) } else { nil } }
+        }
     }
 
     /// A download of `definition` against a network answering with `answer` and a database holding
@@ -221,10 +223,28 @@ struct RegionDownloadTests {
         #expect(run.network.filter { $0.url == "https://h/sprite.png" }.count == 3, "the first try and two retries")
         // Each retried attempt is noted as it fails (what a waiting download says it waits for); the last is the failure.
         #expect(run.retries.map(\.url) == ["https://h/sprite.png", "https://h/sprite.png"] && run.retries.map(\.attempt) == [1, 2])
+        #expect(run.retries.map(\.wait) == [.seconds(1), .seconds(1)], "a server error is tried again a second later, three times")
         let errors = run.events.filter { if case .responseError(_, let url, _, _) = $0 { url == "https://h/sprite.png" } else { false } }
         #expect(errors.count == 1)
         #expect(run.machine.outcome == .incomplete && run.machine.failures.count == 1)
         #expect(run.machine.status.completedResourceCount == run.machine.status.requiredResourceCount - 1)
+    }
+
+    /// A server that asks for an hour's wait is waited on, and the wait is said: the progress line
+    /// of a download that seems stuck tells when it goes on.
+    @Test func aRetryAfterIsTheWaitARetryNamesAndItsLineSaysIt() async throws {
+        let later = WallClock.simulated.date(at: .zero).adding(seconds: 3_600)
+        let failure = Response.Failure(reason: .rateLimit, message: "HTTP 429 Too Many Requests: https://h/sprite.png", retryAfter: later)
+        let run = await run(retries: 1) { resource in
+            resource.url == "https://h/sprite.png" ? Response(source: .network, error: failure) : Self.serve(resource)
+        }
+        let retry = try #require(run.retries.first)
+        #expect(run.retries.count == 1 && retry.wait == .seconds(3_600), "\(run.retries)")
+        let said = RegionDownloader.Retry(url: "https://h/sprite.png", failure: failure, attempt: 1, attempts: 2, wait: retry.wait)
+        #expect(said.description() == "HTTP 429 Too Many Requests: https://h/sprite.png (attempt 1 of 2; trying again in 1 h 0 min, as its Retry-After asks)")
+        #expect(said.description(after: .seconds(3_000)) == "HTTP 429 Too Many Requests: https://h/sprite.png (attempt 1 of 2; trying again in 10 min 0 s, as its Retry-After asks)")
+        #expect(said.description(after: .seconds(3_588)) == "HTTP 429 Too Many Requests: https://h/sprite.png (attempt 1 of 2; trying again in 12 s, as its Retry-After asks)")
+        #expect(said.description(after: .seconds(3_600)) == "HTTP 429 Too Many Requests: https://h/sprite.png (attempt 1 of 2; trying again, as its Retry-After asks)")
     }
 
     @Test func aMissingStyleStopsTheDownload() async {
