@@ -190,12 +190,17 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await serve(style: style, network: served?.profile ?? network ?? "real", conditions: served?.conditions, remote: remote, preamble: preamble)
         } catch {
-            await remote?.flush()
-            try? await origin?.shutdown()
+            await finish(remote, origin: origin, cache: database)
             throw error
         }
+        await finish(remote, origin: origin, cache: database)
+    }
+
+    /// Writes what the origin gave into the cache, and says what the cache lost (a full disk).
+    private func finish(_ remote: RemoteResources?, origin: HTTPResourceLoader?, cache: OfflineDatabase?) async {
         await remote?.flush()
         try? await origin?.shutdown()
+        for problem in cache?.problems ?? [] { printError("mapsim: warning: \(problem)") }
     }
 
     /// Serves until a signal stops the server, then writes what was recorded and prints the summary.

@@ -73,6 +73,27 @@ struct FullDiskTests {
         #expect(try integrity(fixture.path + "/empty.db") == "ok")
     }
 
+    @Test func aProxyWhoseCacheCannotGrowServesOnAndSaysSoOnceWhenItStops() async throws {
+        let origin = try await FixtureServer.start(serving: SampleStyle.folder)
+        defer { Task { await origin.stop() } }
+        let fixture = try FixtureDirectory()
+        // Room for the cache's schema (64 KB), not for what the origin gives.
+        let serve = try RunningCommand(["serve", origin.baseURL + "/style.json", "--proxy", "--cache", fixture.path + "/proxy.db", "--port", "0", "--quiet"],
+                                       fileSizeLimit: 66_000)
+        try await serve.waitForLines { $0.contains { $0.hasPrefix("serving ") } }
+        let line = try #require(serve.lines.first { $0.hasPrefix("serving ") })
+        let url = String(line[try #require(line.range(of: " at http://")).lowerBound...].dropFirst(4).prefix { $0 != " " })
+        // A region's worth of answers through the proxy: more than the room left in the schema's pages.
+        let download = try await CommandRunner.run(["region", "download", url] + Self.sampleArea + ["--cache", fixture.path + "/client.db", "-q"])
+        #expect(download.status == 0 && download.standardOutput.contains("complete: 165 of 165 resources"), "\(download.standardOutput)")
+        serve.send(SIGTERM)
+        let (status, standardError) = await serve.wait()
+        #expect(status == 0, "\(standardError)")
+        let lost = standardError.split(separator: "\n").filter { $0.contains("were lost") }
+        #expect(lost.count == 1 && lost.first?.hasPrefix("mapsim: warning: writes to the cache \(fixture.path)/proxy.db were lost: ") == true
+                && lost.first?.hasSuffix(" times)") == true, "\(standardError)")
+    }
+
     @Test func aWritePastTheFileSizeLimitIsAnErrorNotASignal() async throws {
         let fixture = try FixtureDirectory()
         let result = try await CommandRunner.run(["load", "styles/sample/style.json", "-q", "--events", fixture.path + "/events.jsonl"], fileSizeLimit: 1_000)

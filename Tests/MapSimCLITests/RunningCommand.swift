@@ -13,11 +13,17 @@ final class RunningCommand: Sendable {
     /// When the process exited, as the thread that waited for it saw it.
     private let exit = Mutex<ContinuousClock.Instant?>(nil)
 
-    /// Starts `mapsim` with `arguments` in the repository's folder.
-    init(_ arguments: [String]) throws {
+    /// Starts `mapsim` with `arguments` in the repository's folder; `fileSizeLimit` as
+    /// `CommandRunner.run` takes it.
+    init(_ arguments: [String], fileSizeLimit: Int? = nil) throws {
         process = Process()
-        process.executableURL = CommandRunner.executable
-        process.arguments = arguments
+        if let fileSizeLimit {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["--default-signal=XFSZ", "prlimit", "--fsize=\(fileSizeLimit)", "--", CommandRunner.executable.path] + arguments
+        } else {
+            process.executableURL = CommandRunner.executable
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = URL(fileURLWithPath: SampleStyle.stylesFolder + "/..")
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = nil
