@@ -12,14 +12,26 @@ public enum CacheLocation {
         #endif
     }
 
-    /// `$XDG_CACHE_HOME/mapsim/cache.db`, else `~/.cache/mapsim/cache.db` (`~/Library/Caches` on macOS).
+    /// `$XDG_CACHE_HOME/mapsim/cache.db`, else `~/.cache/mapsim/cache.db` (`~/Library/Caches` on macOS),
+    /// `~` being `$HOME` as the shell has it — a CI job or a script that sets `HOME` to a folder of its
+    /// own gets its cache there — and the user's home folder only when `HOME` is not set. As the XDG
+    /// base directory specification says, a relative `XDG_CACHE_HOME` is not a place: it is ignored.
     public static var defaultPath: String {
         #if os(macOS)
-        let base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Library/Caches").path
+        let base = home + "/Library/Caches"
         #else
-        let base = ProcessEnvironment.value("XDG_CACHE_HOME").flatMap { $0.isEmpty ? nil : $0 }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache").path
+        let base = absolute(ProcessEnvironment.value("XDG_CACHE_HOME")) ?? home + "/.cache"
         #endif
         return base + "/mapsim/cache.db"
+    }
+
+    /// `$HOME`, else the user's home folder from the user database.
+    private static var home: String {
+        absolute(ProcessEnvironment.value("HOME")) ?? FileManager.default.homeDirectoryForCurrentUser.path
+    }
+
+    /// `path` when it is an absolute path.
+    private static func absolute(_ path: String?) -> String? {
+        path.flatMap { $0.hasPrefix("/") ? $0 : nil }
     }
 }

@@ -6,10 +6,12 @@ import MapSimTesting
 /// set aside unless SQLite says it is not a database, and served read-only when it cannot be written.
 @Suite("mapsim cache files", .serialized)
 struct CacheFileTests {
-    private func remoteLoad(cache: String, in directory: String, offline: Bool = false, unprivileged: Bool = false,
-                            mirroring folder: String = SampleStyle.folder) async throws -> CommandRunner.Result {
-        try await CommandRunner.run(["load", "https://maps.test/style.json", "--network", "lan", "--mirror", "https://maps.test/=\(folder)",
-                               "--cache", cache, "--quiet"] + (offline ? ["--offline"] : []), in: directory, unprivileged: unprivileged)
+    /// A load of the sample through the simulated network into `cache` (the default cache when nil).
+    private func remoteLoad(cache: String?, in directory: String, offline: Bool = false, unprivileged: Bool = false,
+                            mirroring folder: String = SampleStyle.folder, environment: [String: String?] = [:]) async throws -> CommandRunner.Result {
+        try await CommandRunner.run(["load", "https://maps.test/style.json", "--network", "lan", "--mirror", "https://maps.test/=\(folder)", "--quiet"]
+                                    + (cache.map { ["--cache", $0] } ?? []) + (offline ? ["--offline"] : []),
+                                    in: directory, environment: environment, unprivileged: unprivileged)
     }
 
     @Test func aRelativeCacheNameIsInTheCurrentFolderAndWarmOnTheSecondRun() async throws {
@@ -33,6 +35,17 @@ struct CacheFileTests {
                                              "https://maps.test/=\(SampleStyle.folder)", "--no-cache", "--quiet"], environment: ["XDG_CACHE_HOME": home.path])
         #expect(noCache.status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty, "--no-cache wrote to disk")
+    }
+
+    /// `~` is `$HOME`, as in the shell: a CI job that gives itself a home gets its cache there, not in
+    /// the account's. A relative `XDG_CACHE_HOME` is ignored, as the XDG specification says.
+    @Test func theDefaultCacheIsInHOMEAndARelativeXDGCacheHomeIsIgnored() async throws {
+        let home = try FixtureDirectory()
+        let work = try FixtureDirectory()
+        let result = try await remoteLoad(cache: nil, in: work.path, environment: ["HOME": home.path, "XDG_CACHE_HOME": "relative/cache"])
+        #expect(result.status == 0 && result.standardError.isEmpty, "\(result.standardError)")
+        #expect(FileManager.default.fileExists(atPath: home.path + "/.cache/mapsim/cache.db"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty, "nothing made in the current folder")
     }
 
     @Test func aFileInAFolderThatDoesNotExistIsRefusedAlikeForTheCacheAndTheEvents() async throws {
