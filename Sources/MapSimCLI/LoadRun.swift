@@ -122,6 +122,7 @@ struct LoadRun: Sendable {
         if (requireFirstOnlineCheck || checkContent) && loading.noCache {
             throw ValidationError("the data manager keeps the site's content in the cache: --check-content and --require-first-online-check cannot go with --no-cache")
         }
+        try DistinctOutputs.require([("--cache", loading.cache), ("--events", events), ("--trace", trace), ("--summary", summary), ("--junit", junit)])
     }
 
     /// The data manager's part of a load, before the style loads (an update never changes a map

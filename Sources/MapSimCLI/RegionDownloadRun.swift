@@ -82,6 +82,7 @@ struct RegionDownloadRun: Sendable {
         guard (0...8).contains(pixelRatio), pixelRatio > 0 else { throw ValidationError("--pixel-ratio must be above 0 and at most 8") }
         guard retries >= 0, mapboxTileLimit >= 0 else { throw ValidationError("--retries and --mapbox-tile-limit cannot be negative") }
         if let timeout, timeout.time < .milliseconds(1) { throw ValidationError("--timeout must be 1ms or more") }
+        try DistinctOutputs.require([("--cache", loading.cache), ("--events", events)])
         if resumedID != nil {
             if bounds != nil || geometry != nil || minZoom != nil || maxZoom != nil {
                 throw ValidationError("a region ID resumes that region: its area and zooms are its own (drop --bounds, --geometry, --min-zoom, --max-zoom)")

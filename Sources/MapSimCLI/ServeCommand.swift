@@ -148,6 +148,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let network, NetworkPreset(rawValue: network) == nil {
             throw ValidationError("--network must be one of \(NetworkPreset.names.joined(separator: ", "))")
         }
+        try DistinctOutputs.require([("--cache", cache), ("--events", events), ("--trace", trace)])
     }
 
     func run() async throws {

@@ -149,6 +149,27 @@ struct OutputTests {
         #expect(message.contains("cannot write to standard output: No space left on device"), "\(message)")
     }
 
+    /// Two options that would write one file are refused before anything runs (and nothing is made):
+    /// each would write over the other, and what one wrote would be lost.
+    @Test func twoOptionsNamingOneFileAreRefusedBeforeAnythingRuns() async throws {
+        let fixture = try FixtureDirectory()
+        let out = fixture.path + "/out.jsonl"
+        try FileManager.default.createSymbolicLink(atPath: fixture.path + "/link.jsonl", withDestinationPath: out)
+        for (arguments, options) in [(["load", "styles/sample/style.json", "-q", "--events", out, "--trace", out], "--events and --trace"),
+                                     (["load", "styles/sample/style.json", "-q", "--summary", out, "--junit", fixture.path + "/./out.jsonl"], "--summary and --junit"),
+                                     (["load", "styles/sample/style.json", "-q", "--events", fixture.path + "/link.jsonl", "--trace", out], "--events and --trace"),
+                                     (["region", "download", "styles/sample/style.json", "--bounds", "0,0,1,1", "--min-zoom", "0", "--max-zoom", "1",
+                                       "--cache", out, "--events", out], "--cache and --events"),
+                                     (["serve", "styles/sample/style.json", "--events", out, "--trace", out], "--events and --trace")] {
+            let result = try await CommandRunner.run(arguments)
+            #expect(result.status == 64 && result.standardError.contains("\(options) both name "), "\(arguments): \(result.standardError)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.path) == ["link.jsonl"], "\(arguments)")
+        }
+        // Standard output twice is not one file.
+        let both = try await CommandRunner.run(["load", "styles/sample/style.json", "-q", "--events", "-", "--summary", fixture.path + "/summary.json"])
+        #expect(both.status == 0, "\(both.standardError)")
+    }
+
     @Test func dashIsStandardOutputAndEventsKeepTheirLink() async throws {
         let export = try await CommandRunner.run(["export", "--perfetto", "traces/cold-load.trace.yaml", "-o", "-"])
         #expect(export.status == 0 && export.standardOutput.hasPrefix("{\"traceEvents\":"))
