@@ -58,8 +58,8 @@ public struct RegionDownloader: Sendable {
             let named = failure.message.contains(url) ? failure.message : "\(url): \(failure.message)"
             var next = "trying again"
             if let wait {
-                let remaining = Int(wait.seconds - Double(elapsed.components.seconds) - Double(elapsed.components.attoseconds) / 1e18)
-                if remaining >= 1 { next += " in " + Self.spoken(seconds: remaining) }
+                let remaining = (Duration.microseconds(wait.microseconds) - elapsed).components.seconds
+                if remaining >= 1 { next += " in " + Self.spoken(seconds: Int(remaining)) }
                 if failure.retryAfter != nil { next += ", as its Retry-After asks" }
             }
             return "\(named) (attempt \(attempt) of \(attempts); \(next))"

@@ -119,7 +119,19 @@ public final class StyleServer: Sendable {
             return StyleServer(host: configuration.host, port: listener.localAddress?.port ?? configuration.port, listener: listener, conditions: conditions)
         } catch {
             await conditions?.stop()
-            throw ServeError(.unavailable, "cannot listen on \(configuration.host):\(configuration.port): \(error)", underlying: error)
+            throw ServeError(.unavailable, "cannot listen on \(configuration.host):\(configuration.port): \(listenFailure(error))", underlying: error)
+        }
+    }
+
+    /// Why an address cannot be listened on, in the words users read (NIO's names its system call),
+    /// with what to do about it.
+    private static func listenFailure(_ error: any Error) -> String {
+        guard let failure = error as? IOError else { return "\(error)" }
+        switch failure.errnoCode {
+        case EADDRINUSE: return "the port is in use (another server listens there; --port 0 picks a free one)"
+        case EACCES: return "permission denied (a port below 1024 needs privileges; --port 0 picks a free one)"
+        case EADDRNOTAVAIL: return "the address is not one of this machine's"
+        default: return String(cString: strerror(failure.errnoCode))
         }
     }
 
