@@ -141,6 +141,7 @@ struct LiveReplayCommand: AsyncParsableCommand {
         guard Self.speeds.contains(speed) else { throw ValidationError("--speed must be between 0.001 and 1000000, not \(speed)") }
         guard timeField == nil || interval.time == DurationArgument(argument: "10ms")!.time else { throw ValidationError("give --time-field or --interval, not both") }
         guard interval.time > .zero else { throw ValidationError("--interval must be above 0") }
+        try bbox?.check("--bbox")
         guard maxObservations >= 0, maxObservationsPerTrack >= 0 else { throw ValidationError("the maximums cannot be negative") }
         guard Self.maxDurations.contains(maxDuration.time) else {
             throw ValidationError("--max-duration must be between 0 (off) and a year (31536000 s), not \(maxDuration.time.shortDescription)")

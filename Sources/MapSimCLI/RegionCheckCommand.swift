@@ -72,6 +72,7 @@ struct RegionCheckCommand: ParsableCommand {
                 throw ValidationError("give a region ID, or --style, --bounds, --min-zoom and --max-zoom")
             }
             guard minZoom >= 0, maxZoom >= minZoom else { throw ValidationError("--min-zoom must be at least 0 and --max-zoom at least --min-zoom") }
+            try bounds?.check("--bounds")
         }
     }
 

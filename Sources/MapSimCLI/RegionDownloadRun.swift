@@ -90,6 +90,7 @@ struct RegionDownloadRun: Sendable {
             return
         }
         guard (bounds == nil) != (geometry == nil) else { throw ValidationError("give the area: --bounds W,S,E,N or --geometry FILE (one of them)") }
+        try bounds?.check("--bounds")
         guard let minZoom, let maxZoom else { throw ValidationError("give the zooms: --min-zoom and --max-zoom (inf for every zoom the sources have)") }
         guard minZoom >= 0, minZoom <= 25.5, maxZoom >= minZoom else { throw ValidationError("--min-zoom must be in 0...25.5 and --max-zoom at least --min-zoom") }
     }

@@ -7,14 +7,23 @@ import MapSimStyle
 
 @Suite("Arguments")
 struct ArgumentTests {
-    @Test func parsesCentresAndSizes() async {
+    @Test func parsesCentresAndSizes() async throws {
         #expect(LngLatArgument(argument: "-122.5,37.8")?.value == LngLat(longitude: -122.5, latitude: 37.8))
         #expect(LngLatArgument(argument: "1, 2")?.value == LngLat(longitude: 1, latitude: 2))
         for bad in ["", "1", "1,2,3", "a,b", "nan,0", "0,inf", " ,2", "1 2,3"] { #expect(LngLatArgument(argument: bad) == nil, "\(bad)") }
         #expect(BoundsArgument(argument: " -122.6, 37.7 ,-122.3,37.9 ")?.value == LngLatBounds(west: -122.6, south: 37.7, east: -122.3, north: 37.9))
         // Every field is a number: one that is not is never passed over for the next.
-        for bad in ["1,2,3", "-1,x,1,1,2", "-1,,-0.5,1,2", "-1,-1,1", "1,1,-1,-1", "-1,-91,1,1", "-181,0,1,1", "-1,nan,1,1"] {
+        for bad in ["1,2,3", "-1,x,1,1,2", "-1,,-0.5,1,2", "-1,-1,1", "-1,nan,1,1", "inf,0,1,1"] {
             #expect(BoundsArgument(argument: bad) == nil, "\(bad)")
+        }
+        // Four numbers that are no area: the error says which and why.
+        for (bad, message) in [("37.7,-122.5,37.9,-122.3", "--bounds: south -122.5 is not a latitude (-90 to 90); the order is west,south,east,north, longitude first"),
+                               ("-181,0,1,1", "--bounds: west -181 is not a longitude (-180 to 180)"),
+                               ("170,-10,-170,10", "--bounds: west 170 is not west of east -170: an area across the antimeridian (180°) is two, one on each side"),
+                               ("1,1,1,2", "--bounds: west 1 is not west of east 1"),
+                               ("-1,2.5,1,2.5", "--bounds: south 2.5 is not south of north 2.5")] {
+            let bounds = try #require(BoundsArgument(argument: bad))
+            #expect { try bounds.check("--bounds") } throws: { "\($0)" == message }
         }
         // Out of range is a usage error that says the range.
         #expect {

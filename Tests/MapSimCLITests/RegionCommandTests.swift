@@ -173,6 +173,12 @@ struct RegionCommandTests {
         let cache = ["--cache", fixture.path + "/app.db"]
         let noArea = try await mapsim(["region", "download", "https://maps.test/style.json", "--min-zoom", "0", "--max-zoom", "1"] + Self.network + cache)
         #expect(noArea.status == 64 && noArea.standardError.contains("--bounds"))
+        // Latitude first, as `lat,lon` pairs are written: said, for download and check alike.
+        for command in [["region", "download", "https://maps.test/style.json"] + Self.network, ["region", "check", "--style", "https://maps.test/style.json"]] {
+            let swapped = try await mapsim(command + ["--bounds", "37.7,-122.5,37.9,-122.3", "--min-zoom", "0", "--max-zoom", "1"] + cache)
+            #expect(swapped.status == 64 && swapped.standardError.contains("--bounds: south -122.5 is not a latitude (-90 to 90); the order is west,south,east,north"),
+                    "\(command): \(swapped.standardError)")
+        }
         #expect(try await mapsim(["cache", "reset"] + cache).status == 0, "an empty database")
         let noRegion = try await mapsim(["region", "status", "9"] + cache)
         #expect(noRegion.status == 1 && noRegion.standardError.contains("there is no region 9"), "\(noRegion.standardError)")
