@@ -40,12 +40,16 @@ public struct JSONField: Sendable {
         self.location = location
     }
 
-    /// The root of a JSON document; a syntax error is reported as "`what` is not valid JSON: ...".
+    /// The root of a JSON document; a syntax error is reported as "`what` is not valid JSON: ...", and
+    /// a document that begins as markup is said to be the HTML page it is — what a server's sign-in
+    /// page, error page or single-page app's index answers in a style's place.
     public static func document(_ bytes: [UInt8], what: String) throws(StyleError) -> JSONField {
         do {
             return JSONField(try JSONParser.parse(bytes))
         } catch {
-            throw StyleError(.notJSON, path: "", message: "\(what) is not valid JSON: \(error)", underlying: error)
+            let html = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) } == UInt8(ascii: "<")
+            let page = html ? " (it begins with '<': an HTML page — a sign-in page, an error page, a web app's index — not JSON)" : ""
+            throw StyleError(.notJSON, path: "", message: "\(what) is not valid JSON: \(error)\(page)", underlying: error)
         }
     }
 

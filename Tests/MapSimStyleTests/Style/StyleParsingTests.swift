@@ -67,6 +67,8 @@ struct StyleParsingTests {
         (#"{"version": 8, "sources": {}, "layers": [{"id": "a", "type": "background", "minzoom": 30}]}"#, "layers[0].minzoom: 30 is outside 0...24"),
         (#"{"version": 8, "sources": {}, "layers": [], "sprite": [{"id": "x"}]}"#, "sprite[0]: missing required property \"url\""),
         ("{\"version\": 8,\n \"sources\": {}\n \"layers\": []}", "the style is not valid JSON: line 3, column 2: expected ',' or '}' in an object"),
+        ("\n  <!DOCTYPE html><html><title>Sign in</title></html>",
+         "the style is not valid JSON: line 2, column 3: unexpected character '<', expected a value (it begins with '<': an HTML page — a sign-in page, an error page, a web app's index — not JSON)"),
     ])
     func namesWhatIsWrongAndWhere(json: String, message: String) {
         #expect(throws: StyleError.self) { try Style.parse(json) }
@@ -93,6 +95,7 @@ struct TileJSONTests {
         (#"{"tiles": ["a"], "minzoom": 5, "maxzoom": 2}"#, "minzoom: minzoom 5 is greater than maxzoom 2"),
         (#"{"tiles": ["a"], "scheme": "wmts"}"#, "scheme: \"wmts\" is not one of \"xyz\", \"tms\""),
         (#"{"tiles": ["a"]"#, "TileJSON is not valid JSON: line 1, column 16: expected ',' or '}' in an object"),
+        ("<html>404</html>", "TileJSON is not valid JSON: line 1, column 1: unexpected character '<', expected a value (it begins with '<': an HTML page — a sign-in page, an error page, a web app's index — not JSON)"),
     ])
     func rejectsBrokenTileJSON(json: String, message: String) {
         do {
