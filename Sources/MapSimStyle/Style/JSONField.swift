@@ -42,14 +42,21 @@ public struct JSONField: Sendable {
 
     /// The root of a JSON document; a syntax error is reported as "`what` is not valid JSON: ...", and
     /// a document that begins as markup is said to be the HTML page it is — what a server's sign-in
-    /// page, error page or single-page app's index answers in a style's place.
+    /// page, error page or single-page app's index answers in a style's place —, one that begins with
+    /// a byte order mark to have one.
     public static func document(_ bytes: [UInt8], what: String) throws(StyleError) -> JSONField {
         do {
             return JSONField(try JSONParser.parse(bytes))
         } catch {
-            let html = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) } == UInt8(ascii: "<")
-            let page = html ? " (it begins with '<': an HTML page — a sign-in page, an error page, a web app's index — not JSON)" : ""
-            throw StyleError(.notJSON, path: "", message: "\(what) is not valid JSON: \(error)\(page)", underlying: error)
+            let hint: String
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+                hint = " (it begins with a UTF-8 byte order mark, as some editors save files: save it without one)"
+            } else if bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "<") {
+                hint = " (it begins with '<': an HTML page — a sign-in page, an error page, a web app's index — not JSON)"
+            } else {
+                hint = ""
+            }
+            throw StyleError(.notJSON, path: "", message: "\(what) is not valid JSON: \(error)\(hint)", underlying: error)
         }
     }
 

@@ -67,6 +67,8 @@ struct StyleParsingTests {
         (#"{"version": 8, "sources": {}, "layers": [{"id": "a", "type": "background", "minzoom": 30}]}"#, "layers[0].minzoom: 30 is outside 0...24"),
         (#"{"version": 8, "sources": {}, "layers": [], "sprite": [{"id": "x"}]}"#, "sprite[0]: missing required property \"url\""),
         ("{\"version\": 8,\n \"sources\": {}\n \"layers\": []}", "the style is not valid JSON: line 3, column 2: expected ',' or '}' in an object"),
+        ("\u{FEFF}{\"version\": 8, \"sources\": {}, \"layers\": []}",
+         "the style is not valid JSON: line 1, column 1: unexpected character byte 0xEF, expected a value (it begins with a UTF-8 byte order mark, as some editors save files: save it without one)"),
         ("\n  <!DOCTYPE html><html><title>Sign in</title></html>",
          "the style is not valid JSON: line 2, column 3: unexpected character '<', expected a value (it begins with '<': an HTML page — a sign-in page, an error page, a web app's index — not JSON)"),
     ])
