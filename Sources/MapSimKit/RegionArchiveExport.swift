@@ -41,43 +41,47 @@ public struct RegionArchiveExport {
     /// Writes the tiles of `sourceID` (needed when the region holds tiles of several sources) to
     /// `path` in `format`; `progress` is told the tiles written and the tiles to write.
     public func run(sourceID: String?, format: Format, path: String, progress: (Int, Int) -> Void = { _, _ in }) throws -> Summary {
-        let rows = try database.regionTiles(region.id)
-        let source = try choose(sourceID, among: try RegionArchiveSource.sources(of: region, in: database), rows: rows)
+        let source = try choose(sourceID, among: try RegionArchiveSource.sources(of: region, in: database), templates: try database.regionTileTemplates(region.id))
         let isTMS = source.tileJSON["scheme"]?.stringValue == "tms"
-        // One row per tile: the highest pixel ratio a region holds (a region has one).
-        var tiles: [CanonicalTileID: OfflineDatabase.RegionTile] = [:]
-        for row in rows where row.urlTemplate == source.urlTemplate {
+        var ordered: [(id: CanonicalTileID, rowID: Int64)] = []
+        for row in try database.regionTiles(region.id, template: source.urlTemplate) {
             let y = isTMS ? (1 << row.z) - 1 - row.y : row.y
             guard (0...PMTilesTileID.maximumZoom).contains(row.z), row.x >= 0, y >= 0, row.x < 1 << row.z, y < 1 << row.z else { continue }
-            let id = CanonicalTileID(z: row.z, x: row.x, y: y)
-            if let kept = tiles[id], kept.pixelRatio >= row.pixelRatio { continue }
-            tiles[id] = row
+            ordered.append((CanonicalTileID(z: row.z, x: row.x, y: y), row.rowID))
         }
-        guard !tiles.isEmpty else {
+        guard !ordered.isEmpty else {
             throw CacheError(.noSuchRegion, path: database.path, "region \(region.id) holds no tiles of source \"\(source.name)\" in \(database.path): download it first (mapsim region download)")
         }
-        var ordered = tiles.map { (id: $0.key, row: $0.value) }
         switch format {
         case .mbtiles: ordered.sort { ($0.id.z, $0.id.x, $0.id.y) < ($1.id.z, $1.id.x, $1.id.y) }
         case .pmtiles: ordered.sort { PMTilesTileID.id(z: $0.id.z, x: $0.id.x, y: $0.id.y) < PMTilesTileID.id(z: $1.id.z, x: $1.id.x, y: $1.id.y) }
         }
-        guard let first = try database.tileData(row: ordered[0].row.rowID) else {
-            throw CacheError(.damaged, path: database.path, "tile row \(ordered[0].row.rowID) of region \(region.id) lost its data")
+        // The tiles' data is read a batch of rows at a time, in the order they are written.
+        var batch: [OfflineDatabase.TileData?] = []
+        var batchStart = 0
+        func data(_ index: Int) throws -> OfflineDatabase.TileData {
+            if index < batchStart || index >= batchStart + batch.count {
+                batchStart = index
+                batch = try database.tileData(rows: ordered[index..<min(index + Self.readBatch, ordered.count)].lazy.map(\.rowID))
+            }
+            guard let data = batch[index - batchStart] else {
+                throw CacheError(.damaged, path: database.path, "tile row \(ordered[index].rowID) of region \(region.id) lost its data")
+            }
+            return data
         }
-        let tileFormat = Self.format(of: first, kind: source.kind)
-        let zooms = (ordered.map(\.id.z).min() ?? 0)...(ordered.map(\.id.z).max() ?? 0)
-        let bounds = Self.bounds(of: source, tiles: ordered.map(\.id), zooms: zooms)
+        let tileFormat = Self.format(of: try data(0).body, kind: source.kind)
+        let zooms = (ordered.lazy.map(\.id.z).min() ?? 0)...(ordered.lazy.map(\.id.z).max() ?? 0)
+        let bounds = Self.bounds(of: source, tiles: ordered.lazy.map(\.id), zooms: zooms)
         var written = 0
         func nextTile(_ index: Int) throws -> [UInt8] {
-            let entry = ordered[index]
-            guard let data = try database.tileData(row: entry.row.rowID) else {
-                throw CacheError(.damaged, path: database.path, "tile row \(entry.row.rowID) of region \(region.id) lost its data")
-            }
+            let tile = try data(index)
             written += 1
             progress(written, ordered.count)
-            // Vector tiles are stored gzip-compressed in both formats, as their specifications say.
-            guard tileFormat == "pbf", !ZlibCodec.isGzip(data) else { return data }
-            guard let compressed = ZlibCodec.deflate(data, format: .gzip) else { throw MBTilesError(.cannotWrite, "gzip failed on tile \(entry.id)") }
+            // Vector tiles are stored gzip-compressed in both formats, as their specifications say:
+            // a row stored deflated keeps its stream, rewrapped, rather than being deflated again.
+            guard tileFormat == "pbf", !ZlibCodec.isGzip(tile.body) else { return tile.body }
+            if let stream = tile.stream, let member = ZlibCodec.gzip(rewrapping: stream, of: tile.body) { return member }
+            guard let compressed = ZlibCodec.deflate(tile.body, format: .gzip) else { throw MBTilesError(.cannotWrite, "gzip failed on tile \(ordered[index].id)") }
             return compressed
         }
         switch format {
@@ -115,7 +119,7 @@ public struct RegionArchiveExport {
     /// The source to export: the one named — by its name (`ID`, or `IMPORT/ID` for an import's), or
     /// by its id when that is unambiguous — else the only one whose tiles the region holds. Sources
     /// whose tiles are the same (a style imported twice) count as one.
-    private func choose(_ sourceID: String?, among sources: [RegionArchiveSource], rows: [OfflineDatabase.RegionTile]) throws -> RegionArchiveSource {
+    private func choose(_ sourceID: String?, among sources: [RegionArchiveSource], templates: Set<String>) throws -> RegionArchiveSource {
         func listed(_ sources: [RegionArchiveSource]) -> String { sources.map { "\"\($0.name)\"" }.joined(separator: ", ") }
         /// The first of each set of sources keyed by the same tiles.
         func distinct(_ sources: [RegionArchiveSource]) -> [RegionArchiveSource] {
@@ -132,7 +136,6 @@ public struct RegionArchiveExport {
             }
             return only
         }
-        let templates = Set(rows.map(\.urlTemplate))
         let held = distinct(sources.filter { templates.contains($0.urlTemplate) })
         guard held.count == 1, let only = held.first else {
             if held.isEmpty { throw CacheError(.noSuchRegion, path: database.path, "region \(region.id) holds no tiles of its style's tiled sources (\(names)) in \(database.path)") }
@@ -141,15 +144,18 @@ public struct RegionArchiveExport {
         return only
     }
 
+    /// Tile rows read at a time.
+    static let readBatch = 256
+
     /// The tile format, from the bytes: an image by its signature, else a vector tile.
     static func format(of bytes: [UInt8], kind: StyleSource.Kind) -> String {
         ImageSignature.format(of: bytes) ?? (kind == .vector || ZlibCodec.isGzip(bytes) ? "pbf" : "png")
     }
 
     /// West, south, east, north: the TileJSON's bounds, else the extent of the tiles at the deepest zoom.
-    private static func bounds(of source: RegionArchiveSource, tiles: [CanonicalTileID], zooms: ClosedRange<Int>) -> [Double] {
+    private static func bounds(of source: RegionArchiveSource, tiles: some Sequence<CanonicalTileID>, zooms: ClosedRange<Int>) -> [Double] {
         if let values = source.tileJSON["bounds"]?.arrayValue?.compactMap(\.numberValue), values.count == 4 { return values }
-        let deepest = tiles.filter { $0.z == zooms.upperBound }
+        let deepest = tiles.lazy.filter { $0.z == zooms.upperBound }
         let n = Double(1 << zooms.upperBound)
         func lon(_ x: Int) -> Double { Double(x) / n * 360 - 180 }
         func lat(_ y: Int) -> Double { atan(sinh(Double.pi * (1 - 2 * Double(y) / n))) * 180 / Double.pi }

@@ -73,6 +73,62 @@ struct RegionExportCommandTests {
         }
     }
 
+    /// A region of more tiles than one read takes: every tile is written, each row's deflate stream
+    /// kept (rewrapped as gzip, not deflated again), and the highest pixel ratio's row wins.
+    @Test func aRegionOfManyTilesExportsEveryTileFromItsStoredStream() async throws {
+        let fixture = try FixtureDirectory()
+        let path = fixture.path + "/app.db"
+        #expect(try await CommandRunner.run(["region", "download", "https://maps.test/style.json"] + Self.area + Self.network + ["--cache", path]).status == 0)
+        // 400 more tiles at zoom 14, each a copy of a stored one, and one at pixel ratio 2 beside its
+        // ratio-1 row; stored as deflate streams of one stored block, which no deflater at level 6
+        // writes, so that the archive shows whether the stream was kept.
+        func storedBlockStream(_ body: [UInt8]) -> [UInt8] {
+            let length = UInt16(body.count)
+            let adler = ZlibCodec.adler32(body)
+            return [0x78, 0x9C, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)] + body
+                + [UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
+        }
+        let database = try DatabaseQueue(path: path)
+        let (template, stored) = try await database.read { db -> (String, Data) in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT url_template, data FROM tiles WHERE compressed = 1 ORDER BY length(data) DESC LIMIT 1"))
+            return (row[0], row[1])
+        }
+        let body = try ZlibCodec.inflate([UInt8](stored))
+        let other = [UInt8](repeating: 7, count: 3_000)
+        let (stream, ratioTwoStream) = (storedBlockStream(body), storedBlockStream(other))
+        try await database.write { db in
+            for index in 0..<401 {
+                let (x, y, ratio, data) = index < 400 ? (index / 20, index % 20, 1, stream) : (0, 0, 2, ratioTwoStream)
+                try db.execute(sql: "INSERT INTO tiles (url_template, pixel_ratio, z, x, y, data, compressed, accessed) VALUES (?, ?, 14, ?, ?, ?, 1, 1)",
+                               arguments: [template, ratio, x, y, Data(data)])
+                try db.execute(sql: "INSERT INTO region_tiles (region_id, tile_id) VALUES (1, ?)", arguments: [db.lastInsertedRowID])
+            }
+        }
+        try database.close()
+        let pmtiles = fixture.path + "/region.pmtiles"
+        let mbtiles = fixture.path + "/region.mbtiles"
+        for format in ["--pmtiles", "--mbtiles"] {
+            let export = try await CommandRunner.run(["region", "export", "1", format, format == "--pmtiles" ? pmtiles : mbtiles, "--cache", path])
+            #expect(export.status == 0, "\(export.standardError)")
+        }
+        let pm = try PMTilesFileReader(path: pmtiles)
+        let mb = try MBTilesArchive(path: mbtiles)
+        #expect(pm.header.addressedTiles == 429 && pm.header.maxZoom == 14)
+        for x in 0..<20 {
+            for y in 0..<20 {
+                let expected = x == 0 && y == 0 ? other : body
+                #expect(try pm.tile(z: 14, x: x, y: y) == expected, "14/\(x)/\(y)")
+                #expect(try mb.tile(z: 14, x: x, y: y) == expected, "14/\(x)/\(y)")
+                let kept = x == 0 && y == 0 ? ratioTwoStream : stream
+                for stored in [try pm.tileData(z: 14, x: x, y: y), try mb.tileData(z: 14, x: x, y: y)] {
+                    let member = try #require(stored)
+                    #expect(member.starts(with: [0x1F, 0x8B]) && Array(member.dropFirst(10).dropLast(8)) == Array(kept.dropFirst(2).dropLast(4)),
+                            "14/\(x)/\(y): the row's deflate stream, not deflated again")
+                }
+            }
+        }
+    }
+
     @Test func aStyleWithSeveralSourcesNeedsSourceAndAnUnknownOneIsNamed() async throws {
         let fixture = try FixtureDirectory()
         let cache = ["--cache", fixture.path + "/app.db"]

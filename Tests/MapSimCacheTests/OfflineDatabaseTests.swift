@@ -309,6 +309,39 @@ struct OfflineDatabaseTests {
         #expect(await cache.load(Self.tile(3)).data?.count == 10_000)
     }
 
+    /// What an export reads: one row a tile of the template asked for — the highest pixel ratio's —
+    /// by zoom, column and row, then their data many rows to a read, inflated, with the stream each
+    /// compressed row was stored as.
+    @Test func aRegionsTilesAreReadForExportOneATileInOrder() async throws {
+        let fixture = try FixtureDirectory()
+        let cache = try OfflineDatabase(path: fixture.path + "/cache.db")
+        let region = try cache.createRegion(try OfflineRegionDefinition(styleURL: "https://h/s.json", area: .bounds(.world), minZoom: 0, maxZoom: 1), metadata: nil)
+        func store(_ resource: Resource, _ response: Response) {
+            cache.queueRegionWrite(resource, region: region.id, response: response, body: RowCompression.pack(response.data ?? []), accessed: 0)
+        }
+        for x in (0..<600).reversed() { store(Self.tile(x), Self.response(1_000, fill: UInt8(x % 200))) }
+        for x in 0..<3 { store(Self.tile(x, ratio: 2), Self.response(1_000, fill: 250)) }
+        store(Self.tile(7, template: "https://other/{z}/{x}/{y}.pbf"), Self.response(10))
+        store(Self.tile(8), Response.success(Self.noise(500, seed: 8), source: .network))
+        await cache.flush()
+
+        #expect(try cache.regionTileTemplates(region.id) == ["https://h/{z}/{x}/{y}.pbf", "https://other/{z}/{x}/{y}.pbf"])
+        let tiles = try cache.regionTiles(region.id, template: "https://h/{z}/{x}/{y}.pbf")
+        #expect(tiles.map(\.x) == Array(0..<600) && tiles.allSatisfy { $0.z == 12 && $0.y == 5 })
+        let data = try cache.tileData(rows: tiles.map(\.rowID))
+        #expect(data.count == 600)
+        for (x, tile) in data.enumerated() {
+            let tile = try #require(tile, "tile \(x)")
+            if x == 8 {
+                #expect(tile.body == Self.noise(500, seed: 8) && tile.stream == nil, "stored as it is: noise does not shrink")
+                continue
+            }
+            #expect(tile.body == [UInt8](repeating: x < 3 ? 250 : UInt8(x % 200), count: 1_000), "tile \(x): the highest pixel ratio's")
+            #expect(try ZlibCodec.inflate(try #require(tile.stream, "tile \(x)")) == tile.body)
+        }
+        #expect(try cache.tileData(rows: [tiles[5].rowID, 999_999, tiles[4].rowID]).map { $0?.body.first } == [5, nil, 4])
+    }
+
     @Test func evictsTheLeastRecentlyUsedAmbientRowsAndNeverARegionsOrAContentSets() async throws {
         let fixture = try FixtureDirectory()
         let cache = try OfflineDatabase(path: fixture.path + "/cache.db", options: .init(maximumAmbientCacheSize: 200_000))

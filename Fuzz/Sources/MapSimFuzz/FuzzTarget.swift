@@ -102,6 +102,10 @@ enum FuzzTarget: String, CaseIterable {
         case .httpAnswer:
             Self.answerTwoRequests(with: bytes)
         case .gzip:
+            // A zlib stream rewrapped as gzip (`region export`) must inflate to the stream's body.
+            if let body = try? ZlibCodec.inflate(bytes, limit: 1 << 20), let member = ZlibCodec.gzip(rewrapping: bytes, of: body) {
+                precondition((try? ZlibCodec.inflate(member)) == body, "the rewrapped member is not the body's")
+            }
             // A body as a server sends it gzipped: what is kept as its zlib form must be that body's.
             guard let kept = try? ZlibCodec.inflateKeepingStream(bytes, limit: 1 << 20), let zlib = kept.zlib else { return }
             precondition(ZlibCodec.isStream(zlib, of: kept.body) && (try? ZlibCodec.inflate(zlib)) == kept.body, "the kept stream is not the body's")
@@ -128,7 +132,14 @@ enum FuzzTarget: String, CaseIterable {
             Self.withScratchFile(bytes) { path in
                 guard let database = try? OfflineDatabase(path: path, options: .init(readOnly: true)) else { return }
                 // Every region's verdict, as `region status` and `list` work it out.
-                for region in (try? database.regions()) ?? [] { _ = try? database.completeness(of: region) }
+                for region in (try? database.regions()) ?? [] {
+                    _ = try? database.completeness(of: region)
+                    // What `region export` reads: each template's tiles, then their data.
+                    for template in ((try? database.regionTileTemplates(region.id)) ?? []).prefix(3) {
+                        let tiles = (try? database.regionTiles(region.id, template: template)) ?? []
+                        _ = try? database.tileData(rows: tiles.prefix(300).map(\.rowID))
+                    }
+                }
                 _ = try? database.installedContentVersion(site: "city")
                 _ = try? database.statistics()
                 _ = Self.wait { await database.load(Resource(url: "http://127.0.0.1:38043/style.json", kind: .style)) }

@@ -9,6 +9,13 @@ public struct FNV1a: Sendable {
 
     /// Adds `bytes`.
     public mutating func add(_ bytes: some Sequence<UInt8>) {
+        // Arrays, slices and Data are read from their storage: called from another module, this
+        // generic function is not specialized, and a byte at a time through the protocol took a
+        // third of a PMTiles export.
+        let contiguous: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            for byte in buffer { value = (value ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        }
+        guard contiguous == nil else { return }
         for byte in bytes { value = (value ^ UInt64(byte)) &* 0x100_0000_01B3 }
     }
 

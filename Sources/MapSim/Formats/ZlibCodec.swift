@@ -68,6 +68,23 @@ public enum ZlibCodec {
         return trailer == adler32(body)
     }
 
+    /// `zlib`, a zlib stream of `body` (`isStream(_:of:)`), as one gzip member: its deflate stream
+    /// between gzip's header and trailer — what deflating `body` in gzip's format gives, without
+    /// deflating it again. Nil when the stream is not `body`'s, or does not end where its checksum
+    /// begins (the member is inflated to be sure).
+    public static func gzip(rewrapping zlib: [UInt8], of body: [UInt8]) -> [UInt8]? {
+        guard isStream(zlib, of: body) else { return nil }
+        // ID1 ID2 CM=8, no flags, no time, no extra flags, OS unknown; at the end CRC-32 and ISIZE.
+        var member: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF]
+        member.reserveCapacity(zlib.count + 12)
+        member += zlib[2..<(zlib.count - 4)]
+        for word in [CRC32.checksum(body), UInt32(truncatingIfNeeded: body.count)] {
+            member += [UInt8(truncatingIfNeeded: word), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 24)]
+        }
+        guard let inflated = try? GzipMember(member)?.inflated(limit: body.count), inflated == body else { return nil }
+        return member
+    }
+
     /// The Adler-32 checksum of `bytes`, which ends a zlib stream.
     static func adler32(_ bytes: [UInt8]) -> UInt32 {
         bytes.withUnsafeBytes { UInt32(libdeflate_adler32(1, $0.baseAddress, $0.count)) }

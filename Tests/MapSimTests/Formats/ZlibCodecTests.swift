@@ -80,6 +80,33 @@ struct ZlibCodecTests {
         }
     }
 
+    /// A row's zlib stream becomes a gzip tile without deflating again: the same deflate stream
+    /// between gzip's header and trailer, which gzip readers inflate to the body.
+    @Test(arguments: [1, 996, 32_739, 300_000])
+    func aZlibStreamIsRewrappedAsAGzipMember(count: Int) throws {
+        let body = Self.body(count: count, seed: UInt64(count) + 23)
+        let zlib = try #require(ZlibCodec.deflate(body))
+        let member = try #require(ZlibCodec.gzip(rewrapping: zlib, of: body), "\(count) bytes")
+        #expect(ZlibCodec.isGzip(member) && member.count == zlib.count + 12)
+        #expect(Array(member[10..<(member.count - 8)]) == Array(zlib[2..<(zlib.count - 4)]), "the same deflate stream")
+        #expect(try ZlibCodec.inflate(member) == body)
+        #expect(try ZlibCodec.inflateKeepingStream(member).zlib == zlib, "and back again")
+    }
+
+    /// A stream that is not the body's, or does not end where its checksum begins, is not rewrapped:
+    /// the caller deflates the body instead.
+    @Test func aStreamThatIsNotTheBodysWholeStreamIsNotRewrapped() throws {
+        let body = Self.body(count: 5_000, seed: 31)
+        let zlib = try #require(ZlibCodec.deflate(body))
+        #expect(ZlibCodec.gzip(rewrapping: zlib, of: body + [1]) == nil, "another body")
+        #expect(ZlibCodec.gzip(rewrapping: try #require(ZlibCodec.deflate(body, format: .gzip)), of: body) == nil, "gzip, not zlib")
+        // Bytes after the stream that end as its checksum does: a zlib inflater stops at the stream's
+        // end and is satisfied, but a gzip reader would take them for the trailer.
+        let padded = zlib + [0, 0, 0, 0] + zlib.suffix(4)
+        #expect(ZlibCodec.gzip(rewrapping: padded, of: body) == nil)
+        #expect(ZlibCodec.gzip(rewrapping: [0x78, 0x9C], of: []) == nil, "too short to be a stream")
+    }
+
     /// What is not one whole, honest member is inflated as before, with nothing kept: the streaming
     /// inflater reads on past a first member, and names damage and lies.
     @Test func whatIsNotOneHonestMemberIsInflatedAsBeforeOrNamed() throws {
