@@ -220,7 +220,8 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitStatus.fail(error)
         }
         let recorder = TraceRecorder(header: header, keepsEvents: trace != nil && !streamsTrace, writers: writers)
-        let summary = Mutex(LoadSummary())
+        // Figures only: a server runs for days, and a span kept for every request would grow without end.
+        let summary = Mutex(LoadSummary.figuresOnly)
         StandardOutput.writeLineByLine()
         let quiet = self.quiet
         // Recorded, counted and printed off the event loops that answer the requests.

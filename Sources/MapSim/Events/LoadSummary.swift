@@ -45,9 +45,9 @@ public struct LoadSummary: Sendable, Equatable {
     public var responsesBySource: [(source: DataSource, count: Int)] = []
     /// URLs whose last answer was a failure: their cancellation is not another request.
     private var settledFailures: Set<String> = []
-    /// Whether each request span keeps its URL; else only those of URLs that failed (`failedURLs`).
-    private let keepsEveryRequestURL: Bool
-    /// Without `keepsEveryRequestURL`: the URLs that failed so far.
+    /// What is kept of each request.
+    private let keeping: Keeping
+    /// Kept `.failedURLs` only: the URLs that failed so far.
     private var failedURLs: Set<String> = []
     /// Network responses that confirmed a cached copy (HTTP 304).
     public var notModified = 0
@@ -81,9 +81,19 @@ public struct LoadSummary: Sendable, Equatable {
     /// The URL of the first style requested: what paths are shown below.
     public private(set) var styleURL: String?
 
+    /// What a summary keeps of each request, besides its figures.
+    private enum Keeping: Sendable {
+        /// A span with its URL.
+        case everyURL
+        /// A span, with its URL only when the critical path reads it.
+        case failedURLs
+        /// Nothing: no span, no URL.
+        case figures
+    }
+
     /// An empty summary.
     public init() {
-        keepsEveryRequestURL = true
+        keeping = .everyURL
     }
 
     /// An empty summary whose request spans keep their URLs only when the critical path reads them
@@ -91,8 +101,18 @@ public struct LoadSummary: Sendable, Equatable {
     /// (a retry). The figures and the critical path are the same; a summary of a long trace keeps
     /// far less (`mapsim report` reads 100,000 requests so).
     public init(keepingEveryRequestURL: Bool) {
-        keepsEveryRequestURL = keepingEveryRequestURL
+        keeping = keepingEveryRequestURL ? .everyURL : .failedURLs
     }
+
+    private init(keeping: Keeping) {
+        self.keeping = keeping
+    }
+
+    /// An empty summary of the requests a server answers for as long as it runs (`mapsim serve`
+    /// runs for days): their figures — requests, bytes and failures by kind, 304s — and nothing of
+    /// each request, so no critical path; its memory does not grow with the requests. Its answers
+    /// are never cancelled, so a failure's cancellation is not told from another request.
+    public static var figuresOnly: LoadSummary { LoadSummary(keeping: .figures) }
 
     /// Adds one event.
     public mutating func record(_ event: MapEvent) {
@@ -120,13 +140,15 @@ public struct LoadSummary: Sendable, Equatable {
             if request.cancelled && settledFailures.remove(request.request.url) != nil { break }
             if request.cancelled, request.response?.error != nil { timedOut.append(request.request.url) }
             let failed = request.response?.error != nil
-            var url = request.request.url
-            if !keepsEveryRequestURL {
-                if failed { failedURLs.insert(url) } else if !failedURLs.contains(url) { url = "" }
+            if keeping != .figures {
+                var url = request.request.url
+                if keeping == .failedURLs {
+                    if failed { failedURLs.insert(url) } else if !failedURLs.contains(url) { url = "" }
+                }
+                requests.append(RequestSpan(kind: request.request.kind, url: url, begin: event.begin, end: event.end, failed: failed, cancelled: request.cancelled))
             }
-            requests.append(RequestSpan(kind: request.request.kind, url: url, begin: event.begin, end: event.end, failed: failed, cancelled: request.cancelled))
             if request.request.kind == .style && styleURL == nil { styleURL = request.request.url }
-            if let response = request.response {
+            if keeping != .figures, let response = request.response {
                 if response.error != nil { settledFailures.insert(request.request.url) } else { settledFailures.remove(request.request.url) }
             }
             let index = traffic.firstIndex { $0.kind == request.request.kind } ?? {

@@ -192,6 +192,26 @@ struct LoadSummaryTests {
         #expect(summary.total.requests == 5 && summary.total.cancelled == 1)
     }
 
+    /// `mapsim serve` sums up days of requests: the same figures as a load's summary, and nothing
+    /// kept of each request.
+    @Test func aServersSummaryHasTheFiguresAndKeepsNothingOfEachRequest() {
+        var full = LoadSummary()
+        var server = LoadSummary.figuresOnly
+        for index in 0..<5_000 {
+            var response: Response = index % 5 == 0 ? .failure(.notFound, "HTTP 404", source: .network) : .success([UInt8](repeating: 1, count: index % 90), source: .network)
+            if index % 7 == 0 { response.notModified = true }
+            let event = MapEvent(begin: .milliseconds(Int64(index)), end: .milliseconds(Int64(index) + 3), payload: .resourceRequest(ResourceRequest(
+                dataSource: .network, request: Resource(url: "https://h/\(index).pbf", kind: index % 3 == 0 ? .glyphs : .tile), response: response, cancelled: false)))
+            full.record(event)
+            server.record(event)
+        }
+        #expect(server.total == full.total && server.total.requests == 5_000 && server.total.failures == 1_000)
+        #expect(server.traffic.map(\.kind) == full.traffic.map(\.kind) && server.traffic.map(\.traffic) == full.traffic.map(\.traffic))
+        #expect(server.notModified == full.notModified && server.notModified > 0)
+        #expect(server.responsesBySource.map(\.count) == full.responsesBySource.map(\.count))
+        #expect(full.requests.count == 5_000 && server.requests.isEmpty)
+    }
+
     @Test func aMissingImageOfAnImportIsSummedUpByItsNameAndImport() {
         // Mapbox scopes an import's image id with an invisible separator: the summary never shows it.
         var summary = LoadSummary()
