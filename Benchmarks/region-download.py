@@ -11,6 +11,9 @@ region (--bounds, zooms --min-zoom..--max-zoom; by default about 4,500 tiles) is
 fresh database --rounds times under GNU time (peak memory; Debian: apt-get install time); the
 medians are printed with the tiles per second, and the server's own rate for the same tile (wrk -t2
 -c32, as the anchor the issue compares with) and the ratio (the goal of issue 49: 15k tiles/s).
+The last database downloaded is then written as MBTiles and as PMTiles (`region export`), timed the
+same way: an export reads the tiles many rows to a read and keeps each row's deflate stream, so its
+memory grows by about a hundred bytes a tile, not by the tiles' data.
 
     python3 Benchmarks/region-download.py [--binary PATH] [--tile FILE] [--gzip] [--bounds W,S,E,N] [--min-zoom 8] [--max-zoom 16] [--rounds 3] [--json]
 
@@ -71,6 +74,19 @@ def download(binary: str, url: str, database: str, bounds: str, min_zoom: int, m
     return seconds, peak, tiles
 
 
+def export(binary: str, database: str, archive: str) -> tuple[float, float]:
+    """Seconds and peak memory in MB of `region export` of region 1 to `archive` (its suffix the format)."""
+    if os.path.exists(archive):
+        os.remove(archive)
+    command = [binary, "region", "export", "1", "--cache", database, "--" + archive.rsplit(".", 1)[1], archive]
+    start = time.perf_counter()
+    result = subprocess.run([GNU_TIME, "-f", "%M"] + command, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if result.returncode != 0:
+        sys.exit(f"region-download: {' '.join(command)} failed ({result.returncode}): {result.stderr[-1000:]}")
+    return seconds, int(result.stderr.strip().splitlines()[-1]) / 1024
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary")
@@ -93,6 +109,8 @@ def main() -> None:
         try:
             url = f"http://127.0.0.1:{port}/style.json"
             runs = [download(binary, url, os.path.join(work, "region.db"), args.bounds, args.min_zoom, args.max_zoom) for _ in range(args.rounds)]
+            exports = {kind: [export(binary, os.path.join(work, "region.db"), os.path.join(work, "region." + kind)) for _ in range(args.rounds)]
+                       for kind in ("mbtiles", "pmtiles")}
             server = None
             if shutil.which("wrk"):
                 accept = ["-H", "Accept-Encoding: gzip"] if args.gzip else []
@@ -104,12 +122,15 @@ def main() -> None:
     seconds = statistics.median(r[0] for r in runs)
     tiles = runs[0][2]
     result = {"tiles": tiles, "tile-bytes": os.path.getsize(args.tile), "gzip": args.gzip, "seconds": seconds, "tiles-per-second": tiles / seconds, "peak-mb": statistics.median(r[1] for r in runs),
-              "server-requests-per-second": server, "ratio-to-server": (tiles / seconds / server) if server else None}
+              "server-requests-per-second": server, "ratio-to-server": (tiles / seconds / server) if server else None,
+              "export": {kind: {"seconds": statistics.median(r[0] for r in runs), "peak-mb": statistics.median(r[1] for r in runs)} for kind, runs in exports.items()}}
     if args.json:
         print(json.dumps(result, indent=2))
         return
     print(f"region download: {tiles:,} tiles of {os.path.getsize(args.tile):,} bytes{' sent gzipped' if args.gzip else ''} in {seconds:.2f} s = {tiles / seconds:,.0f} tiles/s, peak {result['peak-mb']:.1f} MB"
           + (f"; nginx alone {server:,.0f} req/s: {result['ratio-to-server']:.2f}x" if server else ""))
+    print("region export: " + "; ".join(f"{kind} {figures['seconds']:.2f} s ({tiles / figures['seconds']:,.0f} tiles/s), peak {figures['peak-mb']:.1f} MB"
+                                        for kind, figures in result["export"].items()))
 
 
 if __name__ == "__main__":
