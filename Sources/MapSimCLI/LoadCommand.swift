@@ -13,7 +13,9 @@ struct LoadCommand: AsyncParsableCommand {
         discussion: """
         STYLE is a file path, or a file://, asset://, http(s):// or mapbox:// URL. Relative URLs in \
         the style (sprite, glyphs, sources, tiles) resolve against the style's own URL; asset:// \
-        URLs resolve under --asset-root (default: the style's folder) and may not leave it.
+        URLs resolve under --asset-root (default: the style's folder) and may not leave it. - reads \
+        the style's JSON from standard input, as an app hands a map a style's JSON (setStyleJSON: \
+        no style request); its relative URLs resolve in the current folder.
 
         Remote resources go through a cache that survives between runs (--cache, --no-cache): a \
         cached copy is used at once and revalidated with the server, as the SDKs do. http(s) URLs \
@@ -118,6 +120,7 @@ struct LoadCommand: AsyncParsableCommand {
               --budget map-idle=2s --budget bytes=5MB --junit load.xml
           mapsim load http://127.0.0.1:8080/style.json --request-timeout 1s
           mapsim load styles/sample/style.json --engine maplibre-gl-js --fail-on-error
+          mapsim load - --fail-on-error < style.json
           mapsim load styles/features/terrain/style.json --engine maplibre-gl-js \\
               --center 8.54,47.37 --zoom 11.5 --pitch 80 --max-pitch 85
           mapsim load http://127.0.0.1:8080/style.json
@@ -136,7 +139,7 @@ struct LoadCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "The style: a file path, or an http(s)://, file://, asset:// or mapbox:// URL.")
+    @Argument(help: "The style: a file path, or an http(s)://, file://, asset:// or mapbox:// URL; - reads its JSON from standard input (its relative URLs resolve in the current folder).")
     var style: String
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The centre of the view (default: the style's).", valueName: "LON,LAT"))

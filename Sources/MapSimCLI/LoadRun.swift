@@ -233,7 +233,15 @@ struct LoadRun: Sendable {
 
     /// Loads the style, prints and writes what was asked, and throws the exit status when it is not success.
     func run() async throws {
+        // A style on standard input is read whole first, as a map is given a style's JSON: its
+        // relative URLs resolve against the current folder (it is taken to be a file there named -).
         let styleURL = StyleLocation.url(for: style)
+        let standardInput: [UInt8]?
+        do {
+            standardInput = style == "-" ? try InputFile.read("-", limit: Style.maximumDocumentSize) : nil
+        } catch {
+            throw ExitStatus.fail(error)
+        }
         let environment = try loading.environment(styleURL: styleURL, mapbox: mapbox, budget: timeout.time)
         let viewport = Viewport(width: size.width, height: size.height, pixelRatio: pixelRatio)
         let camera = CameraOptions(center: center?.value, zoom: zoom, bearing: bearing, pitch: pitch)
@@ -260,7 +268,10 @@ struct LoadRun: Sendable {
         }
         let recorder = TraceRecorder(header: header, redactor: redactor, keepsEvents: trace != nil && !streamsTrace, writers: writers)
         let printer = EventPrinter(terminal: .standardOutput())
-        let summary = Mutex(LoadSummary())
+        // A style given as JSON has no request of its own to show the paths below.
+        var emptySummary = LoadSummary()
+        if standardInput != nil { emptySummary.styleURL = styleURL }
+        let summary = Mutex(emptySummary)
         let quiet = self.quiet
         let subscription = recorder.record(map) { event in
             summary.withLock { $0.record(event) }
@@ -275,7 +286,11 @@ struct LoadRun: Sendable {
             await environment.shutdown()
             throw error
         }
-        await map.setStyleURI(styleURL)
+        if let standardInput {
+            await map.setStyleJSON(bytes: standardInput, baseURL: styleURL)
+        } else {
+            await map.setStyleURI(styleURL)
+        }
         // A signal during the load itself (a slow network, a long --timeout) ends it as Ctrl-C ends
         // the live data: what was recorded is written, nothing temporary is left, and the exit
         // status is the signal's (130, 143, 129).

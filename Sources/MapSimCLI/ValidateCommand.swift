@@ -39,7 +39,9 @@ struct ValidateCommand: AsyncParsableCommand {
         1000000, a tileSize of 0: `mapsim load` would not load the style), and loads each style \
         through the pipeline, with the same options as mapsim load (cache, network, offline), at \
         the style's own camera, and reports every sprite, glyph range, TileJSON or tile that does \
-        not resolve, with its URL, and every symbol layer whose icon-image the sprite lacks. It \
+        not resolve, with its URL, and every symbol layer whose icon-image the sprite lacks (a \
+        style on standard input is loaded as mapsim load - loads it: its relative URLs resolve in \
+        the current folder). It \
         loads it as each engine would — MapLibre Native, MapLibre GL JS, Mapbox; --engine for one \
         — with each engine's strictness: a glyph without its width and height fails GL JS's tiles, \
         a sprite image outside its sheet is dropped by MapLibre Native, a PNG that does not decode \
@@ -185,7 +187,7 @@ struct ValidateCommand: AsyncParsableCommand {
         let flavor = deepLoading.engine.flatMap { StyleSpecFlavor(engine: $0.rawValue) } ?? .maplibre
         for file in files {
             guard case (let bytes, var diagnostics)? = check(file, format: format, flavor: flavor, fetched: fetched, outcome: &outcome) else { continue }
-            if file != "-", (try? JSONParser.parse(bytes)) != nil {
+            if (try? JSONParser.parse(bytes)) != nil {
                 let styleURL = StyleLocation.url(for: file)
                 // A style the loader refuses by the spec of every engine checked loads in none: what
                 // it refuses (by the first engine's spec) is the whole report. One that only some
@@ -210,7 +212,7 @@ struct ValidateCommand: AsyncParsableCommand {
                         "validate --deep: \(file) as \(engine.rawValue): " + LoadRun.progress(summary.withLock { $0 }, after: seconds)
                     }
                     // MapLibre's static check has said that the imports are ignored: once is enough.
-                    let found = await DeepValidator.validate(styleURL: styleURL, bytes: bytes, environment: environment, config: settings,
+                    let found = await DeepValidator.validate(styleURL: styleURL, bytes: bytes, givenAsJSON: file == "-", environment: environment, config: settings,
                                                             timeout: timeout ?? .seconds(60), warnsOfIgnoredImports: flavor != .maplibre) { event in
                         summary.withLock { $0.record(event) }
                     }

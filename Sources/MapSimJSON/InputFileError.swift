@@ -41,5 +41,5 @@ public struct InputFileError: Error, Sendable, Equatable, CustomStringConvertibl
         self.underlying = ErrorCause(underlying)
     }
 
-    public var description: String { "cannot read \(path): \(reason)" }
+    public var description: String { "cannot read \(path == "-" ? "standard input" : path): \(reason)" }
 }

@@ -25,8 +25,10 @@ public enum DeepValidator {
     /// while requests still wait is an error naming them, unless it never goes idle by design (a
     /// video plays): then what loaded by then is checked. One that never goes idle because a GeoJSON
     /// tile failed on a glyph range (Mapbox GL JS) is an error naming the source and the range. `onEvent` sees every event of the load,
-    /// for progress.
-    public static func validate(styleURL: String, bytes: [UInt8], environment: LoadingEnvironment,
+    /// for progress. `givenAsJSON` hands the map `bytes` as a style's JSON (setStyleJSON: a style
+    /// read from standard input) instead of having it load `styleURL`, against which its relative
+    /// URLs still resolve.
+    public static func validate(styleURL: String, bytes: [UInt8], givenAsJSON: Bool = false, environment: LoadingEnvironment,
                                 config: [(importID: String, name: String, value: JSONValue?)] = [], timeout: SimTime = .seconds(60),
                                 warnsOfIgnoredImports: Bool = true, onEvent: (@Sendable (MapEvent) -> Void)? = nil) async -> [StyleDiagnostic] {
         let map = environment.makeMap()
@@ -48,7 +50,11 @@ public enum DeepValidator {
             guard request.request.kind == .glyphs, request.response?.data != nil || request.response?.size ?? 0 > 0 else { return }
             glyphRanges.withLock { if !$0.contains(where: { $0.url == request.request.url }) { $0.append(request.request) } }
         }
-        await map.setStyleURI(styleURL)
+        if givenAsJSON {
+            await map.setStyleJSON(bytes: bytes, baseURL: styleURL)
+        } else {
+            await map.setStyleURI(styleURL)
+        }
         let outcome = await map.run(until: .mapIdle, timeout: timeout)
         let reason = "no answer within the \(timeout.shortDescription) --timeout"
         if case .timedOut = outcome { await map.giveUp(reason) }

@@ -35,6 +35,29 @@ struct LoadCommandTests {
         #expect(lines.last?.contains("\"type\":\"map-idle\"") == true)
     }
 
+    @Test func aStyleOnStandardInputLoadsAsItsJSONWithItsURLsInTheCurrentFolder() async throws {
+        let fixture = try FixtureDirectory()
+        try FileManager.default.copyItem(atPath: SampleStyle.stylesFolder + "/sample", toPath: fixture.path + "/sample")
+        let folder = fixture.path + "/sample"
+        let bin = CommandRunner.executable.deletingLastPathComponent().path
+        let piped = try await ShellRunner.run("mapsim load - --no-cache --quiet --events - < style.json", in: folder, path: bin)
+        let file = try await CommandRunner.run(["load", "style.json", "--no-cache", "--quiet", "--events", "-"], in: folder)
+        #expect(piped.status == 0 && file.status == 0, "\(piped.output)")
+        // The same events as the file's load but its style request: the map is given the JSON, as
+        // setStyleJSON gives it, and its sprite, glyphs and tiles are the files beside it.
+        let fileEvents = file.standardOutput.split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(fileEvents.first?.contains(#""kind":"style""#) == true)
+        #expect(Array(piped.output.split(separator: "\n").filter { $0.hasPrefix("{") }) == Array(fileEvents.dropFirst()), "\(piped.output.prefix(2_000))")
+        #expect(fileEvents.filter { $0.contains(#""type":"resource-request""#) }.count > 5)
+        // Its critical path names the files by their paths below the folder, as the file's does.
+        #expect(piped.output.contains("\n  source       tiles.json ") && file.standardOutput.contains("\n  source       tiles.json "), "\(piped.output)")
+
+        let broken = try await ShellRunner.run("echo '{\"version\": 8,' | mapsim load -", in: folder, path: bin)
+        #expect(broken.status == 1 && broken.output.contains("failed to parse the style JSON: the style is not valid JSON: line 2"), "\(broken.output)")
+        let directory = try await ShellRunner.run("mapsim load - < .", in: folder, path: bin)
+        #expect(directory.status == 2 && directory.output.contains("mapsim: cannot read standard input: it is a directory"), "\(directory.output)")
+    }
+
     @Test func stopsAtTheRequestedState() async throws {
         let result = try await CommandRunner.run(["load", "styles/sample/style.json", "--until", "style-loaded", "--quiet"])
         #expect(result.status == 0)

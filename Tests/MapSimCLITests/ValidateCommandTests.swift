@@ -62,6 +62,19 @@ struct ValidateCommandTests {
         #expect(sample.status == 0 && sample.standardOutput.isEmpty)
     }
 
+    /// `validate --deep -` loads the style it reads as `load -` does, in the current folder; it used
+    /// to check it statically only, and pass a style whose icon the sprite lacks.
+    @Test func deepValidationOfStandardInputLoadsItInTheCurrentFolder() async throws {
+        let folder = try FixtureDirectory()
+        try FileManager.default.copyItem(atPath: SampleStyle.stylesFolder + "/failing", toPath: folder.path + "/failing")
+        try FileManager.default.copyItem(atPath: SampleStyle.stylesFolder + "/sample", toPath: folder.path + "/sample")
+        let bin = CommandRunner.executable.deletingLastPathComponent().path
+        let icon = try await ShellRunner.run("mapsim validate --deep --no-cache - < missing-icon.json", in: folder.path + "/failing", path: bin)
+        #expect(icon.status == 1 && icon.output == "-:96: layers[6].layout.icon-image: image \"no-such-icon\" is not in the sprite\n", "\(icon.output)")
+        let sample = try await ShellRunner.run("mapsim validate --deep --no-cache - < style.json", in: folder.path + "/sample", path: bin)
+        #expect(sample.status == 0 && sample.output.isEmpty, "\(sample.output)")
+    }
+
     @Test func deepValidationReadsTheTiles() async throws {
         let result = try await CommandRunner.run(["validate", "--deep", "--no-cache", "styles/failing/data-mismatch.json"])
         #expect(result.status == 1)

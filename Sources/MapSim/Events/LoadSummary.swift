@@ -78,8 +78,9 @@ public struct LoadSummary: Sendable, Equatable {
     public var timedOut: [String] = []
     /// Every request event, in the order answered.
     public private(set) var requests: [RequestSpan] = []
-    /// The URL of the first style requested: what paths are shown below.
-    public private(set) var styleURL: String?
+    /// The URL of the first style requested, or the one a style given as JSON is taken to have
+    /// (`mapsim load -`): what paths are shown below.
+    public var styleURL: String?
 
     /// What a summary keeps of each request, besides its figures.
     private enum Keeping: Sendable {

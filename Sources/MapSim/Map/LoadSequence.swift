@@ -163,6 +163,7 @@ struct LoadSequence: StateMachine {
     private mutating func setStyleJSON(_ json: [UInt8], baseURL: String? = nil) -> [Action] {
         let actions = reset()
         resources.styleURL = baseURL
+        load.isGivenAsJSON = true
         return actions + parseStyle(json)
     }
 
@@ -294,18 +295,21 @@ struct LoadSequence: StateMachine {
         return [.emit(.mapLoadingError(MapLoadingError(type: .style, message: message)))]
     }
 
+    /// The style being parsed, as messages name it: its URL, or "JSON" when it was given as JSON.
+    private var parsedStyleName: String { load.isGivenAsJSON ? "JSON" : styleURL ?? "JSON" }
+
     private mutating func parseStyle(_ data: [UInt8]) -> [Action] {
         // GL JS checks a style before it builds one of it: what the check refuses is what it says,
         // even where mapsim's reading of the style would stop at one of those errors.
         let check = validationCheck(of: data)
         if let refusal = check.refusal {
-            return fail("the style \(styleURL ?? "JSON") does not load: \(refusal)")
+            return fail("the style \(parsedStyleName) does not load: \(refusal)")
         }
         var parsed: Style
         do {
             parsed = try Style.parse(data, flavor: options.engine.flavor)
         } catch {
-            return fail("failed to parse the style \(styleURL ?? "JSON"): \(error)")
+            return fail("failed to parse the style \(parsedStyleName): \(error)")
         }
         // A Mapbox style meant to be imported loads as the import `basemap` of an empty style.
         if options.engine.imports != nil && parsed.loadsAsImport, let document = try? JSONParser.parse(data) {

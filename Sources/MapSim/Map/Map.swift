@@ -141,6 +141,11 @@ public actor Map {
     /// Loads a style from its JSON text; relative URLs in it resolve against `baseURL`.
     public func setStyleJSON(_ json: String, baseURL: String? = nil) { feed(.setStyleJSON(Array(json.utf8), baseURL: baseURL)) }
 
+    /// Loads a style from its JSON bytes as read (a file, standard input), so bytes that are not
+    /// UTF-8 are the parser's error, as they are in a style loaded by URL; relative URLs in it
+    /// resolve against `baseURL`.
+    public func setStyleJSON(bytes: [UInt8], baseURL: String? = nil) { feed(.setStyleJSON(bytes, baseURL: baseURL)) }
+
     /// Moves the camera at once (camera-changed). Fields the options leave nil keep their value; fields
     /// never set through the API take the style's default camera when a style loads.
     public func setCamera(_ options: CameraOptions) { feed(.setCamera(options)) }

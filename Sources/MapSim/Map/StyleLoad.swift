@@ -6,6 +6,8 @@ import MapSimStyle
 struct StyleLoad: Sendable {
     var phase: LoadSequence.Phase = .empty
     var style: Style?
+    /// The style was given as JSON (setStyleJSON), not loaded from a URL: its base URL is not where it came from.
+    var isGivenAsJSON = false
     /// Style parsed, sprite settled, every source's metadata loaded (style-loaded fired).
     var isStyleLoaded = false
     /// The style's own camera, kept until every import has loaded, for an engine that waits for them.
