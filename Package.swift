@@ -81,6 +81,8 @@ let package = Package(
         .target(name: "CThreadPlacement"),
         // How far the allocator grows a heap at a time, for `validate`'s layer-checking threads.
         .target(name: "CHeapGrowth"),
+        // Standard output that ends the process at a closed pipe, as SIGPIPE would had SwiftNIO not ignored it.
+        .target(name: "CClosedPipe"),
         // libdeflate, which deflates a whole body two to three times faster than zlib at its level.
         .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
         // zlib, which inflates a gzip answer's stream whole as strictly as MapLibre Native's zlib reads it.
@@ -146,7 +148,7 @@ let package = Package(
         ),
         .target(
             name: "MapSimCLI",
-            dependencies: ["MapSimKit", "CHeapGrowth", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["MapSimKit", "CHeapGrowth", "CClosedPipe", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "MapSimMain", dependencies: ["MapSimCLI"], linkerSettings: staticRuntimeInRelease),
         .testTarget(name: "MapSimJSONTests", dependencies: ["MapSimJSON"]),

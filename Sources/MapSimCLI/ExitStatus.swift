@@ -35,6 +35,9 @@ enum ExitStatus {
     static let hungUp = ExitCode(129)
     /// 130: stopped by Ctrl-C (SIGINT) after saving what was done, as shells report it.
     static let interrupted = ExitCode(130)
+    /// 141: ended by SIGPIPE at a write to standard output once its reader had gone (`mapsim … |
+    /// head`), as a Unix tool ends and shells report it; nothing is printed (`StandardOutput`).
+    static let readerGone = ExitCode(141)
     /// 143: stopped by SIGTERM after saving what was done.
     static let terminated = ExitCode(143)
 
@@ -49,6 +52,7 @@ enum ExitStatus {
         Entry(status: cannotWrite, meaning: "an output cannot be written, standard output included, or a cache cannot be opened"),
         Entry(status: hungUp, meaning: "stopped by SIGHUP, after saving what was done"),
         Entry(status: interrupted, meaning: "stopped by Ctrl-C (SIGINT), after saving what was done"),
+        Entry(status: readerGone, meaning: "standard output's reader went away (a pipe into head): ended by SIGPIPE at the next write, as Unix tools end"),
         Entry(status: terminated, meaning: "stopped by SIGTERM, after saving what was done"),
     ]
 

@@ -104,6 +104,7 @@ public struct MapSimCommand: ParsableCommand {
     /// thread's stack — in a static binary that first sorts every frame description of the
     /// executable, tens of milliseconds that the command's answer would wait for.
     public static func main() {
+        StandardOutput.endAtAClosedPipe()
         // A write past the file size limit (`ulimit -f`) fails with EFBIG, said as any failed write
         // is, rather than killing the process half-way through a file.
         signal(SIGXFSZ, SIG_IGN)

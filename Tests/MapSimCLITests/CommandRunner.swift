@@ -14,6 +14,8 @@ struct CommandRunner {
         /// How long the process ran, from its start to its exit, measured on the thread that waited
         /// for it: what a test bounds, free of the time its task then waits for a thread of the pool.
         var ran: Duration = .zero
+        /// The signal that ended the process, when one did (its `status` is then the signal's number).
+        var signal: Int32?
     }
 
     /// The `mapsim` binary beside the test bundle, as `swift build` and `swift test` leave it.
@@ -54,20 +56,23 @@ struct CommandRunner {
     /// `fileSizeLimit` runs it with that many bytes as the largest file it may write (`ulimit -f`),
     /// through util-linux's `prlimit`: a write past it fails as on a full disk.
     /// `started` hears the process's ID once it runs (to signal it).
+    /// `readerGone` gives it, as standard output, a pipe whose reader has closed it (`mapsim … | head`
+    /// once `head` has its lines): any write there finds no reader.
     static func run(_ arguments: [String], in directory: String = SampleStyle.stylesFolder + "/..", environment overrides: [String: String?] = [:],
-                    unprivileged: Bool = false, fileSizeLimit: Int? = nil, started: @escaping @Sendable (pid_t) -> Void = { _ in }) async throws -> Result {
+                    unprivileged: Bool = false, fileSizeLimit: Int? = nil, readerGone: Bool = false,
+                    started: @escaping @Sendable (pid_t) -> Void = { _ in }) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Swift.Result {
                     try runBlocking(arguments, in: directory, environment: overrides, unprivileged: unprivileged, fileSizeLimit: fileSizeLimit,
-                                    started: started)
+                                    readerGone: readerGone, started: started)
                 })
             }
         }
     }
 
     private static func runBlocking(_ arguments: [String], in directory: String, environment overrides: [String: String?],
-                                    unprivileged: Bool, fileSizeLimit: Int?, started: @Sendable (pid_t) -> Void) throws -> Result {
+                                    unprivileged: Bool, fileSizeLimit: Int?, readerGone: Bool, started: @Sendable (pid_t) -> Void) throws -> Result {
         let process = Process()
         if unprivileged && getuid() == 0 {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -90,9 +95,15 @@ struct CommandRunner {
         process.environment = environment
         let output = Pipe()
         let error = Pipe()
+        if readerGone {
+            try output.fileHandleForReading.close()
+        }
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        if readerGone {
+            try output.fileHandleForWriting.close()
+        }
         let began = ContinuousClock.now
         started(process.processIdentifier)
         let lastOutput = Mutex(ContinuousClock.now)
@@ -110,13 +121,13 @@ struct CommandRunner {
             }
             return drained
         }
-        let outputData = drain(output)
+        let outputData = readerGone ? nil : drain(output)
         let errorData = drain(error)
         process.waitUntilExit()
         let exited = ContinuousClock.now
-        return Result(status: process.terminationStatus, standardOutput: String(decoding: outputData.wait(), as: UTF8.self),
+        return Result(status: process.terminationStatus, standardOutput: String(decoding: outputData?.wait() ?? Data(), as: UTF8.self),
                       standardError: String(decoding: errorData.wait(), as: UTF8.self), lingered: exited - lastOutput.withLock { $0 },
-                      ran: exited - began)
+                      ran: exited - began, signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
     }
 }
 

@@ -37,6 +37,19 @@ struct LiveCommandTests {
         #expect(nothing.ran >= .milliseconds(300) && nothing.ran < .seconds(30), "--for ends on time when --count is not reached: \(nothing.ran)")
     }
 
+    /// `mapsim live listen --json | head -1` ends once `head` has its line: the next line written
+    /// finds no reader and ends the process as SIGPIPE does. It used to listen on for ever (here,
+    /// for the whole --for), printing into the closed pipe.
+    @Test func listenEndsWhenItsReaderHasGone() async throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        try await retained(broker.port, ["acme/hq/b/1/r/room-1/occupancy"])
+        let result = try await CommandRunner.run(["live", "listen", "mqtt://127.0.0.1:\(broker.port)", "--criteria", "acme/#", "--for", "60s", "--json"],
+                                                 readerGone: true)
+        #expect(result.signal == SIGPIPE && result.standardError.isEmpty, "\(result.status) \(result.standardError)")
+        #expect(result.ran < .seconds(30), "it ends at its first line, not at --for: \(result.ran)")
+    }
+
     @Test func aWrongPasswordOrNoBrokerIsExit69AndABadTopicIs64() async throws {
         let broker = try MosquittoBroker(users: ["ops": "s3cret"])
         defer { broker.stop() }

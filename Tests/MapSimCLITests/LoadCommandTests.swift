@@ -58,6 +58,26 @@ struct LoadCommandTests {
         #expect(directory.status == 2 && directory.output.contains("mapsim: cannot read standard input: it is a directory"), "\(directory.output)")
     }
 
+    /// `mapsim … | head`: once the reader has gone, the next write ends the process as SIGPIPE's
+    /// default action does, without a word, whether or not the network has started (SwiftNIO
+    /// ignores SIGPIPE for the whole process, which made these exit 74 saying "Broken pipe").
+    @Test func aClosedPipeEndsTheProcessAsSIGPIPEDoesWhetherOrNotTheNetworkStarted() async throws {
+        let server = try await FixtureServer.start(serving: SampleStyle.folder)
+        defer { Task { await server.stop() } }
+        let fixture = try FixtureDirectory()
+        let style = server.baseURL + "/style.json"
+        let runs = [
+            ["load", "styles/sample/style.json"],
+            ["load", style, "--no-cache"],
+            ["load", style, "--no-cache", "--quiet", "--events", "-"],
+            ["region", "download", style, "--bounds", "-122.62,37.70,-122.28,37.90", "--min-zoom", "0", "--max-zoom", "11", "--cache", fixture.path + "/r.db", "--events", "-", "-q"],
+        ]
+        for arguments in runs {
+            let result = try await CommandRunner.run(arguments, readerGone: true)
+            #expect(result.signal == SIGPIPE && result.standardError.isEmpty, "\(arguments): \(result.status) \(result.standardError)")
+        }
+    }
+
     @Test func stopsAtTheRequestedState() async throws {
         let result = try await CommandRunner.run(["load", "styles/sample/style.json", "--until", "style-loaded", "--quiet"])
         #expect(result.status == 0)

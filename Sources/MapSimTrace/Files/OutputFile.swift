@@ -1,10 +1,10 @@
 #if canImport(Glibc)
-import Glibc
+@preconcurrency import Glibc
 private let posixClose = Glibc.close
 private let posixWrite = Glibc.write
 private let posixUmask = Glibc.umask
 #elseif canImport(Darwin)
-import Darwin
+@preconcurrency import Darwin
 private let posixClose = Darwin.close
 private let posixWrite = Darwin.write
 private let posixUmask = Darwin.umask
@@ -89,9 +89,12 @@ public final class OutputFile: @unchecked Sendable {
         let descriptor: Int32
         switch mode {
         case .standardOutput:
-            // After whatever `print` has buffered, so the two keep their order.
-            fflush(nil)
-            descriptor = STDOUT_FILENO
+            // Through the C library's stream that `print` writes to, so the two keep their order
+            // (and a closed pipe does what that stream does with one: `mapsim` ends there, as
+            // SIGPIPE would end it).
+            let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, stdout) }
+            guard written == bytes.count, fflush(stdout) == 0 else { throw Self.failure(path, Self.reason(errno)) }
+            return
         case .throughTo(let open), .atomic(let open, _):
             descriptor = open
         }
