@@ -7,9 +7,9 @@ import Synchronization
 /// records, counts and prints them — so the JSON of each event is written off the loops that answer
 /// requests, and a loop takes one lock per request, not one per thing that hears of it. Events are
 /// delivered in the order they were handed over. The list holds at most `limit` events: a loop that
-/// would go past it waits while the queue delivers them (a slow terminal or pipe slows the server,
-/// as it did when the loops recorded, rather than filling memory). `finish()` delivers what is
-/// left and stops.
+/// would go past it waits while the queue delivers them (a slow disk under `--events` slows the
+/// server, as it did when the loops recorded, rather than filling memory; what is printed never
+/// waits for its reader: `LinePrinter`). `finish()` delivers what is left and stops.
 final class EventHandoff: Sendable {
     private struct State {
         var pending: [MapEvent] = []

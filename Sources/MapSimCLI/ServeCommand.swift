@@ -49,7 +49,10 @@ struct ServeCommand: AsyncParsableCommand {
         its 4xx. --events and --trace write them in the formats `mapsim load` writes, so `mapsim \
         diff --relaxed` compares a real client's requests with the simulated map's and `mapsim \
         export --perfetto` shows them on a timeline. The first line printed is the style's URL \
-        (with --port 0, the port chosen); each request is printed as it is answered (--quiet: not).
+        (with --port 0, the port chosen); each request is printed as it is answered (--quiet: not). \
+        A reader that stops reading (a harness that read that first line and no more) never stops \
+        the server: up to 1 MB of lines wait for it, then lines are skipped, and one line says how \
+        many once it reads again; a stop (Ctrl-C, SIGTERM) waits for it at most a second.
 
         Its own page is at http://HOST:PORT/_mapsim/ : the style drawn by MapLibre GL JS (5.24.0, \
         carried in the binary; its licence at /_mapsim/maplibre-gl-LICENSE.txt), the conditions in \
@@ -222,14 +225,15 @@ struct ServeCommand: AsyncParsableCommand {
         let recorder = TraceRecorder(header: header, keepsEvents: trace != nil && !streamsTrace, writers: writers)
         // Figures only: a server runs for days, and a span kept for every request would grow without end.
         let summary = Mutex(LoadSummary.figuresOnly)
-        StandardOutput.writeLineByLine()
+        // Everything serve prints goes through one printer, which a reader that stops reading never stops.
+        let printer = LinePrinter()
         let quiet = self.quiet
         // Recorded, counted and printed off the event loops that answer the requests.
         let handoff = EventHandoff { events in
             for event in events {
                 let recorded = recorder.record(event)
                 summary.withLock { $0.record(recorded) }
-                if !quiet, case .resourceRequest(let request) = recorded.payload { print(Self.line(recorded, request)) }
+                if !quiet, case .resourceRequest(let request) = recorded.payload { printer.print(Self.line(recorded, request)) }
             }
         }
         let server: StyleServer
@@ -245,21 +249,24 @@ struct ServeCommand: AsyncParsableCommand {
             try? recorder.close()
             throw ExitStatus.fail(error)
         }
-        print("serving \(style) at \(server.baseURL)style.json (Ctrl-C to stop)")
-        for line in preamble { print(line) }
+        printer.print("serving \(style) at \(server.baseURL)style.json (Ctrl-C to stop)")
+        for line in preamble { printer.print(line) }
         let (stopped, stop) = AsyncStream<Void>.makeStream()
         let signals = StreamStop { stop.yield() }
         for await _ in stopped { break }
         signals.cancel()
         await server.stop()
         handoff.finish()
+        var unwritten: (any Error)?
         do {
             try recorder.close()
             if let trace, !streamsTrace { try OutputFile.write(recorder.trace.yaml, to: trace, format: .trace) }
         } catch {
-            throw ExitStatus.fail(error)
+            unwritten = error
         }
-        for line in Self.summary(summary.withLock { $0 }) { print(line) }
+        let failure = printer.finish(with: Self.summary(summary.withLock { $0 }))
+        if let unwritten { throw ExitStatus.fail(unwritten) }
+        if let failure { throw ExitStatus.fail(ExitStatus.cannotWrite, "cannot write to standard output: \(failure)") }
     }
 
     /// One request as printed: its time, status, kind, URL and size.

@@ -13,9 +13,13 @@ final class RunningCommand: Sendable {
     /// When the process exited, as the thread that waited for it saw it.
     private let exit = Mutex<ContinuousClock.Instant?>(nil)
 
+    /// Lets a reader paused by `readingFirstLineOnly` read on.
+    private let reading = DispatchSemaphore(value: 0)
+
     /// Starts `mapsim` with `arguments` in the repository's folder; `fileSizeLimit` as
-    /// `CommandRunner.run` takes it.
-    init(_ arguments: [String], fileSizeLimit: Int? = nil) throws {
+    /// `CommandRunner.run` takes it. `readingFirstLineOnly` reads its standard output up to its
+    /// first line, then stops reading until `readOn()`, as a harness that wanted only that line.
+    init(_ arguments: [String], fileSizeLimit: Int? = nil, readingFirstLineOnly: Bool = false) throws {
         process = Process()
         if let fileSizeLimit {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -34,17 +38,28 @@ final class RunningCommand: Sendable {
         process.standardError = errorPipe
         let continuation = self.output.continuation
         try process.run()
+        let reading = self.reading
         Thread.detachNewThread {
             var pending: [UInt8] = []
+            var pausesAfterThisLine = readingFirstLineOnly
             while case let data = output.fileHandleForReading.availableData, !data.isEmpty {
                 pending += data
                 while let newline = pending.firstIndex(of: 0x0A) {
                     continuation.yield(String(decoding: pending[..<newline], as: UTF8.self))
                     pending.removeSubrange(...newline)
+                    if pausesAfterThisLine {
+                        pausesAfterThisLine = false
+                        reading.wait()
+                    }
                 }
             }
             continuation.finish()
         }
+    }
+
+    /// Reads standard output on, after `readingFirstLineOnly` stopped at the first line.
+    func readOn() {
+        reading.signal()
     }
 
     /// Waits until the lines printed so far satisfy `done` (20 s at most; then it throws).

@@ -77,6 +77,50 @@ struct ServeCommandTests {
         #expect(both.status == 64, "\(both.standardError)")
     }
 
+    /// A harness that reads the first line (the URL) and no more: the server answers on, past the
+    /// pipe's 64 KB and the 10,000 events its recorder lets wait (where it used to stop answering
+    /// for good, and no SIGTERM could stop it); once read again, it says how many lines it skipped.
+    @Test func aReaderThatStopsReadingNeverStopsTheServer() async throws {
+        let serve = try RunningCommand(["serve", "styles/sample/style.json", "--port", "0"], readingFirstLineOnly: true)
+        try await serve.waitForLines { $0.contains { $0.hasPrefix("serving ") } }
+        let port = try #require(serve.lines.first { $0.hasPrefix("serving ") }?.split(separator: ":").last?.split(separator: "/").first.flatMap { Int($0) })
+        // 12,000 requests, pipelined on one connection, each printed as a line of about 280 bytes: 3 MB.
+        let answered = try await Task.detached { try Self.pipelinedHEADs(12_000, port: port) }.value
+        #expect(answered == 12_000)
+        serve.readOn()
+        try await serve.waitForLines { $0.contains { $0.contains("lines not printed: standard output was not read for a while") } }
+        serve.send(SIGTERM)
+        let ended = await serve.wait()
+        #expect(ended.status == 0, "\(ended.standardError)")
+        try await serve.waitForLines { $0.contains("requests       12000 (0 B), 12000 refused") }
+    }
+
+    /// Sends `count` HEAD requests for missing files with long names on one connection, all at
+    /// once, and counts the answers (a HEAD answer has no body).
+    private static func pipelinedHEADs(_ count: Int, port: Int) throws -> Int {
+        let socket = try #require(LoopbackPort.connectedSocket(port))
+        defer { close(socket) }
+        let name = String(repeating: "n", count: 200)
+        let requests = (0..<count).map { "HEAD /missing-\(name)-\($0) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" }.joined()
+        let sender = Thread { _ = requests.utf8CString.withUnsafeBytes { send(socket, $0.baseAddress, $0.count - 1, 0) } }
+        sender.start()
+        var answers = 0
+        var tail: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let marker = Array("HTTP/1.1 ".utf8)
+        while answers < count {
+            let received = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            guard received > 0 else { break }
+            let bytes = tail + buffer[..<received]
+            var index = 0
+            while index + marker.count <= bytes.count {
+                if bytes[index..<index + marker.count].elementsEqual(marker) { answers += 1; index += marker.count } else { index += 1 }
+            }
+            tail = Array(bytes.suffix(marker.count - 1))
+        }
+        return answers
+    }
+
     @Test func aStyleThatCannotBeReadIs2AndAPortInUseIs69() async throws {
         let missing = try await CommandRunner.run(["serve", "nosuch/style.json", "--port", "0"])
         #expect(missing.status == 2 && missing.standardError.contains("nosuch/style.json"), "\(missing.standardError)")
