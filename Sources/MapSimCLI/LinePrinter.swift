@@ -23,6 +23,8 @@ final class LinePrinter: Sendable {
         /// Lines written so far: what `finish` watches for progress.
         var written = 0
         var writing = false
+        /// `finish` waits: the queue signals `drained` each time it has written everything.
+        var finishing = false
         /// Why standard output could not be written, once a write failed (a full disk).
         var failure: Int32?
     }
@@ -46,6 +48,7 @@ final class LinePrinter: Sendable {
     /// or the reader has taken nothing for `patience`, and returns why standard output could not be
     /// written, if it could not: the process may then exit, and an unread pipe does not keep it.
     func finish(with lines: [String], patience: DispatchTimeInterval = .seconds(1)) -> String? {
+        state.withLock { $0.finishing = true }
         for line in lines { add(line, always: true) }
         var written = state.withLock { $0.written }
         while state.withLock({ $0.writing || !$0.lines.isEmpty }) {
@@ -75,8 +78,8 @@ final class LinePrinter: Sendable {
     /// Writes what waits, a batch at a time, until nothing does.
     private func writeWaitingLines() {
         while true {
-            let (lines, dropped) = state.withLock { state -> ([String], Int) in
-                let taken = (state.lines, state.dropped)
+            let (lines, dropped, finishing) = state.withLock { state -> ([String], Int, Bool) in
+                let taken = (state.lines, state.dropped, state.finishing)
                 state.lines = []
                 state.dropped = 0
                 state.waitingBytes = 0
@@ -84,7 +87,7 @@ final class LinePrinter: Sendable {
                 return taken
             }
             guard !lines.isEmpty || dropped > 0 else {
-                drained.signal()
+                if finishing { drained.signal() }
                 return
             }
             let note = dropped > 0 ? ["... \(dropped) line\(dropped == 1 ? "" : "s") not printed: standard output was not read for a while"] : []
