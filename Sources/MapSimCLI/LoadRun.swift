@@ -89,6 +89,10 @@ struct LoadRun: Sendable {
         budgets = command.budgets
         junit = command.junit
         summary = command.summary
+        // Checked before the recording is read: reading it would leave the style nothing.
+        if command.style == "-", command.liveData.live?.hasSuffix("=-") == true {
+            throw ValidationError("the style (-) and --live SOURCE=- would both read standard input: give one of them a file")
+        }
         live = try LivePlan(command.liveData)
         content = command.content
         publicKey = command.publicKey

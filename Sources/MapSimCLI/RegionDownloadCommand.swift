@@ -79,7 +79,7 @@ struct RegionDownloadCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "The style (a file path, or a file://, http(s):// or mapbox:// URL), or the ID of a region to resume.")
+    @Argument(help: "The style (a file path, or a file://, http(s):// or mapbox:// URL; not -, as the region keeps its URL), or the ID of a region to resume.")
     var style: String
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The area: west, south, east, north in degrees.", valueName: "W,S,E,N"))

@@ -66,6 +66,9 @@ struct RegionDownloadRun: Sendable {
     /// Refuses what `mapsim region download` cannot run as asked, as a usage error (the loading
     /// settings are checked on their own, by `LoadingSettings.validate()`).
     func validate() throws {
+        if style == "-" {
+            throw ValidationError("a region keeps its style's URL, from which the SDKs load the style again: it cannot come from standard input (-); give its file or URL")
+        }
         if loading.noCache || loading.offline { throw ValidationError("a region is downloaded into the database, from the network: drop --no-cache and --offline") }
         try MapboxOptions.requireToken(mapbox, forStyle: style, offline: false)
         if let engine = loading.engine, engine == .maplibreGLJS || engine == .mapboxGLJS {

@@ -22,6 +22,21 @@ struct UserMistakeTests {
         #expect(missing.status == 64 && missing.standardError.contains("Usage: mapsim report"), "\(missing.standardError)")
     }
 
+    /// Standard input where it cannot work is refused before anything is read or written: a
+    /// region's style (its URL is kept, to load it again), and two readers of one input.
+    @Test func standardInputWhereItCannotWorkIsAUsageError() async throws {
+        let fixture = try FixtureDirectory()
+        let database = fixture.path + "/region.db"
+        let region = try await CommandRunner.run(["region", "download", "-", "--bounds", "0,0,1,1", "--min-zoom", "0", "--max-zoom", "1", "--cache", database])
+        #expect(region.status == 64 && region.standardError.contains("it cannot come from standard input (-)"), "\(region.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: database), "no region of a style it could never load again")
+        let recording = try fixture.write("rooms.jsonl", "")
+        let both = try await CommandRunner.run(["load", "-", "--live", "rooms=-"])
+        #expect(both.status == 64 && both.standardError.contains("would both read standard input"), "\(both.standardError)")
+        let one = try await CommandRunner.run(["load", "styles/live/style.json", "--live", "rooms=\(recording)", "--quiet"])
+        #expect(one.status == 0, "a recording from a file with a style from a file is not refused: \(one.standardError)")
+    }
+
     @Test func versionIsTheParsersLineWhetherAskedAloneOrOfACommand() async throws {
         // `mapsim --version` alone is answered before the parser reads every command's options;
         // asked of a command, the parser answers it: the same line.
